@@ -1,0 +1,288 @@
+"""Loading and saving BERT checkpoints: our embedded model, a local folder, or a Hugging Face hub id.
+
+A folder has the layout of ``bert-base-uncased``: ``config.json``, ``model.safetensors`` or
+``pytorch_model.bin``, and ``vocab.txt`` or ``tokenizer.json``. Loading never runs code (safetensors, or
+``torch.load(weights_only=True)``), refuses configs that would allocate absurd memory before allocating,
+renames the few legacy keys, checks every shape, and ends in a strict ``load_state_dict``. Every failure is
+one ``CheckpointError`` that names the file and the problem.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import torch
+
+from .modeling import BertConfig, BertForPreTraining, BertForTaskHead, count_parameters
+from .tokenization import BertTokenizer
+
+EMBEDDED_DIR = Path(__file__).resolve().parent / "embedded"
+WEIGHT_FILES = ("model.safetensors", "pytorch_model.bin")
+
+# Limits checked on config.json before any tensor exists: BERT-Large sits far inside every one of them.
+MAX_PARAMETERS = 1_500_000_000
+CONFIG_LIMITS = {
+    "vocab_size": 1_000_000,
+    "hidden_size": 8192,
+    "num_hidden_layers": 96,
+    "num_attention_heads": 128,
+    "intermediate_size": 65536,
+    "max_position_embeddings": 8192,
+    "type_vocab_size": 16,
+}
+
+# Keys that may be absent from a checkpoint; they keep their fresh initialisation and are reported.
+# The encoder itself (embeddings and layers) must always be complete.
+HEAD_PREFIXES = ("bert.pooler.", "cls.", "classifier.")
+
+
+class CheckpointError(Exception):
+    """A checkpoint could not be loaded; the message names the file and what is wrong with it."""
+
+
+@dataclass
+class LoadedBert:
+    """A model ready for inference (``eval()``), its tokenizer and where it came from."""
+
+    model: BertForPreTraining | BertForTaskHead
+    tokenizer: BertTokenizer
+    name: str
+    path: Path | None
+    fresh_keys: list[str] = field(default_factory=list)  # heads the checkpoint lacked, randomly initialised
+    card: str | None = None  # the model card (README.md beside the weights), if any
+
+    @property
+    def config(self) -> BertConfig:
+        return self.model.config
+
+
+def check_config(config: BertConfig, where: str = "config.json") -> None:
+    """Refuse a config whose model would be absurdly large, before any memory is allocated."""
+    for name, limit in CONFIG_LIMITS.items():
+        value = getattr(config, name)
+        if not isinstance(value, int) or value < 1 or value > limit:
+            raise CheckpointError(f"{where}: {name} = {value!r} is outside the supported range 1..{limit:,}")
+    total = count_parameters(config)["total"]
+    if total > MAX_PARAMETERS:
+        raise CheckpointError(f"{where}: the model would have {total:,} parameters; the limit is {MAX_PARAMETERS:,}")
+
+
+def read_config(folder: Path) -> BertConfig:
+    path = folder / "config.json"
+    if not path.exists():
+        raise CheckpointError(f"{path}: file not found")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError) as e:
+        raise CheckpointError(f"{path}: not valid JSON ({e})") from None
+    if not isinstance(data, dict):
+        raise CheckpointError(f"{path}: expected a JSON object")
+    if data.get("model_type", "bert") != "bert":
+        raise CheckpointError(f"{path}: model_type {data.get('model_type')!r} is not a BERT")
+    try:
+        config = BertConfig.from_dict(data)
+    except (TypeError, ValueError) as e:
+        raise CheckpointError(f"{path}: {e}") from None
+    check_config(config, str(path))
+    return config
+
+
+def read_state_dict(folder: Path) -> tuple[dict[str, torch.Tensor], Path]:
+    """The raw tensors of the first weight file found; safetensors first, since it cannot carry code."""
+    for name in WEIGHT_FILES:
+        path = folder / name
+        if path.exists():
+            break
+    else:
+        raise CheckpointError(f"{folder}: no {' or '.join(WEIGHT_FILES)}")
+    try:
+        if path.suffix == ".safetensors":
+            from safetensors.torch import load_file
+
+            return load_file(str(path)), path
+        # weights_only: the unpickler accepts tensors and plain containers and refuses everything else,
+        # so a checkpoint that would run code on load fails here instead.
+        state = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as e:  # safetensors and torch.load raise many unrelated types for a bad file
+        reason = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise CheckpointError(f"{path}: cannot be read as weights ({reason})") from None
+    if isinstance(state, dict) and "state_dict" in state and isinstance(state["state_dict"], dict):
+        state = state["state_dict"]
+    if not isinstance(state, dict) or not all(isinstance(v, torch.Tensor) for v in state.values()):
+        raise CheckpointError(f"{path}: expected a mapping of names to tensors")
+    return state, path
+
+
+def normalize_keys(state: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+    """Bring any BERT checkpoint's names to ours (which are Hugging Face's current ones).
+
+    - TF-era names: LayerNorm ``gamma``/``beta`` are ``weight``/``bias``.
+    - ``position_ids`` is a buffer some versions saved; positions are computed, not stored.
+    - A bare ``BertModel`` (e.g. all-MiniLM-L6-v2) has no ``bert.`` prefix.
+    - ``cls.predictions.decoder.bias`` is the same tensor as ``cls.predictions.bias``.
+    """
+    out = {}
+    for key, value in state.items():
+        if key.endswith("position_ids") or key == "cls.predictions.decoder.bias":
+            continue
+        if key.endswith(".gamma"):
+            key = key[: -len("gamma")] + "weight"
+        elif key.endswith(".beta"):
+            key = key[: -len("beta")] + "bias"
+        if key.startswith(("embeddings.", "encoder.", "pooler.")):
+            key = "bert." + key
+        out[key] = value
+    return out
+
+
+def load_weights(model, state: dict[str, torch.Tensor], path: Path) -> list[str]:
+    """Strictly load ``state`` (already normalised) into ``model``; returns the head keys it lacked.
+
+    Heads that the model does not have (an MLM head in a classification checkpoint, say) are dropped.
+    """
+    own = model.state_dict()
+    tied = "cls.predictions.decoder.weight"
+    if tied in own and tied not in state and "bert.embeddings.word_embeddings.weight" in state:
+        state[tied] = state["bert.embeddings.word_embeddings.weight"]
+    unexpected = [k for k in state if k not in own and not k.startswith(HEAD_PREFIXES)]
+    if unexpected:
+        raise CheckpointError(f"{path}: unexpected keys {_preview(unexpected)} (is this a BERT checkpoint?)")
+    missing = [k for k in own if k not in state]
+    missing_core = [k for k in missing if not k.startswith(HEAD_PREFIXES)]
+    if missing_core:
+        raise CheckpointError(f"{path}: missing keys {_preview(missing_core)}")
+    for key, value in state.items():
+        if key in own and tuple(value.shape) != tuple(own[key].shape):
+            raise CheckpointError(
+                f"{path}: {key} has shape {tuple(value.shape)} but config.json implies {tuple(own[key].shape)}"
+            )
+    merged = {k: (state[k] if k in state else own[k]) for k in own}
+    model.load_state_dict({k: v.to(own[k].dtype) for k, v in merged.items()}, strict=True)
+    model.tie_weights()
+    return missing
+
+
+def _preview(keys: list[str]) -> str:
+    head = ", ".join(keys[:3])
+    return head + (f" and {len(keys) - 3} more" if len(keys) > 3 else "")
+
+
+def task_kind(config: BertConfig) -> str | None:
+    """'sequence' or 'token' for a fine-tuned checkpoint, None for a pretraining one."""
+    for arch in config.extra.get("architectures") or []:
+        if arch == "BertForSequenceClassification":
+            return "sequence"
+        if arch == "BertForTokenClassification":
+            return "token"
+    return None
+
+
+def load_folder(folder: str | Path, name: str | None = None) -> LoadedBert:
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise CheckpointError(f"{folder}: no such folder")
+    config = read_config(folder)
+    state, path = read_state_dict(folder)
+    kind = task_kind(config)
+    model = BertForTaskHead(config, per_token=kind == "token") if kind else BertForPreTraining(config)
+    fresh = load_weights(model, normalize_keys(state), path)
+    try:
+        tokenizer = BertTokenizer.from_folder(folder, max_length=config.max_position_embeddings)
+    except (OSError, ValueError) as e:
+        raise CheckpointError(str(e)) from None
+    if tokenizer.vocab_size > config.vocab_size:
+        raise CheckpointError(
+            f"{folder}: the tokenizer has {tokenizer.vocab_size:,} tokens but config.json says vocab_size {config.vocab_size:,}"
+        )
+    card_path = folder / "README.md"
+    card = card_path.read_text(encoding="utf-8", errors="replace") if card_path.exists() else None
+    model.eval()
+    return LoadedBert(model, tokenizer, name or str(folder), folder, fresh, card)
+
+
+def save_folder(model, tokenizer: BertTokenizer, folder: str | Path, *, dtype: torch.dtype | None = None) -> Path:
+    """Write ``config.json``, ``model.safetensors`` and the tokenizer files; the tied decoder is stored once."""
+    from safetensors.torch import save_file
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    config = model.config
+    if isinstance(model, BertForTaskHead):
+        arch = "BertForTokenClassification" if model.per_token else "BertForSequenceClassification"
+    else:
+        arch = "BertForPreTraining"
+    config.extra["architectures"] = [arch]
+    config.to_json_file(folder / "config.json")
+    state = {
+        k: (v.to(dtype) if dtype is not None and v.is_floating_point() else v).contiguous()
+        for k, v in model.state_dict().items()
+        if k != "cls.predictions.decoder.weight"
+    }
+    save_file(state, str(folder / "model.safetensors"))
+    tokenizer.save(folder)
+    return folder
+
+
+def resolve(spec: str | Path | None, *, models_dir: str | Path | None = None) -> tuple[str, Path | None]:
+    """What ``--model SPEC`` means: ('embedded', path), ('folder', path) or ('hub', None).
+
+    With ``models_dir`` set (the app when it serves a class), only the embedded model and folders directly
+    inside ``models_dir`` are allowed: no server paths, no ``..``, no hub.
+    """
+    spec = "embedded" if spec in (None, "") else str(spec)
+    if spec == "embedded":
+        return "embedded", EMBEDDED_DIR
+    if models_dir is not None:
+        root = Path(models_dir).resolve()
+        if "/" in spec or "\\" in spec or spec.startswith(".") or not spec.strip():
+            raise CheckpointError(f"{spec!r}: only the names of folders inside the models folder are allowed here")
+        candidate = (root / spec).resolve()
+        if candidate.parent != root or not candidate.is_dir():
+            raise CheckpointError(f"{spec!r}: no such model in the models folder")
+        return "folder", candidate
+    path = Path(spec).expanduser()
+    if path.exists() or not _looks_like_hub_id(spec):
+        return "folder", path
+    return "hub", None
+
+
+def _looks_like_hub_id(spec: str) -> bool:
+    parts = spec.split("/")
+    return not spec.startswith((".", "~")) and len(parts) <= 2 and all(p and all(c.isalnum() or c in "-_." for c in p) for p in parts)
+
+
+def load(spec: str | Path | None = "embedded", *, models_dir: str | Path | None = None) -> LoadedBert:
+    """Load ``embedded``, a checkpoint folder or a hub id, in eval mode."""
+    kind, path = resolve(spec, models_dir=models_dir)
+    if kind == "embedded":
+        if not (path / "config.json").exists():
+            raise CheckpointError(
+                f"the embedded model is not built yet ({path} is empty): "
+                "run `python -m model pretrain` or pass --model FOLDER"
+            )
+        return load_folder(path, name="embedded")
+    if kind == "folder":
+        return load_folder(path)
+    return load_folder(download_from_hub(str(spec)), name=str(spec))
+
+
+def download_from_hub(repo_id: str) -> Path:
+    """Fetch the files a BERT folder needs; only where the machine is online."""
+    try:
+        from huggingface_hub import snapshot_download
+    except ImportError:  # pragma: no cover - it is in requirements.txt
+        raise CheckpointError(f"{repo_id}: loading from the hub needs the huggingface_hub package") from None
+    patterns = ["config.json", "vocab.txt", "tokenizer.json", "tokenizer_config.json", "model.safetensors"]
+    try:
+        folder = snapshot_download(repo_id, allow_patterns=patterns)
+        if not (Path(folder) / "model.safetensors").exists():
+            folder = snapshot_download(repo_id, allow_patterns=patterns + ["pytorch_model.bin"])
+    except Exception as e:  # network, auth and not-found errors all end the same way for the user
+        reason = type(e).__name__
+        raise CheckpointError(
+            f"{repo_id}: could not download from the Hugging Face hub ({reason}). This machine may be offline; "
+            "download the model elsewhere and pass its folder instead"
+        ) from None
+    return Path(folder)

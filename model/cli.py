@@ -1,0 +1,142 @@
+"""``python -m model``: the model from the command line, for scripts and for people.
+
+Every bad input ends in one line on stderr and exit code 2, never a traceback. With ``--json`` each
+result is one JSON object on its own line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from . import inference
+from .checkpoint import CheckpointError, load
+from .modeling import count_parameters
+
+EXIT_USAGE = 2
+
+
+class UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # argparse would print the whole usage block; one line is enough
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def _add_model(p):
+    p.add_argument("--model", default="embedded", metavar="SPEC", help="embedded (default), a checkpoint folder or a hub id")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m model", description="A compact BERT: fill masks, attention, NSP, training.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    p = sub.add_parser("fill-mask", help="predict the words behind every [MASK]")
+    _add_model(p)
+    p.add_argument("--top-k", type=int, default=5, metavar="K")
+    p.add_argument("--causal", action="store_true", help="let each position see only its left, like GPT")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("texts", nargs="+", metavar="TEXT", help="'-' reads one text per line from stdin")
+    p.set_defaults(run=cmd_fill_mask)
+
+    p = sub.add_parser("attention", help="attention maps of every layer and head")
+    _add_model(p)
+    p.add_argument("--pair", metavar="TEXT_B", help="a second sentence (segment B)")
+    p.add_argument("--causal", action="store_true")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("text", metavar="TEXT")
+    p.set_defaults(run=cmd_attention)
+
+    p = sub.add_parser("nsp", help="probability that TEXT_B follows TEXT_A")
+    _add_model(p)
+    p.add_argument("--json", action="store_true")
+    p.add_argument("text_a", metavar="TEXT_A")
+    p.add_argument("text_b", metavar="TEXT_B")
+    p.set_defaults(run=cmd_nsp)
+
+    p = sub.add_parser("info", help="configuration and parameter counts")
+    _add_model(p)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_info)
+
+    from . import commands  # training and data commands live beside their code
+
+    commands.register(sub, _add_model)
+    return parser
+
+
+def _emit(args, obj: dict, human: str) -> None:
+    print(json.dumps(obj, ensure_ascii=False) if args.json else human, flush=True)
+
+
+def _notice(truncated: bool, bundle) -> None:
+    if truncated:
+        print(f"note: input truncated to {bundle.tokenizer.max_length} tokens", file=sys.stderr)
+
+
+def cmd_fill_mask(args) -> None:
+    texts = []
+    for t in args.texts:
+        texts.extend(line for line in sys.stdin.read().splitlines() if line.strip()) if t == "-" else texts.append(t)
+    if not texts:
+        raise inference.InputError("no text given on stdin")
+    bundle = load(args.model)
+    for text in texts:
+        result = inference.fill_mask(bundle, text, top_k=args.top_k, causal=args.causal)
+        _notice(result.truncated, bundle)
+        lines = [text]
+        for n, m in enumerate(result.masks, 1):
+            preds = ", ".join(f"{p.token} {p.prob:.3f}" for p in m.predictions)
+            lines.append(f"  [MASK] {n} (token {m.index}): {preds}")
+        _emit(args, result.to_json(), "\n".join(lines))
+
+
+def cmd_attention(args) -> None:
+    bundle = load(args.model)
+    result = inference.attention_maps(bundle, args.text, args.pair, causal=args.causal)
+    _notice(result.truncated, bundle)
+    L, nh, T, _ = result.attentions.shape
+    human = f"{L} layers x {nh} heads x {T} tokens: {' '.join(result.tokens)}"
+    _emit(args, result.to_json(), human)
+
+
+def cmd_nsp(args) -> None:
+    bundle = load(args.model)
+    result = inference.next_sentence(bundle, args.text_a, args.text_b)
+    _notice(result.truncated, bundle)
+    _emit(args, result.to_json(), f"IsNext probability: {result.is_next:.4f}")
+
+
+def cmd_info(args) -> None:
+    bundle = load(args.model)
+    config = bundle.config
+    counts = count_parameters(config)
+    info = {
+        "model": bundle.name,
+        "config": config.to_dict(),
+        "parameters": counts,
+        "vocab_size": bundle.tokenizer.vocab_size,
+    }
+    human = "\n".join(
+        [f"model: {bundle.name}", f"layers {config.num_hidden_layers}, hidden {config.hidden_size}, "
+         f"heads {config.num_attention_heads}, vocabulary {bundle.tokenizer.vocab_size:,}"]
+        + [f"  {part:<10} {n:>13,}" for part, n in counts.items()]
+    )
+    _emit(args, info, human)
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        args.run(args)
+    except (UsageError, CheckpointError, inference.InputError, ValueError, OSError) as e:
+        message = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        print(f"error: {message}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 130
+    return 0

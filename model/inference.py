@@ -1,0 +1,176 @@
+"""What the CLI and the pages ask of a loaded model: fill masks, attention maps, NSP, embedding parts.
+
+Each function takes a ``LoadedBert``, validates the text (raising ``InputError`` with a message fit for a
+user), runs one forward pass without gradients and returns plain Python and NumPy values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from .checkpoint import LoadedBert
+from .tokenization import Encoding
+
+MAX_TOP_K = 100
+MAX_INPUT_CHARS = 20_000  # beyond this we refuse rather than tokenize megabytes that will be cut anyway
+
+
+class InputError(ValueError):
+    """The user's input cannot be used; the message says why in plain words."""
+
+
+@dataclass
+class Prediction:
+    token: str
+    id: int
+    prob: float
+
+
+@dataclass
+class MaskPredictions:
+    index: int  # the mask's position among the wordpieces, [CLS] = 0
+    predictions: list[Prediction]
+
+
+@dataclass
+class FillMaskResult:
+    text: str
+    tokens: list[str]
+    masks: list[MaskPredictions]
+    truncated: bool
+
+    def to_json(self) -> dict:
+        return {
+            "text": self.text,
+            "tokens": self.tokens,
+            "masks": [
+                {"index": m.index, "predictions": [{"token": p.token, "id": p.id, "prob": p.prob} for p in m.predictions]}
+                for m in self.masks
+            ],
+        }
+
+
+@dataclass
+class AttentionResult:
+    tokens: list[str]
+    token_type_ids: list[int]
+    attentions: np.ndarray  # (L, nh, T, T), rows sum to 1
+    truncated: bool
+
+    def to_json(self) -> dict:
+        return {
+            "tokens": self.tokens,
+            "token_type_ids": self.token_type_ids,
+            "attentions": np.round(self.attentions, 6).tolist(),
+        }
+
+
+@dataclass
+class NspResult:
+    tokens: list[str]
+    token_type_ids: list[int]
+    is_next: float  # probability that B follows A
+    truncated: bool
+
+    def to_json(self) -> dict:
+        return {"tokens": self.tokens, "is_next": self.is_next}
+
+
+@dataclass
+class EmbeddingResult:
+    tokens: list[str]
+    token_type_ids: list[int]
+    token: np.ndarray  # (T, H) each of these
+    segment: np.ndarray
+    position: np.ndarray
+    sum: np.ndarray
+    normalized: np.ndarray
+    truncated: bool
+
+
+def check_text(text: str, what: str = "text") -> str:
+    if not isinstance(text, str) or not text.strip():
+        raise InputError(f"The {what} is empty: type a sentence.")
+    if len(text) > MAX_INPUT_CHARS:
+        raise InputError(f"The {what} has {len(text):,} characters; the limit is {MAX_INPUT_CHARS:,}.")
+    return text
+
+
+def encode(bundle: LoadedBert, text: str, pair: str | None = None) -> Encoding:
+    check_text(text, "first sentence" if pair is not None else "text")
+    if pair is not None:
+        check_text(pair, "second sentence")
+    enc = bundle.tokenizer.encode(text, pair)
+    if len(enc.ids) <= (3 if pair is not None else 2):
+        raise InputError("Nothing is left of the text after tokenization (only spaces or control characters?).")
+    return enc
+
+
+def _tensors(enc: Encoding):
+    ids = torch.tensor([enc.ids])
+    types = torch.tensor([enc.token_type_ids])
+    return ids, types
+
+
+def _pretraining_model(bundle: LoadedBert):
+    if not hasattr(bundle.model, "cls"):
+        raise InputError(f"{bundle.name} is a fine-tuned classifier: it has no masked-language-model head.")
+    return bundle.model
+
+
+@torch.inference_mode()
+def fill_mask(bundle: LoadedBert, text: str, *, top_k: int = 5, causal: bool = False) -> FillMaskResult:
+    """Top-k predictions for every [MASK]; ``causal`` lets each position see only itself and its left."""
+    if not isinstance(top_k, int) or not 1 <= top_k <= MAX_TOP_K:
+        raise InputError(f"top-k must be a whole number from 1 to {MAX_TOP_K}.")
+    model = _pretraining_model(bundle)
+    enc = encode(bundle, text)
+    mask_id = bundle.tokenizer.mask_token_id
+    positions = [i for i, t in enumerate(enc.ids) if t == mask_id]
+    if not positions:
+        raise InputError("The text has no [MASK]: put [MASK] where a word should be predicted.")
+    ids, types = _tensors(enc)
+    where = ids == mask_id  # (1, T)
+    out = model(ids, types, causal=causal, mlm_positions=where)
+    probs = out.mlm_logits.float().softmax(dim=-1)  # (N, V)
+    k = min(top_k, probs.size(-1))
+    top = probs.topk(k, dim=-1)
+    masks = []
+    for row, pos in enumerate(positions):
+        preds = [
+            Prediction(bundle.tokenizer.id_to_token(int(i)), int(i), float(p))
+            for p, i in zip(top.values[row], top.indices[row])
+        ]
+        masks.append(MaskPredictions(pos, preds))
+    return FillMaskResult(text, enc.tokens, masks, enc.truncated)
+
+
+@torch.inference_mode()
+def attention_maps(bundle: LoadedBert, text: str, pair: str | None = None, *, causal: bool = False) -> AttentionResult:
+    enc = encode(bundle, text, pair)
+    ids, types = _tensors(enc)
+    out = bundle.model.bert(ids, types, causal=causal, output_attentions=True)
+    maps = torch.stack([a[0] for a in out.attentions]).float().numpy()  # (L, nh, T, T)
+    return AttentionResult(enc.tokens, enc.token_type_ids, maps, enc.truncated)
+
+
+@torch.inference_mode()
+def next_sentence(bundle: LoadedBert, first: str, second: str) -> NspResult:
+    model = _pretraining_model(bundle)
+    enc = encode(bundle, first, second)
+    ids, types = _tensors(enc)
+    out = model(ids, types, mlm_positions=torch.zeros_like(ids, dtype=torch.bool))
+    is_next = float(out.nsp_logits.float().softmax(dim=-1)[0, 0])  # index 0 = IsNext
+    return NspResult(enc.tokens, enc.token_type_ids, is_next, enc.truncated)
+
+
+@torch.inference_mode()
+def embedding_parts(bundle: LoadedBert, text: str, pair: str | None = None) -> EmbeddingResult:
+    enc = encode(bundle, text, pair)
+    ids, types = _tensors(enc)
+    _, parts = bundle.model.bert.embeddings(ids, types, return_parts=True)
+    arrays = [t[0].float().numpy() for t in (parts.token, parts.segment, parts.position, parts.sum, parts.normalized)]
+    return EmbeddingResult(enc.tokens, enc.token_type_ids, *arrays, enc.truncated)

@@ -1,0 +1,504 @@
+"""A compact BERT in plain PyTorch.
+
+Devlin et al. 2018, "BERT: Pre-training of Deep Bidirectional Transformers for Language Understanding".
+The seed notes (``shared/seed/bert-paper-notes.zh.txt``) summarise it: token + segment + position
+embeddings summed, a stack of bidirectional Transformer encoder layers, an MLM head and an NSP head.
+
+Module and attribute names are the Hugging Face checkpoint keys (``bert.embeddings.word_embeddings``,
+``bert.encoder.layer.0.attention.self.query``, ``cls.predictions.transform.LayerNorm`` ...), so loading a
+real checkpoint is a strict ``load_state_dict`` after the small rename in ``model.checkpoint``.
+Even ``LayerNorm`` keeps its un-snake-cased name for that reason.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+@dataclass
+class BertConfig:
+    """Hyper-parameters, with Hugging Face's field names so ``config.json`` files read and write as is."""
+
+    vocab_size: int = 30522  # WordPiece vocabulary of bert-base-uncased
+    hidden_size: int = 768  # width of every token vector (H in the paper)
+    num_hidden_layers: int = 12  # encoder layers (L)
+    num_attention_heads: int = 12  # heads per layer (A); hidden_size must divide evenly
+    intermediate_size: int = 3072  # feed-forward width, 4H
+    hidden_act: str = "gelu"  # exact (erf) GELU, as the original
+    hidden_dropout_prob: float = 0.1
+    attention_probs_dropout_prob: float = 0.1
+    max_position_embeddings: int = 512  # longest input the position table covers
+    type_vocab_size: int = 2  # segments A and B
+    initializer_range: float = 0.02  # std of the truncated-normal-like init
+    layer_norm_eps: float = 1e-12
+    pad_token_id: int = 0
+    # Which head an extra classification layer serves; only fine-tuned checkpoints carry them.
+    num_labels: int = 2
+    id2label: dict[str, str] | None = None
+    extra: dict = field(default_factory=dict, repr=False)  # unknown config.json keys, written back on save
+
+    def __post_init__(self) -> None:
+        if self.hidden_size % self.num_attention_heads:
+            raise ValueError(
+                f"hidden_size {self.hidden_size} is not a multiple of num_attention_heads {self.num_attention_heads}"
+            )
+        if self.hidden_act not in ACT2FN:
+            raise ValueError(f"hidden_act {self.hidden_act!r} is not supported (use one of {sorted(ACT2FN)})")
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "BertConfig":
+        known = {f.name for f in dataclasses.fields(cls)} - {"extra"}
+        kwargs = {k: v for k, v in data.items() if k in known}
+        kwargs["extra"] = {k: v for k, v in data.items() if k not in known}
+        if kwargs.get("id2label") is not None:
+            kwargs["id2label"] = {str(k): str(v) for k, v in kwargs["id2label"].items()}
+            kwargs.setdefault("num_labels", len(kwargs["id2label"]))
+        return cls(**kwargs)
+
+    @classmethod
+    def from_json_file(cls, path: str | Path) -> "BertConfig":
+        with open(path, encoding="utf-8") as f:
+            return cls.from_dict(json.load(f))
+
+    def to_dict(self) -> dict:
+        data = {k: v for k, v in dataclasses.asdict(self).items() if k != "extra"}
+        if data["id2label"] is None:
+            del data["id2label"]
+        return {"model_type": "bert", **self.extra, **data}
+
+    def to_json_file(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.to_dict(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+    @property
+    def head_size(self) -> int:
+        return self.hidden_size // self.num_attention_heads
+
+
+def bert_base() -> BertConfig:
+    """BERT-Base from the paper: L=12, H=768, A=12 (about 110M parameters)."""
+    return BertConfig(num_hidden_layers=12, hidden_size=768, num_attention_heads=12, intermediate_size=3072)
+
+
+def bert_large() -> BertConfig:
+    """BERT-Large from the paper: L=24, H=1024, A=16 (about 340M parameters)."""
+    return BertConfig(num_hidden_layers=24, hidden_size=1024, num_attention_heads=16, intermediate_size=4096)
+
+
+PRESETS = {"bert-base": bert_base, "bert-large": bert_large}
+
+
+def count_parameters(config: BertConfig) -> dict[str, int]:
+    """Parameter counts by part, computed from the config alone (no weights are allocated).
+
+    The MLM decoder shares its matrix with the word embeddings, so only its transform and bias count.
+    """
+    H, I, V, L = config.hidden_size, config.intermediate_size, config.vocab_size, config.num_hidden_layers
+    layer_norm = 2 * H
+    embeddings = (V + config.max_position_embeddings + config.type_vocab_size) * H + layer_norm
+    attention = 4 * (H * H + H) + layer_norm  # query, key, value, output projection
+    feed_forward = (H * I + I) + (I * H + H) + layer_norm
+    encoder = L * (attention + feed_forward)
+    pooler = H * H + H
+    mlm_head = (H * H + H) + layer_norm + V  # transform + LayerNorm + output bias (decoder tied)
+    nsp_head = 2 * H + 2
+    return {
+        "embeddings": embeddings,
+        "encoder": encoder,
+        "pooler": pooler,
+        "mlm_head": mlm_head,
+        "nsp_head": nsp_head,
+        "total": embeddings + encoder + pooler + mlm_head + nsp_head,
+    }
+
+
+ACT2FN = {
+    "gelu": nn.GELU(),
+    "gelu_new": nn.GELU(approximate="tanh"),
+    "gelu_pytorch_tanh": nn.GELU(approximate="tanh"),
+    "relu": nn.ReLU(),
+}
+
+
+def make_attention_mask(attention_mask: torch.Tensor | None, seq_len: int, causal: bool, device) -> torch.Tensor | None:
+    """The one place that decides who may attend to whom: a boolean (B, 1, T, T) mask, True = may attend.
+
+    ``attention_mask`` is the usual (B, T) 1/0 padding mask. Causal masking lets position i see
+    positions <= i only, which is how a left-to-right model such as GPT reads.
+    Returns None when every position may see every other, so the fast path stays unmasked.
+    """
+    mask = None
+    if attention_mask is not None and not bool(attention_mask.all()):
+        mask = attention_mask[:, None, None, :].bool()  # (B, 1, 1, T): keys that exist
+    if causal:
+        tril = torch.ones(seq_len, seq_len, dtype=torch.bool, device=device).tril()[None, None]  # (1, 1, T, T)
+        mask = tril if mask is None else mask & tril
+    if mask is not None:
+        mask = mask.expand(-1, -1, seq_len, -1)  # (B, 1, T, T)
+    return mask
+
+
+@dataclass
+class EmbeddingParts:
+    """The input representation taken apart, each (B, T, H): what the embeddings page draws."""
+
+    token: torch.Tensor
+    segment: torch.Tensor
+    position: torch.Tensor
+    sum: torch.Tensor
+    normalized: torch.Tensor
+
+
+@dataclass
+class BertOutput:
+    """What a forward pass returns; fields that were not asked for stay None."""
+
+    last_hidden_state: torch.Tensor  # (B, T, H)
+    pooled: torch.Tensor | None = None  # (B, H): tanh(W [CLS])
+    mlm_logits: torch.Tensor | None = None  # (B, T, V), or (N, V) at the selected positions only
+    nsp_logits: torch.Tensor | None = None  # (B, 2): index 0 = IsNext, 1 = NotNext (HF convention)
+    logits: torch.Tensor | None = None  # task head: (B, num_labels) or (B, T, num_labels)
+    loss: torch.Tensor | None = None
+    attentions: list[torch.Tensor] | None = None  # per layer (B, nh, T, T)
+    hidden_states: list[torch.Tensor] | None = None  # embeddings output, then every layer's, (B, T, H)
+    embeddings: EmbeddingParts | None = None
+
+
+class BertEmbeddings(nn.Module):
+    """Token + segment + position embeddings, summed, then LayerNorm and dropout."""
+
+    def __init__(self, config: BertConfig):
+        super().__init__()
+        self.word_embeddings = nn.Embedding(config.vocab_size, config.hidden_size, padding_idx=config.pad_token_id)
+        self.position_embeddings = nn.Embedding(config.max_position_embeddings, config.hidden_size)
+        self.token_type_embeddings = nn.Embedding(config.type_vocab_size, config.hidden_size)
+        self.LayerNorm = nn.LayerNorm(config.hidden_size, eps=config.layer_norm_eps)
+        self.dropout = nn.Dropout(config.hidden_dropout_prob)
+
+    def forward(self, input_ids, token_type_ids, return_parts: bool = False):
+        T = input_ids.size(1)
+        position_ids = torch.arange(T, device=input_ids.device)[None]  # (1, T)
+        token = self.word_embeddings(input_ids)  # (B, T, H)
+        segment = self.token_type_embeddings(token_type_ids)  # (B, T, H)
+        position = self.position_embeddings(position_ids)  # (1, T, H)
+        summed = token + segment + position
+        normalized = self.LayerNorm(summed)
+        parts = None
+        if return_parts:
+            parts = EmbeddingParts(token, segment, position.expand_as(token), summed, normalized)
+        return self.dropout(normalized), parts
+
+
+class BertSelfAttention(nn.Module):
+    def __init__(self, config: BertConfig):
+        super().__init__()
+        self.num_heads = config.num_attention_heads
+        self.head_size = config.head_size
+        self.query = nn.Linear(config.hidden_size, config.hidden_size)
+        self.key = nn.Linear(config.hidden_size, config.hidden_size)
+        self.value = nn.Linear(config.hidden_size, config.hidden_size)
+        self.dropout_p = config.attention_probs_dropout_prob
+        self.dropout = nn.Dropout(self.dropout_p)
+
+    def forward(self, x, mask, return_attention: bool):
+        B, T, H = x.shape
+        # (B, T, H) -> (B, nh, T, hs)
+        q = self.query(x).view(B, T, self.num_heads, self.head_size).transpose(1, 2)
+        k = self.key(x).view(B, T, self.num_heads, self.head_size).transpose(1, 2)
+        v = self.value(x).view(B, T, self.num_heads, self.head_size).transpose(1, 2)
+        if return_attention:
+            scores = (q @ k.transpose(-2, -1)) / math.sqrt(self.head_size)  # (B, nh, T, T)
+            if mask is not None:
+                # finfo.min rather than -inf: a row with no visible key stays finite instead of NaN.
+                scores = scores.masked_fill(~mask, torch.finfo(scores.dtype).min)
+            probs = scores.softmax(dim=-1)
+            y = self.dropout(probs) @ v  # (B, nh, T, hs)
+        else:
+            probs = None
+            y = F.scaled_dot_product_attention(
+                q, k, v, attn_mask=mask, dropout_p=self.dropout_p if self.training else 0.0
+            )  # (B, nh, T, hs)
+        y = y.transpose(1, 2).reshape(B, T, H)  # (B, T, H)
+        return y, probs
+
+
+class BertSelfOutput(nn.Module):
+    def __init__(self, config: BertConfig):
+        super().__init__()
+        self.dense = nn.Linear(config.hidden_size, config.hidden_size)
+        self.LayerNorm = nn.LayerNorm(config.hidden_size, eps=config.layer_norm_eps)
+        self.dropout = nn.Dropout(config.hidden_dropout_prob)
+
+    def forward(self, y, residual):
+        return self.LayerNorm(self.dropout(self.dense(y)) + residual)
+
+
+class BertAttention(nn.Module):
+    def __init__(self, config: BertConfig):
+        super().__init__()
+        self.self = BertSelfAttention(config)
+        self.output = BertSelfOutput(config)
+
+    def forward(self, x, mask, return_attention):
+        y, probs = self.self(x, mask, return_attention)
+        return self.output(y, x), probs
+
+
+class BertIntermediate(nn.Module):
+    def __init__(self, config: BertConfig):
+        super().__init__()
+        self.dense = nn.Linear(config.hidden_size, config.intermediate_size)
+        self.intermediate_act_fn = ACT2FN[config.hidden_act]
+
+    def forward(self, x):
+        return self.intermediate_act_fn(self.dense(x))
+
+
+class BertOutputLayer(nn.Module):
+    """The feed-forward's second projection; HF calls this module ``output`` (class BertOutput)."""
+
+    def __init__(self, config: BertConfig):
+        super().__init__()
+        self.dense = nn.Linear(config.intermediate_size, config.hidden_size)
+        self.LayerNorm = nn.LayerNorm(config.hidden_size, eps=config.layer_norm_eps)
+        self.dropout = nn.Dropout(config.hidden_dropout_prob)
+
+    def forward(self, h, residual):
+        return self.LayerNorm(self.dropout(self.dense(h)) + residual)
+
+
+class BertLayer(nn.Module):
+    """One post-LayerNorm Transformer encoder block: attention, then feed-forward, each with a residual."""
+
+    def __init__(self, config: BertConfig):
+        super().__init__()
+        self.attention = BertAttention(config)
+        self.intermediate = BertIntermediate(config)
+        self.output = BertOutputLayer(config)
+
+    def forward(self, x, mask, return_attention):
+        x, probs = self.attention(x, mask, return_attention)
+        return self.output(self.intermediate(x), x), probs
+
+
+class BertEncoder(nn.Module):
+    def __init__(self, config: BertConfig):
+        super().__init__()
+        self.layer = nn.ModuleList(BertLayer(config) for _ in range(config.num_hidden_layers))
+
+
+class BertPooler(nn.Module):
+    """tanh(W h_[CLS]): the sentence representation the NSP and classification heads read."""
+
+    def __init__(self, config: BertConfig):
+        super().__init__()
+        self.dense = nn.Linear(config.hidden_size, config.hidden_size)
+        self.activation = nn.Tanh()
+
+    def forward(self, hidden):
+        return self.activation(self.dense(hidden[:, 0]))
+
+
+class BertModel(nn.Module):
+    """Embeddings, encoder and pooler: the part every head shares (checkpoint prefix ``bert.``)."""
+
+    def __init__(self, config: BertConfig):
+        super().__init__()
+        self.config = config
+        self.embeddings = BertEmbeddings(config)
+        self.encoder = BertEncoder(config)
+        self.pooler = BertPooler(config)
+
+    def forward(
+        self,
+        input_ids: torch.Tensor,  # (B, T)
+        token_type_ids: torch.Tensor | None = None,  # (B, T), 0 for segment A, 1 for B
+        attention_mask: torch.Tensor | None = None,  # (B, T), 1 for real tokens, 0 for padding
+        *,
+        causal: bool = False,
+        output_attentions: bool = False,
+        output_hidden_states: bool = False,
+        output_embeddings: bool = False,
+    ) -> BertOutput:
+        B, T = input_ids.shape
+        if T > self.config.max_position_embeddings:
+            raise ValueError(f"sequence of {T} tokens is longer than the model's {self.config.max_position_embeddings}")
+        if token_type_ids is None:
+            token_type_ids = torch.zeros_like(input_ids)
+        x, parts = self.embeddings(input_ids, token_type_ids, return_parts=output_embeddings)
+        mask = make_attention_mask(attention_mask, T, causal, input_ids.device)
+        attentions = [] if output_attentions else None
+        hidden_states = [x] if output_hidden_states else None
+        for layer in self.encoder.layer:
+            x, probs = layer(x, mask, output_attentions)
+            if output_attentions:
+                attentions.append(probs)
+            if output_hidden_states:
+                hidden_states.append(x)
+        return BertOutput(
+            last_hidden_state=x,
+            pooled=self.pooler(x),
+            attentions=attentions,
+            hidden_states=hidden_states,
+            embeddings=parts,
+        )
+
+
+class BertPredictionHeadTransform(nn.Module):
+    def __init__(self, config: BertConfig):
+        super().__init__()
+        self.dense = nn.Linear(config.hidden_size, config.hidden_size)
+        self.transform_act_fn = ACT2FN[config.hidden_act]
+        self.LayerNorm = nn.LayerNorm(config.hidden_size, eps=config.layer_norm_eps)
+
+    def forward(self, x):
+        return self.LayerNorm(self.transform_act_fn(self.dense(x)))
+
+
+class BertLMPredictionHead(nn.Module):
+    def __init__(self, config: BertConfig):
+        super().__init__()
+        self.transform = BertPredictionHeadTransform(config)
+        self.decoder = nn.Linear(config.hidden_size, config.vocab_size, bias=False)  # weight tied in init
+        self.bias = nn.Parameter(torch.zeros(config.vocab_size))
+
+    def forward(self, x):
+        return self.decoder(self.transform(x)) + self.bias
+
+
+class BertPreTrainingHeads(nn.Module):
+    def __init__(self, config: BertConfig):
+        super().__init__()
+        self.predictions = BertLMPredictionHead(config)
+        self.seq_relationship = nn.Linear(config.hidden_size, 2)
+
+
+class BertPreTrainedBase(nn.Module):
+    """Shared init: every Linear and Embedding ~ N(0, initializer_range), biases 0, LayerNorm (1, 0).
+
+    Weight tying happens here too (``tie_weights``), so a subclass never ties on its own.
+    """
+
+    config: BertConfig
+
+    def _init_module(self, module: nn.Module) -> None:
+        std = self.config.initializer_range
+        if isinstance(module, nn.Linear):
+            nn.init.normal_(module.weight, mean=0.0, std=std)
+            if module.bias is not None:
+                nn.init.zeros_(module.bias)
+        elif isinstance(module, nn.Embedding):
+            nn.init.normal_(module.weight, mean=0.0, std=std)
+            if module.padding_idx is not None:
+                with torch.no_grad():
+                    module.weight[module.padding_idx].zero_()
+        elif isinstance(module, nn.LayerNorm):
+            nn.init.ones_(module.weight)
+            nn.init.zeros_(module.bias)
+
+    def init_weights(self) -> None:
+        self.apply(self._init_module)
+        self.tie_weights()
+
+    def tie_weights(self) -> None:
+        pass
+
+    def num_parameters(self) -> int:
+        return sum(p.numel() for p in self.parameters())  # tied tensors are yielded once
+
+
+class BertForPreTraining(BertPreTrainedBase):
+    """BERT with its two pre-training heads: masked-language-model and next-sentence prediction."""
+
+    def __init__(self, config: BertConfig):
+        super().__init__()
+        self.config = config
+        self.bert = BertModel(config)
+        self.cls = BertPreTrainingHeads(config)
+        self.init_weights()
+
+    def tie_weights(self) -> None:
+        # The MLM decoder reuses the input embedding matrix: one vocabulary table read both ways.
+        self.cls.predictions.decoder.weight = self.bert.embeddings.word_embeddings.weight
+
+    def forward(
+        self,
+        input_ids: torch.Tensor,  # (B, T)
+        token_type_ids: torch.Tensor | None = None,
+        attention_mask: torch.Tensor | None = None,
+        *,
+        mlm_positions: torch.Tensor | None = None,  # bool (B, T): compute the MLM head here only
+        mlm_labels: torch.Tensor | None = None,  # (B, T), -100 where no loss
+        nsp_labels: torch.Tensor | None = None,  # (B,), 0 = IsNext, 1 = NotNext
+        causal: bool = False,
+        output_attentions: bool = False,
+        output_hidden_states: bool = False,
+        output_embeddings: bool = False,
+    ) -> BertOutput:
+        out = self.bert(
+            input_ids,
+            token_type_ids,
+            attention_mask,
+            causal=causal,
+            output_attentions=output_attentions,
+            output_hidden_states=output_hidden_states,
+            output_embeddings=output_embeddings,
+        )
+        hidden = out.last_hidden_state
+        if mlm_labels is not None and mlm_positions is None:
+            mlm_positions = mlm_labels != -100
+        if mlm_positions is not None:
+            # The vocabulary projection costs more than a small encoder: run it where a prediction is wanted.
+            out.mlm_logits = self.cls.predictions(hidden[mlm_positions])  # (N, V)
+        else:
+            out.mlm_logits = self.cls.predictions(hidden)  # (B, T, V)
+        out.nsp_logits = self.cls.seq_relationship(out.pooled)  # (B, 2)
+        losses = []
+        if mlm_labels is not None:
+            targets = mlm_labels[mlm_positions]
+            losses.append(F.cross_entropy(out.mlm_logits, targets, ignore_index=-100))
+        if nsp_labels is not None:
+            losses.append(F.cross_entropy(out.nsp_logits, nsp_labels))
+        if losses:
+            out.loss = sum(losses)
+        return out
+
+
+class BertForTaskHead(BertPreTrainedBase):
+    """Fine-tuning: the pretrained ``bert`` plus one Linear ``classifier``.
+
+    ``per_token=False`` reads the pooled [CLS] (sentence classification, ``BertForSequenceClassification``);
+    ``per_token=True`` reads every position (tagging, ``BertForTokenClassification``). Same keys as HF.
+    """
+
+    def __init__(self, config: BertConfig, per_token: bool):
+        super().__init__()
+        self.config = config
+        self.per_token = per_token
+        self.bert = BertModel(config)
+        self.dropout = nn.Dropout(config.hidden_dropout_prob)
+        self.classifier = nn.Linear(config.hidden_size, config.num_labels)
+        self.init_weights()
+
+    def forward(
+        self,
+        input_ids,
+        token_type_ids=None,
+        attention_mask=None,
+        *,
+        labels: torch.Tensor | None = None,  # (B,) or (B, T) with -100 where no loss
+        output_attentions: bool = False,
+    ) -> BertOutput:
+        out = self.bert(input_ids, token_type_ids, attention_mask, output_attentions=output_attentions)
+        features = out.last_hidden_state if self.per_token else out.pooled
+        out.logits = self.classifier(self.dropout(features))  # (B, T, C) or (B, C)
+        if labels is not None:
+            out.loss = F.cross_entropy(out.logits.reshape(-1, out.logits.size(-1)), labels.reshape(-1), ignore_index=-100)
+        return out

@@ -1,0 +1,200 @@
+"""BERT WordPiece tokenization on the ``tokenizers`` library.
+
+The pipeline is BERT's own: clean the text, put spaces around every CJK character (so Chinese is one
+character per token, as the paper's Chinese model does), optionally lower-case and strip accents, split on
+whitespace and punctuation, then greedy longest-match WordPiece with ``##`` continuations. The literal
+``[MASK]`` (and the other special tokens) typed in user text is matched before normalisation, so
+"I went to the [MASK]." really contains the mask token.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from tokenizers import AddedToken, Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
+
+SPECIAL_TOKENS = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
+
+
+@dataclass
+class Encoding:
+    """One tokenized input: parallel lists over the wordpieces, [CLS] and [SEP] included."""
+
+    ids: list[int]
+    tokens: list[str]
+    token_type_ids: list[int]  # 0 for [CLS] A [SEP], 1 for B [SEP]
+    offsets: list[tuple[int, int]]  # character span in its own sentence (A or B); (0, 0) for specials
+    special: list[bool]  # True for [CLS], [SEP], [PAD]: never masked, often hidden in charts
+    word_ids: list[int | None]  # which word a piece belongs to (whole-word masking groups on it)
+    truncated: bool  # the input was longer than max_length and its end was cut off
+
+
+class BertTokenizer:
+    """A thin wrapper that returns plain lists and knows BERT's special tokens."""
+
+    def __init__(self, tokenizer: Tokenizer, max_length: int = 512):
+        self._tok = tokenizer
+        self.max_length = max_length
+        missing = [t for t in SPECIAL_TOKENS if tokenizer.token_to_id(t) is None]
+        if missing:
+            raise ValueError(f"the vocabulary has no {', '.join(missing)} token")
+        self.pad_token_id, self.unk_token_id, self.cls_token_id, self.sep_token_id, self.mask_token_id = (
+            tokenizer.token_to_id(t) for t in SPECIAL_TOKENS
+        )
+        self._frame_ids = frozenset((self.pad_token_id, self.cls_token_id, self.sep_token_id))
+        self.special_ids = frozenset(
+            (self.pad_token_id, self.unk_token_id, self.cls_token_id, self.sep_token_id, self.mask_token_id)
+        )
+
+    # construction ---------------------------------------------------------------------------------------
+
+    @classmethod
+    def from_vocab(
+        cls,
+        vocab: list[str],
+        *,
+        lowercase: bool = True,
+        tokenize_chinese_chars: bool = True,
+        strip_accents: bool | None = None,
+        max_length: int = 512,
+    ) -> "BertTokenizer":
+        """Build BERT's pipeline from a vocabulary list (the lines of ``vocab.txt``)."""
+        word_piece = models.WordPiece({tok: i for i, tok in enumerate(vocab)}, unk_token="[UNK]", max_input_chars_per_word=100)
+        tok = Tokenizer(word_piece)
+        tok.normalizer = normalizers.BertNormalizer(
+            clean_text=True, handle_chinese_chars=tokenize_chinese_chars, strip_accents=strip_accents, lowercase=lowercase
+        )
+        tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+        cls_id, sep_id = vocab.index("[CLS]"), vocab.index("[SEP]")
+        tok.post_processor = processors.TemplateProcessing(
+            single="[CLS]:0 $A:0 [SEP]:0",
+            pair="[CLS]:0 $A:0 [SEP]:0 $B:1 [SEP]:1",
+            special_tokens=[("[CLS]", cls_id), ("[SEP]", sep_id)],
+        )
+        tok.decoder = decoders.WordPiece(prefix="##")
+        tok.add_special_tokens([AddedToken(t, special=True, normalized=False) for t in SPECIAL_TOKENS])
+        return cls(tok, max_length)
+
+    @classmethod
+    def from_folder(cls, folder: str | Path, max_length: int = 512) -> "BertTokenizer":
+        """``tokenizer.json`` when present (it carries its own settings), else ``vocab.txt`` +
+        ``tokenizer_config.json`` (``do_lower_case`` defaults to True, as in BERT's uncased release)."""
+        folder = Path(folder)
+        settings = {}
+        config_path = folder / "tokenizer_config.json"
+        if config_path.exists():
+            try:
+                settings = json.loads(config_path.read_text(encoding="utf-8"))
+            except (ValueError, UnicodeDecodeError) as e:
+                raise ValueError(f"{config_path}: not valid JSON ({e})") from None
+        if (folder / "tokenizer.json").exists():
+            path = folder / "tokenizer.json"
+            try:
+                tok = Tokenizer.from_file(str(path))
+            except Exception as e:  # the tokenizers library raises a bare Exception on bad files
+                raise ValueError(f"{path}: cannot be read as a tokenizer ({e})") from None
+            tok.no_truncation()
+            tok.no_padding()
+            return cls(tok, max_length)
+        path = folder / "vocab.txt"
+        if not path.exists():
+            raise FileNotFoundError(f"{folder}: no tokenizer.json or vocab.txt")
+        try:
+            vocab = path.read_text(encoding="utf-8").splitlines()
+        except UnicodeDecodeError as e:
+            raise ValueError(f"{path}: not UTF-8 text ({e})") from None
+        return cls.from_vocab(
+            [line.rstrip("\r") for line in vocab],
+            lowercase=settings.get("do_lower_case", True),
+            tokenize_chinese_chars=settings.get("tokenize_chinese_chars", True),
+            strip_accents=settings.get("strip_accents"),
+            max_length=max_length,
+        )
+
+    def save(self, folder: str | Path) -> None:
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        self._tok.save(str(folder / "tokenizer.json"))
+        vocab = self.vocab()
+        (folder / "vocab.txt").write_text("\n".join(vocab) + "\n", encoding="utf-8")
+        normalizer = json.loads(self._tok.to_str()).get("normalizer") or {}
+        (folder / "tokenizer_config.json").write_text(
+            json.dumps(
+                {
+                    "tokenizer_class": "BertTokenizer",
+                    "do_lower_case": normalizer.get("lowercase", True),
+                    "tokenize_chinese_chars": normalizer.get("handle_chinese_chars", True),
+                    "strip_accents": normalizer.get("strip_accents"),
+                    "model_max_length": self.max_length,
+                },
+                indent=2,
+            )
+            + "\n",
+            encoding="utf-8",
+        )
+
+    # use ------------------------------------------------------------------------------------------------
+
+    @property
+    def vocab_size(self) -> int:
+        return self._tok.get_vocab_size(with_added_tokens=True)
+
+    def vocab(self) -> list[str]:
+        by_id = {i: t for t, i in self._tok.get_vocab(with_added_tokens=True).items()}
+        # A vocab.txt with a repeated line leaves a hole in the ids; keep the ids where they are.
+        return [by_id.get(i, f"[unused-id-{i}]") for i in range(max(by_id) + 1)]
+
+    def id_to_token(self, token_id: int) -> str:
+        return self._tok.id_to_token(token_id)
+
+    def token_to_id(self, token: str) -> int | None:
+        return self._tok.token_to_id(token)
+
+    def encode(self, text: str, pair: str | None = None, max_length: int | None = None) -> Encoding:
+        """Tokenize one text (or an A/B pair), truncating to ``max_length`` tokens, the longer side first.
+
+        Truncation is done here rather than with ``enable_truncation`` because that setting lives on the
+        shared tokenizer object, which several app sessions use at once.
+        """
+        limit = max_length or self.max_length
+        budget = limit - (3 if pair is not None else 2)
+        if budget < 1:
+            raise ValueError(f"max_length {limit} leaves no room for text between [CLS] and [SEP]")
+        first = self._tok.encode(text, add_special_tokens=False)
+        second = self._tok.encode(pair, add_special_tokens=False) if pair is not None else None
+        len_a, len_b = len(first.ids), len(second.ids) if second is not None else 0
+        truncated = len_a + len_b > budget
+        if truncated:
+            keep_a, keep_b = _longest_first(len_a, len_b, budget)
+            first.truncate(keep_a)
+            if second is not None:
+                second.truncate(keep_b)
+        enc = self._tok.post_process(first, second, add_special_tokens=True)
+        return Encoding(
+            ids=list(enc.ids),
+            tokens=list(enc.tokens),
+            token_type_ids=list(enc.type_ids),
+            offsets=[tuple(o) for o in enc.offsets],
+            special=[i in self._frame_ids for i in enc.ids],
+            word_ids=list(enc.word_ids),
+            truncated=truncated,
+        )
+
+    def tokenize(self, text: str) -> list[str]:
+        """Wordpieces of ``text`` alone, without [CLS]/[SEP] and without truncation."""
+        return self._tok.encode(text, add_special_tokens=False).tokens
+
+    def decode(self, ids: list[int]) -> str:
+        return self._tok.decode(ids, skip_special_tokens=False)
+
+
+def _longest_first(len_a: int, len_b: int, budget: int) -> tuple[int, int]:
+    """How many tokens of A and B to keep: shorten whichever is longer, one token at a time."""
+    while len_a + len_b > budget:
+        if len_a >= len_b:
+            len_a -= 1
+        else:
+            len_b -= 1
+    return len_a, len_b

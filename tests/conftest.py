@@ -1,0 +1,70 @@
+"""Shared fixtures: tiny random checkpoints written in Hugging Face's layouts, and a small vocabulary."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+import torch
+
+# Tests must never reach for the network, whatever the machine can do.
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+torch.set_num_threads(max(1, min(2, os.cpu_count() or 1)))
+
+WORDS = (
+    "the a an and of to in is was she he it opened door walked went cinema movie film watch "
+    "un ##aff ##able ##s ##ing ##ed play runn caf ##e résumé naïve hello world , . ! ? ' \" ( ) - : ; "
+    "i you we they 2018 bert model paris london [ ] < > / script alert"
+).split()
+CHINESE = list("我去电影场看很好吃苹果今天天气北京开会他在银行工作中文的是了一不人有这个上们来到时大地为子中你说生国年着就那和要她出也得里后自以会家可下而过天去能对小多然于心学么之都好看起发当没成只如事把还用第样道想作种开美总从无情己面最女但现前些所同日手又行意动方期它头经长儿回位分爱老因很给名法间斯知世什两次使身者被高已亲其进此话常与活正感")
+
+
+def write_vocab(path: Path) -> list[str]:
+    vocab = ["[PAD]"] + [f"[unused{i}]" for i in range(3)] + ["[UNK]", "[CLS]", "[SEP]", "[MASK]"]
+    for tok in WORDS + CHINESE:
+        if tok not in vocab:
+            vocab.append(tok)
+    for ch in "abcdefghijklmnopqrstuvwxyz0123456789":
+        vocab += [t for t in (ch, "##" + ch) if t not in vocab]
+    path.write_text("\n".join(vocab) + "\n", encoding="utf-8")
+    return vocab
+
+
+def tiny_hf_config(vocab_size: int):
+    from transformers import BertConfig as HFConfig
+
+    return HFConfig(
+        vocab_size=vocab_size,
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        intermediate_size=64,
+        max_position_embeddings=64,
+        attn_implementation="eager",
+    )
+
+
+@pytest.fixture(scope="session")
+def hf_checkpoint(tmp_path_factory):
+    """A randomly initialised transformers BertForPreTraining saved as model.safetensors + vocab.txt."""
+    from transformers import BertForPreTraining as HFBert
+
+    folder = tmp_path_factory.mktemp("hf_tiny")
+    vocab = write_vocab(folder / "vocab.txt")
+    torch.manual_seed(0)
+    model = HFBert(tiny_hf_config(len(vocab))).eval()
+    with torch.no_grad():  # non-trivial LayerNorm and bias values, so a swapped name cannot go unnoticed
+        for name, p in model.named_parameters():
+            if "LayerNorm" in name or name.endswith("bias"):
+                p.add_(torch.randn_like(p) * 0.1)
+    model.save_pretrained(folder)
+    return folder, model
+
+
+@pytest.fixture(scope="session")
+def tiny_bundle(hf_checkpoint):
+    from model.checkpoint import load_folder
+
+    return load_folder(hf_checkpoint[0])

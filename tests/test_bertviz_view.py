@@ -1,0 +1,240 @@
+"""app.bertviz_view: offline, escaped, bounded bertviz HTML, checked as text and in a real browser.
+
+The browser tests drive Debian's Chromium through Playwright with every non-local request aborted, the
+way a classroom without internet sees the page (see shared/notes/browser-testing.md).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import numpy as np
+import pytest
+import torch
+
+from app.bertviz_view import MAX_BERTVIZ_TOKENS, head_view_html, model_view_html
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+SCREENSHOTS = Path(__file__).resolve().parents[1] / "screenshots"
+
+CHINESE = ["[CLS]", "我", "去", "[MASK]", "场", "看", "电", "影", "[SEP]"]
+SCRIPT_BREAKOUT = "</script><script>alert(1)</script>"
+IMG_ONERROR = "<img src=x onerror=alert(1)>"
+HOSTILE = CHINESE[:-1] + [SCRIPT_BREAKOUT, IMG_ONERROR, "<!--", "a&amp;b", "[SEP]"]
+
+
+def random_attention(n_layers: int, n_heads: int, seq_len: int, seed: int = 0) -> list[np.ndarray]:
+    """Softmax of random scores: one (heads, T, T) array per layer, rows sum to 1."""
+    scores = np.random.default_rng(seed).normal(scale=2.0, size=(n_layers, n_heads, seq_len, seq_len))
+    weights = np.exp(scores - scores.max(-1, keepdims=True))
+    return list(weights / weights.sum(-1, keepdims=True))
+
+
+def embedded_params(html: str) -> dict:
+    """The parameter object in the page script (our escapes are valid JSON escapes)."""
+    match = re.search(r"const params = (.*?); // HACK: PYTHON_PARAMS", html)
+    assert match is not None
+    return json.loads(match.group(1))
+
+
+# --- the HTML as text -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("build", [head_view_html, model_view_html])
+def test_html_is_self_contained(build):
+    html = build(random_attention(2, 4, len(CHINESE)), CHINESE)
+    assert html.startswith("<!DOCTYPE html>")
+    tags = re.findall(r"<(?:script|link|iframe|img)\b[^>]*>", html, flags=re.I)
+    assert [t for t in tags if re.search(r"\bsrc\s*=|\bhref\s*=", t, flags=re.I)] == []
+    assert not re.search(r"(src|href)\s*=\s*[\"']?\s*(https?:)?//", html, flags=re.I)
+    assert "cdnjs" not in html and "require.min.js" not in html
+    assert "requirejs(['jquery', 'd3']" in html  # bertviz's own code runs through our shim
+    assert "d3js.org v5.7.0" in html and "jQuery v3.7.1" in html
+    assert "default-src 'none'" in html
+
+
+@pytest.mark.parametrize("build", [head_view_html, model_view_html])
+def test_hostile_tokens_cannot_leave_the_script(build):
+    html = build(random_attention(2, 3, len(HOSTILE)), HOSTILE, tokens_b_start=len(CHINESE))
+    assert "</script><script>" not in html
+    assert "<img" not in html
+    assert "alert(1)" in html  # present, but only as escaped text inside a JS string
+    # Four <script> elements (d3, jQuery, shim, bertviz), each closed once: nothing broke out.
+    assert html.lower().count("</script") == 4
+    assert html.count("<!--") == 0
+    params = embedded_params(html)
+    assert params["attention"][0]["left_text"] == HOSTILE  # text unchanged once decoded
+    assert params["attention"][1]["left_text"] == HOSTILE[: len(CHINESE)]  # Sentence A -> Sentence A
+    assert params["attention"][2]["right_text"] == HOSTILE[len(CHINESE) :]  # Sentence B -> Sentence B
+
+
+def test_numpy_and_torch_inputs_agree_and_are_rounded():
+    layers = random_attention(3, 2, 5)
+    from_numpy = embedded_params(head_view_html(layers, list("abcde")))
+    as_torch = [torch.tensor(a, dtype=torch.float32)[None] for a in layers]  # (1, nh, T, T)
+    from_torch = embedded_params(head_view_html(as_torch, list("abcde")))
+    attn = np.array(from_numpy["attention"][0]["attn"])
+    assert attn.shape == (3, 2, 5, 5)
+    np.testing.assert_allclose(attn, np.array(from_torch["attention"][0]["attn"]), atol=1e-4)
+    np.testing.assert_allclose(attn.sum(-1), 1.0, atol=5e-4)
+    assert np.all(np.round(attn, 4) == attn)
+
+
+def test_layers_and_heads_are_selected():
+    params = embedded_params(model_view_html(random_attention(4, 6, 5), list("abcde"), layers=[1, 3], heads=[0, 5]))
+    assert params["include_layers"] == [1, 3] and params["include_heads"] == [0, 5]
+    assert np.array(params["attention"][0]["attn"]).shape == (2, 2, 5, 5)
+    params = embedded_params(head_view_html(random_attention(4, 6, 5), list("abcde"), layers=[2]))
+    assert params["include_layers"] == [2]
+    assert len(params["attention"][0]["attn"]) == 1
+
+
+def test_size_is_bounded():
+    tokens = [f"tok{i}" for i in range(32)]
+    html = head_view_html(random_attention(6, 12, 32), tokens)
+    assert len(html.encode()) < 1_200_000  # about 0.85 MB; plain bertviz makes about 3.2 MB
+    assert len(re.findall(r"const params = ", html)) == 1  # data embedded once, not also in the comment
+    tokens = [f"tok{i}" for i in range(MAX_BERTVIZ_TOKENS)]
+    html = head_view_html(random_attention(12, 12, MAX_BERTVIZ_TOKENS), tokens, tokens_b_start=30)
+    assert len(html.encode()) < 12_000_000  # the worst case the limit allows, about 8.5 MB
+
+
+def test_bad_input_raises_value_error():
+    with pytest.raises(ValueError, match=f"limited to {MAX_BERTVIZ_TOKENS} tokens"):
+        head_view_html(random_attention(1, 1, MAX_BERTVIZ_TOKENS + 1), ["x"] * (MAX_BERTVIZ_TOKENS + 1))
+    with pytest.raises(ValueError, match="5 positions but there are 4 tokens"):
+        head_view_html(random_attention(1, 2, 5), list("abcd"))
+    with pytest.raises(ValueError, match="expected \\(heads, T, T\\)"):
+        head_view_html([np.ones((2, 5, 4))], list("abcde"))
+    with pytest.raises(ValueError, match="layers must be"):
+        head_view_html(random_attention(2, 2, 5), list("abcde"), layers=[2])
+    with pytest.raises(ValueError, match="heads must be"):
+        model_view_html(random_attention(2, 2, 5), list("abcde"), heads=[])
+    with pytest.raises(ValueError, match="tokens_b_start"):
+        head_view_html(random_attention(2, 2, 5), list("abcde"), tokens_b_start=5)
+
+
+# --- the HTML in a real browser, with no network --------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium fonts-noto-cjk; CI installs it)")
+    from playwright.sync_api import sync_playwright
+
+    home = tmp_path_factory.mktemp("chromium-home")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS, env={**os.environ, "HOME": str(home)}
+        )
+        yield browser
+        browser.close()
+
+
+class OfflinePage:
+    """A page whose requests to other hosts are aborted, recording errors, dialogs and such requests."""
+
+    def __init__(self, browser):
+        self.page = browser.new_page(viewport={"width": 1000, "height": 800})
+        self.errors: list[str] = []
+        self.dialogs: list[str] = []
+        self.blocked: list[str] = []
+        self.console: list[str] = []
+        self.page.on("pageerror", lambda err: self.errors.append(str(err)))
+        self.page.on("console", lambda msg: self.console.append(msg.text))
+        self.page.on("dialog", self._on_dialog)
+        self.page.route("**/*", self._route)
+
+    def _on_dialog(self, dialog):
+        self.dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    def _route(self, route):
+        host = urlsplit(route.request.url).hostname
+        if host in (None, "", "localhost", "127.0.0.1", "::1"):
+            route.continue_()
+        else:
+            self.blocked.append(route.request.url)
+            route.abort()
+
+    def load(self, html: str):
+        self.page.set_content(html, wait_until="load")
+        self.page.wait_for_timeout(300)  # let any (unwanted) async script or dialog fire
+
+
+@pytest.fixture
+def offline_page(browser):
+    page = OfflinePage(browser)
+    yield page
+    page.page.close()
+
+
+def test_plain_bertviz_is_blank_offline(offline_page):
+    """The problem this module solves, seen by the same harness: so the harness can see it."""
+    from bertviz import head_view
+
+    layers = [torch.tensor(a)[None] for a in random_attention(2, 2, 4)]
+    offline_page.load(head_view(layers, list("abcd"), html_action="return").data)
+    assert any("require is not defined" in e for e in offline_page.errors)
+    assert offline_page.blocked  # it tried the CDN
+    assert offline_page.page.locator("svg").count() == 0
+
+
+def test_head_view_renders_offline_with_hostile_tokens(offline_page):
+    n_layers, n_heads = 3, 4
+    html = head_view_html(random_attention(n_layers, n_heads, len(HOSTILE)), HOSTILE, layers=[0, 2])
+    offline_page.load(html)
+    page = offline_page.page
+    page.wait_for_selector("#vis svg #attention line", state="attached", timeout=10_000)
+
+    assert offline_page.errors == []
+    assert offline_page.dialogs == []  # no alert() from any token
+    assert offline_page.blocked == []  # nothing even tried the network
+    assert not [m for m in offline_page.console if "Content Security Policy" in m]
+    assert page.locator("img").count() == 0
+
+    n = len(HOSTILE)
+    assert page.locator("#vis svg #left text").all_text_contents() == HOSTILE  # literal, in order
+    assert page.locator("#vis svg #right text").all_text_contents() == HOSTILE
+    assert page.locator("#vis svg #attention line").count() == n_heads * n * n
+    visible = page.evaluate(
+        "() => [...document.querySelectorAll('#attention line')].filter(l => +l.getAttribute('stroke-opacity') > 0).length"
+    )
+    assert visible > n * n
+    assert page.locator("select#layer option").all_text_contents() == ["0", "2"]
+    box = page.locator("#vis svg #left text").nth(1).bounding_box()
+    assert box is not None and box["width"] > 5  # the Chinese glyph has a real width
+
+    # Hovering a token lights the per-head boxes on the other side, as in a notebook.
+    page.locator("#vis svg #left text").nth(1).hover()
+    lit = page.evaluate(
+        "() => [...document.querySelectorAll('#right .attentionBoxes rect')].filter(r => +r.style.opacity > 0).length"
+    )
+    assert lit > 0
+    page.mouse.move(900, 700)
+
+    SCREENSHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "bertviz_head_view.png"), full_page=True)
+
+
+def test_model_view_renders_offline_sentence_pair(offline_page):
+    tokens = CHINESE + ["电", "影", "[SEP]"]
+    html = model_view_html(random_attention(4, 6, len(tokens)), tokens, tokens_b_start=len(CHINESE), heads=[0, 1, 2])
+    offline_page.load(html)
+    page = offline_page.page
+    page.wait_for_selector("#vis svg", state="attached", timeout=10_000)
+    assert offline_page.errors == [] and offline_page.dialogs == [] and offline_page.blocked == []
+    assert page.locator("select#filter option").count() == 5  # All, A->A, B->B, A->B, B->A
+    # One thumbnail per (layer, head) shown, each drawing T x T attention lines.
+    assert page.locator("#vis svg line").count() == 4 * 3 * len(tokens) ** 2
+    SCREENSHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "bertviz_model_view.png"), full_page=True)

@@ -1,0 +1,118 @@
+"""Our BERT against transformers' on the same random weights: every number must agree."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+import torch
+
+from model.checkpoint import load_folder
+
+TOL = 1e-5
+
+
+def _inputs(vocab_size: int):
+    g = torch.Generator().manual_seed(1)
+    ids = torch.randint(10, vocab_size, (3, 12), generator=g)
+    types = torch.zeros_like(ids)
+    types[:, 6:] = 1
+    mask = torch.ones_like(ids)
+    mask[1, 9:] = 0  # padding in one row
+    mask[2, 4:] = 0
+    return ids, types, mask
+
+
+def _assert_same(ours, reference, ids, types, mask):
+    with torch.no_grad():
+        out = ours(ids, types, mask, output_attentions=True, output_hidden_states=True)
+        ref = reference(
+            input_ids=ids, token_type_ids=types, attention_mask=mask, output_attentions=True, output_hidden_states=True
+        )
+    valid = mask.bool()
+    torch.testing.assert_close(out.mlm_logits[valid], ref.prediction_logits[valid], atol=TOL, rtol=0)
+    torch.testing.assert_close(out.nsp_logits, ref.seq_relationship_logits, atol=TOL, rtol=0)
+    assert len(out.hidden_states) == len(ref.hidden_states)
+    for a, b in zip(out.hidden_states, ref.hidden_states):
+        torch.testing.assert_close(a[valid], b[valid], atol=TOL, rtol=0)
+    for a, b in zip(out.attentions, ref.attentions):
+        torch.testing.assert_close(a, b, atol=TOL, rtol=0)
+
+
+def test_safetensors_checkpoint_matches_transformers(hf_checkpoint):
+    folder, reference = hf_checkpoint
+    bundle = load_folder(folder)
+    assert bundle.fresh_keys == []
+    _assert_same(bundle.model, reference, *_inputs(bundle.config.vocab_size))
+
+
+def test_fast_path_matches_attention_path(tiny_bundle):
+    ids, types, mask = _inputs(tiny_bundle.config.vocab_size)
+    with torch.no_grad():
+        fast = tiny_bundle.model(ids, types, mask)
+        slow = tiny_bundle.model(ids, types, mask, output_attentions=True)
+    valid = mask.bool()
+    torch.testing.assert_close(fast.mlm_logits[valid], slow.mlm_logits[valid], atol=TOL, rtol=0)
+
+
+def test_legacy_bin_with_gamma_beta_matches(hf_checkpoint, tmp_path):
+    folder, reference = hf_checkpoint
+    legacy = {}
+    for key, value in reference.state_dict().items():
+        if "LayerNorm.weight" in key:
+            key = key.replace("LayerNorm.weight", "LayerNorm.gamma")
+        elif "LayerNorm.bias" in key:
+            key = key.replace("LayerNorm.bias", "LayerNorm.beta")
+        legacy[key] = value.clone()
+    legacy["bert.embeddings.position_ids"] = torch.arange(64)[None]
+    torch.save(legacy, tmp_path / "pytorch_model.bin")
+    shutil.copy(folder / "config.json", tmp_path)
+    shutil.copy(folder / "vocab.txt", tmp_path)
+    bundle = load_folder(tmp_path)
+    _assert_same(bundle.model, reference, *_inputs(bundle.config.vocab_size))
+
+
+def test_mlm_logits_at_selected_positions_equal_full_logits(tiny_bundle):
+    ids, types, _ = _inputs(tiny_bundle.config.vocab_size)
+    where = torch.zeros_like(ids, dtype=torch.bool)
+    where[0, 3] = where[2, 7] = True
+    with torch.no_grad():
+        full = tiny_bundle.model(ids, types).mlm_logits
+        picked = tiny_bundle.model(ids, types, mlm_positions=where).mlm_logits
+    torch.testing.assert_close(picked, full[where], atol=TOL, rtol=0)
+
+
+def test_saved_folder_round_trips(tiny_bundle, tmp_path):
+    from model.checkpoint import save_folder
+
+    save_folder(tiny_bundle.model, tiny_bundle.tokenizer, tmp_path)
+    again = load_folder(tmp_path)
+    ids, types, mask = _inputs(tiny_bundle.config.vocab_size)
+    with torch.no_grad():
+        a = tiny_bundle.model(ids, types, mask).mlm_logits
+        b = again.model(ids, types, mask).mlm_logits
+    torch.testing.assert_close(a, b, atol=0, rtol=0)
+    assert again.model.cls.predictions.decoder.weight is again.model.bert.embeddings.word_embeddings.weight
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "She opened the door and walked in.",
+        "我去电影场看电影，今天天气很好！",
+        "BERT 2018: un-affable Résumé, naïve café (hello world)?",
+        "I went to the [MASK] and watched a movie.",
+        "  \t  weird   spacing\u00a0and\u200bzero width ",
+        "我去 [MASK] 场看电影",
+        "hello world",
+    ],
+)
+def test_tokenizer_matches_bert_tokenizer_fast(hf_checkpoint, tiny_bundle, text):
+    from transformers import BertTokenizerFast
+
+    reference = BertTokenizerFast.from_pretrained(str(hf_checkpoint[0]))
+    ours = tiny_bundle.tokenizer.encode(text, "第二句 second sentence")
+    ref = reference(text, "第二句 second sentence")
+    assert ours.ids == ref["input_ids"]
+    assert ours.token_type_ids == ref["token_type_ids"]
+    assert tiny_bundle.tokenizer.encode(text).ids == reference(text)["input_ids"]
