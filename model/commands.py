@@ -1,7 +1,148 @@
-"""Data and training sub-commands of ``python -m model`` (corpus, pretrain, finetune)."""
+"""Data and training sub-commands of ``python -m model``: corpus, pretrain, finetune."""
 
 from __future__ import annotations
 
+import json
+import sys
+import time
+from pathlib import Path
+
+import torch
+
 
 def register(sub, add_model) -> None:
-    pass
+    p = sub.add_parser("corpus", help="fetch and clean the bilingual pre-training corpus into the cache")
+    p.add_argument("--cache-dir", type=Path, default=None, help="default: $BERT_LAB_CACHE or ~/.cache/bert-lab")
+    p.set_defaults(run=cmd_corpus)
+
+    p = sub.add_parser("pretrain", help="pre-train with MLM + NSP (resumes from --state-dir)")
+    p.add_argument("--init", choices=("minilm", "scratch"), default="minilm")
+    p.add_argument("--cache-dir", type=Path, default=None)
+    p.add_argument("--state-dir", type=Path, default=None, help="checkpoints and resume (default: CACHE/pretrain)")
+    p.add_argument("--out", type=Path, default=None, help="export the final model here (default: model/embedded)")
+    p.add_argument("--steps", type=_positive_int, default=2000)
+    p.add_argument("--batch-size", type=_positive_int, default=32)
+    p.add_argument("--seq-len", type=_positive_int, default=128)
+    p.add_argument("--lr", type=float, default=2e-4)
+    p.add_argument("--warmup-steps", type=int, default=100)
+    p.add_argument("--zh-share", type=float, default=0.6)
+    p.add_argument("--dropout", type=float, default=0.1)
+    p.add_argument("--eval-every", type=_positive_int, default=200)
+    p.add_argument("--checkpoint-every", type=_positive_int, default=100)
+    p.add_argument("--max-seconds", type=float, default=None)
+    p.add_argument("--threads", type=_positive_int, default=None)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", action="store_true", help="one JSON line per logged step instead of a progress bar")
+    p.set_defaults(run=cmd_pretrain)
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise ValueError(f"expected a positive whole number, got {text}")
+    return value
+
+
+def cmd_corpus(args) -> None:
+    from .corpus import build_corpus
+
+    stats = build_corpus(args.cache_dir)
+    print(json.dumps(stats, ensure_ascii=False, indent=2))
+
+
+def build_vocab(cache_dir: Path, minilm_dir: Path, corpus_path: Path) -> list[str]:
+    """MiniLM's English WordPiece vocabulary plus the Chinese characters our corpus uses at least 3 times."""
+    from .corpus import extend_vocab, iter_documents
+
+    base = (minilm_dir / "vocab.txt").read_text(encoding="utf-8").splitlines()
+    texts = (s for doc in iter_documents(corpus_path) if doc["lang"] == "zh" for s in doc["sentences"])
+    return extend_vocab(base, texts, min_count=3)
+
+
+def cmd_pretrain(args) -> None:
+    from . import pretrain as pt
+    from .checkpoint import EMBEDDED_DIR
+    from .corpus import build_corpus, default_cache_dir, load_minilm
+    from .tokenization import BertTokenizer
+
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    cache_dir = args.cache_dir or default_cache_dir()
+    state_dir = args.state_dir or cache_dir / "pretrain"
+    out_dir = args.out or EMBEDDED_DIR
+    ddp, device = pt.setup_distributed()
+    rank = torch.distributed.get_rank() if ddp else 0
+    build_corpus(cache_dir, progress=rank == 0)
+    corpus_dir = cache_dir / "corpus"
+    minilm_dir = load_minilm(cache_dir) if args.init == "minilm" else None
+
+    state_dir.mkdir(parents=True, exist_ok=True)
+    vocab_path = state_dir / "vocab.txt"
+    if vocab_path.exists():  # a resumed run must keep the vocabulary its weights were trained with
+        vocab = vocab_path.read_text(encoding="utf-8").splitlines()
+    else:
+        vocab = build_vocab(cache_dir, minilm_dir or load_minilm(cache_dir), corpus_dir / "train.jsonl")
+        if rank == 0:
+            vocab_path.write_text("\n".join(vocab) + "\n", encoding="utf-8")
+    tokenizer = BertTokenizer.from_vocab(vocab, lowercase=True)
+    settings = pt.PretrainSettings(
+        steps=args.steps,
+        batch_size=args.batch_size,
+        seq_len=args.seq_len,
+        lr=args.lr,
+        warmup_steps=args.warmup_steps,
+        zh_share=args.zh_share,
+        dropout=args.dropout,
+        eval_every=args.eval_every,
+        checkpoint_every=args.checkpoint_every,
+        max_seconds=args.max_seconds,
+        seed=args.seed,
+    )
+    if args.init == "minilm":
+        model = pt.init_from_minilm(minilm_dir, vocab, dropout=args.dropout, seed=args.seed)
+    else:
+        model = pt.init_from_scratch(len(vocab), dropout=args.dropout, seed=args.seed)
+    train = pt.tokenize_corpus(corpus_dir / "train.jsonl", tokenizer)
+    heldout = pt.tokenize_corpus(corpus_dir / "heldout.jsonl", tokenizer)
+    stream = pt.batches(train, tokenizer, settings, seed=args.seed * 1000 + rank)
+    eval_batches = pt.fixed_eval_batches(heldout, tokenizer, settings) if rank == 0 else None
+
+    started = time.time()
+    bar = None
+    if rank == 0 and not args.json:
+        from tqdm import tqdm
+
+        bar = tqdm(total=settings.steps, unit="step", dynamic_ncols=True)
+
+    def on_step(step: int, metrics: dict) -> None:
+        if rank != 0:
+            return
+        if bar is not None:
+            bar.n = step
+            bar.set_postfix(loss=f"{metrics['loss']:.3f}", tok_s=f"{metrics['tokens_per_s']:.0f}", refresh=False)
+            bar.refresh()
+        elif step % 10 == 0 or step == settings.steps:
+            print(json.dumps({k: round(v, 5) if isinstance(v, float) else v for k, v in metrics.items()}), flush=True)
+
+    metrics = pt.pretrain(
+        model, stream, settings, eval_batches=eval_batches, state_dir=state_dir, on_step=on_step, device=device, ddp=ddp
+    )
+    if bar is not None:
+        bar.close()
+    if rank == 0:
+        model.to("cpu")
+        pt.export(model, tokenizer, out_dir)
+        summary = {
+            "metrics": metrics,
+            "settings": settings.__dict__,
+            "init": args.init,
+            "seconds_this_run": round(time.time() - started, 1),
+            "train_tokens": train.token_counts(),
+            "heldout_tokens": heldout.token_counts(),
+            "device": str(device),
+            "threads": torch.get_num_threads(),
+        }
+        (state_dir / "summary.json").write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
+        print(json.dumps({"done": True, **metrics}), file=sys.stderr)
+    if ddp:
+        torch.distributed.destroy_process_group()

@@ -57,7 +57,7 @@ class BertConfig:
     def from_dict(cls, data: dict) -> "BertConfig":
         known = {f.name for f in dataclasses.fields(cls)} - {"extra"}
         kwargs = {k: v for k, v in data.items() if k in known}
-        kwargs["extra"] = {k: v for k, v in data.items() if k not in known}
+        kwargs["extra"] = {k: v for k, v in data.items() if k not in known and k != "model_type"}
         if kwargs.get("id2label") is not None:
             kwargs["id2label"] = {str(k): str(v) for k, v in kwargs["id2label"].items()}
             kwargs.setdefault("num_labels", len(kwargs["id2label"]))

@@ -170,6 +170,15 @@ class OfflinePage:
         self.page.set_content(html, wait_until="load")
         self.page.wait_for_timeout(300)  # let any (unwanted) async script or dialog fire
 
+    def wait_rendered(self, selector: str):
+        """Wait for bertviz's SVG; on timeout, say what the page reported instead of just 'timeout'."""
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+        try:
+            self.page.wait_for_selector(selector, state="attached", timeout=10_000)
+        except PlaywrightTimeout:
+            pytest.fail(f"{selector} never appeared; page errors {self.errors}, console {self.console[-5:]}")
+
 
 @pytest.fixture
 def offline_page(browser):
@@ -194,7 +203,7 @@ def test_head_view_renders_offline_with_hostile_tokens(offline_page):
     html = head_view_html(random_attention(n_layers, n_heads, len(HOSTILE)), HOSTILE, layers=[0, 2])
     offline_page.load(html)
     page = offline_page.page
-    page.wait_for_selector("#vis svg #attention line", state="attached", timeout=10_000)
+    offline_page.wait_rendered("#vis svg #attention line")
 
     assert offline_page.errors == []
     assert offline_page.dialogs == []  # no alert() from any token
@@ -207,7 +216,8 @@ def test_head_view_renders_offline_with_hostile_tokens(offline_page):
     assert page.locator("#vis svg #right text").all_text_contents() == HOSTILE
     assert page.locator("#vis svg #attention line").count() == n_heads * n * n
     visible = page.evaluate(
-        "() => [...document.querySelectorAll('#attention line')].filter(l => +l.getAttribute('stroke-opacity') > 0).length"
+        "() => [...document.querySelectorAll('#attention line')]"
+        ".filter(l => +l.getAttribute('stroke-opacity') > 0).length"
     )
     assert visible > n * n
     assert page.locator("select#layer option").all_text_contents() == ["0", "2"]
@@ -231,10 +241,22 @@ def test_model_view_renders_offline_sentence_pair(offline_page):
     html = model_view_html(random_attention(4, 6, len(tokens)), tokens, tokens_b_start=len(CHINESE), heads=[0, 1, 2])
     offline_page.load(html)
     page = offline_page.page
-    page.wait_for_selector("#vis svg", state="attached", timeout=10_000)
+    offline_page.wait_rendered("#vis svg line")
     assert offline_page.errors == [] and offline_page.dialogs == [] and offline_page.blocked == []
     assert page.locator("select#filter option").count() == 5  # All, A->A, B->B, A->B, B->A
     # One thumbnail per (layer, head) shown, each drawing T x T attention lines.
     assert page.locator("#vis svg line").count() == 4 * 3 * len(tokens) ** 2
     SCREENSHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "bertviz_model_view.png"), full_page=True)
+
+
+def test_csp_stops_scripts_even_if_escaping_were_lost(offline_page, monkeypatch):
+    """Second fence: with the JSON escaping switched off, the page's CSP still runs no injected code."""
+    import app.bertviz_view as bertviz_view
+
+    monkeypatch.setattr(bertviz_view, "_js_json", json.dumps)
+    html = head_view_html(random_attention(1, 2, 3), ["a", SCRIPT_BREAKOUT, IMG_ONERROR])
+    assert "</script><script>" in html  # the sabotage worked
+    offline_page.load(html)
+    assert offline_page.dialogs == []
+    assert any("Content Security Policy" in m for m in offline_page.console)

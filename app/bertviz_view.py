@@ -1,0 +1,266 @@
+"""bertviz head view and model view as one offline, self-contained HTML document.
+
+bertviz (Vig, "A Multiscale Visualization of Attention in the Transformer Model", ACL 2019 demos)
+returns HTML whose script loads require.js, d3 5.7.0 and jQuery 2 from a CDN. In a classroom with no
+internet the browser stops at ``require is not defined`` and the view stays blank. This module keeps
+bertviz's own markup and JavaScript but
+
+* inlines d3 5.7.0 (shipped by the PyPI package ``mpld3``) and jQuery 3.7.1 (``XStatic-jQuery``), plus a
+  ten-line ``require``/``requirejs`` shim of our own that hands those globals to bertviz's callback;
+* embeds the tokens, which are user text, so that they cannot leave the ``<script>`` block (bertviz
+  ``json.dumps`` them straight into it, so a token ``</script><script>...`` would run): bertviz only
+  ever sees placeholder tokens, and the real ones go into the parameters as JSON with ``<``, ``>``, ``&``
+  written as ``\\u003c`` etc., which JavaScript reads back as the same characters;
+* adds a Content-Security-Policy that allows only these exact inline scripts (by SHA-256) and no
+  network at all, as a second fence;
+* bounds the size: at most ``MAX_BERTVIZ_TOKENS`` tokens, attention rounded to 4 decimals, and the
+  parameters embedded once (bertviz's template marker also sits in a comment, which doubled the data).
+
+The functions are pure (arrays in, a string out); a page puts the string into ``st.iframe``.
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import hashlib
+import importlib.util
+import json
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+# Beyond this many tokens the document grows past several MB (12 layers x 12 heads x 64 x 64 weights,
+# twice that for a sentence pair) and the browser slows down; pages should truncate or refuse.
+MAX_BERTVIZ_TOKENS = 64
+# Decimals kept per attention weight: 0.1235 instead of 0.12345679104328156 (float32 -> list).
+ATTENTION_DECIMALS = 4
+
+_REQUIRE_TAG = '<script src="https://cdnjs.cloudflare.com/ajax/libs/require.js/2.3.6/require.min.js"></script>'
+_SCRIPT_OPEN = '\n<script type="text/javascript">\n'
+_SCRIPT_CLOSE = "\n</script>\n"
+_REQUIRE_CONFIG = re.compile(r"require\.config\(\s*\{\s*paths:\s*\{[^{}]*\}\s*\}\s*\);")
+_PARAMS_LINE = re.compile(r"^(\s*const params = )(.*)(; // HACK: )(.*)( is a template marker.*)$", re.M)
+_PLACEHOLDER = "__bertlab_token_{}__"
+
+# Our stand-in for require.js: bertviz calls only require.config({paths}) and
+# requirejs(['jquery', 'd3'], callback). The libraries above it were loaded as plain scripts
+# (no `define` existed then), so they set window.jQuery and window.d3.
+_REQUIRE_SHIM = """\
+(function (root) {
+  "use strict";
+  var modules = { jquery: root.jQuery, d3: root.d3 };
+  function lookup(name) {
+    if (!modules[name]) { throw new Error("bertviz offline shim: module '" + name + "' is not inlined"); }
+    return modules[name];
+  }
+  function requirejs(deps, callback) {
+    if (typeof deps === "string") { return lookup(deps); }
+    var args = deps.map(lookup);
+    if (typeof callback === "function") { return callback.apply(root, args); }
+  }
+  requirejs.config = function () { return requirejs; }; // paths ignored: everything is inline
+  root.requirejs = root.require = requirejs;
+})(window);
+"""
+
+
+def _read_library(path: Path, what: str) -> str:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as err:
+        raise RuntimeError(f"{what} not found at {path}; run `pip install -r requirements.txt`") from err
+    text = text.replace("\r\n", "\n")  # the HTML parser does this too; the CSP hash must match
+    if "</script" in text.lower():
+        raise RuntimeError(f"{path} contains '</script' and cannot be inlined")
+    return text
+
+
+@functools.cache
+def _d3_v5() -> str:
+    # find_spec locates the package without importing it (mpld3/__init__ imports matplotlib).
+    spec = importlib.util.find_spec("mpld3")
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError("package 'mpld3' (ships d3 v5) is missing; run `pip install -r requirements.txt`")
+    return _read_library(Path(list(spec.submodule_search_locations)[0]) / "js" / "d3.v5.min.js", "d3 v5")
+
+
+@functools.cache
+def _jquery() -> str:
+    try:
+        from xstatic.pkg import jquery
+    except ImportError as err:
+        raise RuntimeError("package 'XStatic-jQuery' is missing; run `pip install -r requirements.txt`") from err
+    return _read_library(Path(jquery.BASE_DIR) / "jquery.min.js", "jQuery")
+
+
+def _as_layer_array(layer: Any, index: int) -> np.ndarray:
+    if isinstance(layer, torch.Tensor):
+        layer = layer.detach().to("cpu", torch.float64).numpy()
+    arr = np.asarray(layer, dtype=np.float64)
+    if arr.ndim == 4 and arr.shape[0] == 1:
+        arr = arr[0]  # (1, nh, T, T) -> (nh, T, T)
+    if arr.ndim != 3 or arr.shape[1] != arr.shape[2]:
+        raise ValueError(
+            f"attention layer {index} has shape {tuple(np.shape(layer))}; expected (heads, T, T) or (1, heads, T, T)"
+        )
+    return arr
+
+
+def _prepare(
+    attentions: Sequence[Any],
+    tokens: Sequence[str],
+    tokens_b_start: int | None,
+    layers: list[int] | None,
+    heads: list[int] | None,
+) -> tuple[list[torch.Tensor], list[str], list[int], list[int]]:
+    """Validate, round and convert to what bertviz takes: a list of (1, nh, T, T) float64 tensors."""
+    tokens = list(tokens)
+    if not all(isinstance(t, str) for t in tokens):
+        raise ValueError("tokens must be strings")
+    if len(tokens) > MAX_BERTVIZ_TOKENS:
+        raise ValueError(
+            f"bertviz view is limited to {MAX_BERTVIZ_TOKENS} tokens (got {len(tokens)}); "
+            "use a shorter text or truncate it"
+        )
+    if len(tokens) == 0:
+        raise ValueError("tokens is empty")
+    if len(attentions) == 0:
+        raise ValueError("attentions is empty: pass one (heads, T, T) array per layer")
+    arrays = [_as_layer_array(a, i) for i, a in enumerate(attentions)]
+    n_heads, seq_len = arrays[0].shape[0], arrays[0].shape[1]
+    for i, arr in enumerate(arrays):
+        if arr.shape != (n_heads, seq_len, seq_len):
+            raise ValueError(f"attention layer {i} has shape {arr.shape}, layer 0 has {arrays[0].shape}")
+    if seq_len != len(tokens):
+        raise ValueError(f"attention covers {seq_len} positions but there are {len(tokens)} tokens")
+    if tokens_b_start is not None and not 0 < tokens_b_start < seq_len:
+        raise ValueError(f"tokens_b_start must be between 1 and {seq_len - 1} (got {tokens_b_start})")
+
+    layers = list(range(len(arrays))) if layers is None else [int(x) for x in layers]
+    heads = list(range(n_heads)) if heads is None else [int(x) for x in heads]
+    if not layers or any(not 0 <= x < len(arrays) for x in layers) or len(set(layers)) != len(layers):
+        raise ValueError(f"layers must be distinct indices in 0..{len(arrays) - 1} (got {layers})")
+    if not heads or any(not 0 <= x < n_heads for x in heads) or len(set(heads)) != len(heads):
+        raise ValueError(f"heads must be distinct indices in 0..{n_heads - 1} (got {heads})")
+
+    # float64 after rounding, so that bertviz's .tolist() prints 0.1235 and not float32 noise.
+    # Only the layers shown are converted; the others are zero-size stand-ins bertviz never reads.
+    empty = torch.zeros(1, n_heads, 0, 0, dtype=torch.float64)
+    tensors = [
+        torch.from_numpy(np.round(arr, ATTENTION_DECIMALS))[None] if i in layers else empty
+        for i, arr in enumerate(arrays)
+    ]
+    return tensors, tokens, layers, heads
+
+
+def _js_json(value: Any) -> str:
+    """JSON that is also safe inside an HTML <script> element: no '<', '>' or '&' appear literally."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    for char in "&<>\u2028\u2029":
+        text = text.replace(char, f"\\u{ord(char):04x}")
+    return text
+
+
+def _csp_hash(script: str) -> str:
+    digest = hashlib.sha256(script.encode("utf-8")).digest()
+    return "'sha256-" + base64.b64encode(digest).decode("ascii") + "'"
+
+
+def _offline_document(bertviz_html: str, tokens: list[str]) -> str:
+    """Rebuild bertviz's returned HTML: inline libraries and shim, real tokens embedded safely."""
+    if not (bertviz_html.startswith(_REQUIRE_TAG) and bertviz_html.endswith(_SCRIPT_CLOSE)):
+        raise RuntimeError("unexpected bertviz HTML layout (this module is written against bertviz 1.4.1)")
+    vis_html, sep, vis_js = bertviz_html[len(_REQUIRE_TAG) : -len(_SCRIPT_CLOSE)].partition(_SCRIPT_OPEN)
+    match = _PARAMS_LINE.search(vis_js)
+    if not sep or match is None or match.group(2) != match.group(4):
+        raise RuntimeError("could not find bertviz's parameters (this module is written against bertviz 1.4.1)")
+    params = json.loads(match.group(2))
+    real = {_PLACEHOLDER.format(i): tok for i, tok in enumerate(tokens)}
+    for view in params["attention"]:
+        view["left_text"] = [real[t] for t in view["left_text"]]
+        view["right_text"] = [real[t] for t in view["right_text"]]
+    # Parameters once, and the comment gets its template marker back instead of a second copy.
+    line = match.group(1) + _js_json(params) + match.group(3) + "PYTHON_PARAMS" + match.group(5)
+    vis_js = vis_js[: match.start()] + line + vis_js[match.end() :]
+    vis_js, n_config = _REQUIRE_CONFIG.subn("/* CDN paths removed: d3 and jQuery are inlined above */", vis_js)
+    if n_config != 1:
+        raise RuntimeError("could not find bertviz's require.config (written against bertviz 1.4.1)")
+
+    scripts = [
+        "/* d3 v5.7.0, BSD-3-Clause, from the mpld3 package */\n" + _d3_v5(),
+        "/* jQuery 3.7.1, MIT, from the XStatic-jQuery package */\n" + _jquery(),
+        _REQUIRE_SHIM,
+        vis_js,
+    ]
+    csp = (
+        "default-src 'none'; style-src 'unsafe-inline'; img-src data:; "
+        "script-src " + " ".join(_csp_hash(s) for s in scripts)
+    )
+    script_tags = "".join(f"<script>{s}</script>\n" for s in scripts[:3])
+    return (
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        f'<meta http-equiv="Content-Security-Policy" content="{csp}">\n'
+        "<title>bertviz</title>\n<style>body { margin: 8px; background: white; color: black; }</style>\n"
+        f"{script_tags}</head>\n<body>\n{vis_html.strip()}\n<script>{scripts[3]}</script>\n</body>\n</html>\n"
+    )
+
+
+def head_view_html(
+    attentions: Sequence[Any],
+    tokens: Sequence[str],
+    *,
+    tokens_b_start: int | None = None,
+    layers: list[int] | None = None,
+) -> str:
+    """bertviz head view (one layer at a time, heads as colours) as an offline HTML document.
+
+    ``attentions``: one (heads, T, T) or (1, heads, T, T) array or tensor per layer; ``tokens``: T strings
+    (at most ``MAX_BERTVIZ_TOKENS``); ``tokens_b_start``: index of the first token of sentence B, which
+    adds bertviz's A->A, B->B, A->B, B->A filter; ``layers``: layer indices offered (default all).
+    Raises ValueError with a message fit for the page on bad or too large input.
+    """
+    from bertviz import head_view
+
+    tensors, tokens, layers, _ = _prepare(attentions, tokens, tokens_b_start, layers, None)
+    html = head_view(
+        tensors,
+        [_PLACEHOLDER.format(i) for i in range(len(tokens))],
+        sentence_b_start=tokens_b_start,
+        prettify_tokens=False,  # show WordPiece tokens exactly as given
+        include_layers=layers,
+        html_action="return",
+    ).data
+    return _offline_document(html, tokens)
+
+
+def model_view_html(
+    attentions: Sequence[Any],
+    tokens: Sequence[str],
+    *,
+    tokens_b_start: int | None = None,
+    layers: list[int] | None = None,
+    heads: list[int] | None = None,
+) -> str:
+    """bertviz model view (a thumbnail per layer and head) as an offline HTML document.
+
+    Arguments as in ``head_view_html``; ``heads`` picks the head columns shown (default all).
+    """
+    from bertviz import model_view
+
+    tensors, tokens, layers, heads = _prepare(attentions, tokens, tokens_b_start, layers, heads)
+    html = model_view(
+        tensors,
+        [_PLACEHOLDER.format(i) for i in range(len(tokens))],
+        sentence_b_start=tokens_b_start,
+        prettify_tokens=False,
+        display_mode="light",  # bertviz draws its axis labels black whatever the mode
+        include_layers=layers,
+        include_heads=heads,
+        html_action="return",
+    ).data
+    return _offline_document(html, tokens)

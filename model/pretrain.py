@@ -1,0 +1,414 @@
+"""Pre-training with MLM + NSP, as in the paper (§3.1 and appendix A.2), on our bilingual corpus.
+
+The loop is a plain function in nanoGPT's step order (learning rate, eval, forward/backward, clip, step,
+zero_grad, log) with an ``on_step(step, metrics)`` callback; the CLI draws a progress bar from it.
+It runs on the CPU or a GPU, and under ``torchrun`` with DistributedDataParallel.
+
+Examples are built the way BERT's ``create_pretraining_data.py`` describes: consecutive sentences of one
+document are packed up to the sequence length and split into A and B; half the time B is replaced by
+sentences of another document of the same language (NotNext).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import random
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Callable, Iterator
+
+import numpy as np
+import torch
+
+from .checkpoint import load_weights, normalize_keys, read_state_dict, save_folder
+from .modeling import BertConfig, BertForPreTraining
+from .pretraining_data import mask_tokens
+from .tokenization import BertTokenizer
+
+
+@dataclass
+class PretrainSettings:
+    """Hyper-parameters of one pre-training run (written beside its checkpoints)."""
+
+    steps: int = 2000
+    batch_size: int = 32
+    seq_len: int = 128
+    lr: float = 2e-4  # peak, after warm-up
+    warmup_steps: int = 100
+    min_lr_ratio: float = 0.1  # cosine decay ends at lr * this
+    weight_decay: float = 0.01  # 2-D weights only: not biases, not LayerNorm
+    grad_clip: float = 1.0
+    zh_share: float = 0.6  # fraction of examples drawn from Chinese documents
+    short_seq_prob: float = 0.1  # as the original: sometimes train on shorter sequences
+    mask_rate: float = 0.15
+    dropout: float = 0.1
+    eval_every: int = 200
+    eval_batches: int = 8
+    checkpoint_every: int = 100
+    max_seconds: float | None = None  # stop cleanly after this much wall time
+    seed: int = 0
+
+
+# --- data ------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class TokenizedCorpus:
+    """Every document as a list of sentences, each a 1-D int32 array of wordpiece ids (no specials)."""
+
+    documents: list[list[np.ndarray]]
+    languages: list[str]
+    by_language: dict[str, list[int]] = field(default_factory=dict)
+
+    def __post_init__(self):
+        for i, lang in enumerate(self.languages):
+            if self.documents[i]:
+                self.by_language.setdefault(lang, []).append(i)
+
+    def token_counts(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for doc, lang in zip(self.documents, self.languages):
+            counts[lang] = counts.get(lang, 0) + sum(len(s) for s in doc)
+        return counts
+
+
+def tokenize_corpus(path: Path, tokenizer: BertTokenizer) -> TokenizedCorpus:
+    """Tokenize a corpus JSONL once; the ids are cached beside it (``.npz``, no pickle), keyed by vocabulary."""
+    import hashlib
+
+    key = hashlib.sha1(("\n".join(tokenizer.vocab())).encode()).hexdigest()[:12]
+    cache = path.with_suffix(f".{key}.npz")
+    if not cache.exists():
+        docs, languages = [], []
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                doc = json.loads(line)
+                docs.append(doc["sentences"])
+                languages.append(doc["lang"])
+        encoded = tokenizer._tok.encode_batch([s for doc in docs for s in doc], add_special_tokens=False)
+        lengths = np.array([len(e.ids) for e in encoded], dtype=np.int64)
+        ids = np.fromiter((i for e in encoded for i in e.ids), dtype=np.int32, count=int(lengths.sum()))
+        tmp = cache.with_suffix(".tmp.npz")
+        np.savez(tmp, ids=ids, lengths=lengths, doc_sizes=np.array([len(d) for d in docs]), languages=np.array(languages))
+        tmp.replace(cache)
+    data = np.load(cache, allow_pickle=False)
+    ids, lengths, doc_sizes = data["ids"], data["lengths"], data["doc_sizes"]
+    bounds = np.concatenate([[0], np.cumsum(lengths)])
+    documents, s = [], 0
+    for size in doc_sizes:
+        sentences = [ids[bounds[j] : bounds[j + 1]] for j in range(s, s + int(size))]
+        documents.append([x for x in sentences if len(x)])
+        s += int(size)
+    return TokenizedCorpus(documents, [str(x) for x in data["languages"]])
+
+
+def make_example(corpus: TokenizedCorpus, lang: str, rng: random.Random, seq_len: int, short_seq_prob: float):
+    """One NSP pair packed to about ``seq_len``: (ids A, ids B, is_next)."""
+    budget = seq_len - 3
+    target = rng.randint(8, budget) if rng.random() < short_seq_prob else budget
+    docs = corpus.by_language[lang]
+    d = rng.choice(docs)
+    doc = corpus.documents[d]
+    start = rng.randrange(len(doc))
+    chunk, length = [], 0
+    for s in doc[start:]:
+        chunk.append(s)
+        length += len(s)
+        if length >= target:
+            break
+    a_end = rng.randint(1, len(chunk) - 1) if len(chunk) >= 2 else 1
+    a = np.concatenate(chunk[:a_end])
+    is_next = len(chunk) >= 2 and rng.random() < 0.5
+    if is_next:
+        b = np.concatenate(chunk[a_end:])
+    else:
+        other = d
+        while other == d and len(docs) > 1:
+            other = rng.choice(docs)
+        odoc = corpus.documents[other]
+        ostart = rng.randrange(len(odoc))
+        parts, blen = [], 0
+        for s in odoc[ostart:]:
+            parts.append(s)
+            blen += len(s)
+            if blen >= target - len(a):
+                break
+        b = np.concatenate(parts)
+    while len(a) + len(b) > target:  # trim the longer side, alternating ends as the original does
+        longer = a if len(a) > len(b) else b
+        trimmed = longer[1:] if rng.random() < 0.5 else longer[:-1]
+        if longer is a:
+            a = trimmed
+        else:
+            b = trimmed
+    if len(a) == 0:
+        a = b[:1]
+    if len(b) == 0:
+        b = a[-1:]
+    return a, b, is_next
+
+
+def collate(examples, tokenizer: BertTokenizer, seq_len: int):
+    """Lay out ``[CLS] A [SEP] B [SEP]`` with segment ids, pad to ``seq_len``."""
+    B = len(examples)
+    ids = torch.full((B, seq_len), tokenizer.pad_token_id, dtype=torch.long)
+    types = torch.zeros((B, seq_len), dtype=torch.long)
+    attn = torch.zeros((B, seq_len), dtype=torch.long)
+    candidates = torch.zeros((B, seq_len), dtype=torch.bool)
+    nsp = torch.zeros(B, dtype=torch.long)
+    for i, (a, b, is_next) in enumerate(examples):
+        row = [tokenizer.cls_token_id, *a.tolist(), tokenizer.sep_token_id, *b.tolist(), tokenizer.sep_token_id]
+        n, na = len(row), len(a)
+        ids[i, :n] = torch.tensor(row)
+        types[i, na + 2 : n] = 1
+        attn[i, :n] = 1
+        candidates[i, 1 : na + 1] = True
+        candidates[i, na + 2 : n - 1] = True
+        nsp[i] = 0 if is_next else 1  # HF convention: 0 = IsNext
+    return ids, types, attn, candidates, nsp
+
+
+def batches(
+    corpus: TokenizedCorpus,
+    tokenizer: BertTokenizer,
+    settings: PretrainSettings,
+    *,
+    seed: int,
+    languages: list[str] | None = None,
+) -> Iterator[dict]:
+    """An endless stream of masked MLM + NSP batches, deterministic under ``seed``."""
+    rng = random.Random(seed)
+    gen = torch.Generator().manual_seed(seed)
+    random_ids = torch.tensor(
+        [i for i, t in enumerate(tokenizer.vocab()) if i not in tokenizer.special_ids and not t.startswith("[")]
+    )
+    while True:
+        examples = []
+        for _ in range(settings.batch_size):
+            if languages:
+                lang = rng.choice(languages)
+            else:
+                lang = "zh" if rng.random() < settings.zh_share else "en"
+            examples.append(make_example(corpus, lang, rng, settings.seq_len, settings.short_seq_prob))
+        ids, types, attn, candidates, nsp = collate(examples, tokenizer, settings.seq_len)
+        masked = mask_tokens(
+            ids,
+            candidates,
+            mask_token_id=tokenizer.mask_token_id,
+            random_token_ids=random_ids,
+            generator=gen,
+            rate=settings.mask_rate,
+        )
+        keep = int(attn.sum(dim=1).max())  # drop all-padding columns: shorter batches run faster
+        yield {
+            "input_ids": masked.input_ids[:, :keep],
+            "token_type_ids": types[:, :keep],
+            "attention_mask": attn[:, :keep],
+            "mlm_labels": masked.labels[:, :keep],
+            "nsp_labels": nsp,
+        }
+
+
+# --- model initialisation -------------------------------------------------------------------------------
+
+
+def init_from_minilm(minilm_dir: Path, vocab: list[str], *, dropout: float, seed: int) -> BertForPreTraining:
+    """all-MiniLM-L6-v2's encoder, with word-embedding rows added for the new vocabulary entries.
+
+    New rows start at the mean of the existing ones plus a little noise: close to what the encoder already
+    reads, yet distinguishable. The MLM and NSP heads are new; the decoder is tied to the embeddings.
+    """
+    base = BertConfig.from_json_file(minilm_dir / "config.json")
+    config = BertConfig(
+        **{**asdict(base), "vocab_size": len(vocab), "hidden_dropout_prob": dropout, "attention_probs_dropout_prob": dropout}
+    )
+    config.extra = {}
+    state, path = read_state_dict(minilm_dir)
+    state = normalize_keys(state)
+    old = state["bert.embeddings.word_embeddings.weight"]
+    g = torch.Generator().manual_seed(seed)
+    extra_rows = len(vocab) - old.size(0)
+    new = old.mean(dim=0, keepdim=True) + 0.02 * torch.randn(extra_rows, old.size(1), generator=g)
+    state["bert.embeddings.word_embeddings.weight"] = torch.cat([old, new.to(old.dtype)])
+    torch.manual_seed(seed)
+    model = BertForPreTraining(config)
+    load_weights(model, state, path)
+    return model
+
+
+def init_from_scratch(vocab_size: int, *, dropout: float, seed: int, **sizes) -> BertForPreTraining:
+    torch.manual_seed(seed)
+    config = BertConfig(vocab_size=vocab_size, hidden_dropout_prob=dropout, attention_probs_dropout_prob=dropout, **sizes)
+    return BertForPreTraining(config)
+
+
+# --- the loop --------------------------------------------------------------------------------------------
+
+
+def lr_at(step: int, s: PretrainSettings) -> float:
+    """Linear warm-up, then cosine decay to ``min_lr_ratio`` of the peak."""
+    if step < s.warmup_steps:
+        return s.lr * (step + 1) / s.warmup_steps
+    progress = min(1.0, (step - s.warmup_steps) / max(1, s.steps - s.warmup_steps))
+    return s.lr * (s.min_lr_ratio + (1 - s.min_lr_ratio) * 0.5 * (1 + math.cos(math.pi * progress)))
+
+
+def make_optimizer(model: torch.nn.Module, lr: float, weight_decay: float) -> torch.optim.AdamW:
+    """AdamW with decay on 2-D weights only (matrices and embeddings), as BERT excludes bias and LayerNorm."""
+    params = {id(p): p for p in model.parameters() if p.requires_grad}.values()  # tied weights once
+    decay = [p for p in params if p.dim() >= 2]
+    no_decay = [p for p in params if p.dim() < 2]
+    groups = [{"params": decay, "weight_decay": weight_decay}, {"params": no_decay, "weight_decay": 0.0}]
+    return torch.optim.AdamW(groups, lr=lr, betas=(0.9, 0.999), eps=1e-6)
+
+
+@torch.no_grad()
+def evaluate(model: BertForPreTraining, eval_batches: dict[str, list[dict]]) -> dict[str, float]:
+    """MLM top-1 / top-5 at the masked positions and NSP accuracy, per language."""
+    was_training = model.training
+    model.eval()
+    metrics = {}
+    for lang, batch_list in eval_batches.items():
+        top1 = top5 = total = nsp_right = nsp_total = 0
+        for b in batch_list:
+            out = model(b["input_ids"], b["token_type_ids"], b["attention_mask"], mlm_labels=b["mlm_labels"])
+            targets = b["mlm_labels"][b["mlm_labels"] != -100]
+            best = out.mlm_logits.topk(5, dim=-1).indices  # (N, 5)
+            top1 += int((best[:, 0] == targets).sum())
+            top5 += int((best == targets[:, None]).any(dim=1).sum())
+            total += len(targets)
+            nsp_right += int((out.nsp_logits.argmax(dim=-1) == b["nsp_labels"]).sum())
+            nsp_total += len(b["nsp_labels"])
+        metrics[f"{lang}_mlm_top1"] = top1 / max(1, total)
+        metrics[f"{lang}_mlm_top5"] = top5 / max(1, total)
+        metrics[f"{lang}_nsp_acc"] = nsp_right / max(1, nsp_total)
+    model.train(was_training)
+    return metrics
+
+
+def save_training_state(folder: Path, model, optimizer, step: int, settings: PretrainSettings, history: list) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    tmp = folder / "state.pt.tmp"
+    torch.save(
+        {"model": model.state_dict(), "optimizer": optimizer.state_dict(), "step": step, "settings": asdict(settings), "history": history},
+        tmp,
+    )
+    tmp.replace(folder / "state.pt")
+
+
+def pretrain(
+    model: BertForPreTraining,
+    train_batches: Iterator[dict],
+    settings: PretrainSettings,
+    *,
+    eval_batches: dict[str, list[dict]] | None = None,
+    state_dir: Path | None = None,
+    on_step: Callable[[int, dict], None] | None = None,
+    device: str | torch.device = "cpu",
+    ddp: bool = False,
+) -> dict:
+    """Train until ``settings.steps`` (or ``max_seconds``); resumes from ``state_dir/state.pt`` if present.
+
+    Returns the last metrics. With ``ddp`` the model is wrapped in DistributedDataParallel; each rank
+    must be given its own ``train_batches`` stream, and only rank 0 writes checkpoints.
+    """
+    model.to(device)
+    optimizer = make_optimizer(model, settings.lr, settings.weight_decay)
+    step, history = 0, []
+    if state_dir is not None and (state_dir / "state.pt").exists():
+        state = torch.load(state_dir / "state.pt", map_location=device, weights_only=True)
+        model.load_state_dict(state["model"])
+        model.tie_weights()
+        optimizer.load_state_dict(state["optimizer"])
+        step, history = state["step"], state["history"]
+        for _ in range(step):  # replay the data stream so a resumed run sees what an unbroken one would
+            next(train_batches)
+    rank = torch.distributed.get_rank() if ddp else 0
+    net = torch.nn.parallel.DistributedDataParallel(model) if ddp else model
+    model.train()
+    started = time.time()
+    tokens_seen = 0
+    metrics: dict = {}
+    while step < settings.steps:
+        lr = lr_at(step, settings)
+        for group in optimizer.param_groups:
+            group["lr"] = lr
+        if eval_batches and rank == 0 and step > 0 and step % settings.eval_every == 0:
+            metrics.update(evaluate(model, eval_batches))
+        batch = {k: v.to(device) for k, v in next(train_batches).items()}
+        out = net(
+            batch["input_ids"],
+            batch["token_type_ids"],
+            batch["attention_mask"],
+            mlm_labels=batch["mlm_labels"],
+            nsp_labels=batch["nsp_labels"],
+        )
+        out.loss.backward()
+        grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), settings.grad_clip)
+        optimizer.step()
+        optimizer.zero_grad(set_to_none=True)
+        step += 1
+        tokens_seen += int(batch["attention_mask"].sum())
+        elapsed = time.time() - started
+        metrics.update(
+            step=step, loss=float(out.loss), lr=lr, grad_norm=float(grad_norm), tokens_per_s=tokens_seen / max(elapsed, 1e-9)
+        )
+        history.append({k: metrics[k] for k in ("step", "loss", "lr")})
+        if on_step is not None:
+            on_step(step, dict(metrics))
+        out_of_time = settings.max_seconds is not None and elapsed >= settings.max_seconds
+        if state_dir is not None and rank == 0 and (step % settings.checkpoint_every == 0 or step == settings.steps or out_of_time):
+            save_training_state(state_dir, model, optimizer, step, settings, history)
+        if out_of_time:
+            break
+    if eval_batches and rank == 0:
+        metrics.update(evaluate(model, eval_batches))
+    return metrics
+
+
+def fixed_eval_batches(corpus: TokenizedCorpus, tokenizer, settings: PretrainSettings, seed: int = 12345) -> dict:
+    """The same held-out batches every time, per language, so runs and resumes compare."""
+    eval_settings = PretrainSettings(**{**asdict(settings), "short_seq_prob": 0.0})
+    out = {}
+    for lang in sorted(corpus.by_language):
+        stream = batches(corpus, tokenizer, eval_settings, seed=seed, languages=[lang])
+        out[lang] = [next(stream) for _ in range(settings.eval_batches)]
+    return out
+
+
+def export(model: BertForPreTraining, tokenizer: BertTokenizer, folder: Path, *, half: bool = True) -> Path:
+    """Write an inference checkpoint (float16 by default, to keep the embedded model small)."""
+    return save_folder(model, tokenizer, folder, dtype=torch.float16 if half else None)
+
+
+def setup_distributed() -> tuple[bool, str]:
+    """Under torchrun: join the process group (NCCL on GPUs, gloo on CPUs); returns (ddp, device)."""
+    if "RANK" not in os.environ:
+        return False, "cuda" if torch.cuda.is_available() else "cpu"
+    backend = "nccl" if torch.cuda.is_available() else "gloo"
+    torch.distributed.init_process_group(backend)
+    if torch.cuda.is_available():
+        local = int(os.environ.get("LOCAL_RANK", 0))
+        torch.cuda.set_device(local)
+        return True, f"cuda:{local}"
+    return True, "cpu"
+
+
+__all__ = [
+    "PretrainSettings",
+    "TokenizedCorpus",
+    "batches",
+    "evaluate",
+    "export",
+    "fixed_eval_batches",
+    "init_from_minilm",
+    "init_from_scratch",
+    "lr_at",
+    "make_optimizer",
+    "pretrain",
+    "setup_distributed",
+    "tokenize_corpus",
+]

@@ -1,0 +1,130 @@
+"""``python -m model``: JSON output and one-line errors with exit code 2."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+
+from model.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(*args, stdin: str | None = None):
+    return subprocess.run([sys.executable, "-m", "model", *args], capture_output=True, text=True, input=stdin, cwd=ROOT,
+                          timeout=120)
+
+
+def test_fill_mask_json_lines(hf_checkpoint):
+    folder = str(hf_checkpoint[0])
+    result = run("fill-mask", "--model", folder, "--top-k", "3", "--json", "she opened the [MASK] .", "-",
+                 stdin="我去[MASK]场看电影\n\n[MASK] [MASK] walked\n")
+    assert result.returncode == 0, result.stderr
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [obj["text"] for obj in lines] == ["she opened the [MASK] .", "我去[MASK]场看电影", "[MASK] [MASK] walked"]
+    first = lines[0]
+    assert first["tokens"][0] == "[CLS]" and first["tokens"][-1] == "[SEP]"
+    assert [m["index"] for m in first["masks"]] == [4]
+    assert first["tokens"][4] == "[MASK]"
+    preds = first["masks"][0]["predictions"]
+    assert len(preds) == 3 and preds[0]["prob"] >= preds[1]["prob"] >= preds[2]["prob"] > 0
+    assert set(preds[0]) == {"token", "id", "prob"}
+    assert lines[1]["tokens"][:5] == ["[CLS]", "我", "去", "[MASK]", "场"]
+    assert len(lines[2]["masks"]) == 2
+
+
+def test_attention_json_shape_and_pair(hf_checkpoint, capsys):
+    code = main(["attention", "--model", str(hf_checkpoint[0]), "--pair", "电影很好看", "--causal", "--json", "我去看电影"])
+    assert code == 0
+    obj = json.loads(capsys.readouterr().out)
+    T = len(obj["tokens"])
+    assert obj["token_type_ids"] == [0] * 7 + [1] * (T - 7)
+    att = torch.tensor(obj["attentions"])
+    assert att.shape == (2, 4, T, T)
+    assert torch.all(att.triu(diagonal=1) == 0)
+
+
+def test_nsp_and_info(hf_checkpoint, capsys):
+    assert main(["nsp", "--model", str(hf_checkpoint[0]), "--json", "我去看电影", "苹果很好吃"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert 0.0 < obj["is_next"] < 1.0 and obj["tokens"][0] == "[CLS]"
+    assert main(["info", "--model", str(hf_checkpoint[0]), "--json"]) == 0
+    info = json.loads(capsys.readouterr().out)
+    assert info["config"]["num_hidden_layers"] == 2
+    assert info["parameters"]["total"] > 0
+
+
+def _malicious_checkpoint(folder: Path, marker: Path, source: Path) -> None:
+    class Exploit:
+        def __reduce__(self):
+            return (__import__("os").system, (f"touch {marker}",))
+
+    shutil.copy(source / "config.json", folder)
+    shutil.copy(source / "vocab.txt", folder)
+    torch.save({"bert.embeddings.word_embeddings.weight": Exploit()}, folder / "pytorch_model.bin")
+
+
+@pytest.mark.parametrize(
+    "case",
+    ["empty", "spaces", "no_mask", "missing_folder", "corrupt", "pickle_exploit", "top_k_zero", "top_k_text",
+     "unknown_command", "huge_config"],
+)
+def test_cli_errors_are_one_line_exit_2(case, hf_checkpoint, tmp_path):
+    folder = str(hf_checkpoint[0])
+    marker = tmp_path / "pwned"
+    if case == "corrupt":
+        shutil.copy(Path(folder) / "config.json", tmp_path)
+        shutil.copy(Path(folder) / "vocab.txt", tmp_path)
+        (tmp_path / "model.safetensors").write_bytes(b"\x00garbage" * 10)
+    if case == "pickle_exploit":
+        _malicious_checkpoint(tmp_path, marker, Path(folder))
+    if case == "huge_config":
+        config = json.loads((Path(folder) / "config.json").read_text())
+        config.update(vocab_size=1_000_000_000, num_hidden_layers=1000)
+        (tmp_path / "config.json").write_text(json.dumps(config))
+    args = {
+        "empty": ["fill-mask", "--model", folder, ""],
+        "spaces": ["fill-mask", "--model", folder, "   \n "],
+        "no_mask": ["fill-mask", "--model", folder, "no mask here"],
+        "missing_folder": ["fill-mask", "--model", str(tmp_path / "nope"), "a [MASK]"],
+        "corrupt": ["fill-mask", "--model", str(tmp_path), "a [MASK]"],
+        "pickle_exploit": ["fill-mask", "--model", str(tmp_path), "a [MASK]"],
+        "top_k_zero": ["fill-mask", "--model", folder, "--top-k", "0", "a [MASK]"],
+        "top_k_text": ["fill-mask", "--model", folder, "--top-k", "many", "a [MASK]"],
+        "unknown_command": ["summon"],
+        "huge_config": ["info", "--model", str(tmp_path)],
+    }[case]
+    result = run(*args)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:"), result.stderr
+    assert "Traceback" not in result.stderr
+    if case == "pickle_exploit":
+        assert not marker.exists(), "loading the checkpoint ran code"
+        assert "pytorch_model.bin" in lines[0]
+    if case == "corrupt":
+        assert "model.safetensors" in lines[0]
+    if case == "huge_config":
+        assert "config.json" in lines[0] and "vocab_size" in lines[0]
+
+
+def test_embedded_model_missing_gives_clear_message(monkeypatch, tmp_path, capsys):
+    import model.checkpoint as ckpt
+
+    monkeypatch.setattr(ckpt, "EMBEDDED_DIR", tmp_path / "embedded")
+    assert main(["info"]) == 2
+    assert "embedded model is not built" in capsys.readouterr().err
+
+
+def test_long_input_is_truncated_with_notice(hf_checkpoint):
+    result = run("fill-mask", "--model", str(hf_checkpoint[0]), "--json", "[MASK] " + "hello " * 300)
+    assert result.returncode == 0, result.stderr
+    assert "truncated to 64 tokens" in result.stderr
+    assert len(json.loads(result.stdout)["tokens"]) == 64

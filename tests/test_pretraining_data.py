@@ -1,0 +1,109 @@
+"""Statistics of MLM masking and the structure of NSP pairs."""
+
+from __future__ import annotations
+
+import torch
+
+from model.pretraining_data import KEPT, MASKED, NOT_CHOSEN, RANDOM, make_nsp_pairs, mask_tokens
+
+MASK_ID = 4
+RANDOM_IDS = torch.arange(10, 1000)
+
+
+def _draw(ids, candidates, seed, **kw):
+    return mask_tokens(ids, candidates, mask_token_id=MASK_ID, random_token_ids=RANDOM_IDS,
+                       generator=torch.Generator().manual_seed(seed), **kw)
+
+
+def test_masking_statistics_converge_to_15_80_10_10():
+    B, T = 400, 128
+    ids = torch.randint(10, 1000, (B, T))
+    candidates = torch.ones(B, T, dtype=torch.bool)
+    candidates[:, 0] = candidates[:, -1] = False  # [CLS] and [SEP]
+    result = _draw(ids, candidates, seed=0)
+    chosen = result.outcome != NOT_CHOSEN
+    n_chosen = int(chosen.sum())
+    assert abs(n_chosen / int(candidates.sum()) - 0.15) < 0.002
+    share = {k: float((result.outcome == k).sum()) / n_chosen for k in (MASKED, RANDOM, KEPT)}
+    assert abs(share[MASKED] - 0.8) < 0.01
+    assert abs(share[RANDOM] - 0.1) < 0.01
+    assert abs(share[KEPT] - 0.1) < 0.01
+    # What each outcome does to the input, and the labels the loss sees.
+    assert torch.all(result.input_ids[result.outcome == MASKED] == MASK_ID)
+    assert torch.all(result.input_ids[result.outcome == KEPT] == ids[result.outcome == KEPT])
+    assert torch.all(result.input_ids[result.outcome == NOT_CHOSEN] == ids[result.outcome == NOT_CHOSEN])
+    assert torch.all(result.labels[chosen] == ids[chosen])
+    assert torch.all(result.labels[~chosen] == -100)
+    random_positions = result.outcome == RANDOM
+    assert (result.input_ids[random_positions] != ids[random_positions]).float().mean() > 0.95
+
+
+def test_special_tokens_are_never_chosen():
+    ids = torch.randint(10, 1000, (200, 20))
+    candidates = torch.rand(200, 20) > 0.5
+    result = _draw(ids, candidates, seed=3, rate=0.5)
+    assert not torch.any((result.outcome != NOT_CHOSEN) & ~candidates)
+
+
+def test_same_seed_same_draw_other_seed_other_draw():
+    ids = torch.randint(10, 1000, (4, 30))
+    candidates = torch.ones_like(ids, dtype=torch.bool)
+    a, b, c = _draw(ids, candidates, 7), _draw(ids, candidates, 7), _draw(ids, candidates, 8)
+    assert torch.equal(a.outcome, b.outcome) and torch.equal(a.input_ids, b.input_ids)
+    assert not torch.equal(a.outcome, c.outcome)
+
+
+def test_short_sentence_always_gets_one_choice():
+    ids = torch.randint(10, 1000, (5,))
+    result = _draw(ids, torch.ones(5, dtype=torch.bool), seed=1)
+    assert int((result.outcome != NOT_CHOSEN).sum()) == 1
+
+
+def test_adjustable_rate_and_split():
+    ids = torch.randint(10, 1000, (300, 100))
+    result = _draw(ids, torch.ones_like(ids, dtype=torch.bool), seed=2, rate=0.3, mask_prob=0.5, random_prob=0.5)
+    chosen = result.outcome != NOT_CHOSEN
+    assert abs(float(chosen.float().mean()) - 0.3) < 0.005
+    assert int((result.outcome == KEPT).sum()) == 0
+    assert abs(float((result.outcome == MASKED).sum()) / int(chosen.sum()) - 0.5) < 0.02
+
+
+def test_whole_word_masking_takes_every_piece_of_a_word():
+    # words: 0 = 1 piece, 1 = 3 pieces, 2 = 2 pieces, ... ; [CLS]/[SEP] have no word
+    word_ids = [None, 0, 1, 1, 1, 2, 2, 3, 4, 4, 5, 6, 6, 6, 7, None]
+    ids = torch.randint(10, 1000, (len(word_ids),))
+    candidates = torch.tensor([w is not None for w in word_ids])
+    for seed in range(50):
+        result = _draw(ids, candidates, seed, word_ids=word_ids, rate=0.3)
+        chosen = (result.outcome != NOT_CHOSEN).tolist()
+        for w in set(x for x in word_ids if x is not None):
+            flags = {chosen[i] for i, x in enumerate(word_ids) if x == w}
+            assert len(flags) == 1, f"word {w} split by seed {seed}"
+
+
+def _docs():
+    return [[f"d{d}s{s}" for s in range(5 + d % 3)] for d in range(40)]
+
+
+def test_nsp_pairs_half_is_next_and_is_next_pairs_are_consecutive():
+    docs = _docs()
+    pairs = make_nsp_pairs(docs, seed=0)
+    share = sum(p.is_next for p in pairs) / len(pairs)
+    assert abs(share - 0.5) < 0.06
+    for p in pairs:
+        a_index = docs[p.document].index(p.a[0])
+        if p.is_next:
+            assert p.other_document == p.document and docs[p.document][a_index + 1] == p.b[0]
+        else:
+            assert p.other_document != p.document and p.b[0] in docs[p.other_document]
+
+
+def test_nsp_not_next_stays_within_its_language():
+    docs = _docs()
+    group = ["en" if d % 2 else "zh" for d in range(len(docs))]
+    for p in make_nsp_pairs(docs, seed=1, group=group):
+        assert group[p.other_document] == group[p.document]
+
+
+def test_nsp_pairs_are_deterministic_under_seed():
+    assert make_nsp_pairs(_docs(), seed=5) == make_nsp_pairs(_docs(), seed=5)
