@@ -282,7 +282,7 @@ def download_from_hub(repo_id: str) -> Path:
     except Exception as e:  # network, auth and not-found errors all end the same way for the user
         reason = type(e).__name__
         raise CheckpointError(
-            f"{repo_id}: could not download from the Hugging Face hub ({reason}). This machine may be offline; "
+            f"{repo_id}: no such folder, and it could not be downloaded from the Hugging Face hub ({reason}); this machine may be offline: "
             "download the model elsewhere and pass its folder instead"
         ) from None
     return Path(folder)

@@ -35,6 +35,23 @@ def register(sub, add_model) -> None:
     p.add_argument("--json", action="store_true", help="one JSON line per logged step instead of a progress bar")
     p.set_defaults(run=cmd_pretrain)
 
+    p = sub.add_parser("finetune", help="fine-tune a task head on a labelled task")
+    p.add_argument("--task", required=True, help="sentiment-zh, topics-en or ner-zh")
+    add_model(p)
+    p.add_argument("--init", choices=("pretrained", "random"), default="pretrained")
+    p.add_argument("--train-size", type=_positive_int, default=1000)
+    p.add_argument("--heldout-size", type=_positive_int, default=500)
+    p.add_argument("--epochs", type=_positive_int, default=3)
+    p.add_argument("--batch-size", type=_positive_int, default=16)
+    p.add_argument("--lr", type=float, default=None, help="default: 5e-5 pretrained, 2e-4 random or frozen")
+    p.add_argument("--freeze-encoder", action="store_true")
+    p.add_argument("--seconds", type=float, default=None, help="stop training after this many seconds")
+    p.add_argument("--threads", type=_positive_int, default=None)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--save", type=Path, default=None, help="write the fine-tuned model to this folder")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_finetune)
+
 
 def _positive_int(text: str) -> int:
     value = int(text)
@@ -146,3 +163,37 @@ def cmd_pretrain(args) -> None:
         print(json.dumps({"done": True, **metrics}), file=sys.stderr)
     if ddp:
         torch.distributed.destroy_process_group()
+
+
+def cmd_finetune(args) -> None:
+    from . import finetune as ft
+    from .checkpoint import load, save_folder
+    from .datasets import TASKS, load_task
+
+    if args.task not in TASKS:
+        raise ValueError(f"unknown task {args.task!r}; choose one of {', '.join(TASKS)}")
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    base = load(args.model)
+    task = load_task(args.task, seed=args.seed)
+    lr = args.lr or (5e-5 if args.init == "pretrained" and not args.freeze_encoder else 2e-4)
+    settings = ft.FinetuneSettings(epochs=args.epochs, batch_size=args.batch_size, lr=lr, freeze_encoder=args.freeze_encoder,
+                                   max_seconds=args.seconds, seed=args.seed)
+    train = ft.encode_examples(base.tokenizer, task.kind, task.train[: args.train_size], settings.max_length)
+    heldout = ft.encode_examples(base.tokenizer, task.kind, task.heldout[: args.heldout_size], settings.max_length)
+    model = ft.build_task_model(base, task.labels, task.kind, args.init, seed=args.seed)
+
+    def on_step(step: int, metrics: dict) -> None:
+        if not args.json and (step % 10 == 0 or step == metrics["total_steps"]):
+            print(f"step {step}/{metrics['total_steps']}  loss {metrics['loss']:.4f}  acc {metrics['accuracy']:.3f}",
+                  file=sys.stderr)
+
+    result = ft.finetune(model, train, settings, labels=task.labels, heldout=heldout, on_step=on_step)
+    summary = {"task": args.task, "init": args.init, "steps": result.steps, "seconds": round(result.seconds, 2),
+               "eval_accuracy": result.evaluation.accuracy}
+    if task.kind == "token":
+        summary["eval_f1"] = result.evaluation.f1
+    if args.save:
+        save_folder(model, base.tokenizer, args.save)
+    print(json.dumps(summary, ensure_ascii=False) if args.json else
+          "  ".join(f"{k} {v:.4f}" if isinstance(v, float) else f"{k} {v}" for k, v in summary.items()))

@@ -62,11 +62,19 @@ class TokenizedCorpus:
     documents: list[list[np.ndarray]]
     languages: list[str]
     by_language: dict[str, list[int]] = field(default_factory=dict)
+    # Running token totals per language: documents are drawn in proportion to their length, so a corpus
+    # of many one-line documents (WordNet examples) does not crowd out the books.
+    cum_tokens: dict[str, list[int]] = field(default_factory=dict)
 
     def __post_init__(self):
         for i, lang in enumerate(self.languages):
             if self.documents[i]:
                 self.by_language.setdefault(lang, []).append(i)
+                total = self.cum_tokens.setdefault(lang, [])
+                total.append((total[-1] if total else 0) + sum(len(s) for s in self.documents[i]))
+
+    def draw_document(self, lang: str, rng: random.Random) -> int:
+        return rng.choices(self.by_language[lang], cum_weights=self.cum_tokens[lang])[0]
 
     def token_counts(self) -> dict[str, int]:
         counts: dict[str, int] = {}
@@ -110,7 +118,7 @@ def make_example(corpus: TokenizedCorpus, lang: str, rng: random.Random, seq_len
     budget = seq_len - 3
     target = rng.randint(8, budget) if rng.random() < short_seq_prob else budget
     docs = corpus.by_language[lang]
-    d = rng.choice(docs)
+    d = corpus.draw_document(lang, rng)
     doc = corpus.documents[d]
     start = rng.randrange(len(doc))
     chunk, length = [], 0
@@ -127,7 +135,7 @@ def make_example(corpus: TokenizedCorpus, lang: str, rng: random.Random, seq_len
     else:
         other = d
         while other == d and len(docs) > 1:
-            other = rng.choice(docs)
+            other = corpus.draw_document(lang, rng)
         odoc = corpus.documents[other]
         ostart = rng.randrange(len(odoc))
         parts, blen = [], 0
@@ -354,7 +362,7 @@ def pretrain(
         tokens_seen += int(batch["attention_mask"].sum())
         elapsed = time.time() - started
         metrics.update(
-            step=step, loss=float(out.loss), lr=lr, grad_norm=float(grad_norm), tokens_per_s=tokens_seen / max(elapsed, 1e-9)
+            step=step, loss=out.loss.item(), lr=lr, grad_norm=grad_norm.item(), tokens_per_s=tokens_seen / max(elapsed, 1e-9)
         )
         history.append({k: metrics[k] for k in ("step", "loss", "lr")})
         if on_step is not None:

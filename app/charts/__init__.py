@@ -1,0 +1,1 @@
+"""Chart builders: pure functions, arrays in, ``plotly.graph_objects.Figure`` out. No Streamlit here."""

@@ -1,0 +1,81 @@
+"""The building blocks every page's charts use: a heatmap and horizontal probability bars."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+
+# CJK-capable fonts first, so Chinese tokens never render as boxes (the test set-up installs Noto CJK).
+FONT = "Noto Sans CJK SC, Noto Sans SC, Microsoft YaHei, PingFang SC, sans-serif"
+
+
+def unique_labels(tokens: Sequence[str]) -> list[str]:
+    """Plotly merges equal category labels; number repeated tokens so every row and column survives."""
+    seen: dict[str, int] = {}
+    out = []
+    for token in tokens:
+        n = seen.get(token, 0)
+        seen[token] = n + 1
+        out.append(token + "\u200b" * n)  # zero-width spaces: invisible, yet distinct
+    return out
+
+
+def style(fig: go.Figure, title: str | None = None, height: int | None = None) -> go.Figure:
+    fig.update_layout(
+        title=title,
+        font={"family": FONT},
+        margin={"l": 10, "r": 10, "t": 50 if title else 10, "b": 10},
+        height=height,
+    )
+    return fig
+
+
+def heatmap(
+    matrix: np.ndarray,
+    x_labels: Sequence[str],
+    y_labels: Sequence[str],
+    *,
+    title: str | None = None,
+    colorscale: str = "Blues",
+    zmin: float | None = None,
+    zmax: float | None = None,
+    hover: str = "%{y} → %{x}: %{z:.3f}<extra></extra>",
+    height: int | None = None,
+) -> go.Figure:
+    matrix = np.asarray(matrix, dtype=float)
+    if matrix.shape != (len(y_labels), len(x_labels)):
+        raise ValueError(f"matrix shape {matrix.shape} does not match {len(y_labels)} x {len(x_labels)} labels")
+    fig = go.Figure(
+        go.Heatmap(
+            z=matrix,
+            x=unique_labels(x_labels),
+            y=unique_labels(y_labels),
+            colorscale=colorscale,
+            zmin=zmin,
+            zmax=zmax,
+            hovertemplate=hover,
+        )
+    )
+    fig.update_yaxes(autorange="reversed", type="category")
+    fig.update_xaxes(type="category", tickangle=-45)
+    return style(fig, title, height or max(300, 22 * len(y_labels) + 120))
+
+
+def probability_bars(labels: Sequence[str], probs: Sequence[float], *, title: str | None = None, color: str = "#4C78A8") -> go.Figure:
+    """Horizontal bars, the most likely at the top."""
+    fig = go.Figure(
+        go.Bar(
+            x=list(probs),
+            y=unique_labels(labels),
+            orientation="h",
+            marker_color=color,
+            text=[f"{p:.1%}" for p in probs],
+            textposition="auto",
+            hovertemplate="%{y}: %{x:.2%}<extra></extra>",
+        )
+    )
+    fig.update_yaxes(autorange="reversed", type="category")
+    fig.update_xaxes(range=[0, 1], tickformat=".0%")
+    return style(fig, title, 60 + 28 * len(labels))

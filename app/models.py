@@ -1,0 +1,94 @@
+"""Models are loaded once per process (``st.cache_resource``), frozen in eval mode, shared by every session.
+
+Per-sentence results are cached with ``st.cache_data`` keyed by the model spec and the inputs. Pages call
+the functions here, never the model directly, so no page can change the shared weights.
+
+Classroom mode: with ``BERT_LAB_MODELS_DIR`` set, only the embedded model and the folders inside that
+directory can be chosen: no other server paths, and no hub downloads.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import streamlit as st
+
+from model import inference
+from model.checkpoint import CheckpointError, LoadedBert, load
+
+HUB_MODELS = ("bert-base-uncased", "bert-base-chinese")
+
+
+def models_dir() -> Path | None:
+    value = os.environ.get("BERT_LAB_MODELS_DIR")
+    return Path(value) if value else None
+
+
+@st.cache_resource(max_entries=4, show_spinner=False)
+def get_model(spec: str) -> LoadedBert:
+    """Load once per process; the weights are frozen so no page or session can change them."""
+    bundle = load(spec, models_dir=models_dir())
+    bundle.model.eval()
+    bundle.model.requires_grad_(False)
+    return bundle
+
+
+def current_spec() -> str:
+    choice = st.session_state.get("model_choice", "embedded")
+    if choice == "folder":
+        return st.session_state.get("model_folder", "").strip() or "embedded"
+    return choice
+
+
+def current_model() -> LoadedBert:
+    """The model the sidebar chose; falls back to the embedded one with a message if that fails."""
+    spec = current_spec()
+    from .i18n import t
+
+    try:
+        with st.spinner(t("common.loading_model")):
+            return get_model(spec)
+    except CheckpointError as e:
+        if spec == "embedded":
+            st.error(t("common.model_failed", error=str(e)))
+            st.stop()
+        st.sidebar.error(t("common.model_failed", error=str(e)))
+        st.sidebar.info(t("common.using_fallback"))
+        return get_model("embedded")
+
+
+def available_folders() -> list[str]:
+    root = models_dir()
+    if root is None or not root.is_dir():
+        return []
+    return sorted(p.name for p in root.iterdir() if p.is_dir() and (p / "config.json").exists())
+
+
+# Cached per-sentence results. The model is looked up by spec inside, so only strings are hashed.
+
+
+@st.cache_data(max_entries=512, show_spinner=False)
+def fill_mask(spec: str, text: str, top_k: int = 5, causal: bool = False) -> inference.FillMaskResult:
+    return inference.fill_mask(get_model(spec), text, top_k=top_k, causal=causal)
+
+
+@st.cache_data(max_entries=128, show_spinner=False)
+def attention(spec: str, text: str, pair: str | None = None, causal: bool = False) -> inference.AttentionResult:
+    return inference.attention_maps(get_model(spec), text, pair, causal=causal)
+
+
+@st.cache_data(max_entries=512, show_spinner=False)
+def next_sentence(spec: str, first: str, second: str) -> inference.NspResult:
+    return inference.next_sentence(get_model(spec), first, second)
+
+
+@st.cache_data(max_entries=128, show_spinner=False)
+def embeddings(spec: str, text: str, pair: str | None = None) -> inference.EmbeddingResult:
+    return inference.embedding_parts(get_model(spec), text, pair)
+
+
+@st.cache_data(max_entries=512, show_spinner=False)
+def tokenize(spec: str, text: str, pair: str | None = None):
+    """The encoding of ``text`` (validated like every other call: empty text raises InputError)."""
+    return inference.encode(get_model(spec), text, pair)

@@ -1,0 +1,48 @@
+TEXT = {
+    "app_title": {"en": "BERT Lab", "zh": "BERT 实验室"},
+    "language": {"en": "Language", "zh": "语言"},
+    "model": {"en": "Model", "zh": "模型"},
+    "model_embedded": {"en": "Embedded (ships with the app, works offline)", "zh": "内置模型（随应用提供，可离线使用）"},
+    "model_folder": {"en": "Local checkpoint folder", "zh": "本地检查点文件夹"},
+    "model_hub": {"en": "{name} (Hugging Face hub, needs internet)", "zh": "{name}（Hugging Face Hub，需联网）"},
+    "folder_path": {"en": "Folder with config.json, weights and vocab.txt", "zh": "包含 config.json、权重和 vocab.txt 的文件夹"},
+    "folder_choice": {"en": "Model in the class's models folder", "zh": "课堂模型文件夹中的模型"},
+    "no_models_in_folder": {"en": "The models folder has no models yet.", "zh": "模型文件夹中还没有模型。"},
+    "hub_note": {
+        "en": "Downloading from the hub works only where this server is online; offline, choose the embedded model.",
+        "zh": "只有服务器联网时才能从 Hub 下载；离线时请选择内置模型。",
+    },
+    "model_failed": {"en": "Could not load this model: {error}", "zh": "无法加载该模型：{error}"},
+    "using_fallback": {"en": "Showing the embedded model instead.", "zh": "已改用内置模型。"},
+    "loading_model": {"en": "Loading the model…", "zh": "正在加载模型…"},
+    "model_summary": {
+        "en": "{layers} layers · {hidden} wide · {heads} heads · {params} parameters · {vocab} tokens",
+        "zh": "{layers} 层 · 宽 {hidden} · {heads} 个头 · {params} 参数 · 词表 {vocab}",
+    },
+    "sentence": {"en": "Sentence (shared by all pages)", "zh": "输入句子（所有页面共用）"},
+    "sentence_help": {
+        "en": "Type anything in English or Chinese. [MASK] marks a word for the model to guess.",
+        "zh": "输入任意中文或英文。[MASK] 表示让模型去猜的词。",
+    },
+    "truncated": {
+        "en": "The input is longer than the model's {limit} tokens: only the first {limit} are used.",
+        "zh": "输入超过模型的 {limit} 个 token 上限：只使用前 {limit} 个。",
+    },
+    "download_csv": {"en": "Download as CSV", "zh": "下载 CSV"},
+    "download_json": {"en": "Download as JSON", "zh": "下载 JSON"},
+    "save_image_hint": {
+        "en": "To save a chart as an image, use the camera icon in its top-right corner.",
+        "zh": "要把图表保存为图片，请点击图表右上角的相机图标。",
+    },
+    "share_hint": {
+        "en": "The address bar holds this page, sentence, language, layer and head: copy it to share exactly this view.",
+        "zh": "地址栏包含当前页面、句子、语言、层和头：复制它即可分享当前视图。",
+    },
+    "empty_input": {"en": "Type a sentence in the sidebar to start.", "zh": "请先在侧边栏输入一个句子。"},
+    "layer": {"en": "Layer", "zh": "层"},
+    "head": {"en": "Head", "zh": "头"},
+    "untrained": {
+        "en": "This model's heads are untrained: its predictions are random.",
+        "zh": "该模型的预测头未经训练：预测是随机的。",
+    },
+}

@@ -1,0 +1,10 @@
+TEXT = {
+    "overview": {"en": "Overview", "zh": "总览"},
+    "masking": {"en": "MLM masking lab", "zh": "MLM 掩码实验"},
+    "nsp": {"en": "NSP lab", "zh": "NSP 下一句预测"},
+    "embeddings": {"en": "Embeddings", "zh": "输入嵌入"},
+    "attention": {"en": "Attention", "zh": "注意力"},
+    "fill_mask": {"en": "Fill-mask", "zh": "完形填空"},
+    "gpt_vs_bert": {"en": "GPT versus BERT", "zh": "GPT 对比 BERT"},
+    "finetune": {"en": "Fine-tuning lab", "zh": "微调实验"},
+}

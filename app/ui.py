@@ -1,0 +1,59 @@
+"""Small rendering helpers the pages share: messages for bad input, downloads, truncation notices."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import streamlit as st
+
+from model.inference import InputError
+
+from .i18n import t
+
+
+def run_or_explain(fn, *args, **kwargs):
+    """Call ``fn``; on bad input show the reason in the page and return None instead of a traceback."""
+    try:
+        return fn(*args, **kwargs)
+    except InputError as e:
+        st.warning(str(e))
+        return None
+
+
+def truncation_notice(result, limit: int) -> None:
+    if getattr(result, "truncated", False):
+        st.info(t("common.truncated", limit=limit))
+
+
+def to_csv(header: list[str], rows: list[list]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(header)
+    writer.writerows(rows)
+    return buffer.getvalue()
+
+
+def download_buttons(name: str, header: list[str], rows: list[list], data: dict | list | None = None, key: str = "") -> None:
+    """CSV of a table, and optionally the full JSON, side by side."""
+    columns = st.columns(2)
+    columns[0].download_button(
+        t("common.download_csv"), to_csv(header, rows), file_name=f"{name}.csv", mime="text/csv", key=f"csv_{key or name}"
+    )
+    if data is not None:
+        columns[1].download_button(
+            t("common.download_json"),
+            json.dumps(data, ensure_ascii=False),
+            file_name=f"{name}.json",
+            mime="application/json",
+            key=f"json_{key or name}",
+        )
+
+
+PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
+
+
+def plot(fig, key: str | None = None) -> None:
+    """Render a plotly figure with the camera button that saves it as a PNG."""
+    st.plotly_chart(fig, config=PLOTLY_CONFIG, key=key, width="stretch")

@@ -1,0 +1,244 @@
+"""Fine-tuning: the "small step" of the seed notes (通用 BERT → 添加任务头 → 在特定任务上微调).
+
+A Linear head on the pooled [CLS] (sentence classification) or on every position (tagging) is trained
+with the encoder, or with the encoder frozen. ``finetune`` is a plain loop with an ``on_step`` callback and
+a ``should_stop`` hook, so the app can draw curves and offer a Stop button without the loop knowing of it.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+import torch
+
+from .checkpoint import LoadedBert
+from .modeling import BertConfig, BertForTaskHead
+from .pretrain import make_optimizer
+from .tokenization import BertTokenizer
+
+
+@dataclass
+class FinetuneSettings:
+    epochs: int = 3
+    batch_size: int = 16
+    lr: float = 5e-5
+    weight_decay: float = 0.01
+    warmup_ratio: float = 0.1  # linear warm-up over this share of the steps, then linear decay to 0
+    max_length: int = 128  # tokens per example; reviews and news leads fit
+    freeze_encoder: bool = False  # train the head alone: the "feature extraction" baseline
+    max_seconds: float | None = None
+    eval_every: int = 0  # steps between held-out evaluations during training (0: only at the end)
+    seed: int = 0
+
+
+@dataclass
+class EncodedSet:
+    """A task split as padded tensors; ``labels`` is (N,) for sequences or (N, T) with -100 off-target."""
+
+    input_ids: torch.Tensor
+    token_type_ids: torch.Tensor
+    attention_mask: torch.Tensor
+    labels: torch.Tensor
+
+    def __len__(self) -> int:
+        return self.input_ids.size(0)
+
+    def batch(self, index: torch.Tensor) -> "EncodedSet":
+        keep = int(self.attention_mask[index].sum(dim=1).max())  # trim padding columns
+        labels = self.labels[index] if self.labels.dim() == 1 else self.labels[index, :keep]
+        return EncodedSet(self.input_ids[index, :keep], self.token_type_ids[index, :keep], self.attention_mask[index, :keep], labels)
+
+
+def encode_examples(tokenizer: BertTokenizer, kind: str, examples: list, max_length: int) -> EncodedSet:
+    """Tokenize a task split. For tagging, each word's tag goes on its first wordpiece, the rest get -100."""
+    rows, labels = [], []
+    for example in examples:
+        if kind == "sequence":
+            enc = tokenizer.encode(example[0], max_length=max_length)
+            rows.append(enc.ids)
+            labels.append(example[1])
+        else:
+            words, tags = example
+            enc = tokenizer.encode(" ".join(words), max_length=max_length)
+            row_labels, previous = [], None
+            for word in enc.word_ids:
+                row_labels.append(tags[word] if word is not None and word != previous and word < len(tags) else -100)
+                previous = word
+            rows.append(enc.ids)
+            labels.append(row_labels)
+    T = max(len(r) for r in rows)
+    ids = torch.full((len(rows), T), tokenizer.pad_token_id, dtype=torch.long)
+    mask = torch.zeros((len(rows), T), dtype=torch.long)
+    for i, r in enumerate(rows):
+        ids[i, : len(r)] = torch.tensor(r)
+        mask[i, : len(r)] = 1
+    if kind == "sequence":
+        y = torch.tensor(labels, dtype=torch.long)
+    else:
+        y = torch.full((len(rows), T), -100, dtype=torch.long)
+        for i, r in enumerate(labels):
+            y[i, : len(r)] = torch.tensor(r)
+    return EncodedSet(ids, torch.zeros_like(ids), mask, y)
+
+
+def build_task_model(base: LoadedBert, labels: list[str], kind: str, init: str = "pretrained", seed: int = 0) -> BertForTaskHead:
+    """A fresh task head on a COPY of ``base``'s encoder (``init='pretrained'``) or on random weights.
+
+    The copy matters: the app's shared model is never touched by a session's training.
+    """
+    if init not in ("pretrained", "random"):
+        raise ValueError(f"init must be 'pretrained' or 'random', not {init!r}")
+    config = copy.deepcopy(base.config)
+    config = BertConfig.from_dict(config.to_dict())
+    config.num_labels = len(labels)
+    config.id2label = {str(i): name for i, name in enumerate(labels)}
+    torch.manual_seed(seed)
+    model = BertForTaskHead(config, per_token=kind == "token")
+    if init == "pretrained":
+        model.bert.load_state_dict(base.model.bert.state_dict())
+    model.requires_grad_(True)
+    return model
+
+
+@dataclass
+class EvalResult:
+    accuracy: float
+    confusion: list[list[int]]  # [true][predicted]
+    f1: float | None = None  # entity-level F1 for BIO tagging
+    loss: float = 0.0
+
+
+@torch.no_grad()
+def evaluate(model: BertForTaskHead, data: EncodedSet, labels: list[str], batch_size: int = 64) -> EvalResult:
+    was_training = model.training
+    model.eval()
+    C = len(labels)
+    confusion = np.zeros((C, C), dtype=np.int64)
+    losses, gold_seqs, pred_seqs = [], [], []
+    for start in range(0, len(data), batch_size):
+        b = data.batch(torch.arange(start, min(start + batch_size, len(data))))
+        out = model(b.input_ids, b.token_type_ids, b.attention_mask, labels=b.labels)
+        losses.append(float(out.loss) * len(b))
+        predicted = out.logits.argmax(dim=-1)
+        valid = b.labels != -100
+        np.add.at(confusion, (b.labels[valid].numpy(), predicted[valid].numpy()), 1)
+        if model.per_token:
+            for row in range(len(b)):
+                gold_seqs.append([labels[i] for i in b.labels[row][valid[row]].tolist()])
+                pred_seqs.append([labels[i] for i in predicted[row][valid[row]].tolist()])
+    model.train(was_training)
+    accuracy = float(np.trace(confusion) / max(1, confusion.sum()))
+    f1 = entity_f1(gold_seqs, pred_seqs) if model.per_token else None
+    return EvalResult(accuracy, confusion.tolist(), f1, sum(losses) / max(1, len(data)))
+
+
+def bio_spans(tags: list[str]) -> set[tuple[int, int, str]]:
+    """Entity spans (start, end, type) of a BIO sequence; an I- without its B- starts a span (conlleval)."""
+    spans, start, kind = set(), None, None
+    for i, tag in enumerate(tags + ["O"]):
+        inside = tag.startswith("I-") and kind == tag[2:]
+        if not inside:
+            if start is not None:
+                spans.add((start, i, kind))
+            start, kind = (i, tag[2:]) if tag[:2] in ("B-", "I-") else (None, None)
+    return spans
+
+
+def entity_f1(gold: list[list[str]], predicted: list[list[str]]) -> float:
+    tp = n_gold = n_pred = 0
+    for g, p in zip(gold, predicted):
+        gs, ps = bio_spans(g), bio_spans(p)
+        tp += len(gs & ps)
+        n_gold += len(gs)
+        n_pred += len(ps)
+    if tp == 0:
+        return 0.0
+    precision, recall = tp / n_pred, tp / n_gold
+    return 2 * precision * recall / (precision + recall)
+
+
+@dataclass
+class FinetuneResult:
+    steps: int
+    seconds: float
+    history: list[dict] = field(default_factory=list)  # one entry per step: step, epoch, loss, accuracy, lr
+    evaluation: EvalResult | None = None
+    stopped: bool = False  # ended by should_stop or max_seconds before the last epoch
+
+
+def finetune(
+    model: BertForTaskHead,
+    train: EncodedSet,
+    settings: FinetuneSettings,
+    *,
+    labels: list[str],
+    heldout: EncodedSet | None = None,
+    on_step: Callable[[int, dict], None] | None = None,
+    should_stop: Callable[[], bool] | None = None,
+) -> FinetuneResult:
+    """Train ``model`` on ``train``; returns the history and the held-out evaluation."""
+    if settings.freeze_encoder:
+        model.bert.requires_grad_(False)
+    optimizer = make_optimizer(model, settings.lr, settings.weight_decay)
+    steps_per_epoch = math.ceil(len(train) / settings.batch_size)
+    total = max(1, steps_per_epoch * settings.epochs)
+    warmup = max(1, int(total * settings.warmup_ratio))
+    rng = torch.Generator().manual_seed(settings.seed)
+    random.seed(settings.seed)
+    model.train()
+    started, step, history, stopped = time.time(), 0, [], False
+    for epoch in range(settings.epochs):
+        order = torch.randperm(len(train), generator=rng)
+        for start in range(0, len(train), settings.batch_size):
+            lr = settings.lr * min((step + 1) / warmup, max(0.0, (total - step) / max(1, total - warmup)))
+            for group in optimizer.param_groups:
+                group["lr"] = lr
+            b = train.batch(order[start : start + settings.batch_size])
+            out = model(b.input_ids, b.token_type_ids, b.attention_mask, labels=b.labels)
+            out.loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            optimizer.step()
+            optimizer.zero_grad(set_to_none=True)
+            step += 1
+            valid = b.labels != -100
+            accuracy = float((out.logits.argmax(-1)[valid] == b.labels[valid]).float().mean())
+            metrics = {"step": step, "epoch": epoch + 1, "loss": out.loss.item(), "accuracy": accuracy, "lr": lr,
+                       "seconds": time.time() - started, "total_steps": total}
+            if heldout is not None and settings.eval_every and step % settings.eval_every == 0:
+                result = evaluate(model, heldout, labels)
+                metrics.update(eval_accuracy=result.accuracy, eval_f1=result.f1)
+            history.append(metrics)
+            if on_step is not None:
+                on_step(step, dict(metrics))
+            out_of_time = settings.max_seconds is not None and time.time() - started >= settings.max_seconds
+            if out_of_time or (should_stop is not None and should_stop()):
+                stopped = True
+                break
+        if stopped:
+            break
+    model.eval()
+    evaluation = evaluate(model, heldout, labels) if heldout is not None else None
+    return FinetuneResult(step, time.time() - started, history, evaluation, stopped)
+
+
+@torch.no_grad()
+def predict(model: BertForTaskHead, tokenizer: BertTokenizer, text: str, labels: list[str]) -> dict:
+    """Class probabilities for a sentence, or a tag (and its probability) for every token."""
+    enc = tokenizer.encode(text, max_length=min(tokenizer.max_length, model.config.max_position_embeddings))
+    out = model(torch.tensor([enc.ids]))
+    probs = out.logits[0].float().softmax(dim=-1)
+    if not model.per_token:
+        return {"tokens": enc.tokens, "probs": {labels[i]: float(p) for i, p in enumerate(probs)}}
+    best = probs.max(dim=-1)
+    return {
+        "tokens": enc.tokens,
+        "tags": [labels[int(i)] for i in best.indices],
+        "tag_probs": [float(p) for p in best.values],
+        "special": enc.special,
+    }
