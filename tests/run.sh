@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The whole test suite on a fresh machine: system packages, a virtual environment, then pytest.
+# README's test command and .ci/run both call this script; extra arguments go to pytest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Debian's Chromium drives the real-browser tests (Playwright cannot download its own browser here);
+# the Noto CJK fonts make Chinese render in charts and screenshots.
+if [ ! -x /usr/bin/chromium ] || ! fc-list 2>/dev/null | grep -qi "Noto Sans CJK"; then
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver fonts-noto-cjk fontconfig >/dev/null
+fi
+
+[ -x .venv/bin/python ] || python3 -m venv .venv
+.venv/bin/python -m pip install -q --disable-pip-version-check -r requirements-dev.txt
+exec .venv/bin/python -m pytest -q "$@"
