@@ -365,11 +365,11 @@ def pretrain(
             step=step, loss=out.loss.item(), lr=lr, grad_norm=grad_norm.item(), tokens_per_s=tokens_seen / max(elapsed, 1e-9)
         )
         history.append({k: metrics[k] for k in ("step", "loss", "lr")})
-        if on_step is not None:
-            on_step(step, dict(metrics))
         out_of_time = settings.max_seconds is not None and elapsed >= settings.max_seconds
         if state_dir is not None and rank == 0 and (step % settings.checkpoint_every == 0 or step == settings.steps or out_of_time):
             save_training_state(state_dir, model, optimizer, step, settings, history)
+        if on_step is not None:
+            on_step(step, dict(metrics))
         if out_of_time:
             break
     if eval_batches and rank == 0:

@@ -1,0 +1,223 @@
+"""Pre-training and fine-tuning loops on tiny models: they learn, resume exactly, and DDP replicas agree."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from model import finetune as ft
+from model import pretrain as pt
+from model.checkpoint import LoadedBert
+from model.modeling import BertConfig, BertForPreTraining
+from model.tokenization import BertTokenizer
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def tiny_tokenizer() -> BertTokenizer:
+    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"] + [f"w{i}" for i in range(60)] + list("我去看电影好")
+    return BertTokenizer.from_vocab(vocab, max_length=64)
+
+
+def tiny_corpus(seed: int = 0) -> pt.TokenizedCorpus:
+    rng = np.random.default_rng(seed)
+    documents, languages = [], []
+    for d in range(30):
+        # Each document repeats a pattern, so next sentences are predictable and MLM has something to learn.
+        base = rng.integers(5, 65, size=4)
+        documents.append([np.array([base[(s + k) % 4] for k in range(6)], dtype=np.int32) for s in range(6)])
+        languages.append("en" if d % 3 else "zh")
+    return pt.TokenizedCorpus(documents, languages)
+
+
+def tiny_model(vocab_size: int, seed: int = 0) -> BertForPreTraining:
+    torch.manual_seed(seed)
+    return BertForPreTraining(BertConfig(vocab_size=vocab_size, hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
+                                         intermediate_size=64, max_position_embeddings=64, hidden_dropout_prob=0.0,
+                                         attention_probs_dropout_prob=0.0))
+
+
+SETTINGS = pt.PretrainSettings(steps=30, batch_size=8, seq_len=32, lr=3e-3, warmup_steps=3, eval_every=10, eval_batches=2,
+                               checkpoint_every=5, seed=0)
+
+
+def test_pretraining_reduces_loss_and_reports_metrics():
+    tok, corpus = tiny_tokenizer(), tiny_corpus()
+    model = tiny_model(tok.vocab_size)
+    losses = []
+    settings = replace(SETTINGS, steps=60, batch_size=16, lr=1e-2)
+    metrics = pt.pretrain(model, pt.batches(corpus, tok, settings, seed=0), settings,
+                          eval_batches=pt.fixed_eval_batches(corpus, tok, settings),
+                          on_step=lambda step, m: losses.append(m["loss"]))
+    assert len(losses) == 60
+    assert np.mean(losses[-5:]) < np.mean(losses[:5]) - 0.4
+    for lang in ("en", "zh"):
+        assert 0.0 <= metrics[f"{lang}_mlm_top1"] <= metrics[f"{lang}_mlm_top5"] <= 1.0
+        assert 0.0 <= metrics[f"{lang}_nsp_acc"] <= 1.0
+
+
+def test_batches_follow_the_paper():
+    tok, corpus = tiny_tokenizer(), tiny_corpus()
+    settings = replace(SETTINGS, batch_size=64, short_seq_prob=0.0)
+    batch = next(pt.batches(corpus, tok, settings, seed=1))
+    ids, types, labels = batch["input_ids"], batch["token_type_ids"], batch["mlm_labels"]
+    assert torch.all(ids[:, 0] == tok.cls_token_id)
+    assert 0.3 < float(batch["nsp_labels"].float().mean()) < 0.7  # about half NotNext
+    chosen = labels != -100
+    real = batch["attention_mask"].bool() & (ids != tok.cls_token_id) & (ids != tok.sep_token_id)
+    assert abs(float(chosen.sum()) / float(real.sum()) - 0.15) < 0.03
+    assert not torch.any(chosen & ~batch["attention_mask"].bool())
+    for row in range(ids.size(0)):  # segment B starts right after the first [SEP]
+        sep = (ids[row] == tok.sep_token_id).nonzero().flatten().tolist()
+        assert types[row, : sep[0] + 1].eq(0).all() and types[row, sep[0] + 1 : sep[1] + 1].eq(1).all()
+
+
+def test_resumed_run_equals_unbroken_run(tmp_path):
+    tok, corpus = tiny_tokenizer(), tiny_corpus()
+    settings = replace(SETTINGS, steps=12, eval_every=1000)
+    unbroken = tiny_model(tok.vocab_size)
+    pt.pretrain(unbroken, pt.batches(corpus, tok, settings, seed=0), settings)
+
+    first = tiny_model(tok.vocab_size)
+
+    def crash_after_step_5(step, metrics):
+        if step == 5:
+            raise KeyboardInterrupt  # the machine went away right after the step-5 checkpoint
+
+    with pytest.raises(KeyboardInterrupt):
+        pt.pretrain(first, pt.batches(corpus, tok, settings, seed=0), settings, state_dir=tmp_path, on_step=crash_after_step_5)
+    resumed = tiny_model(tok.vocab_size, seed=99)
+    state = torch.load(tmp_path / "state.pt", weights_only=True)
+    assert state["step"] == 5
+    pt.pretrain(resumed, pt.batches(corpus, tok, settings, seed=0), settings, state_dir=tmp_path)
+    for (name, a), (_, b) in zip(unbroken.state_dict().items(), resumed.state_dict().items()):
+        torch.testing.assert_close(a, b, atol=1e-6, rtol=0, msg=name)
+
+
+def test_learning_rate_warms_up_then_decays():
+    s = replace(SETTINGS, steps=100, warmup_steps=10, lr=1.0, min_lr_ratio=0.1)
+    lrs = [pt.lr_at(i, s) for i in range(100)]
+    assert lrs[0] < lrs[5] < lrs[9] == pytest.approx(1.0)
+    assert all(a >= b for a, b in zip(lrs[10:], lrs[11:]))
+    assert lrs[-1] == pytest.approx(0.1, abs=0.01)
+
+
+def test_weight_decay_only_on_matrices():
+    model = tiny_model(70)
+    opt = pt.make_optimizer(model, 1e-3, 0.01)
+    decayed = {id(p) for p in opt.param_groups[0]["params"]}
+    assert id(model.bert.embeddings.word_embeddings.weight) in decayed
+    assert id(model.bert.embeddings.LayerNorm.weight) not in decayed
+    assert id(model.cls.predictions.bias) not in decayed
+    assert sum(p.numel() for g in opt.param_groups for p in g["params"]) == model.num_parameters()
+
+
+DDP_SCRIPT = """
+import sys, torch
+sys.path.insert(0, {root!r})
+sys.path.insert(0, {tests!r})
+from test_training import tiny_tokenizer, tiny_corpus, tiny_model, SETTINGS
+from dataclasses import replace
+from model import pretrain as pt
+ddp, device = pt.setup_distributed()
+rank = torch.distributed.get_rank()
+tok, corpus = tiny_tokenizer(), tiny_corpus()
+settings = replace(SETTINGS, steps=4)
+model = tiny_model(tok.vocab_size)
+pt.pretrain(model, pt.batches(corpus, tok, settings, seed=rank), settings, device=device, ddp=ddp)
+torch.save(model.state_dict(), {out!r} + f"/rank{{rank}}.pt")
+torch.distributed.destroy_process_group()
+"""
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_ddp_replicas_stay_identical(tmp_path):
+    script = tmp_path / "ddp_run.py"
+    script.write_text(DDP_SCRIPT.format(root=str(ROOT), tests=str(ROOT / "tests"), out=str(tmp_path)))
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(_free_port()), "WORLD_SIZE": "2"}
+    procs = [subprocess.Popen([sys.executable, str(script)], env={**env, "RANK": str(r), "LOCAL_RANK": str(r)},
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) for r in range(2)]
+    for p in procs:
+        out, _ = p.communicate(timeout=240)
+        assert p.returncode == 0, out
+    a = torch.load(tmp_path / "rank0.pt", weights_only=True)
+    b = torch.load(tmp_path / "rank1.pt", weights_only=True)
+    start = tiny_model(tiny_tokenizer().vocab_size).state_dict()
+    assert any(not torch.equal(a[k], start[k]) for k in a), "no training happened"
+    for k in a:
+        torch.testing.assert_close(a[k], b[k], atol=1e-6, rtol=0, msg=k)
+
+
+# --- fine-tuning ------------------------------------------------------------------------------------------
+
+
+def _base_bundle() -> LoadedBert:
+    tok = tiny_tokenizer()
+    return LoadedBert(tiny_model(tok.vocab_size).eval(), tok, "tiny", None)
+
+
+def _sentiment_like(n: int, seed: int):
+    rng = np.random.default_rng(seed)
+    examples = []
+    for _ in range(n):
+        label = int(rng.integers(0, 2))
+        words = [f"w{int(i)}" for i in rng.integers(10, 60, size=6)]
+        words.insert(int(rng.integers(0, 6)), "好" if label else "w1")  # one word decides the class
+        examples.append((" ".join(words), label))
+    return examples
+
+
+def test_finetune_learns_a_separable_task_and_leaves_the_base_untouched():
+    base = _base_bundle()
+    before = {k: v.clone() for k, v in base.model.state_dict().items()}
+    model = ft.build_task_model(base, ["neg", "pos"], "sequence", "pretrained")
+    settings = ft.FinetuneSettings(epochs=8, batch_size=16, lr=3e-3, max_length=32)
+    train = ft.encode_examples(base.tokenizer, "sequence", _sentiment_like(160, 0), 32)
+    heldout = ft.encode_examples(base.tokenizer, "sequence", _sentiment_like(80, 1), 32)
+    steps = []
+    result = ft.finetune(model, train, settings, labels=["neg", "pos"], heldout=heldout, on_step=lambda s, m: steps.append(m))
+    assert result.steps == len(steps) == 8 * 10
+    assert result.evaluation.accuracy > 0.9
+    assert sum(map(sum, result.evaluation.confusion)) == 80
+    for k, v in base.model.state_dict().items():
+        assert torch.equal(v, before[k]), f"fine-tuning changed the shared model's {k}"
+    probs = ft.predict(model, base.tokenizer, "w3 好 w4", ["neg", "pos"])["probs"]
+    assert probs["pos"] > 0.5 and sum(probs.values()) == pytest.approx(1.0)
+
+
+def test_finetune_stops_when_asked_and_frozen_encoder_stays_fixed():
+    base = _base_bundle()
+    model = ft.build_task_model(base, ["neg", "pos"], "sequence", "random")
+    encoder_before = {k: v.clone() for k, v in model.bert.state_dict().items()}
+    train = ft.encode_examples(base.tokenizer, "sequence", _sentiment_like(64, 0), 32)
+    result = ft.finetune(model, train, ft.FinetuneSettings(epochs=5, batch_size=8, freeze_encoder=True), labels=["neg", "pos"],
+                         should_stop=lambda: True)
+    assert result.stopped and result.steps == 1
+    for k, v in model.bert.state_dict().items():
+        assert torch.equal(v, encoder_before[k])
+
+
+def test_token_labels_go_on_the_first_piece_of_each_word():
+    tok = tiny_tokenizer()
+    data = ft.encode_examples(tok, "token", [(["我", "去", "看"], [1, 0, 2])], 16)
+    assert data.labels[0].tolist() == [-100, 1, 0, 2, -100]
+
+
+def test_entity_f1_counts_exact_spans():
+    gold = [["B-PER", "I-PER", "O", "B-LOC"]]
+    assert ft.entity_f1(gold, gold) == 1.0
+    assert ft.entity_f1(gold, [["B-PER", "O", "O", "B-LOC"]]) == pytest.approx(0.5)
+    assert ft.bio_spans(["I-ORG", "I-ORG", "O"]) == {(0, 2, "ORG")}
