@@ -3,14 +3,15 @@
 import streamlit as st
 
 from app.i18n import t
-from app.navigation import pages
+from app.navigation import mark_entry, pages
 from app.sidebar import render_sidebar
 from app.state import init_state, sync_url
 
-st.set_page_config(page_title="BERT Lab", page_icon=":material/school:", layout="wide")
+st.set_page_config(page_title="BERT Lab", page_icon="app/icon.png", layout="wide")
 init_state()
 page = st.navigation(pages())
 render_sidebar()
 sync_url()
 st.sidebar.caption(t("common.app_title"))
+mark_entry()
 page.run()

@@ -10,16 +10,40 @@ from .i18n import t
 
 PAGES_DIR = Path(__file__).resolve().parent.parent / "pages"
 PAGE_FILES = ("overview", "masking", "nsp", "embeddings", "attention", "fill_mask", "gpt_vs_bert", "finetune")
+# Emoji rather than Material icons: Streamlit fetches Material icons from a font CDN, which an offline
+# classroom cannot reach.
 ICONS = {
-    "overview": ":material/school:",
-    "masking": ":material/theater_comedy:",
-    "nsp": ":material/link:",
-    "embeddings": ":material/add_circle:",
-    "attention": ":material/visibility:",
-    "fill_mask": ":material/edit_note:",
-    "gpt_vs_bert": ":material/compare_arrows:",
-    "finetune": ":material/model_training:",
+    "overview": "🧭",
+    "masking": "🎭",
+    "nsp": "🔗",
+    "embeddings": "➕",
+    "attention": "👀",
+    "fill_mask": "✍️",
+    "gpt_vs_bert": "⚖️",
+    "finetune": "🏋️",
 }
+
+
+ENTRY_MARK = "_entry_ran"
+
+
+def mark_entry() -> None:
+    """Called by the entry script just before it runs the page."""
+    st.session_state[ENTRY_MARK] = True
+
+
+def require_entry() -> None:
+    """First line of every page: make sure the entry script (state, sidebar, URL) ran before it.
+
+    Streamlit treats an app with a ``pages/`` folder as a legacy multipage app until ``st.navigation``
+    is first called, and in that mode a link straight to ``/attention`` on a freshly started server (or
+    an AppTest ``switch_page``) runs the page file alone. Calling ``st.navigation`` leaves that mode for
+    good; the rerun then goes through the entry script to the same page.
+    """
+    if st.session_state.pop(ENTRY_MARK, False):
+        return
+    st.navigation(pages(), position="hidden")
+    st.rerun()
 
 
 def pages() -> list:

@@ -32,8 +32,8 @@ def init_state() -> None:
         return
     params = st.query_params
     lang = params.get("lang")
-    lang = lang if lang in LANGUAGES else LANGUAGES[0]
-    st.session_state.setdefault("lang", lang)
+    lang = lang if lang in LANGUAGES else st.session_state.get("lang", LANGUAGES[0])
+    st.session_state["lang"] = lang if lang in LANGUAGES else LANGUAGES[0]
     text = params.get("text")
     st.session_state.setdefault("text", text[:MAX_URL_TEXT] if isinstance(text, str) else DEFAULT_TEXT[lang])
     st.session_state.setdefault("layer", _int_param(params.get("layer"), 0))

@@ -147,8 +147,9 @@ def cmd_pretrain(args) -> None:
     if bar is not None:
         bar.close()
     if rank == 0:
-        model.to("cpu")
+        model.to("cpu").eval()
         pt.export(model, tokenizer, out_dir)
+        write_card(out_dir, args.init, settings, metrics, train, heldout, str(device))
         summary = {
             "metrics": metrics,
             "settings": settings.__dict__,
@@ -197,3 +198,32 @@ def cmd_finetune(args) -> None:
         save_folder(model, base.tokenizer, args.save)
     print(json.dumps(summary, ensure_ascii=False) if args.json else
           "  ".join(f"{k} {v:.4f}" if isinstance(v, float) else f"{k} {v}" for k, v in summary.items()))
+
+
+def write_card(folder: Path, init: str, settings, metrics: dict, train, heldout, device: str) -> None:
+    """README.md beside the exported weights, with the probes answered by the exported model itself."""
+    from . import card, inference
+    from .checkpoint import load_folder
+    from .corpus import SOURCES
+
+    bundle = load_folder(folder)
+    probes = {
+        lang: [(text, [p.token for p in inference.fill_mask(bundle, text, top_k=5).masks[0].predictions]) for text, _ in rows]
+        for lang, rows in card.PROBES.items()
+    }
+    text = card.render(
+        config=bundle.config,
+        init=init,
+        sources=SOURCES,
+        train_tokens=train.token_counts(),
+        heldout_tokens=heldout.token_counts(),
+        steps=metrics["step"],
+        batch_size=settings.batch_size,
+        seq_len=settings.seq_len,
+        seconds=metrics["total_seconds"],
+        device=device,
+        threads=torch.get_num_threads(),
+        metrics=metrics,
+        probes=probes,
+    )
+    (folder / "README.md").write_text(text, encoding="utf-8")

@@ -297,11 +297,12 @@ def evaluate(model: BertForPreTraining, eval_batches: dict[str, list[dict]]) -> 
     return metrics
 
 
-def save_training_state(folder: Path, model, optimizer, step: int, settings: PretrainSettings, history: list) -> None:
+def save_training_state(folder: Path, model, optimizer, step: int, settings: PretrainSettings, history: list, seconds: float) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     tmp = folder / "state.pt.tmp"
     torch.save(
-        {"model": model.state_dict(), "optimizer": optimizer.state_dict(), "step": step, "settings": asdict(settings), "history": history},
+        {"model": model.state_dict(), "optimizer": optimizer.state_dict(), "step": step, "settings": asdict(settings),
+         "history": history, "seconds": seconds},
         tmp,
     )
     tmp.replace(folder / "state.pt")
@@ -325,13 +326,13 @@ def pretrain(
     """
     model.to(device)
     optimizer = make_optimizer(model, settings.lr, settings.weight_decay)
-    step, history = 0, []
+    step, history, seconds_before = 0, [], 0.0
     if state_dir is not None and (state_dir / "state.pt").exists():
         state = torch.load(state_dir / "state.pt", map_location=device, weights_only=True)
         model.load_state_dict(state["model"])
         model.tie_weights()
         optimizer.load_state_dict(state["optimizer"])
-        step, history = state["step"], state["history"]
+        step, history, seconds_before = state["step"], state["history"], state.get("seconds", 0.0)
         for _ in range(step):  # replay the data stream so a resumed run sees what an unbroken one would
             next(train_batches)
     rank = torch.distributed.get_rank() if ddp else 0
@@ -367,13 +368,14 @@ def pretrain(
         history.append({k: metrics[k] for k in ("step", "loss", "lr")})
         out_of_time = settings.max_seconds is not None and elapsed >= settings.max_seconds
         if state_dir is not None and rank == 0 and (step % settings.checkpoint_every == 0 or step == settings.steps or out_of_time):
-            save_training_state(state_dir, model, optimizer, step, settings, history)
+            save_training_state(state_dir, model, optimizer, step, settings, history, seconds_before + elapsed)
         if on_step is not None:
             on_step(step, dict(metrics))
         if out_of_time:
             break
     if eval_batches and rank == 0:
         metrics.update(evaluate(model, eval_batches))
+    metrics.update(step=step, total_seconds=seconds_before + time.time() - started)
     return metrics
 
 

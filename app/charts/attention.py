@@ -1,0 +1,124 @@
+"""Figures of the attention page: a query-by-key map per mask, and the statistics of every head.
+
+Pure builders: arrays and already translated strings in, ``go.Figure`` (or a size) out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from .base import heatmap, style
+
+MAX_MAP_HEIGHT = 900
+GRID_COLUMNS = 3
+# Write each cell's value into the statistics grid only while the cells are big enough to read it.
+MAX_ANNOTATED_HEADS = 144
+
+
+def attention_map(matrix: np.ndarray, tokens: Sequence[str], *, title: str, zmax: float) -> go.Figure:
+    """Rows are the tokens that look (queries), columns the tokens looked at (keys)."""
+    fig = heatmap(
+        matrix,
+        list(tokens),
+        list(tokens),
+        title=title,
+        colorscale="Blues",
+        zmin=0.0,
+        zmax=zmax,
+        height=min(MAX_MAP_HEIGHT, max(320, 22 * len(tokens) + 140)),
+    )
+    fig.update_xaxes(side="top", tickangle=-60)
+    # Keys are labelled along the top, so the title goes to the very top of the figure, above them.
+    fig.update_layout(
+        title={"y": 1.0, "yref": "container", "yanchor": "top", "pad": {"t": 8}}, margin={"t": 130}
+    )
+    return fig
+
+
+def paired_maps(
+    left: np.ndarray, right: np.ndarray, tokens: Sequence[str], *, titles: tuple[str, str]
+) -> tuple[go.Figure, go.Figure]:
+    """Two maps of the same tokens on one colour scale, so equal colours mean equal weights."""
+    zmax = max(float(np.max(left, initial=0.0)), float(np.max(right, initial=0.0))) or 1.0
+    return (
+        attention_map(left, tokens, title=titles[0], zmax=zmax),
+        attention_map(right, tokens, title=titles[1], zmax=zmax),
+    )
+
+
+def statistics_grid(
+    stats: dict[str, np.ndarray],
+    titles: dict[str, str],
+    *,
+    selected: tuple[int, int] | None = None,
+    selected_label: str = "",
+    axis_labels: tuple[str, str] = ("layer", "head"),
+) -> go.Figure:
+    """One small layer-by-head heatmap per statistic; the selected head is ringed in every panel.
+
+    Shares run on a fixed 0..1 scale so panels can be compared; entropy uses its own scale (bits).
+    """
+    names = list(titles)
+    rows = -(-len(names) // GRID_COLUMNS)
+    fig = make_subplots(
+        rows=rows, cols=GRID_COLUMNS, subplot_titles=[titles[n] for n in names],
+        horizontal_spacing=0.05, vertical_spacing=0.16,
+    )
+    n_layers, n_heads = stats[names[0]].shape
+    annotate = n_layers * n_heads <= MAX_ANNOTATED_HEADS
+    for i, name in enumerate(names):
+        row, col = divmod(i, GRID_COLUMNS)
+        values = np.asarray(stats[name], dtype=np.float64)
+        is_entropy = name == "entropy"
+        fig.add_trace(
+            go.Heatmap(
+                z=values,
+                x=list(range(n_heads)),
+                y=list(range(n_layers)),
+                colorscale="Viridis" if is_entropy else "Blues",
+                zmin=0.0,
+                zmax=(float(values.max()) or 1.0) if is_entropy else 1.0,
+                showscale=False,
+                texttemplate="%{z:.2f}" if annotate else None,
+                textfont={"size": 9},
+                hovertemplate="L%{y} H%{x}: %{z:.3f}<extra>" + titles[name] + "</extra>",
+            ),
+            row=row + 1, col=col + 1,
+        )
+        if selected is not None:
+            fig.add_trace(
+                go.Scatter(
+                    x=[selected[1]], y=[selected[0]], mode="markers", name=selected_label, showlegend=i == 0,
+                    marker={"symbol": "square-open", "size": 16, "color": "#E45756", "line": {"width": 3}},
+                    hoverinfo="skip",
+                ),
+                row=row + 1, col=col + 1,
+            )
+        # Fixed ranges: the ring marker would otherwise pad the axes by a phantom row and column.
+        fig.update_yaxes(
+            range=[n_layers - 0.5, -0.5], dtick=1 if n_layers <= 12 else 2, row=row + 1, col=col + 1
+        )
+        fig.update_xaxes(range=[-0.5, n_heads - 0.5], dtick=1 if n_heads <= 12 else 2, row=row + 1, col=col + 1)
+    fig.update_xaxes(title_text=axis_labels[1], row=rows)
+    fig.update_yaxes(title_text=axis_labels[0], col=1)
+    style(fig, None, rows * max(240, 28 * n_layers + 110) + 60)
+    fig.update_layout(
+        margin={"t": 40}, showlegend=selected is not None, legend={"orientation": "h", "y": -0.1, "x": 0}
+    )
+    return fig
+
+
+def bertviz_height(view: str, n_tokens: int, n_layers: int, n_heads: int) -> int:
+    """Pixels an iframe needs for bertviz's drawing, from the sizes in its head_view.js / model_view.js."""
+    if view == "head":
+        # 22.5 px per token row + 30 px of text top, plus the layer/filter selectors and the head colours.
+        return int(n_tokens * 22.5 + 30 + 130)
+    # Model view: one row of thumbnails per layer, 7 * 12 / heads px per token; its detail pop-up needs
+    # 18 px per token.
+    thumbnails = n_layers * (n_tokens * 7 * 12 / n_heads + 10) + 38
+    detail = n_tokens * 18 + 55
+    return int(max(thumbnails, detail) + 80)

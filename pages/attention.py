@@ -1,0 +1,202 @@
+"""BERT's bidirectional self-attention next to GPT's causal mask, on the same weights; what each head does."""
+
+import streamlit as st
+
+from app import attention_stats as stats
+from app.bertviz_view import MAX_BERTVIZ_TOKENS, head_view_html, model_view_html
+from app.charts import attention as charts
+from app.i18n import t
+from app.models import attention, current_model, current_spec
+from app.navigation import require_entry
+from app.state import bind, store
+from app.ui import download_buttons, plot, run_or_explain, truncation_notice
+
+require_entry()
+
+MASKS = ("bidirectional", "causal")
+
+
+# Cached beside app.models.attention: at 512 tokens the statistics take half a second, and a model
+# view of six layers at 64 tokens as long; neither should be redone when an unrelated widget changes.
+@st.cache_data(max_entries=64, show_spinner=False)
+def statistics_for(spec: str, text: str, pair: str | None, causal: bool) -> dict:
+    result = attention(spec, text, pair, causal)
+    return stats.head_statistics(result.attentions, result.tokens)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def bertviz_for(spec: str, text: str, pair: str | None, causal: bool, view: str, layers: tuple[int, ...]) -> str:
+    result = attention(spec, text, pair, causal)
+    build = head_view_html if view == "head" else model_view_html
+    return build(
+        result.attentions,
+        result.tokens,
+        tokens_b_start=stats.sentence_b_start(result.token_type_ids),
+        layers=list(layers),
+    )
+
+
+def show_head(layer: int, head: int) -> None:
+    st.session_state["layer"] = layer
+    st.session_state["head"] = head
+    st.session_state["attention_average"] = False
+
+
+st.title(t("attention.title"))
+st.markdown(t("attention.intro"))
+st.code(t("attention.source_block"), language=None)
+st.markdown(t("attention.how_to_read"))
+
+bundle = current_model()
+spec, text = current_spec(), st.session_state["text"]
+n_layers, n_heads = bundle.config.num_hidden_layers, bundle.config.num_attention_heads
+pair = None
+if st.toggle(t("attention.use_pair"), key="attention_use_pair"):
+    pair = st.text_input(t("attention.pair_label"), value=t("attention.default_pair"), key="attention_pair")
+
+results = {"bidirectional": run_or_explain(attention, spec, text, pair, False)}
+if results["bidirectional"] is None:
+    st.stop()
+results["causal"] = attention(spec, text, pair, True)
+truncation_notice(results["bidirectional"], bundle.tokenizer.max_length)
+tokens = results["bidirectional"].tokens
+token_type_ids = results["bidirectional"].token_type_ids
+
+# A shared link or another model may name a layer or head this model does not have.
+st.session_state["layer"] = min(st.session_state["layer"], n_layers - 1)
+st.session_state["head"] = min(st.session_state["head"], n_heads - 1)
+columns = st.columns(4)
+with columns[2]:
+    average = st.toggle(t("attention.average"), key="attention_average")
+with columns[0]:
+    st.selectbox(t("common.layer"), range(n_layers), key=bind("layer"), on_change=store, args=("layer",))
+with columns[1]:
+    st.selectbox(
+        t("common.head"), range(n_heads), key=bind("head"), on_change=store, args=("head",), disabled=average
+    )
+with columns[3]:
+    hide = st.toggle(t("attention.hide_special"), key="attention_hide")
+    renormalize = st.checkbox(t("attention.renormalize"), value=True, key="attention_renormalize", disabled=not hide)
+st.caption(t("attention.count_note"))
+
+layer = st.session_state["layer"]
+head = None if average else st.session_state["head"]
+which = (
+    t("attention.average_label", layer=layer, heads=n_heads)
+    if head is None
+    else t("attention.head_label", layer=layer, head=head)
+)
+shown = {
+    mask: stats.displayed_map(results[mask].attentions, tokens, layer, head, hide=hide, renormalize=renormalize)
+    for mask in MASKS
+}
+shown_tokens = shown["bidirectional"][1]
+left, right = charts.paired_maps(
+    shown["bidirectional"][0],
+    shown["causal"][0],
+    shown_tokens,
+    titles=(t("attention.bidirectional_title", which=which), t("attention.causal_title", which=which)),
+)
+map_columns = st.columns(2)
+with map_columns[0]:
+    plot(left, key="attention_map_bidirectional")
+with map_columns[1]:
+    plot(right, key="attention_map_causal")
+st.caption(
+    t("attention.note_all")
+    if not hide
+    else t("attention.note_renormalized") if renormalize else t("attention.note_as_is")
+)
+st.caption(t("attention.download_maps"))
+all_maps = None
+if len(tokens) <= stats.MAX_JSON_TOKENS:
+    all_maps = stats.attentions_json(tokens, token_type_ids, {m: results[m].attentions for m in MASKS})
+download_buttons(
+    "attention_map",
+    *stats.map_rows({m: shown[m][0] for m in MASKS}, shown_tokens),
+    data=all_maps,
+    key="attention_maps",
+)
+if all_maps is None:
+    st.caption(t("attention.json_too_long", limit=stats.MAX_JSON_TOKENS, n=len(tokens)))
+
+# Labels resolved now, not inside format_func: AppTest calls format_func outside the script run.
+mask_labels = {mask: t(f"attention.mask_{mask}") for mask in MASKS}
+st.subheader(t("attention.stats_title"))
+st.markdown(t("attention.stats_intro"))
+stats_mask = st.radio(
+    t("attention.stats_mask"),
+    MASKS,
+    format_func=mask_labels.get,
+    horizontal=True,
+    key="attention_stats_mask",
+)
+head_stats = statistics_for(spec, text, pair, stats_mask == "causal")
+grid = charts.statistics_grid(
+    head_stats,
+    {name: t(f"attention.stat_{name}") for name in stats.STATISTICS},
+    selected=None if average else (layer, st.session_state["head"]),
+    selected_label=t("attention.selected_marker"),
+    axis_labels=(t("attention.axis_layer"), t("attention.axis_head")),
+)
+plot(grid, key="attention_statistics")
+if stats_mask == "causal":
+    st.caption(t("attention.causal_next_note"))
+
+st.markdown(f"**{t('attention.notable_title')}**")
+for notable in stats.notable_heads(head_stats):
+    text_column, button_column = st.columns([4, 1], vertical_alignment="center")
+    text_column.markdown(
+        t(f"attention.notable_{notable.kind}", layer=notable.layer, head=notable.head, value=notable.value)
+    )
+    button_column.button(
+        t("attention.show_head", layer=notable.layer, head=notable.head),
+        key=f"attention_show_{notable.kind}",
+        on_click=show_head,
+        args=(notable.layer, notable.head),
+        width="stretch",
+    )
+st.caption(t("attention.download_stats"))
+download_buttons("attention_head_statistics", *stats.statistics_rows(head_stats), key="attention_statistics")
+
+st.subheader(t("attention.bertviz_title"))
+st.markdown(t("attention.bertviz_intro"))
+view_column, mask_column, layers_column = st.columns([1, 1, 2])
+with view_column:
+    view = st.radio(
+        t("attention.bertviz_view"),
+        ("head", "model"),
+        format_func={v: t(f"attention.view_{v}") for v in ("head", "model")}.get,
+        horizontal=True,
+        key="attention_bertviz_view",
+    )
+with mask_column:
+    bertviz_mask = st.radio(
+        t("attention.bertviz_mask"),
+        MASKS,
+        format_func=mask_labels.get,
+        horizontal=True,
+        key="attention_bertviz_mask",
+    )
+chosen_key = "attention_bertviz_layers"
+if chosen_key not in st.session_state or any(not 0 <= x < n_layers for x in st.session_state[chosen_key]):
+    st.session_state[chosen_key] = [layer]
+with layers_column:
+    chosen = st.multiselect(
+        t("attention.bertviz_layers"),
+        range(n_layers),
+        format_func=lambda x: f"L{x}",
+        help=t("attention.bertviz_layers_help"),
+        key=chosen_key,
+    )
+if not chosen:
+    st.info(t("attention.bertviz_no_layers"))
+elif len(tokens) > MAX_BERTVIZ_TOKENS:
+    st.info(t("attention.bertviz_too_long", limit=MAX_BERTVIZ_TOKENS, n=len(tokens)))
+else:
+    try:
+        html = bertviz_for(spec, text, pair, bertviz_mask == "causal", view, tuple(sorted(chosen)))
+    except ValueError as error:
+        st.warning(t("attention.bertviz_failed", error=error))
+    else:
+        st.iframe(html, height=charts.bertviz_height(view, len(tokens), len(chosen), n_heads))

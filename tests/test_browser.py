@@ -1,0 +1,158 @@
+"""The app in a real browser: Debian's Chromium driven by Playwright against the app started here.
+
+Every page in both languages: no exception box, the page's title in that language, plotly charts drawn as
+SVG, the bertviz view really rendered offline, hostile input shown as text. Screenshots go to
+``screenshots/`` for a person to look at.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from app.navigation import PAGE_FILES
+from app.text.nav import TEXT as NAV
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = "/usr/bin/chromium"
+SHOTS = ROOT / "screenshots"
+READY = '[data-testid="stApp"][data-test-connection-state="CONNECTED"][data-test-script-state="notRunning"]'
+BROWSER_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian chromium is not installed (tests/run.sh installs it)")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    port = _free_port()
+    home = tmp_path_factory.mktemp("home")
+    env = {**os.environ, "HOME": str(home), "HF_HUB_OFFLINE": "1"}
+    env.pop("BERT_LAB_MODELS_DIR", None)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "streamlit_app.py", "--server.headless", "true", "--server.port", str(port),
+         "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        try:
+            if urllib.request.urlopen(f"{url}/_stcore/health", timeout=2).read() == b"ok":
+                break
+        except OSError:
+            time.sleep(0.3)
+    else:
+        proc.kill()
+        pytest.fail("the app did not start: " + proc.stdout.read().decode(errors="replace")[-2000:])
+    yield url
+    proc.terminate()
+    proc.wait(timeout=20)
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    from playwright.sync_api import sync_playwright
+
+    os.environ["HOME"] = str(tmp_path_factory.mktemp("browser-home"))
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    pg = context.new_page()
+    pg.dialogs = []
+    pg.on("dialog", lambda d: (pg.dialogs.append(d.message), d.dismiss()))
+    # Nothing may leave this machine: a classroom can be offline, and so is this one.
+    pg.route("**/*", lambda route: route.continue_() if route.request.url.startswith(server) or
+             route.request.url.startswith(("data:", "blob:", "about:")) else route.abort())
+    yield pg
+    context.close()
+
+
+def wait_ready(page, timeout: float = 60_000) -> None:
+    page.wait_for_selector(READY, timeout=timeout)
+
+
+def open_page(page, server: str, name: str, lang: str, **params) -> None:
+    query = "&".join([f"lang={lang}"] + [f"{k}={v}" for k, v in params.items()])
+    page.goto(f"{server}/{name}?{query}")
+    wait_ready(page)
+    # Charts and iframes draw after the script finishes.
+    page.wait_for_timeout(500)
+
+
+def shot(page, name: str) -> None:
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("name", PAGE_FILES)
+def test_every_page_renders_in_both_languages(page, server, name, lang):
+    open_page(page, server, name, lang)
+    assert page.get_by_test_id("stException").count() == 0
+    title = NAV[name][lang]
+    assert page.get_by_text(title).count() > 0, f"{title!r} not on the {name} page"
+    charts = page.locator('[data-testid="stPlotlyChart"]')
+    if charts.count():
+        page.locator('[data-testid="stPlotlyChart"] .main-svg').first.wait_for(timeout=30_000)
+    shot(page, f"{name}_{lang}")
+
+
+def test_attention_page_bertviz_renders_offline(page, server):
+    open_page(page, server, "attention", "zh")
+    iframe = page.locator('[data-testid="stIFrame"]')
+    iframe.first.scroll_into_view_if_needed()
+    frame = page.frame_locator('[data-testid="stIFrame"]').first
+    frame.locator("svg text").first.wait_for(timeout=30_000)
+    assert frame.locator("svg text").count() >= 4
+    shot(page, "attention_bertviz_zh")
+
+
+def test_sentence_edit_updates_fill_mask_predictions(page, server):
+    open_page(page, server, "fill_mask", "en", text="The capital of France is [MASK].")
+    before = page.locator('[data-testid="stPlotlyChart"]').first.inner_text()
+    box = page.locator('[data-testid="stSidebar"] textarea').first
+    box.fill("我去[MASK]场看电影。")
+    box.press("Control+Enter")
+    page.wait_for_timeout(300)
+    wait_ready(page)
+    page.wait_for_timeout(500)
+    assert page.get_by_test_id("stException").count() == 0
+    assert page.locator('[data-testid="stPlotlyChart"]').first.inner_text() != before
+    assert "%E6%88%91" in page.url or "我" in page.url  # the sentence travels in the shareable URL
+    shot(page, "fill_mask_typed_zh")
+
+
+@pytest.mark.parametrize("name", ["masking", "fill_mask", "attention", "embeddings", "nsp"])
+def test_hostile_input_stays_text(page, server, name):
+    hostile = "<script>alert(1)</script><img src=x onerror=alert(2)> **bold** [MASK] 🙂 \u202eabc"
+    open_page(page, server, name, "en")
+    box = page.locator('[data-testid="stSidebar"] textarea').first
+    box.fill(hostile)
+    box.press("Control+Enter")
+    page.wait_for_timeout(300)
+    wait_ready(page)
+    page.wait_for_timeout(800)
+    assert page.get_by_test_id("stException").count() == 0
+    assert page.dialogs == [], f"user text ran as script on {name}: {page.dialogs}"
+    assert page.locator("img[src='x']").count() == 0
+    shot(page, f"hostile_{name}")

@@ -1,0 +1,60 @@
+"""Every page against hostile input in the shared sentence: a message or a notice, never a traceback."""
+
+from __future__ import annotations
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from app.navigation import PAGE_FILES
+
+HOSTILE = {
+    "empty": "",
+    "whitespace": " \t\n  ",
+    "huge": "我去电影院看电影。The cat sat on the mat. " * 280,  # about 10,000 characters
+    "masks_2000": "[MASK] " * 2000,
+    "only_mask": "[MASK]",
+    "control_chars": "a\x00b\x07c\x1b[31m red \x7f [MASK]",
+    "rtl_emoji_mixed": "\u202eשלום مرحبا 🙂👍🏽 混合 mixed [MASK] \u200f",
+    "html_markdown": "<script>alert(1)</script> **bold** # Title [link](javascript:alert(1)) <b>x</b> [MASK]",
+}
+
+
+def run_page(name: str, text: str, lang: str = "en") -> AppTest:
+    at = AppTest.from_file("streamlit_app.py", default_timeout=120)
+    at.session_state["lang"] = lang
+    at.session_state["text"] = text
+    at.run()
+    at.switch_page(f"pages/{name}.py")
+    at.run()
+    return at
+
+
+@pytest.mark.parametrize("case", list(HOSTILE))
+@pytest.mark.parametrize("name", PAGE_FILES)
+def test_page_survives_hostile_sentence(name, case):
+    at = run_page(name, HOSTILE[case])
+    assert not at.exception, f"{name} raised on {case}: {at.exception[0].message if at.exception else ''}"
+    # Whatever was typed stays in the box: nothing the user wrote is lost.
+    assert at.session_state["text"] == HOSTILE[case]
+
+
+@pytest.mark.parametrize("name", PAGE_FILES)
+def test_page_never_renders_user_text_as_html(name):
+    at = run_page(name, HOSTILE["html_markdown"])
+    for element in list(at.markdown) + list(at.caption) + list(at.info) + list(at.warning):
+        body = getattr(element, "value", "") or ""
+        allow_html = getattr(element.proto, "allow_html", False)
+        if "<script>" in body:
+            assert not allow_html, f"{name} renders user text with unsafe_allow_html"
+
+
+@pytest.mark.parametrize("params", [{"layer": "500", "head": "-3", "lang": "xx"}, {"layer": "abc", "text": "a" * 50_000}])
+def test_hand_edited_url_cannot_break_a_page(params):
+    at = AppTest.from_file("streamlit_app.py", default_timeout=120)
+    for key, value in params.items():
+        at.query_params[key] = value
+    at.run()
+    for name in ("attention", "fill_mask"):
+        at.switch_page(f"pages/{name}.py")
+        at.run()
+        assert not at.exception, f"{name}: {at.exception[0].message if at.exception else ''}"

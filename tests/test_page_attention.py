@@ -1,0 +1,179 @@
+"""The attention page in both languages, driven through Streamlit's AppTest."""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from app.bertviz_view import MAX_BERTVIZ_TOKENS
+from app.text.attention import TEXT
+
+APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
+SHORT = "She opened the door and walked into the room."  # 12 tokens with [CLS] and [SEP]
+HOSTILE_INPUTS = {
+    "empty": "",
+    "whitespace": "   \n\t ",
+    "long": "the cinema was dark " * 500,  # 10,000 characters
+    "emoji": "I love 🍿🎬 movies 😀",
+    "html": "</script><script>alert(1)</script> **bold** <b>x</b>",
+    "rtl": "مرحبا بالعالم שלום עולם",
+    "only_mask": "[MASK] [MASK] [MASK]",
+}
+
+
+def open_page(lang: str = "en", text: str | None = SHORT) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["lang"] = lang
+    if text is not None:
+        at.session_state["text"] = text
+    at.run()
+    at.switch_page("pages/attention.py")
+    at.run()
+    assert not at.exception
+    return at
+
+
+def figures(at: AppTest) -> list[dict]:
+    return [json.loads(e.proto.spec) for e in at.get("plotly_chart")]
+
+
+def array(value) -> np.ndarray:
+    """Plotly sends numpy arrays base64-encoded, lists as they are."""
+    if isinstance(value, dict):
+        shape = [int(n) for n in str(value["shape"]).split(",")]
+        return np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"]).reshape(shape)
+    return np.array(value, dtype=float)
+
+
+def iframes(at: AppTest) -> list[str]:
+    return [e.proto.srcdoc for e in at.get("iframe")]
+
+
+def map_titles(at: AppTest) -> list[str]:
+    return [f["layout"]["title"]["text"] for f in figures(at)[:2]]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_page_explains_and_draws_in_each_language(lang):
+    at = open_page(lang)
+    assert at.title[0].value == TEXT["title"][lang]
+    assert TEXT["source_block"][lang] == at.code[0].value
+    assert TEXT["how_to_read"][lang] in " ".join(m.value for m in at.markdown)
+    figs = figures(at)
+    assert len(figs) == 3  # the two maps side by side and the statistics grid
+    which = TEXT["head_label"][lang].format(layer=0, head=0)
+    assert map_titles(at) == [
+        TEXT["bidirectional_title"][lang].format(which=which),
+        TEXT["causal_title"][lang].format(which=which),
+    ]
+    bidirectional, causal = array(figs[0]["data"][0]["z"]), array(figs[1]["data"][0]["z"])
+    assert np.allclose(bidirectional.sum(axis=1), 1, atol=1e-4) and np.allclose(causal.sum(axis=1), 1, atol=1e-4)
+    assert np.all(np.triu(causal, k=1) == 0) and np.any(np.triu(bidirectional, k=1) > 0)
+    grid_titles = [a["text"] for a in figs[2]["layout"]["annotations"]]
+    assert grid_titles[:6] == [TEXT[f"stat_{s}"][lang] for s in ("entropy", "cls", "sep", "self", "previous", "next")]
+    assert len(at.button) == 7  # one "show" button per notable head
+    assert len(at.get("download_button")) == 3
+    (html,) = iframes(at)
+    assert html.startswith("<!DOCTYPE html>") and "[CLS]" in html
+
+
+def test_layer_and_head_persist_in_state_and_average_disables_head():
+    at = open_page()
+    at.selectbox(key="w_layer").set_value(3).run()
+    at.selectbox(key="w_head").set_value(7).run()
+    assert not at.exception
+    assert at.session_state["layer"] == 3 and at.session_state["head"] == 7
+    # The URL half (sync_url) is checked in the browser: AppTest runs a switched-to page without the
+    # entry script while a pages/ folder exists (Streamlit's MPA v1 fallback).
+    assert map_titles(at)[0] == TEXT["bidirectional_title"]["en"].format(which="L3 H7")
+    at.toggle(key="attention_average").set_value(True).run()
+    assert not at.exception and at.selectbox(key="w_head").disabled
+    assert TEXT["average_label"]["en"].format(layer=3, heads=12) in map_titles(at)[0]
+    assert at.session_state["head"] == 7  # averaging does not forget the chosen head
+
+
+def test_hiding_special_tokens_with_and_without_rescaling():
+    at = open_page()
+    at.toggle(key="attention_hide").set_value(True).run()
+    assert not at.exception
+    fig = figures(at)[0]
+    assert "[CLS]" not in fig["data"][0]["x"] and "[SEP]" not in fig["data"][0]["x"]
+    assert np.allclose(array(fig["data"][0]["z"]).sum(axis=1), 1, atol=1e-4)
+    assert TEXT["note_renormalized"]["en"] in [c.value for c in at.caption]
+    at.checkbox(key="attention_renormalize").uncheck().run()
+    assert np.all(array(figures(at)[0]["data"][0]["z"]).sum(axis=1) < 1)
+    assert TEXT["note_as_is"]["en"] in [c.value for c in at.caption]
+
+
+def test_show_buttons_jump_to_the_notable_head_and_causal_stats():
+    at = open_page()
+    at.toggle(key="attention_average").set_value(True).run()
+    at.button(key="attention_show_previous").click().run()
+    assert not at.exception
+    label = at.button(key="attention_show_previous").label
+    layer, head = at.session_state["layer"], at.session_state["head"]
+    assert label == TEXT["show_head"]["en"].format(layer=layer, head=head)
+    assert at.toggle(key="attention_average").value is False
+    assert map_titles(at)[0] == TEXT["bidirectional_title"]["en"].format(which=f"L{layer} H{head}")
+    at.radio(key="attention_stats_mask").set_value("causal").run()
+    assert not at.exception
+    next_share = array(figures(at)[2]["data"][-2]["z"])  # the last panel's heatmap, before its ring
+    assert np.all(next_share == 0)
+
+
+def test_bertviz_views_layers_and_sentence_b():
+    at = open_page()
+    at.radio(key="attention_bertviz_view").set_value("model").run()
+    assert not at.exception and len(iframes(at)) == 1
+    at.multiselect(key="attention_bertviz_layers").set_value([]).run()
+    assert not iframes(at) and at.info[0].value == TEXT["bertviz_no_layers"]["en"]
+    at.multiselect(key="attention_bertviz_layers").set_value([0, 5]).run()
+    at.toggle(key="attention_use_pair").set_value(True).run()
+    assert not at.exception
+    (html,) = iframes(at)
+    assert "The room was dark" not in html  # tokens are lower-cased WordPieces, embedded as JSON
+    assert '"room"' in html and '"dark"' in html
+    at.text_input(key="attention_pair").set_value("").run()
+    assert not at.exception and at.warning
+
+
+def test_too_many_tokens_for_bertviz_and_json_give_clear_messages():
+    text = " ".join(["word"] * (MAX_BERTVIZ_TOKENS + 5))
+    at = open_page("zh", text)
+    assert not iframes(at)
+    n = MAX_BERTVIZ_TOKENS + 7
+    assert TEXT["bertviz_too_long"]["zh"].format(limit=MAX_BERTVIZ_TOKENS, n=n) in [i.value for i in at.info]
+    assert len(at.get("download_button")) == 2  # CSV of the maps and of the statistics, no all-layers JSON
+    assert TEXT["json_too_long"]["zh"].format(limit=64, n=n) in [c.value for c in at.caption]
+
+
+def test_a_layer_beyond_the_model_is_clamped():
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["lang"] = "en"
+    at.session_state["layer"] = 99
+    at.session_state["head"] = 99
+    at.run()
+    at.switch_page("pages/attention.py")
+    at.run()
+    assert not at.exception
+    assert at.session_state["layer"] == 5 and at.session_state["head"] == 11
+
+
+@pytest.mark.parametrize("name", list(HOSTILE_INPUTS))
+def test_hostile_input_gives_a_message_not_a_traceback(name):
+    at = open_page("en", HOSTILE_INPUTS[name])
+    if name in ("empty", "whitespace"):
+        assert at.warning and not figures(at)
+        return
+    assert len(figures(at)) == 3
+    if name == "long":
+        assert "512" in " ".join(i.value for i in at.info)
+    if name == "html":
+        assert "<" in figures(at)[0]["data"][0]["x"]  # tokens are plotly labels, never markup of ours
+        (html,) = iframes(at)
+        assert "</script><script>alert" not in html

@@ -1,0 +1,104 @@
+"""The embeddings page (输入表示) in both languages, driven through Streamlit's AppTest."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from app.text.embeddings import TEXT
+
+APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
+HOSTILE_INPUTS = {
+    "empty": "",
+    "whitespace": "   \n\t ",
+    "long": "the cinema was dark " * 500,  # 10,000 characters
+    "emoji": "I love 🍿🎬 movies 😀",
+    "html": "</script><script>alert(1)</script> **bold** <b>x</b>",
+    "rtl": "مرحبا بالعالم שלום עולם",
+    "no_mask": "She opened the door.",
+    "only_mask": "[MASK] [MASK] [MASK]",
+}
+
+
+def open_page(lang: str, text: str | None = None) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["lang"] = lang
+    if text is not None:
+        at.session_state["text"] = text
+    at.run()
+    at.switch_page("pages/embeddings.py")
+    at.run()
+    assert not at.exception
+    return at
+
+
+def figures(at: AppTest) -> list[dict]:
+    return [json.loads(e.proto.spec) for e in at.get("plotly_chart")]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_page_explains_and_draws_in_each_language(lang):
+    at = open_page(lang)
+    assert at.title[0].value == TEXT["title"][lang]
+    assert "[CLS] 我 爱 [MASK] 学 习 [SEP]  它 很 有 趣 [SEP]" in at.code[0].value
+    summed = "三者相加 → BERT 的输入" if lang == "zh" else "The three are added → BERT's input"
+    assert summed in at.code[0].value
+    markdown = " ".join(m.value for m in at.markdown)
+    assert TEXT["explain"][lang] in markdown
+    assert TEXT["sum_check"][lang].split("{")[0] in markdown
+    # Five part heatmaps, the token's vectors, its norms, the position similarity.
+    figs = figures(at)
+    assert len(figs) == 8
+    titles = [f["layout"]["title"]["text"] for f in figs[:5]]
+    assert titles[0] == TEXT["heatmap_title"][lang].format(part=TEXT["part_token"][lang], dims=32)
+    assert figs[5]["data"][4]["name"] == TEXT["recomposed"][lang]
+    assert figs[7]["layout"]["title"]["text"] == TEXT["position_heatmap_title"][lang]
+    assert len(at.dataframe) == 1 and len(at.get("download_button")) == 3
+    parts = ("token", "segment", "position", "sum", "normalized")
+    assert [tab.label for tab in at.tabs] == [TEXT[f"part_{p}"][lang] for p in parts]
+
+
+def test_dimension_slider_and_token_choice_change_the_charts():
+    at = open_page("en")
+    assert len(figures(at)[0]["data"][0]["x"]) == 32
+    at.slider(key="embeddings_dims").set_value(8).run()
+    assert not at.exception
+    figs = figures(at)
+    assert len(figs[0]["data"][0]["x"]) == 8 and len(figs[5]["data"][0]["x"]) == 8
+    norms_before = figs[6]["data"][0]["x"]
+    at.selectbox(key="embeddings_token").set_value(0).run()  # [CLS]
+    assert not at.exception
+    assert figures(at)[6]["data"][0]["x"] != norms_before
+
+
+def test_sentence_b_gets_segment_b():
+    at = open_page("zh", "我去看电影")
+    segments = at.dataframe[0].value["segment"].tolist()
+    assert set(segments) == {"A"}
+    at.toggle(key="embeddings_use_pair").set_value(True).run()
+    assert not at.exception
+    assert at.text_input(key="embeddings_pair").value == TEXT["default_pair"]["zh"]
+    segments = at.dataframe[0].value["segment"].tolist()
+    assert segments[0] == "A" and segments[-1] == "B" and "B" in segments
+    at.text_input(key="embeddings_pair").set_value("  ").run()
+    assert not at.exception and at.warning  # an empty sentence B is explained, not a traceback
+
+
+@pytest.mark.parametrize("name", list(HOSTILE_INPUTS))
+def test_hostile_input_gives_a_message_not_a_traceback(name):
+    at = open_page("en", HOSTILE_INPUTS[name])
+    if name in ("empty", "whitespace"):
+        assert at.warning and not figures(at)
+        return
+    assert figures(at)
+    if name == "long":
+        info = " ".join(i.value for i in at.info)
+        assert "512" in info
+        captions = " ".join(c.value for c in at.caption)
+        assert TEXT["downloads_limited"]["en"].format(n=512, limit=128) in captions
+    if name == "html":
+        tokens = at.dataframe[0].value["token"].tolist()
+        assert "<" in tokens and "script" in tokens  # the text is shown as text, token by token
