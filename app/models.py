@@ -34,27 +34,39 @@ def get_model(spec: str) -> LoadedBert:
     return bundle
 
 
-def current_spec() -> str:
+def chosen_spec() -> str:
+    """What the sidebar asks for (it may fail to load)."""
     choice = st.session_state.get("model_choice", "embedded")
     if choice == "folder":
         return st.session_state.get("model_folder", "").strip() or "embedded"
     return choice
 
 
+def current_spec() -> str:
+    """The spec of the model this run really uses: the chosen one, or "embedded" when that failed to load."""
+    return st.session_state.get("loaded_spec") or chosen_spec()
+
+
 def current_model() -> LoadedBert:
-    """The model the sidebar chose; falls back to the embedded one with a message if that fails."""
-    spec = current_spec()
+    """The model the sidebar chose; falls back to the embedded one with a message if that fails.
+
+    The sidebar calls this before the page runs, so ``current_spec()`` is settled for the whole run.
+    """
     from .i18n import t
 
+    spec = chosen_spec()
     try:
         with st.spinner(t("common.loading_model")):
-            return get_model(spec)
+            bundle = get_model(spec)
+        st.session_state["loaded_spec"] = spec
+        return bundle
     except CheckpointError as e:
         if spec == "embedded":
             st.error(t("common.model_failed", error=str(e)))
             st.stop()
         st.sidebar.error(t("common.model_failed", error=str(e)))
         st.sidebar.info(t("common.using_fallback"))
+        st.session_state["loaded_spec"] = "embedded"
         return get_model("embedded")
 
 

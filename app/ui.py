@@ -13,12 +13,19 @@ from model.inference import InputError
 from .i18n import t
 
 
+def explain(error: InputError) -> str:
+    """The input error in the session's language (the model's English message where no translation exists)."""
+    key = f"common.error_{error.code}"
+    text = t(key, **error.values)
+    return str(error) if text == key else text
+
+
 def run_or_explain(fn, *args, **kwargs):
     """Call ``fn``; on bad input show the reason in the page and return None instead of a traceback."""
     try:
         return fn(*args, **kwargs)
     except InputError as e:
-        st.warning(str(e))
+        st.warning(explain(e))
         return None
 
 

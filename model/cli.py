@@ -82,7 +82,7 @@ def cmd_fill_mask(args) -> None:
     for t in args.texts:
         texts.extend(line for line in sys.stdin.read().splitlines() if line.strip()) if t == "-" else texts.append(t)
     if not texts:
-        raise inference.InputError("no text given on stdin")
+        raise inference.InputError("empty_text", "no text given on stdin")
     bundle = load(args.model)
     for text in texts:
         result = inference.fill_mask(bundle, text, top_k=args.top_k, causal=args.causal)

@@ -19,7 +19,15 @@ MAX_INPUT_CHARS = 20_000  # beyond this we refuse rather than tokenize megabytes
 
 
 class InputError(ValueError):
-    """The user's input cannot be used; the message says why in plain words."""
+    """The user's input cannot be used; the message says why in plain words.
+
+    ``code`` names the problem and ``values`` its numbers, so a UI can say the same in another language.
+    """
+
+    def __init__(self, code: str, message: str, **values):
+        super().__init__(message)
+        self.code = code
+        self.values = values
 
 
 @dataclass
@@ -91,21 +99,24 @@ class EmbeddingResult:
     truncated: bool
 
 
-def check_text(text: str, what: str = "text") -> str:
+def check_text(text: str, part: str = "text") -> str:
+    """``part`` is "text", or "first" / "second" for the sentences of a pair."""
+    name = {"text": "text", "first": "first sentence", "second": "second sentence"}[part]
     if not isinstance(text, str) or not text.strip():
-        raise InputError(f"The {what} is empty: type a sentence.")
+        raise InputError(f"empty_{part}", f"The {name} is empty: type a sentence.")
     if len(text) > MAX_INPUT_CHARS:
-        raise InputError(f"The {what} has {len(text):,} characters; the limit is {MAX_INPUT_CHARS:,}.")
+        raise InputError("too_long", f"The {name} has {len(text):,} characters; the limit is {MAX_INPUT_CHARS:,}.",
+                         chars=len(text), limit=MAX_INPUT_CHARS)
     return text
 
 
 def encode(bundle: LoadedBert, text: str, pair: str | None = None) -> Encoding:
-    check_text(text, "first sentence" if pair is not None else "text")
+    check_text(text, "first" if pair is not None else "text")
     if pair is not None:
-        check_text(pair, "second sentence")
+        check_text(pair, "second")
     enc = bundle.tokenizer.encode(text, pair)
     if len(enc.ids) <= (3 if pair is not None else 2):
-        raise InputError("Nothing is left of the text after tokenization (only spaces or control characters?).")
+        raise InputError("nothing_left", "Nothing is left of the text after tokenization (only spaces or control characters?).")
     return enc
 
 
@@ -115,9 +126,11 @@ def _tensors(enc: Encoding):
     return ids, types
 
 
-def _pretraining_model(bundle: LoadedBert):
+def pretraining_model(bundle: LoadedBert):
+    """The model with its MLM and NSP heads; a fine-tuned classifier has neither."""
     if not hasattr(bundle.model, "cls"):
-        raise InputError(f"{bundle.name} is a fine-tuned classifier: it has no masked-language-model head.")
+        raise InputError("no_mlm_head", f"{bundle.name} is a fine-tuned classifier: it has no masked-language-model head.",
+                         name=bundle.name)
     return bundle.model
 
 
@@ -125,13 +138,13 @@ def _pretraining_model(bundle: LoadedBert):
 def fill_mask(bundle: LoadedBert, text: str, *, top_k: int = 5, causal: bool = False) -> FillMaskResult:
     """Top-k predictions for every [MASK]; ``causal`` lets each position see only itself and its left."""
     if not isinstance(top_k, int) or not 1 <= top_k <= MAX_TOP_K:
-        raise InputError(f"top-k must be a whole number from 1 to {MAX_TOP_K}.")
-    model = _pretraining_model(bundle)
+        raise InputError("bad_top_k", f"top-k must be a whole number from 1 to {MAX_TOP_K}.", limit=MAX_TOP_K)
+    model = pretraining_model(bundle)
     enc = encode(bundle, text)
     mask_id = bundle.tokenizer.mask_token_id
     positions = [i for i, t in enumerate(enc.ids) if t == mask_id]
     if not positions:
-        raise InputError("The text has no [MASK]: put [MASK] where a word should be predicted.")
+        raise InputError("no_mask", "The text has no [MASK]: put [MASK] where a word should be predicted.")
     ids, types = _tensors(enc)
     where = ids == mask_id  # (1, T)
     out = model(ids, types, causal=causal, mlm_positions=where)
@@ -159,7 +172,7 @@ def attention_maps(bundle: LoadedBert, text: str, pair: str | None = None, *, ca
 
 @torch.inference_mode()
 def next_sentence(bundle: LoadedBert, first: str, second: str) -> NspResult:
-    model = _pretraining_model(bundle)
+    model = pretraining_model(bundle)
     enc = encode(bundle, first, second)
     ids, types = _tensors(enc)
     out = model(ids, types, mlm_positions=torch.zeros_like(ids, dtype=torch.bool))

@@ -93,7 +93,8 @@ def wait_ready(page, timeout: float = 60_000) -> None:
 
 def open_page(page, server: str, name: str, lang: str, **params) -> None:
     query = "&".join([f"lang={lang}"] + [f"{k}={v}" for k, v in params.items()])
-    page.goto(f"{server}/{name}?{query}")
+    path = "" if name == PAGE_FILES[0] else name  # the default page lives at "/"
+    page.goto(f"{server}/{path}?{query}")
     wait_ready(page)
     # Charts and iframes draw after the script finishes.
     page.wait_for_timeout(500)

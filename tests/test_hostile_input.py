@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from app.navigation import PAGE_FILES
+
+ENTRY = str(Path(__file__).resolve().parents[1] / "streamlit_app.py")
 
 HOSTILE = {
     "empty": "",
@@ -20,7 +24,7 @@ HOSTILE = {
 
 
 def run_page(name: str, text: str, lang: str = "en") -> AppTest:
-    at = AppTest.from_file("streamlit_app.py", default_timeout=120)
+    at = AppTest.from_file(ENTRY, default_timeout=120)
     at.session_state["lang"] = lang
     at.session_state["text"] = text
     at.run()
@@ -50,7 +54,7 @@ def test_page_never_renders_user_text_as_html(name):
 
 @pytest.mark.parametrize("params", [{"layer": "500", "head": "-3", "lang": "xx"}, {"layer": "abc", "text": "a" * 50_000}])
 def test_hand_edited_url_cannot_break_a_page(params):
-    at = AppTest.from_file("streamlit_app.py", default_timeout=120)
+    at = AppTest.from_file(ENTRY, default_timeout=120)
     for key, value in params.items():
         at.query_params[key] = value
     at.run()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from collections.abc import Sequence
 
 import numpy as np
@@ -11,14 +12,21 @@ import plotly.graph_objects as go
 FONT = "Noto Sans CJK SC, Noto Sans SC, Microsoft YaHei, PingFang SC, sans-serif"
 
 
+def plotly_text(text: str) -> str:
+    """Text for plotly to draw literally: it renders a few HTML tags (<b>, <br>, <a>) in labels, titles and
+    hovers, and tokens are user text."""
+    return html.escape(text, quote=False)
+
+
 def unique_labels(tokens: Sequence[str]) -> list[str]:
-    """Plotly merges equal category labels; number repeated tokens so every row and column survives."""
+    """Tokens as plotly labels: HTML-escaped (plotly renders tags such as <b> and <a> in labels, and a
+    token is user text), and made distinct, since plotly merges equal category labels."""
     seen: dict[str, int] = {}
     out = []
     for token in tokens:
         n = seen.get(token, 0)
         seen[token] = n + 1
-        out.append(token + "\u200b" * n)  # zero-width spaces: invisible, yet distinct
+        out.append(plotly_text(token) + "\u200b" * n)  # zero-width spaces: invisible, yet distinct
     return out
 
 

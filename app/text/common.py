@@ -45,4 +45,24 @@ TEXT = {
         "en": "This model's heads are untrained: its predictions are random.",
         "zh": "该模型的预测头未经训练：预测是随机的。",
     },
+    "error_empty_text": {"en": "The text is empty: type a sentence.", "zh": "输入为空：请输入一个句子。"},
+    "error_empty_first": {"en": "The first sentence (A) is empty: type a sentence.", "zh": "第一句（A）为空：请输入一个句子。"},
+    "error_empty_second": {"en": "The second sentence (B) is empty: type a sentence.", "zh": "第二句（B）为空：请输入一个句子。"},
+    "error_too_long": {
+        "en": "The text has {chars:,} characters; the limit is {limit:,}. Shorten it a little.",
+        "zh": "文本有 {chars:,} 个字符，上限是 {limit:,}。请缩短一些。",
+    },
+    "error_nothing_left": {
+        "en": "Nothing is left of the text after tokenization (only spaces or control characters?).",
+        "zh": "分词后文本什么也没剩下（是不是只有空格或控制字符？）。",
+    },
+    "error_no_mlm_head": {
+        "en": "{name} is a fine-tuned classifier: it has no masked-language-model head.",
+        "zh": "{name} 是微调后的分类器，没有掩码语言模型头。",
+    },
+    "error_bad_top_k": {"en": "top-k must be a whole number from 1 to {limit}.", "zh": "top-k 必须是 1 到 {limit} 之间的整数。"},
+    "error_no_mask": {
+        "en": "The text has no [MASK]: put [MASK] where a word should be predicted.",
+        "zh": "文本中没有 [MASK]：请在要预测的位置写上 [MASK]。",
+    },
 }

@@ -1,0 +1,153 @@
+"""Charts of the fine-tuning lab: live loss and accuracy curves, the confusion matrix, a tag strip for the
+entity task, and what [CLS] attends to before and after fine-tuning.
+
+Pure: lists and arrays in, ``go.Figure`` out. Tokens come from the user's own sentence, so they are escaped
+for plotly, which renders a few HTML tags inside text.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from .base import heatmap, style, unique_labels
+from .nsp import wrap
+
+RUN_COLOURS = {"pretrained": "#4C78A8", "random": "#E45756"}
+ENTITY_COLOURS = {"PER": ("#F58518", "#FBC58C"), "LOC": ("#54A24B", "#A9D9A3"), "ORG": ("#B279A2", "#DDBCD3")}
+OUTSIDE_COLOUR = "#F2F2F2"
+SPECIAL_COLOUR = "#D9D9D9"
+SPECIAL_TOKENS = frozenset(("[CLS]", "[SEP]", "[PAD]"))
+
+
+def plotly_text(text: str) -> str:
+    return html.escape(text, quote=False)
+
+
+def smooth(values: Sequence[float], window: int = 5) -> list[float]:
+    """Trailing running mean: per-batch loss and accuracy jump about; the trend is what the eye needs."""
+    out, total = [], 0.0
+    for i, v in enumerate(values):
+        total += v
+        if i >= window:
+            total -= values[i - window]
+        out.append(total / min(i + 1, window))
+    return out
+
+
+def training_curves(
+    history: Sequence[Mapping],
+    *,
+    run_names: Mapping[str, str],
+    loss_title: str,
+    accuracy_title: str,
+    step_title: str,
+    title: str | None = None,
+    window: int = 5,
+) -> go.Figure:
+    """Loss (left) and batch accuracy (right) against the step, one colour per run (pre-trained, random):
+    raw values faint, their running mean solid, so two runs compare on one chart."""
+    fig = make_subplots(rows=1, cols=2, subplot_titles=(loss_title, accuracy_title), horizontal_spacing=0.08)
+    for init, name in run_names.items():
+        steps = [h for h in history if h["init"] == init]
+        if not steps:
+            continue
+        x = [h["step"] for h in steps]
+        colour = RUN_COLOURS.get(init, "#333333")
+        for col, metric in ((1, "loss"), (2, "accuracy")):
+            y = [h[metric] for h in steps]
+            fig.add_trace(go.Scatter(x=x, y=y, mode="lines", line={"color": colour, "width": 1}, opacity=0.3,
+                                     name=name, legendgroup=init, showlegend=False, hoverinfo="skip"), row=1, col=col)
+            fig.add_trace(go.Scatter(x=x, y=smooth(y, window), mode="lines", line={"color": colour, "width": 3},
+                                     name=name, legendgroup=init, showlegend=col == 1,
+                                     hovertemplate=f"{plotly_text(name)} · %{{x}}: %{{y:.3f}}<extra></extra>"),
+                          row=1, col=col)
+    fig.update_xaxes(title_text=step_title, rangemode="tozero")
+    fig.update_yaxes(rangemode="tozero", row=1, col=1)
+    fig.update_yaxes(range=[0, 1.02], tickformat=".0%", row=1, col=2)
+    fig.update_layout(legend={"orientation": "h", "y": -0.2, "yanchor": "top"})
+    return style(fig, title, 380)
+
+
+def confusion_heatmap(
+    shares: np.ndarray, counts: Sequence[Sequence[int]], labels: Sequence[str], *, true_title: str, predicted_title: str,
+    title: str | None = None,
+) -> go.Figure:
+    """Rows are the true labels, columns the predictions; colour is the row's share, the number is the count."""
+    names = [plotly_text(label) for label in labels]
+    fig = heatmap(shares, names, names, title=title, zmin=0, zmax=1,
+                  hover="%{y} → %{x}: %{customdata} (%{z:.0%})<extra></extra>")
+    fig.update_traces(customdata=np.asarray(counts), text=np.asarray(counts), texttemplate="%{text}", colorbar={"tickformat": ".0%"})
+    fig.update_xaxes(title_text=predicted_title, tickangle=0 if len(labels) <= 5 else -45)
+    fig.update_yaxes(title_text=true_title)
+    return fig
+
+
+def tag_code(tag: str, token: str) -> int:
+    """Colour code of a tagged token: 0 special, 1 outside, then B-/I- of PER, LOC, ORG (unknown types as O)."""
+    if token in SPECIAL_TOKENS:
+        return 0
+    kinds = list(ENTITY_COLOURS)
+    prefix, _, kind = tag.partition("-")
+    if prefix in ("B", "I") and kind in ENTITY_COLOURS:
+        return 2 + 2 * kinds.index(kind) + (prefix == "I")
+    return 1
+
+
+def tag_strip(tokens: Sequence[str], tags: Sequence[str], probs: Sequence[float], *, title: str | None = None,
+              per_row: int = 12) -> go.Figure:
+    """The sentence as a grid of token cells, read left to right, coloured by predicted entity tag."""
+    if not len(tokens) == len(tags) == len(probs):
+        raise ValueError(f"{len(tokens)} tokens, {len(tags)} tags and {len(probs)} probabilities")
+    colours = [SPECIAL_COLOUR, OUTSIDE_COLOUR] + [c for pair in ENTITY_COLOURS.values() for c in pair]
+    last = len(colours) - 1
+    codes = [tag_code(tag, token) for tag, token in zip(tags, tokens)]
+    labels = [
+        f"{plotly_text(token)}<br><span style='font-size:10px;color:#555'>{'' if code == 0 else plotly_text(tag)}</span>"
+        for token, tag, code in zip(tokens, tags, codes)
+    ]
+    hover = [f"{i} · {plotly_text(token)} · {plotly_text(tag)} {p:.0%}" for i, (token, tag, p) in enumerate(zip(tokens, tags, probs))]
+    fig = go.Figure(
+        go.Heatmap(
+            z=wrap(codes, per_row),
+            text=wrap(labels, per_row, ""),
+            customdata=wrap(hover, per_row, ""),
+            texttemplate="%{text}",
+            textfont={"size": 14},
+            hovertemplate="%{customdata}<extra></extra>",
+            colorscale=[[i / last, c] for i, c in enumerate(colours)],
+            zmin=0,
+            zmax=last,
+            showscale=False,
+            xgap=3,
+            ygap=3,
+        )
+    )
+    for kind, (strong, _) in ENTITY_COLOURS.items():  # legend entries only: the heatmap has no legend
+        fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=kind,
+                                 marker={"symbol": "square", "size": 14, "color": strong}))
+    rows = len(wrap(codes, per_row))
+    fig.update_xaxes(visible=False)
+    fig.update_yaxes(visible=False, autorange="reversed")
+    fig.update_layout(legend={"orientation": "h", "y": -0.05, "yanchor": "top"}, plot_bgcolor="rgba(0,0,0,0)")
+    return style(fig, title, 110 + 54 * rows)
+
+
+def cls_attention_bars(tokens: Sequence[str], before: Sequence[float], after: Sequence[float], *, before_name: str,
+                       after_name: str, title: str | None = None) -> go.Figure:
+    """Grouped bars over the tokens: how much [CLS] attends to each, before and after fine-tuning."""
+    if not len(tokens) == len(before) == len(after):
+        raise ValueError(f"{len(tokens)} tokens but {len(before)} and {len(after)} attention weights")
+    x = unique_labels([plotly_text(t) for t in tokens])
+    fig = go.Figure()
+    for values, name, colour in ((before, before_name, "#9DB9D8"), (after, after_name, "#F58518")):
+        fig.add_trace(go.Bar(x=x, y=list(values), name=name, marker_color=colour,
+                             hovertemplate=f"{plotly_text(name)} · %{{x}}: %{{y:.1%}}<extra></extra>"))
+    fig.update_xaxes(type="category", tickangle=-45)
+    fig.update_yaxes(tickformat=".0%", rangemode="tozero")
+    fig.update_layout(barmode="group", legend={"orientation": "h", "y": 1.02, "yanchor": "bottom"})
+    return style(fig, title, 360)

@@ -1,0 +1,101 @@
+"""The NSP lab's figures: the ``[CLS] A [SEP] B [SEP]`` strip coloured by segment, and the P(IsNext) gauge."""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Sequence
+
+import plotly.graph_objects as go
+
+from .base import style
+
+SPECIAL = frozenset(("[CLS]", "[SEP]"))
+# Cell codes: 2 * segment + (1 if special): A word, A special, B word, B special.
+CELL_COLOURS = ("#D4E4F4", "#8FB3D9", "#FDE3C8", "#F7B77A")
+LEGEND_COLOURS = (CELL_COLOURS[1], CELL_COLOURS[3])
+
+
+def cell_codes(tokens: Sequence[str], segment_ids: Sequence[int]) -> list[int]:
+    """One colour code per token: its segment, darker for [CLS] and [SEP]."""
+    if len(tokens) != len(segment_ids):
+        raise ValueError(f"{len(tokens)} tokens but {len(segment_ids)} segment ids")
+    return [2 * int(segment) + (token in SPECIAL) for token, segment in zip(tokens, segment_ids)]
+
+
+def wrap(values: Sequence, per_row: int, fill=None) -> list[list]:
+    """Cut a sequence into rows of ``per_row``, padding the last row with ``fill``."""
+    rows = max(1, math.ceil(len(values) / per_row))
+    padded = list(values) + [fill] * (rows * per_row - len(values))
+    return [padded[r * per_row : (r + 1) * per_row] for r in range(rows)]
+
+
+def segment_strip(
+    tokens: Sequence[str],
+    segment_ids: Sequence[int],
+    *,
+    segment_labels: Sequence[str],
+    position_label: str,
+    title: str | None = None,
+    per_row: int = 12,
+) -> go.Figure:
+    """The input as a grid of token cells, read left to right, top to bottom, coloured by segment.
+
+    Tokens are HTML-escaped: plotly renders a small set of tags inside text, and a token must show literally.
+    """
+    codes = cell_codes(tokens, segment_ids)
+    # Token on top, its position below in small grey: the three numbers BERT adds up are token, segment, position.
+    labels = [
+        f"{html.escape(token)}<br><span style='font-size:10px;color:#666'>{i}</span>" for i, token in enumerate(tokens)
+    ]
+    hover = [
+        f"{position_label} {i} · {html.escape(token)} · {segment_labels[int(segment)]}"
+        for i, (token, segment) in enumerate(zip(tokens, segment_ids))
+    ]
+    last = len(CELL_COLOURS) - 1
+    colorscale = [[value / last, colour] for value, colour in enumerate(CELL_COLOURS)]
+    fig = go.Figure(
+        go.Heatmap(
+            z=wrap(codes, per_row),
+            text=wrap(labels, per_row, ""),
+            customdata=wrap(hover, per_row, ""),
+            texttemplate="%{text}",
+            textfont={"size": 14},
+            hovertemplate="%{customdata}<extra></extra>",
+            colorscale=colorscale,
+            zmin=0,
+            zmax=last,
+            showscale=False,
+            xgap=3,
+            ygap=3,
+        )
+    )
+    for label, colour in zip(segment_labels, LEGEND_COLOURS):  # legend entries only: the heatmap has no legend
+        fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=label,
+                                 marker={"symbol": "square", "size": 14, "color": colour}))
+    rows = len(wrap(codes, per_row))
+    fig.update_xaxes(visible=False)
+    fig.update_yaxes(visible=False, autorange="reversed")
+    fig.update_layout(legend={"orientation": "h", "y": -0.05, "yanchor": "top"}, plot_bgcolor="rgba(0,0,0,0)")
+    return style(fig, title, 110 + 54 * rows)
+
+
+def is_next_gauge(probability: float, *, title: str) -> go.Figure:
+    """P(IsNext) on a 0–100% dial, with the 50% decision line."""
+    fig = go.Figure(
+        go.Indicator(
+            mode="gauge+number",
+            value=100 * probability,
+            number={"suffix": "%", "valueformat": ".1f"},
+            title={"text": title},
+            gauge={
+                "axis": {"range": [0, 100], "ticksuffix": "%"},
+                "bar": {"color": "#4C78A8"},
+                "steps": [{"range": [0, 50], "color": "#F3D9D9"}, {"range": [50, 100], "color": "#D9EED9"}],
+                "threshold": {"line": {"color": "#333", "width": 3}, "thickness": 0.9, "value": 50},
+            },
+        )
+    )
+    style(fig, None, 250)
+    fig.update_layout(margin={"l": 40, "r": 40, "t": 60, "b": 10})  # room for the title and the 0% / 100% ticks
+    return fig

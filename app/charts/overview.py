@@ -1,0 +1,159 @@
+"""The overview page's figures and tables: the paradigm diagram, parameter counts by part, the paper's results.
+
+Seed notes, sections 二 (BERT-Base / BERT-Large), 三 (预训练 + 微调范式) and 四 (11 项 SOTA).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import plotly.graph_objects as go
+
+from model.modeling import BertConfig, count_parameters
+
+from .base import style
+
+# The results table of the seed notes ("BERT 发布时的 11 项 SOTA"): task key, previous best, BERT.
+SOURCE_RESULTS = (
+    ("glue", 80.2, 86.5),
+    ("squad1", 87.4, 93.2),
+    ("squad2", 80.2, 86.8),
+    ("swag", 80.3, 86.4),
+)
+
+PARTS = ("embeddings", "encoder", "pooler", "heads")
+PART_COLOURS = {"embeddings": "#72B7B2", "encoder": "#4C78A8", "pooler": "#F58518", "heads": "#E45756"}
+
+
+def parameters_by_part(config: BertConfig) -> dict[str, int]:
+    """``count_parameters`` folded into the four parts a reader recognises; the MLM and NSP heads go together."""
+    counts = count_parameters(config)
+    return {
+        "embeddings": counts["embeddings"],
+        "encoder": counts["encoder"],
+        "pooler": counts["pooler"],
+        "heads": counts["mlm_head"] + counts["nsp_head"],
+        "total": counts["total"],
+    }
+
+
+def size_table(configs: Sequence[BertConfig]) -> dict[str, list[int]]:
+    """Rows of the sizes table (the shape of each model, then its parameters by part), one column per config."""
+    shapes = {
+        "layers": [c.num_hidden_layers for c in configs],
+        "hidden": [c.hidden_size for c in configs],
+        "attention_heads": [c.num_attention_heads for c in configs],
+        "ffn": [c.intermediate_size for c in configs],
+        "vocab": [c.vocab_size for c in configs],
+    }
+    counts = [parameters_by_part(c) for c in configs]
+    return shapes | {part: [count[part] for count in counts] for part in (*PARTS, "total")}
+
+
+def results_rows(results: Sequence[tuple[str, float, float]] = SOURCE_RESULTS) -> list[tuple[str, float, float, float]]:
+    """Each task with its gain, rounded to the table's one decimal (so 86.5 - 80.2 reads 6.3, not 6.299999)."""
+    return [(task, before, bert, round(bert - before, 1)) for task, before, bert in results]
+
+
+def parameter_bars(
+    models: Sequence[str], counts: Sequence[dict[str, int]], part_labels: dict[str, str], *, title: str, axis: str
+) -> go.Figure:
+    """Stacked horizontal bars, one per model, in millions of parameters."""
+    fig = go.Figure()
+    for part in PARTS:
+        fig.add_trace(
+            go.Bar(
+                name=part_labels[part],
+                y=list(models),
+                x=[c[part] / 1e6 for c in counts],
+                orientation="h",
+                marker_color=PART_COLOURS[part],
+                hovertemplate="%{y}<br>" + part_labels[part] + ": %{x:.2f}M<extra></extra>",
+            )
+        )
+    fig.add_trace(  # the total at each bar's end, without a legend entry
+        go.Scatter(
+            y=list(models),
+            x=[c["total"] / 1e6 for c in counts],
+            mode="text",
+            text=[f"{c['total'] / 1e6:.1f}M" for c in counts],
+            textposition="middle right",
+            showlegend=False,
+            hoverinfo="skip",
+        )
+    )
+    fig.update_layout(barmode="stack", legend={"orientation": "h", "y": -0.25, "traceorder": "normal"})
+    fig.update_xaxes(title=axis, range=[0, max(c["total"] for c in counts) / 1e6 * 1.15])
+    fig.update_yaxes(autorange="reversed", type="category")
+    return style(fig, title, 140 + 55 * len(models))
+
+
+def results_bars(
+    tasks: Sequence[str],
+    before: Sequence[float],
+    bert: Sequence[float],
+    *,
+    before_label: str,
+    bert_label: str,
+    title: str,
+    axis: str,
+) -> go.Figure:
+    """Grouped bars: the previous best beside BERT for each task."""
+    fig = go.Figure(
+        [
+            go.Bar(name=name, x=list(tasks), y=list(scores), marker_color=colour, text=list(scores),
+                   textposition="outside")
+            for name, scores, colour in ((before_label, before, "#BAB0AC"), (bert_label, bert, "#4C78A8"))
+        ]
+    )
+    low = min(min(before), min(bert))
+    # A zero baseline would hide 6-point gains between 80 and 93; the axis starts just below the lowest score.
+    fig.update_yaxes(title=axis, range=[max(0.0, low - 10), 100])
+    fig.update_layout(barmode="group", legend={"orientation": "h", "y": -0.2})
+    return style(fig, title, 380)
+
+
+def paradigm_figure(
+    pretrain_title: str,
+    pretrain_steps: Sequence[str],
+    pretrain_note: str,
+    finetune_title: str,
+    finetune_steps: Sequence[str],
+    finetune_note: str,
+) -> go.Figure:
+    """Two rows of boxes joined by arrows: the big pre-training step above, the small fine-tuning step below.
+
+    An elbow connector carries the last box of pre-training (the general representation) into the first of
+    fine-tuning (general BERT), running through the gap between the rows so it crosses no label.
+    """
+    fig = go.Figure()
+    pretrain_y, pretrain_half, finetune_y, finetune_half, elbow_y = 3.4, 0.8, 1.0, 0.5, 2.3
+    rows = (
+        (pretrain_title, pretrain_steps, pretrain_note, pretrain_y, pretrain_half, "#D4E4F4", "#4C78A8"),
+        (finetune_title, finetune_steps, finetune_note, finetune_y, finetune_half, "#FDE3C8", "#F58518"),
+    )
+    centres = {}
+    for title, steps, note, y, half_height, fill, line in rows:
+        # The pre-training labels sit above their row, the fine-tuning ones below, clear of the connector.
+        label_y = y + half_height + 0.3 if y == pretrain_y else y - half_height - 0.3
+        fig.add_annotation(x=0.1, y=label_y, text=f"<b>{title}</b>", showarrow=False, xanchor="left",
+                           font={"size": 15, "color": line})
+        fig.add_annotation(x=9.9, y=label_y, text=note, showarrow=False, xanchor="right",
+                           font={"size": 13, "color": "#555"})
+        centres[y] = [1.6 + 3.4 * i for i in range(len(steps))]
+        for centre, step in zip(centres[y], steps):
+            fig.add_shape(type="rect", x0=centre - 1.4, x1=centre + 1.4, y0=y - half_height, y1=y + half_height,
+                          fillcolor=fill, line={"color": line, "width": 2})
+            fig.add_annotation(x=centre, y=y, text=step, showarrow=False, font={"size": 14, "color": "#222"})
+        for left, right in zip(centres[y], centres[y][1:]):
+            fig.add_annotation(x=right - 1.45, y=y, ax=left + 1.45, ay=y, xref="x", yref="y", axref="x", ayref="y",
+                               text="", showarrow=True, arrowhead=3, arrowsize=1.2, arrowwidth=2, arrowcolor=line)
+    last, first = centres[pretrain_y][-1], centres[finetune_y][0]
+    fig.add_shape(type="path", path=f"M {last},{pretrain_y - pretrain_half} V {elbow_y} H {first}",
+                  line={"color": "#888", "width": 2})
+    fig.add_annotation(x=first, y=finetune_y + finetune_half + 0.02, ax=first, ay=elbow_y, xref="x", yref="y",
+                       axref="x", ayref="y", text="", showarrow=True, arrowhead=3, arrowwidth=2, arrowcolor="#888")
+    fig.update_xaxes(visible=False, range=[0, 10])
+    fig.update_yaxes(visible=False, range=[-0.1, 4.6])
+    fig.update_layout(plot_bgcolor="rgba(0,0,0,0)", paper_bgcolor="rgba(0,0,0,0)", dragmode=False)
+    return style(fig, None, 380)

@@ -1,0 +1,389 @@
+"""Background fine-tuning jobs for the Fine-tuning lab (seed notes, 三: 通用 BERT → 添加任务头 → 在特定任务上微调).
+
+Each browser session owns at most one job. A job loads a task, puts a fresh head on a COPY of the shared
+model (``build_task_model``), trains it with ``model.finetune.finetune`` in a background thread, and keeps a
+snapshot the page polls once a second to draw live curves. Plain Python and torch: no Streamlit here.
+
+Limits, so that one classroom server stays usable:
+
+* At most ``BERT_LAB_MAX_TRAININGS`` jobs (default 2) train at once, per process. Others wait, in order,
+  as "queued" and can tell how many jobs are ahead of them.
+* A job holds only a weak reference to its owner, a token object the page keeps in the session's state.
+  When the session is gone (tab closed, session expired), the token dies with it, the job stops after its
+  current step and drops its model, so an abandoned session's weights do not stay in memory.
+* ``settings.max_seconds`` bounds each training run; a "compare" job runs pre-trained and random-init
+  one after the other with the same data, settings and budget, in one slot.
+
+Torch threads: torch's intra-op thread count is process-wide in effect (``torch.set_num_threads`` stores a
+global that every thread started afterwards picks up), so a training thread must not change it: it would
+change it for every page's inference too. The knob that matters is how many trainings run at once, which
+the slot limit bounds. Where a server's CPUs are shared with other work, oversubscription hurts badly
+(measured here on 2 busy cores: a fine-tuning step took 2.5x longer with 2 torch threads than with 1), and
+the operator can set ``BERT_LAB_TORCH_THREADS``: it is applied once, when this module is imported.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import math
+import os
+import threading
+import time
+import weakref
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+import torch
+
+from model.checkpoint import LoadedBert
+from model.datasets import NER_LABELS, SENTIMENT_LABELS, TOPIC_LABELS, load_task
+from model.finetune import (
+    EvalResult,
+    FinetuneResult,
+    FinetuneSettings,
+    build_task_model,
+    encode_examples,
+    evaluate,
+    finetune,
+    predict,
+)
+from model.inference import AttentionResult, InputError, attention_maps, check_text
+from model.modeling import BertForTaskHead
+
+log = logging.getLogger(__name__)
+
+if os.environ.get("BERT_LAB_TORCH_THREADS", "").strip():
+    torch.set_num_threads(max(1, int(os.environ["BERT_LAB_TORCH_THREADS"])))
+
+MAX_TRAININGS = max(1, int(os.environ.get("BERT_LAB_MAX_TRAININGS", "2")))
+HELDOUT_LIMIT = 200  # held-out examples scored after training: enough for a stable accuracy, quick on a CPU
+QUEUED, RUNNING, DONE, STOPPED, FAILED = "queued", "running", "done", "stopped", "failed"
+ACTIVE = (QUEUED, RUNNING)
+INITS = ("pretrained", "random")
+COMPARE = "compare"
+_POLL_SECONDS = 0.1
+# Label names per task, for describing a head before its data is loaded (``load_task`` picks the same lists).
+TASK_LABELS = {"sentiment-zh": SENTIMENT_LABELS, "topics-en": TOPIC_LABELS, "ner-zh": NER_LABELS}
+
+_slots = threading.BoundedSemaphore(MAX_TRAININGS)
+_queue_lock = threading.Lock()
+_queue: list["Job"] = []  # jobs waiting for a slot, first come first served
+_ids = itertools.count(1)
+
+
+class Owner:
+    """A session's token: the page keeps it in ``st.session_state``; a job lives only as long as it does."""
+
+
+@dataclass(frozen=True)
+class JobSnapshot:
+    """A consistent copy of a job's state at one moment, safe to read from any thread."""
+
+    id: int
+    status: str  # queued / running / done / stopped / failed
+    phase: str  # loading / training / evaluating while running, else ""
+    task: str
+    kind: str  # "sequence" or "token" once the task is loaded, else ""
+    labels: tuple[str, ...]
+    inits: tuple[str, ...]  # the runs, in order: one init, or both for a comparison
+    current_init: str | None
+    settings: FinetuneSettings
+    train_size: int  # examples actually used (a task may have fewer than asked for)
+    heldout_size: int
+    ahead: int  # jobs ahead in the queue while queued
+    history: tuple[dict, ...]  # one entry per step, with its run's "init"
+    results: dict[str, FinetuneResult]
+    error: str | None
+    stop_reason: str | None  # "user" or "owner"; a time budget ends a run as done, with result.stopped
+    seconds: float  # since the job started running
+
+    @property
+    def finished(self) -> bool:
+        return self.status not in ACTIVE
+
+
+@dataclass
+class _State:
+    status: str = QUEUED
+    phase: str = ""
+    kind: str = ""
+    labels: tuple[str, ...] = ()
+    current_init: str | None = None
+    train_size: int = 0
+    heldout_size: int = 0
+    history: list[dict] = field(default_factory=list)
+    results: dict[str, FinetuneResult] = field(default_factory=dict)
+    error: str | None = None
+    stop_reason: str | None = None
+    started: float | None = None
+    ended: float | None = None
+
+
+class Job:
+    """One session's fine-tuning in a background thread: ``snapshot()`` to watch it, ``stop()`` to end it."""
+
+    def __init__(self, owner: Owner, base: LoadedBert, task: str, settings: FinetuneSettings, init: str, train_size: int):
+        if init not in INITS + (COMPARE,):
+            raise ValueError(f"init must be one of {INITS + (COMPARE,)}, not {init!r}")
+        self.id = next(_ids)
+        self.task = task
+        self.settings = settings
+        self.inits = INITS if init == COMPARE else (init,)
+        self.requested_size = int(train_size)
+        self.tokenizer = base.tokenizer
+        self._base: LoadedBert | None = base  # dropped once the copies are made
+        self._owner = weakref.ref(owner)
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._state = _State()
+        self._models: dict[str, BertForTaskHead] = {}
+        self._slot: threading.BoundedSemaphore | None = None
+        self._thread = threading.Thread(target=self._run, name=f"finetune-job-{self.id}", daemon=True)
+
+    # --- watching and steering ---------------------------------------------------------------------------
+
+    def snapshot(self) -> JobSnapshot:
+        with self._lock:
+            s = self._state
+            ahead = 0
+            if s.status == QUEUED:
+                with _queue_lock:
+                    ahead = _queue.index(self) if self in _queue else 0
+            end = s.ended or time.time()
+            return JobSnapshot(
+                id=self.id,
+                status=s.status,
+                phase=s.phase,
+                task=self.task,
+                kind=s.kind,
+                labels=s.labels,
+                inits=self.inits,
+                current_init=s.current_init,
+                settings=self.settings,
+                train_size=s.train_size,
+                heldout_size=s.heldout_size,
+                ahead=ahead,
+                history=tuple(s.history),
+                results=dict(s.results),
+                error=s.error,
+                stop_reason=s.stop_reason,
+                seconds=0.0 if s.started is None else end - s.started,
+            )
+
+    def stop(self) -> None:
+        """Ask the job to end after its current step; it still scores what it has learnt so far."""
+        self._stop.set()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until the job has finished (or ``timeout`` passed); True if it has finished."""
+        self._thread.join(timeout)
+        return not self._thread.is_alive()
+
+    def trained_model(self, init: str | None = None) -> BertForTaskHead | None:
+        """A finished job's model for ``init`` (default: its first run), or None while it trains or if it failed."""
+        with self._lock:
+            if self._state.status not in (DONE, STOPPED):
+                return None
+            return self._models.get(init or self.inits[0])
+
+    # --- the background thread -----------------------------------------------------------------------------
+
+    def _owner_gone(self) -> bool:
+        return self._owner() is None
+
+    def _should_stop(self) -> bool:
+        return self._stop.is_set() or self._owner_gone()
+
+    def _set(self, **changes) -> None:
+        with self._lock:
+            for name, value in changes.items():
+                setattr(self._state, name, value)
+
+    def _wait_for_slot(self) -> bool:
+        """Wait, first come first served, for a training slot; False if the job was stopped meanwhile."""
+        with _queue_lock:
+            _queue.append(self)
+        try:
+            while not self._should_stop():
+                with _queue_lock:
+                    first = _queue[0] is self
+                slots = _slots
+                if first and slots.acquire(timeout=_POLL_SECONDS):
+                    self._slot = slots  # released exactly once, into the semaphore it came from
+                    return True
+                if not first:
+                    time.sleep(_POLL_SECONDS)
+            return False
+        finally:
+            with _queue_lock:
+                _queue.remove(self)
+
+    def _run(self) -> None:
+        if not self._wait_for_slot():
+            self._finish_stopped()
+            return
+        try:
+            self._set(status=RUNNING, phase="loading", started=time.time())
+            self._train_all()
+        except Exception as e:  # everything the thread raises must reach the page, not vanish with the thread
+            log.exception("fine-tuning job %s failed", self.id)
+            with self._lock:
+                self._models.clear()
+                self._state.status = FAILED
+                self._state.error = f"{type(e).__name__}: {e}"
+                self._state.phase = ""
+                self._state.ended = time.time()
+        finally:
+            self._base = None
+            self._slot.release()
+
+    def _train_all(self) -> None:
+        data = load_task(self.task, seed=self.settings.seed)
+        train_examples = data.train[: self.requested_size]
+        heldout_examples = data.heldout[:HELDOUT_LIMIT]
+        if not train_examples or not heldout_examples:
+            raise ValueError(f"task {self.task!r} has no examples to train on or to score")
+        train = encode_examples(self.tokenizer, data.kind, train_examples, self.settings.max_length)
+        heldout = encode_examples(self.tokenizer, data.kind, heldout_examples, self.settings.max_length)
+        labels = list(data.labels)
+        self._set(kind=data.kind, labels=tuple(labels), train_size=len(train), heldout_size=len(heldout))
+        for init in self.inits:
+            if self._should_stop():
+                break
+            self._set(phase="training", current_init=init)
+            model = build_task_model(self._base, labels, data.kind, init, seed=self.settings.seed)
+            with self._lock:
+                self._models[init] = model
+
+            def record(step: int, metrics: dict, init=init) -> None:
+                with self._lock:
+                    self._state.history.append({"init": init, **metrics})
+
+            # Scored here rather than inside ``finetune``, so that an abandoned job skips the scoring.
+            result = finetune(model, train, self.settings, labels=labels, on_step=record, should_stop=self._should_stop)
+            if self._owner_gone():
+                break
+            self._set(phase="evaluating")
+            result.evaluation = evaluate(model, heldout, labels)
+            model.requires_grad_(False)
+            with self._lock:
+                self._state.results[init] = result
+        if self._owner_gone():
+            self._finish_stopped()
+            return
+        self._set(status=STOPPED if self._stop.is_set() else DONE, stop_reason="user" if self._stop.is_set() else None,
+                  phase="", current_init=None, ended=time.time())
+
+    def _finish_stopped(self) -> None:
+        """End as stopped; with its owner gone nobody can look at the model, so free it now."""
+        gone = self._owner_gone()
+        with self._lock:
+            if gone:
+                self._models.clear()
+            self._state.status = STOPPED
+            self._state.stop_reason = "owner" if gone else "user"
+            self._state.phase = ""
+            self._state.current_init = None
+            self._state.ended = time.time()
+
+
+def start(owner: Owner, base: LoadedBert, task_name: str, settings: FinetuneSettings, init: str, train_size: int) -> Job:
+    """Start fine-tuning a copy of ``base`` on ``task_name`` in the background; ``init`` may be "compare"."""
+    job = Job(owner, base, task_name, settings, init, train_size)
+    job._thread.start()
+    return job
+
+
+def queue_length() -> int:
+    with _queue_lock:
+        return len(_queue)
+
+
+# --- pure helpers the page renders from -----------------------------------------------------------------------
+
+
+def steps_per_run(train_size: int, settings: FinetuneSettings) -> int:
+    return max(1, math.ceil(train_size / settings.batch_size) * settings.epochs)
+
+
+def progress(snapshot: JobSnapshot) -> float:
+    """Share of the job done, 0..1: a run counts as far as its steps or its time budget got, whichever is
+    further, so a stopped job shows how far it came."""
+    if snapshot.status == DONE:
+        return 1.0
+    if not snapshot.train_size:
+        return 0.0
+    total = steps_per_run(snapshot.train_size, snapshot.settings)
+    budget = snapshot.settings.max_seconds
+    done = 0.0
+    for init in snapshot.inits:
+        result = snapshot.results.get(init)
+        steps = [h for h in snapshot.history if h["init"] == init]
+        if result is not None and not result.stopped:
+            done += 1.0
+        elif steps:
+            by_time = steps[-1]["seconds"] / budget if budget else 0.0
+            done += min(1.0, max(steps[-1]["step"] / total, by_time))
+    return min(1.0, done / len(snapshot.inits))
+
+
+def history_rows(history: tuple[dict, ...] | list[dict]) -> tuple[list[str], list[list]]:
+    """The step-by-step history as a CSV table (header, rows)."""
+    header = ["init", "step", "epoch", "loss", "accuracy", "lr", "seconds"]
+    rows = [
+        [h["init"], h["step"], h["epoch"], round(h["loss"], 6), round(h["accuracy"], 6), h["lr"], round(h["seconds"], 3)]
+        for h in history
+    ]
+    return header, rows
+
+
+def confusion_rows(evaluation: EvalResult, labels: list[str] | tuple[str, ...], corner: str) -> tuple[list[str], list[list]]:
+    """The confusion matrix as a CSV table: one row per true label, one column per predicted label."""
+    header = [corner, *labels]
+    return header, [[label, *counts] for label, counts in zip(labels, evaluation.confusion)]
+
+
+def row_shares(confusion: list[list[int]]) -> np.ndarray:
+    """Each row of a confusion matrix as shares of its true label (an empty row stays 0)."""
+    counts = np.asarray(confusion, dtype=float)
+    totals = counts.sum(axis=1, keepdims=True)
+    return np.divide(counts, totals, out=np.zeros_like(counts), where=totals > 0)
+
+
+def majority_share(confusion: list[list[int]]) -> float:
+    """Accuracy of always answering the most common true label: the bar a model has to clear."""
+    counts = np.asarray(confusion, dtype=float)
+    return float(counts.sum(axis=1).max() / counts.sum()) if counts.sum() else 0.0
+
+
+def try_sentence(model: BertForTaskHead, tokenizer, text: str, labels: list[str] | tuple[str, ...]) -> dict:
+    """A fine-tuned model's answer for one text: class probabilities, or a tag per token.
+
+    Raises ``InputError`` for text it cannot use; ``truncated`` says whether the end was cut off.
+    """
+    check_text(text)
+    limit = min(tokenizer.max_length, model.config.max_position_embeddings)
+    encoding = tokenizer.encode(text, max_length=limit)
+    if len(encoding.ids) <= 2:
+        raise InputError("nothing_left", "Nothing is left of the text after tokenization (only spaces or control characters?).")
+    with torch.inference_mode():
+        answer = predict(model, tokenizer, text, list(labels))
+    answer["truncated"] = encoding.truncated
+    return answer
+
+
+def finetuned_attention(model: BertForTaskHead, tokenizer, text: str) -> AttentionResult:
+    """Attention maps of a fine-tuned encoder, encoded exactly like the shared model's (``app.models.attention``)."""
+    return attention_maps(LoadedBert(model, tokenizer, "fine-tuned", None), text)
+
+
+def cls_row(attentions: np.ndarray) -> np.ndarray:
+    """What [CLS] attends to in the last layer, averaged over heads: (L, nh, T, T) → (T,), sums to 1."""
+    return np.asarray(attentions)[-1, :, 0, :].mean(axis=0)
+
+
+def demo_settings(**changes) -> FinetuneSettings:
+    """The page's defaults: quick enough for a classroom demo on two CPU cores."""
+    base = FinetuneSettings(epochs=1, batch_size=16, lr=5e-5, max_length=64, max_seconds=60.0)
+    return replace(base, **changes)

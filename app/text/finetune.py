@@ -1,0 +1,185 @@
+TEXT = {
+    "title": {"en": "Fine-tuning lab", "zh": "微调实验"},
+    "intro": {
+        "en": "BERT made the **pre-train + fine-tune** paradigm the standard. Pre-training is the big step, done once: "
+        "masked-word prediction and next-sentence prediction on a large amount of text give a general language "
+        "representation. Fine-tuning is the small step: put a task head on the general model and train on a little "
+        "labelled data for one task. Here you take that small step yourself, on this server, in about a minute.",
+        "zh": "BERT 的开创性不仅在于架构，还在于它推广了「**预训练 + 微调**」范式。预训练是一大步，只做一次："
+        "在海量文本上做掩码预测（MLM）和下一句预测（NSP），得到通用的语言表示。微调是一小步：在通用 BERT 上添加任务头，"
+        "用少量标注数据在特定任务上训练。在这里，你可以在这台服务器上亲手走这一小步，大约只需一分钟。",
+    },
+    "paradigm": {
+        "en": "Pre-training (the big step):\n"
+        "  Internet text → BERT (MLM + NSP) → general language representation\n"
+        "  ↑ trained once, general-purpose\n\n"
+        "Fine-tuning (the small step):\n"
+        "  general BERT → add a task head → fine-tune on a specific task\n"
+        "  ↑ a little labelled data, quick to adapt",
+        "zh": "预训练阶段（一大步）:\n"
+        "  互联网文本 → BERT（MLM + NSP）→ 通用语言表示\n"
+        "  ↑ 一次训练，通用\n\n"
+        "微调阶段（一小步）:\n"
+        "  通用 BERT → 添加任务头 → 在特定任务上微调\n"
+        "  ↑ 少量标注数据，快速适配",
+    },
+    "examples": {
+        "en": "Sentiment classification:\n"
+        "  BERT → output at [CLS] → Linear({hidden}, 2) → positive/negative\n\n"
+        "Named entity recognition:\n"
+        "  BERT → output at every position → Linear({hidden}, N) → entity tags",
+        "zh": "情感分类:\n"
+        "  BERT → [CLS]输出 → Linear({hidden}, 2) → 正面/负面\n\n"
+        "命名实体识别:\n"
+        "  BERT → 每个位置输出 → Linear({hidden}, N) → 实体标签",
+    },
+    "examples_note": {
+        "en": "{hidden} is the width of the loaded model (BERT-Base: 768). In the entity task here N = {n_tags} "
+        "(O, B-PER, I-PER, B-LOC, I-LOC, B-ORG, I-ORG). The notes speak of 1,000 labelled examples and an hour "
+        "of fine-tuning on a GPU; on a CPU we use a few hundred examples and a minute, so expect a rougher result.",
+        "zh": "{hidden} 是当前模型的隐藏层宽度（BERT-Base 为 768）。本页实体任务中 N = {n_tags}"
+        "（O、B-PER、I-PER、B-LOC、I-LOC、B-ORG、I-ORG）。笔记中的例子是「标注 1000 条 → 微调 1 小时」（在 GPU 上）；"
+        "这里只用 CPU，几百条数据、一分钟左右，结果自然粗糙一些。",
+    },
+    "setup_header": {"en": "1. Set up a fine-tuning run", "zh": "1. 设置微调"},
+    "task": {"en": "Task", "zh": "任务"},
+    "task_sentiment-zh": {"en": "Chinese review sentiment (sentiment-zh)", "zh": "中文评论情感分类（sentiment-zh）"},
+    "task_topics-en": {"en": "English news topics (topics-en)", "zh": "英文新闻分类（topics-en）"},
+    "task_ner-zh": {"en": "Chinese named entities (ner-zh)", "zh": "中文命名实体识别（ner-zh）"},
+    "licence": {"en": "Data and licence: {licence}", "zh": "数据与许可：{licence}"},
+    "head_sequence": {
+        "en": "Head for this task: BERT → output at [CLS] → Linear({hidden}, {n}) → {labels}",
+        "zh": "本任务的任务头：BERT → [CLS]输出 → Linear({hidden}, {n}) → {labels}",
+    },
+    "head_token": {
+        "en": "Head for this task: BERT → output at every position → Linear({hidden}, {n}) → {labels}",
+        "zh": "本任务的任务头：BERT → 每个位置输出 → Linear({hidden}, {n}) → {labels}",
+    },
+    "train_size": {"en": "Training examples", "zh": "训练样本数"},
+    "epochs": {"en": "Epochs (passes over the data)", "zh": "训练轮数（epoch）"},
+    "lr": {"en": "Learning rate", "zh": "学习率"},
+    "lr_help": {
+        "en": "The BERT paper tried 5e-5, 3e-5 and 2e-5. A head trained alone (frozen encoder) needs a larger one, such as 1e-3.",
+        "zh": "BERT 论文在 5e-5、3e-5、2e-5 中选择。只训练任务头（冻结编码器）时需要更大的学习率，例如 1e-3。",
+    },
+    "batch_size": {"en": "Batch size", "zh": "批大小"},
+    "max_length": {"en": "Tokens per example (longer ones are cut)", "zh": "每条样本的 token 数（超出部分截断）"},
+    "budget": {"en": "Time budget per run", "zh": "每次训练的时间上限"},
+    "budget_value": {"en": "{seconds} s", "zh": "{seconds} 秒"},
+    "budget_help": {
+        "en": "Training stops when this time is up, then scores the held-out set with what it has learnt.",
+        "zh": "到时即停止训练，然后用已学到的模型在留出集上评估。",
+    },
+    "freeze": {"en": "Freeze the encoder (train the head only)", "zh": "冻结编码器（只训练任务头）"},
+    "freeze_help": {
+        "en": "Frozen: BERT's weights stay fixed and only the Linear head learns (\"feature extraction\"). "
+        "Unfrozen: the whole network adapts, which is what fine-tuning usually means.",
+        "zh": "冻结：BERT 的权重保持不变，只训练线性任务头（“特征抽取”）。不冻结：整个网络一起调整，这才是通常说的微调。",
+    },
+    "init": {"en": "Start from", "zh": "初始权重"},
+    "init_pretrained": {"en": "Pre-trained weights", "zh": "预训练权重"},
+    "init_random": {"en": "Random weights", "zh": "随机权重"},
+    "compare": {"en": "Compare pre-trained vs random (same data and budget)", "zh": "对比预训练与随机初始化（相同数据和时间）"},
+    "compare_help": {
+        "en": "Runs twice, one after the other: from the pre-trained weights, then from random ones. Both curves share one chart.",
+        "zh": "先后训练两次：一次从预训练权重开始，一次从随机权重开始。两条曲线画在同一张图上。",
+    },
+    "start": {"en": "Start fine-tuning", "zh": "开始微调"},
+    "stop": {"en": "Stop", "zh": "停止"},
+    "copy_note": {
+        "en": "Training works on a copy of the model: the shared model every page uses never changes. "
+        "Each browser session has its own run; closing the tab ends it.",
+        "zh": "训练作用在模型的副本上：各页面共用的模型不会改变。每个浏览器会话有自己的训练；关闭标签页即结束。",
+    },
+    "progress_header": {"en": "2. Training", "zh": "2. 训练过程"},
+    "no_job": {"en": "Press **Start fine-tuning** to train.", "zh": "点击 **开始微调** 开始训练。"},
+    "queued": {
+        "en": "All {slots} training slots on this server are busy: waiting for a free training slot ({ahead} ahead in the queue).",
+        "zh": "服务器上的 {slots} 个训练名额都在使用中：正在等待空闲名额（前面还有 {ahead} 个）。",
+    },
+    "loading": {"en": "Loading and tokenizing the task data…", "zh": "正在加载并切分任务数据…"},
+    "training": {
+        "en": "Training from {run}: step {step} of {total} · {seconds:.0f} s",
+        "zh": "从{run}开始训练：第 {step} / {total} 步 · {seconds:.0f} 秒",
+    },
+    "evaluating": {
+        "en": "Scoring {run} on {n} held-out examples…",
+        "zh": "正在用 {n} 条留出样本评估{run}模型…",
+    },
+    "done": {"en": "Finished in {seconds:.0f} s.", "zh": "完成，用时 {seconds:.0f} 秒。"},
+    "stopped": {"en": "Stopped. The results below are for what it learnt until then.", "zh": "已停止。下面是停止前学到的结果。"},
+    "stopped_owner": {"en": "This run ended with its session.", "zh": "该训练随会话结束而停止。"},
+    "failed": {"en": "Fine-tuning failed: {error}", "zh": "微调失败：{error}"},
+    "budget_reached": {
+        "en": "{run}: the time budget ran out after {steps} of {total} steps.",
+        "zh": "{run}：时间用完，完成了 {total} 步中的 {steps} 步。",
+    },
+    "run_settings": {
+        "en": "{task} · {size} examples · {epochs} epoch(s) · lr {lr} · batch {batch} · {max_length} tokens · "
+        "encoder {frozen} · budget {budget} s",
+        "zh": "{task} · {size} 条样本 · {epochs} 轮 · 学习率 {lr} · 批大小 {batch} · {max_length} 个 token · "
+        "编码器{frozen} · 时间上限 {budget} 秒",
+    },
+    "frozen_yes": {"en": "frozen", "zh": "冻结"},
+    "frozen_no": {"en": "trained", "zh": "参与训练"},
+    "progress": {"en": "{share:.0%} done", "zh": "已完成 {share:.0%}"},
+    "curves_title": {"en": "Training curves (faint: each batch; solid: running mean)", "zh": "训练曲线（浅色：每个批次；实线：滑动平均）"},
+    "loss": {"en": "Loss", "zh": "损失"},
+    "accuracy": {"en": "Batch accuracy", "zh": "批次准确率"},
+    "step": {"en": "Step", "zh": "步数"},
+    "results_header": {"en": "3. Results on held-out data", "zh": "3. 留出集上的结果"},
+    "results_note": {
+        "en": "Held-out examples were never seen in training. Chance level is about {chance:.0%} for this task.",
+        "zh": "留出样本在训练中从未出现过。本任务的随机猜测水平约为 {chance:.0%}。",
+    },
+    "results_note_token": {
+        "en": "Held-out sentences were never seen in training. Accuracy counts every character, and most are O (outside "
+        "any entity), so entity F1 (a whole entity must be found with its exact span and type) is the fairer score.",
+        "zh": "留出句子在训练中从未出现过。准确率按每个字计算，而大多数字都是 O（不属于任何实体），"
+        "因此实体 F1（必须找准实体的完整边界和类型）更能说明问题。",
+    },
+    "heldout_accuracy": {"en": "Held-out accuracy", "zh": "留出集准确率"},
+    "entity_f1": {"en": "Entity F1", "zh": "实体 F1"},
+    "steps_done": {"en": "Steps", "zh": "训练步数"},
+    "seconds": {"en": "Seconds", "zh": "用时（秒）"},
+    "confusion_title": {"en": "Confusion matrix: {run}", "zh": "混淆矩阵：{run}"},
+    "true_label": {"en": "True label", "zh": "真实标签"},
+    "predicted_label": {"en": "Predicted label", "zh": "预测标签"},
+    "confusion_corner": {"en": "true \\ predicted", "zh": "真实 \\ 预测"},
+    "download_history": {"en": "Training history (every step):", "zh": "训练记录（每一步）："},
+    "download_confusion": {"en": "Confusion matrix ({run}):", "zh": "混淆矩阵（{run}）："},
+    "try_header": {"en": "4. Try your own sentence", "zh": "4. 用你自己的句子试试"},
+    "try_model": {"en": "Fine-tuned model", "zh": "微调后的模型"},
+    "try_input": {"en": "Sentence", "zh": "句子"},
+    "try_default_sentiment-zh": {"en": "这本书写得很好，值得推荐！", "zh": "这本书写得很好，值得推荐！"},
+    "try_default_topics-en": {
+        "en": "The striker scored twice as the champions won the cup final.",
+        "zh": "The striker scored twice as the champions won the cup final.",
+    },
+    "try_default_ner-zh": {"en": "李明昨天在北京参观了清华大学。", "zh": "李明昨天在北京参观了清华大学。"},
+    "probabilities_title": {"en": "Class probabilities", "zh": "各类别概率"},
+    "tags_title": {"en": "Predicted tag of every token", "zh": "每个 token 的预测标签"},
+    "attention_header": {"en": "What [CLS] looks at, before and after fine-tuning", "zh": "微调前后 [CLS] 关注什么"},
+    "attention_note": {
+        "en": "The [CLS] row of the last layer's attention, averaged over the heads. For classification the head reads "
+        "the output at [CLS], so fine-tuning often shifts this row towards the words that decide the class. "
+        "\"Before\" is the shared pre-trained model.",
+        "zh": "最后一层注意力中 [CLS] 这一行，对所有头取平均。分类任务的任务头读取 [CLS] 的输出，"
+        "因此微调常会让这一行更关注决定类别的词。“微调前”指各页面共用的预训练模型。",
+    },
+    "attention_title": {"en": "Attention from [CLS] (last layer, mean over heads)", "zh": "[CLS] 的注意力（最后一层，各头平均）"},
+    "before": {"en": "Before (pre-trained)", "zh": "微调前（预训练）"},
+    "after": {"en": "After fine-tuning ({run})", "zh": "微调后（{run}）"},
+    "tokens_differ": {
+        "en": "The model chosen in the sidebar tokenizes differently from the one this run was trained from; switch back to compare attention.",
+        "zh": "侧边栏选中的模型与本次训练所用模型的切分方式不同；切换回原模型即可对比注意力。",
+    },
+    "trained_from": {"en": "Trained from the model: {spec}", "zh": "训练所用模型：{spec}"},
+    "label_negative": {"en": "negative", "zh": "负面"},
+    "label_positive": {"en": "positive", "zh": "正面"},
+    "label_business": {"en": "business", "zh": "财经"},
+    "label_entertainment": {"en": "entertainment", "zh": "娱乐"},
+    "label_politics": {"en": "politics", "zh": "政治"},
+    "label_sport": {"en": "sport", "zh": "体育"},
+    "label_tech": {"en": "tech", "zh": "科技"},
+}

@@ -1,0 +1,70 @@
+TEXT = {
+    "title": {"en": "Next-sentence prediction (NSP)", "zh": "下一句预测（NSP）"},
+    "intro": {
+        "en": "Besides MLM, BERT is pre-trained on a second task: given two sentences, does B really follow A? "
+        "Half the time B is the true next sentence (**IsNext**), half the time a sentence from another document "
+        "(**NotNext**). The task teaches BERT how sentences relate, which helps question answering and inference.",
+        "zh": "除了 MLM，BERT 还有一个辅助任务：预测两个句子是否连续。一半的样本里 B 句确实是 A 句的下一句（**IsNext**），"
+        "另一半里 B 句取自另一篇文档（**NotNext**）。这个任务让 BERT 理解句子间关系，对问答、推理等任务有帮助。",
+    },
+    "examples": {
+        "en": "Input: [CLS] I went to see a movie [SEP] The movie was great [SEP]  → consecutive → label: IsNext\n"
+        "Input: [CLS] I went to see a movie [SEP] Apples are delicious [SEP]  → not consecutive → label: NotNext",
+        "zh": "输入: [CLS] 我去看电影 [SEP] 电影很好看 [SEP]  → 连续 → 标签: IsNext\n"
+        "输入: [CLS] 我去看电影 [SEP] 苹果很好吃 [SEP]  → 不连续 → 标签: NotNext",
+    },
+    "example_a": {"en": "I went to see a movie", "zh": "我去看电影"},
+    "example_b_next": {"en": "The movie was great", "zh": "电影很好看"},
+    "example_b_not": {"en": "Apples are delicious", "zh": "苹果很好吃"},
+    "examples_live": {
+        "en": "The loaded model on these two examples: P(IsNext) = **{p_next:.1%}** for the first, **{p_not:.1%}** for the second.",
+        "zh": "当前模型对这两个例子的判断：第一个 P(IsNext) = **{p_next:.1%}**，第二个 **{p_not:.1%}**。",
+    },
+    "cls_note": {
+        "en": "The NSP head reads only the output at [CLS], the position that stands for the whole input.",
+        "zh": "NSP 预测头只读取 [CLS] 位置的输出——这个位置代表整个输入。",
+    },
+    "mode": {"en": "Where the two sentences come from", "zh": "句子来源"},
+    "mode_sample": {"en": "Sample a pair from real text", "zh": "从真实文本中抽取句对"},
+    "mode_type": {"en": "Type both sentences", "zh": "自己输入两个句子"},
+    "sample_intro": {
+        "en": "Pairs are drawn by the same code that builds BERT's pre-training data (`make_nsp_pairs`), from short "
+        "passages of {source}: B is A's true successor with probability 50%, otherwise a sentence from another passage.",
+        "zh": "句对由构造 BERT 预训练数据的同一段代码（`make_nsp_pairs`）抽取，来自{source}的短段落："
+        "B 句有 50% 的概率是 A 句真正的下一句，否则取自另一段落的句子。",
+    },
+    "sample_source": {"en": "Jane Austen's novels", "zh": "《三国演义》"},
+    "sample_again": {"en": "Sample another pair", "zh": "再抽一对"},
+    "draw_number": {"en": "Draw #{n}", "zh": "第 {n} 次抽取"},
+    "sentence_a": {"en": "Sentence A", "zh": "句子 A"},
+    "sentence_b": {"en": "Sentence B", "zh": "句子 B"},
+    "truth_next": {"en": "Truth: B **is** the sentence that follows A in the text (IsNext).", "zh": "真实答案：B **是** 原文中 A 的下一句（IsNext）。"},
+    "truth_not": {"en": "Truth: B comes from another passage (NotNext).", "zh": "真实答案：B 取自另一个段落（NotNext）。"},
+    "source_line": {"en": "Source: {source} · licence: {licence}", "zh": "出处：{source} · 许可：{licence}"},
+    "type_intro": {
+        "en": "Sentence A is the sidebar sentence (edit it there); type sentence B here.",
+        "zh": "句子 A 就是侧边栏里的句子（请在侧边栏修改）；在这里输入句子 B。",
+    },
+    "second_default": {"en": "Nobody was inside, and the lights were off.", "zh": "散场以后，我们一起去吃了晚饭。"},
+    "layout_header": {"en": "What BERT reads", "zh": "BERT 读到的输入"},
+    "layout_note": {
+        "en": "[CLS] A [SEP] B [SEP]: every token of A (and the first [SEP]) has segment id 0, every token of B "
+        "(and the final [SEP]) segment id 1. Hover over a token for its position.",
+        "zh": "[CLS] A [SEP] B [SEP]：A 句的每个 token（连同第一个 [SEP]）的 segment id 为 0，B 句的每个 token"
+        "（连同最后的 [SEP]）为 1。把鼠标移到 token 上可以看到它的位置。",
+    },
+    "segment_a": {"en": "segment 0 (A)", "zh": "segment 0（A 句）"},
+    "segment_b": {"en": "segment 1 (B)", "zh": "segment 1（B 句）"},
+    "position": {"en": "position", "zh": "位置"},
+    "strip_title": {"en": "[CLS] A [SEP] B [SEP], coloured by segment", "zh": "[CLS] A [SEP] B [SEP]，按 segment 着色"},
+    "prediction_header": {"en": "The model's answer", "zh": "模型的判断"},
+    "gauge_title": {"en": "P(IsNext)", "zh": "P(IsNext)"},
+    "verdict_next": {"en": "The model says **IsNext** ({p:.1%}).", "zh": "模型判断为 **IsNext**（{p:.1%}）。"},
+    "verdict_not": {"en": "The model says **NotNext** (P(IsNext) = {p:.1%}).", "zh": "模型判断为 **NotNext**（P(IsNext) = {p:.1%}）。"},
+    "verdict_right": {"en": "That matches the truth.", "zh": "与真实答案一致。"},
+    "verdict_wrong": {"en": "That does not match the truth.", "zh": "与真实答案不一致。"},
+    "col_a": {"en": "sentence A", "zh": "句子 A"},
+    "col_b": {"en": "sentence B", "zh": "句子 B"},
+    "col_truth": {"en": "truly IsNext", "zh": "真实是否连续"},
+    "col_prob": {"en": "P(IsNext)", "zh": "P(IsNext)"},
+}

@@ -1,0 +1,141 @@
+TEXT = {
+    "title": {"en": "BERT in one page", "zh": "一页读懂 BERT"},
+    "intro": {
+        "en": "In 2018 BERT was NLP's \"ImageNet moment\": it set the state of the art on 11 benchmarks and made "
+        "**pre-train, then fine-tune** the way almost every model since is built. This lab runs a compact BERT "
+        "live, so every idea below can be tried on your own sentence.",
+        "zh": "2018 年，BERT 的出现如同 NLP 领域的“ImageNet 时刻”：它在 11 项 NLP 基准上取得 SOTA，"
+        "开启了「预训练 + 微调」的全面应用。本实验室现场运行一个小型 BERT，下面的每个概念都可以用你自己的句子来试。",
+    },
+    # The paradigm (seed notes, section 三)
+    "paradigm_header": {"en": "Pre-training + fine-tuning", "zh": "预训练 + 微调范式"},
+    "paradigm_intro": {
+        "en": "BERT's breakthrough is not only its architecture: it made the two-stage recipe standard.",
+        "zh": "BERT 的开创性不仅在于架构，还在于它推广了「预训练 + 微调」范式。",
+    },
+    "pretrain_stage": {"en": "Pre-training (one big step)", "zh": "预训练阶段（一大步）"},
+    "pretrain_steps": {
+        "en": "Internet text|BERT (MLM + NSP)|General language representation",
+        "zh": "互联网文本|BERT（MLM + NSP）|通用语言表示",
+    },
+    "pretrain_note": {"en": "trained once, general-purpose", "zh": "一次训练，通用"},
+    "finetune_stage": {"en": "Fine-tuning (one small step)", "zh": "微调阶段（一小步）"},
+    "finetune_steps": {
+        "en": "General BERT|Add a task head|Fine-tune on one task",
+        "zh": "通用 BERT|添加任务头|在特定任务上微调",
+    },
+    "finetune_note": {"en": "little labelled data, adapts fast", "zh": "少量标注数据，快速适配"},
+    "examples_header": {"en": "Fine-tuning examples from the notes", "zh": "笔记中的微调示例"},
+    "example_sentiment_title": {"en": "Sentiment classification", "zh": "情感分类"},
+    "example_sentiment": {
+        "en": "BERT → [CLS] output → Linear(768, 2) → positive / negative\n\n1,000 labelled examples → 1 hour of fine-tuning → high accuracy",
+        "zh": "BERT → [CLS] 输出 → Linear(768, 2) → 正面/负面\n\n标注 1000 条 → 微调 1 小时 → 高精度",
+    },
+    "example_ner_title": {"en": "Named-entity recognition", "zh": "命名实体识别"},
+    "example_ner": {
+        "en": "BERT → every position's output → Linear(768, N) → entity tags\n\n2,000 labelled examples → 2 hours → high accuracy",
+        "zh": "BERT → 每个位置输出 → Linear(768, N) → 实体标签\n\n标注 2000 条 → 微调 2 小时 → 高精度",
+    },
+    "example_qa_title": {"en": "Question answering", "zh": "问答系统"},
+    "example_qa": {
+        "en": "BERT → outputs → predict the answer's start and end positions\n\n5,000 labelled examples → 3 hours → high accuracy",
+        "zh": "BERT → 输出 → 预测答案起始/结束位置\n\n标注 5000 条 → 微调 3 小时 → 高精度",
+    },
+    # Sizes
+    "sizes_header": {"en": "How big is BERT?", "zh": "BERT 有多大？"},
+    "sizes_intro": {
+        "en": "The notes give BERT-Base as 12 layers, 768 wide, 12 heads (110 million parameters) and BERT-Large as "
+        "24 layers, 1024 wide, 16 heads (340 million), both pre-trained on BookCorpus + Wikipedia (3.3 billion words). "
+        "The counts below are computed from each configuration, part by part, next to the model loaded now.",
+        "zh": "笔记中，BERT-Base 为 12 层、768 隐藏维度、12 个注意力头（1.1 亿参数），BERT-Large 为 24 层、1024 隐藏维度、"
+        "16 个头（3.4 亿参数），训练数据都是 BookCorpus + Wikipedia（33 亿词）。下表的参数量由各自的配置逐部分计算得出，"
+        "并与当前加载的模型并列比较。",
+    },
+    "model_base": {"en": "BERT-Base (paper)", "zh": "BERT-Base（论文）"},
+    "model_large": {"en": "BERT-Large (paper)", "zh": "BERT-Large（论文）"},
+    "model_loaded": {"en": "Loaded: {name}", "zh": "当前模型：{name}"},
+    "col_quantity": {"en": "Quantity", "zh": "项目"},
+    "row_layers": {"en": "Layers (L)", "zh": "层数 L"},
+    "row_hidden": {"en": "Hidden size (H)", "zh": "隐藏维度 H"},
+    "row_attention_heads": {"en": "Heads (A)", "zh": "注意力头 A"},
+    "row_ffn": {"en": "Feed-forward size", "zh": "前馈层维度"},
+    "row_vocab": {"en": "Vocabulary", "zh": "词表大小"},
+    "row_embeddings": {"en": "Embeddings", "zh": "嵌入层"},
+    "row_encoder": {"en": "Encoder layers", "zh": "编码器层"},
+    "row_pooler": {"en": "Pooler", "zh": "池化层"},
+    "row_heads": {"en": "MLM + NSP heads", "zh": "MLM + NSP 预测头"},
+    "row_total": {"en": "Total parameters", "zh": "参数总量"},
+    "params_chart_title": {"en": "Parameters by part (millions)", "zh": "各部分参数量（百万）"},
+    "params_axis": {"en": "parameters (millions)", "zh": "参数量（百万）"},
+    "params_note": {
+        "en": "Most of BERT lives in its encoder layers; the embeddings are the vocabulary table (vocabulary × hidden "
+        "size). The MLM output matrix is shared with the word embeddings, so it is counted once.",
+        "zh": "BERT 的大部分参数在编码器层里；嵌入层主要是词表矩阵（词表大小 × 隐藏维度）。"
+        "MLM 输出矩阵与词嵌入共享权重，只计算一次。",
+    },
+    "card_expander": {"en": "Model card of the loaded model", "zh": "当前模型的模型卡"},
+    # Results (seed notes, section 四)
+    "results_header": {"en": "What BERT achieved", "zh": "BERT 的成绩"},
+    "results_intro": {
+        "en": "Four of the 11 state-of-the-art results BERT set on release, as the notes list them:",
+        "zh": "BERT 发布时取得的 11 项 SOTA 中的四项（取自笔记）：",
+    },
+    "task_glue": {"en": "GLUE (overall)", "zh": "GLUE 综合"},
+    "task_squad1": {"en": "SQuAD 1.1 (QA)", "zh": "SQuAD 1.1（问答）"},
+    "task_squad2": {"en": "SQuAD 2.0 (QA)", "zh": "SQuAD 2.0（问答）"},
+    "task_swag": {"en": "SWAG (inference)", "zh": "SWAG（推理）"},
+    "col_task": {"en": "Task", "zh": "任务"},
+    "col_before": {"en": "Previous best", "zh": "之前最佳"},
+    "col_bert": {"en": "BERT", "zh": "BERT"},
+    "col_gain": {"en": "Gain", "zh": "提升"},
+    "results_chart_title": {"en": "Previous best vs BERT", "zh": "之前最佳 vs BERT"},
+    "results_axis": {"en": "score", "zh": "得分"},
+    "why_header": {"en": "Why BERT matters", "zh": "为什么 BERT 如此重要"},
+    "why_points": {
+        "en": "1. **Bidirectional pre-training works**: MLM suits understanding tasks better than left-to-right "
+        "language modelling.\n"
+        "2. **Pre-train + fine-tune became the standard recipe**: almost every model since follows it.\n"
+        "3. **A family of variants**: RoBERTa, ALBERT, DistilBERT, SpanBERT.\n"
+        "4. **It inspired retrieval models**: Sentence-BERT, DPR and others.\n\n"
+        "The GPT series later won at generation, but BERT's idea of bidirectional understanding remains one of "
+        "NLP's lasting legacies. Both stand on the same foundation: the 2017 Transformer.",
+        "zh": "1. **双向预训练被验证有效**——MLM 比自回归更适合理解任务。\n"
+        "2. **「预训练 + 微调」成为标准范式**——BERT 之后的新模型几乎都采用此范式。\n"
+        "3. **BERT 的变体层出不穷**——RoBERTa、ALBERT、DistilBERT、SpanBERT。\n"
+        "4. **BERT 启发了检索模型**——Sentence-BERT、DPR 等。\n\n"
+        "虽然 GPT 系列后来在生成任务上胜出，但 BERT 的双向理解思想依然是 NLP 的重要遗产。"
+        "两者的共同奠基人是 2017 年的 Transformer 架构。",
+    },
+    # Guide
+    "guide_header": {"en": "Where to go next", "zh": "接下来看什么"},
+    "guide_masking": {
+        "en": "How MLM corrupts 15% of the tokens: 80% [MASK], 10% random, 10% unchanged.",
+        "zh": "MLM 如何处理 15% 的 token：80% 换成 [MASK]，10% 换成随机词，10% 保持不变。",
+    },
+    "guide_nsp": {
+        "en": "Next-sentence prediction: does sentence B really follow sentence A?",
+        "zh": "下一句预测：B 句真的紧跟在 A 句后面吗？",
+    },
+    "guide_embeddings": {
+        "en": "Token + segment + position embeddings, summed into BERT's input.",
+        "zh": "Token、Segment、Position 三种嵌入相加，构成 BERT 的输入。",
+    },
+    "guide_attention": {
+        "en": "Who looks at whom: attention maps for every layer and head.",
+        "zh": "谁在看谁：每一层、每个头的注意力图。",
+    },
+    "guide_fill_mask": {
+        "en": "Put [MASK] in a sentence and see what the model guesses.",
+        "zh": "在句子里放一个 [MASK]，看看模型猜什么。",
+    },
+    "guide_gpt_vs_bert": {
+        "en": "The same weights read left-to-right (GPT) or both ways (BERT): see the difference live.",
+        "zh": "同一组权重，分别从左到右（GPT）和双向（BERT）阅读：现场看差别。",
+    },
+    "guide_finetune": {
+        "en": "Add a task head and fine-tune the model yourself, in the browser.",
+        "zh": "添加任务头，在浏览器里亲手微调模型。",
+    },
+    "guide_link": {"en": "**{page}**: {text}", "zh": "**{page}**：{text}"},
+    "guide_soon": {"en": "**{page}** (coming soon): {text}", "zh": "**{page}**（即将上线）：{text}"},
+}

@@ -1,0 +1,236 @@
+"""Fine-tuning lab: the "small step" of pre-train + fine-tune (seed notes, 三): add a head, train on a little
+labelled data, watch the curves live, score held-out data, try a sentence, see [CLS]'s attention move."""
+
+import streamlit as st
+
+from app import finetune_jobs as jobs
+from app import models, ui
+from app.charts import finetune as charts
+from app.charts.base import probability_bars
+from app.i18n import STRINGS, lang, t
+from app.navigation import require_entry
+from model.datasets import NER_LABELS, TASKS
+
+require_entry()
+
+LEARNING_RATES = (2e-5, 3e-5, 5e-5, 1e-4, 1e-3)
+BATCH_SIZES = (8, 16, 32)
+MAX_LENGTHS = (32, 64, 128)
+BUDGETS = (30, 60, 120, 300)
+DEFAULTS = jobs.demo_settings()
+
+
+def label_name(label: str) -> str:
+    key = f"finetune.label_{label}"
+    return t(key) if key in STRINGS else label
+
+
+def run_name(init: str) -> str:
+    return t(f"finetune.init_{init}")
+
+
+st.title(t("finetune.title"))
+st.markdown(t("finetune.intro"))
+spec = models.current_spec()
+bundle = models.current_model()
+hidden = bundle.config.hidden_size
+paradigm_column, examples_column = st.columns(2)
+paradigm_column.code(t("finetune.paradigm"), language=None)
+examples_column.code(t("finetune.examples", hidden=hidden), language=None)
+st.caption(t("finetune.examples_note", hidden=hidden, n_tags=len(NER_LABELS)))
+
+# --- 1. set-up --------------------------------------------------------------------------------------------
+st.subheader(t("finetune.setup_header"))
+task_labels = {name: t(f"finetune.task_{name}") for name in TASKS}
+task = st.selectbox(t("finetune.task"), tuple(TASKS), format_func=task_labels.get, key="finetune_task")
+info = TASKS[task]
+head_labels = jobs.TASK_LABELS[task]
+head_key = "finetune.head_token" if info["kind"] == "token" else "finetune.head_sequence"
+st.markdown(f"{info[lang()]}  \n`{t(head_key, hidden=hidden, n=len(head_labels), labels=' / '.join(map(label_name, head_labels)))}`")
+st.caption(t("finetune.licence", licence=info["licence"]))
+
+size_column, optimiser_column, budget_column = st.columns(3)
+with size_column:
+    st.slider(t("finetune.train_size"), 100, 2000, 400, step=100, key="finetune_size")
+    st.slider(t("finetune.epochs"), 1, 5, DEFAULTS.epochs, key="finetune_epochs")
+with optimiser_column:
+    st.selectbox(t("finetune.lr"), LEARNING_RATES, index=LEARNING_RATES.index(DEFAULTS.lr), format_func="{:g}".format,
+                 help=t("finetune.lr_help"), key="finetune_lr")
+    st.radio(t("finetune.batch_size"), BATCH_SIZES, index=BATCH_SIZES.index(DEFAULTS.batch_size),
+             horizontal=True, key="finetune_batch")
+with budget_column:
+    st.radio(t("finetune.max_length"), MAX_LENGTHS, index=MAX_LENGTHS.index(DEFAULTS.max_length),
+             horizontal=True, key="finetune_max_length")
+    budget_labels = {seconds: t("finetune.budget_value", seconds=seconds) for seconds in BUDGETS}
+    st.selectbox(t("finetune.budget"), BUDGETS, index=BUDGETS.index(int(DEFAULTS.max_seconds)),
+                 format_func=budget_labels.get, help=t("finetune.budget_help"), key="finetune_budget")
+st.toggle(t("finetune.freeze"), value=False, help=t("finetune.freeze_help"), key="finetune_freeze")
+compare = st.checkbox(t("finetune.compare"), value=False, help=t("finetune.compare_help"), key="finetune_compare")
+init_labels = {init: run_name(init) for init in jobs.INITS}
+st.radio(t("finetune.init"), jobs.INITS, format_func=init_labels.get, horizontal=True, disabled=compare, key="finetune_init")
+
+
+def start_job(base, base_spec: str) -> None:
+    """Button callback (it runs before the page, so the new job is there when the page draws)."""
+    state = st.session_state
+    previous = state.get("finetune_job")
+    if previous is not None:
+        previous.stop()
+    settings = jobs.demo_settings(epochs=state["finetune_epochs"], batch_size=state["finetune_batch"],
+                                  lr=state["finetune_lr"], max_length=state["finetune_max_length"],
+                                  max_seconds=float(state["finetune_budget"]), freeze_encoder=state["finetune_freeze"])
+    init = jobs.COMPARE if state["finetune_compare"] else state["finetune_init"]
+    owner = state.setdefault("finetune_owner", jobs.Owner())
+    state["finetune_job"] = jobs.start(owner, base, state["finetune_task"], settings, init, state["finetune_size"])
+    state["finetune_spec"] = base_spec
+
+
+def stop_job() -> None:
+    if st.session_state.get("finetune_job") is not None:
+        st.session_state["finetune_job"].stop()
+
+
+job: jobs.Job | None = st.session_state.get("finetune_job")
+active = job is not None and not job.snapshot().finished
+start_column, stop_column, _ = st.columns([1, 1, 4])
+start_column.button(t("finetune.start"), type="primary", disabled=active, on_click=start_job, args=(bundle, spec),
+                    key="finetune_start", icon="▶️")
+stop_column.button(t("finetune.stop"), disabled=not active, on_click=stop_job, key="finetune_stop", icon="⏹️")
+st.caption(t("finetune.copy_note"))
+
+# --- 2. live progress -------------------------------------------------------------------------------------
+st.subheader(t("finetune.progress_header"))
+
+
+def describe_settings(snapshot: jobs.JobSnapshot) -> str:
+    s = snapshot.settings
+    return t("finetune.run_settings", task=snapshot.task, size=snapshot.train_size or "…", epochs=s.epochs, lr=f"{s.lr:g}",
+             batch=s.batch_size, max_length=s.max_length,
+             frozen=t("finetune.frozen_yes") if s.freeze_encoder else t("finetune.frozen_no"), budget=f"{s.max_seconds:g}")
+
+
+def show_status(snapshot: jobs.JobSnapshot) -> None:
+    if snapshot.status == jobs.QUEUED:
+        st.info(t("finetune.queued", slots=jobs.MAX_TRAININGS, ahead=snapshot.ahead), icon="⏳")
+    elif snapshot.status == jobs.RUNNING:
+        run = run_name(snapshot.current_init) if snapshot.current_init else ""
+        if snapshot.phase == "evaluating":
+            st.info(t("finetune.evaluating", run=run, n=snapshot.heldout_size), icon="🧮")
+        elif snapshot.phase == "training":
+            steps = [h for h in snapshot.history if h["init"] == snapshot.current_init]
+            st.info(t("finetune.training", run=run, step=steps[-1]["step"] if steps else 0,
+                      total=jobs.steps_per_run(snapshot.train_size, snapshot.settings),
+                      seconds=steps[-1]["seconds"] if steps else 0), icon="🏋️")
+        else:
+            st.info(t("finetune.loading"), icon="📦")
+    elif snapshot.status == jobs.DONE:
+        st.success(t("finetune.done", seconds=snapshot.seconds))
+    elif snapshot.status == jobs.STOPPED:
+        st.warning(t("finetune.stopped_owner") if snapshot.stop_reason == "owner" else t("finetune.stopped"))
+    else:
+        st.error(t("finetune.failed", error=snapshot.error))
+    for init, result in snapshot.results.items():
+        total = result.history[-1]["total_steps"] if result.history else 0
+        if result.stopped and snapshot.stop_reason is None:
+            st.caption(t("finetune.budget_reached", run=run_name(init), steps=result.steps, total=total))
+
+
+# Polls the job once a second while it trains; only this part of the page reruns, so the rest stays usable.
+@st.fragment(run_every=1.0 if active else None)
+def live_view() -> None:
+    current = st.session_state.get("finetune_job")
+    if current is None:
+        st.markdown(t("finetune.no_job"))
+        return
+    snapshot = current.snapshot()
+    st.caption(describe_settings(snapshot))
+    show_status(snapshot)
+    share = jobs.progress(snapshot)
+    st.progress(share, text=t("finetune.progress", share=share))
+    if snapshot.history:
+        ui.plot(
+            charts.training_curves(snapshot.history, run_names={i: run_name(i) for i in snapshot.inits},
+                                   loss_title=t("finetune.loss"), accuracy_title=t("finetune.accuracy"),
+                                   step_title=t("finetune.step"), title=t("finetune.curves_title")),
+            key="finetune_curves",
+        )
+    if active and snapshot.finished:
+        st.rerun()  # the whole page, so that the results below appear
+
+
+live_view()
+if job is None:
+    st.stop()
+snapshot = job.snapshot()
+if not snapshot.finished or not snapshot.results:
+    st.stop()
+
+# --- 3. held-out results ----------------------------------------------------------------------------------
+st.subheader(t("finetune.results_header"))
+labels = list(snapshot.labels)
+first_evaluation = next(iter(snapshot.results.values())).evaluation
+if snapshot.kind == "token":
+    st.caption(t("finetune.results_note_token"))
+else:
+    st.caption(t("finetune.results_note", chance=jobs.majority_share(first_evaluation.confusion)))
+result_columns = st.columns(len(snapshot.results))
+for column, (init, result) in zip(result_columns, snapshot.results.items()):
+    with column:
+        st.markdown(f"**{run_name(init)}**")
+        metric_columns = st.columns(4 if result.evaluation.f1 is not None else 3)
+        metric_columns[0].metric(t("finetune.heldout_accuracy"), f"{result.evaluation.accuracy:.1%}")
+        if result.evaluation.f1 is not None:
+            metric_columns[-3].metric(t("finetune.entity_f1"), f"{result.evaluation.f1:.1%}")
+        metric_columns[-2].metric(t("finetune.steps_done"), result.steps)
+        metric_columns[-1].metric(t("finetune.seconds"), f"{result.seconds:.0f}")
+        ui.plot(
+            charts.confusion_heatmap(jobs.row_shares(result.evaluation.confusion), result.evaluation.confusion,
+                                     [label_name(label) for label in labels], true_title=t("finetune.true_label"),
+                                     predicted_title=t("finetune.predicted_label"),
+                                     title=t("finetune.confusion_title", run=run_name(init))),
+            key=f"finetune_confusion_{init}",
+        )
+        st.caption(t("finetune.download_confusion", run=run_name(init)))
+        ui.download_buttons(f"finetune_confusion_{init}",
+                            *jobs.confusion_rows(result.evaluation, labels, t("finetune.confusion_corner")),
+                            key=f"finetune_confusion_{init}")
+st.caption(t("finetune.download_history"))
+ui.download_buttons("finetune_history", *jobs.history_rows(snapshot.history), key="finetune_history")
+
+# --- 4. try a sentence ------------------------------------------------------------------------------------
+st.subheader(t("finetune.try_header"))
+trained = [init for init in snapshot.inits if job.trained_model(init) is not None]
+chosen = trained[0]
+if len(trained) > 1:
+    chosen = st.radio(t("finetune.try_model"), trained, format_func=init_labels.get, horizontal=True, key="finetune_try_model")
+model = job.trained_model(chosen)
+text = st.text_input(t("finetune.try_input"), value=t(f"finetune.try_default_{snapshot.task}"),
+                     key=f"finetune_try_{snapshot.task}")
+answer = ui.run_or_explain(jobs.try_sentence, model, job.tokenizer, text, labels)
+if answer is None:
+    st.stop()
+if answer["truncated"]:
+    st.info(t("common.truncated", limit=min(job.tokenizer.max_length, model.config.max_position_embeddings)))
+if snapshot.kind == "token":
+    ui.plot(charts.tag_strip(answer["tokens"], answer["tags"], answer["tag_probs"], title=t("finetune.tags_title")),
+            key="finetune_tags")
+else:
+    ranked = sorted(answer["probs"].items(), key=lambda item: -item[1])
+    ui.plot(probability_bars([label_name(label) for label, _ in ranked], [p for _, p in ranked],
+                             title=t("finetune.probabilities_title")), key="finetune_probs")
+
+st.markdown(f"**{t('finetune.attention_header')}**")
+st.caption(t("finetune.attention_note"))
+before = ui.run_or_explain(models.attention, st.session_state.get("finetune_spec", spec), text)
+after = jobs.finetuned_attention(model, job.tokenizer, text)
+if before is None:
+    st.stop()
+if before.tokens != after.tokens:
+    st.info(t("finetune.tokens_differ"))
+    st.stop()
+ui.plot(
+    charts.cls_attention_bars(after.tokens, jobs.cls_row(before.attentions), jobs.cls_row(after.attentions),
+                              before_name=t("finetune.before"), after_name=t("finetune.after", run=run_name(chosen)),
+                              title=t("finetune.attention_title")),
+    key="finetune_cls_attention",
+)

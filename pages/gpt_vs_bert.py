@@ -1,0 +1,102 @@
+"""GPT versus BERT (seed notes 一, 二, 五): the notes' comparison, then one model read both ways, live."""
+
+import pandas as pd
+import streamlit as st
+
+from app import models, ui
+from app.charts import gpt_vs_bert as charts
+from app.charts.base import probability_bars
+from app.i18n import t
+from app.navigation import require_entry
+
+require_entry()
+
+st.title(t("gpt_vs_bert.title"))
+st.markdown(t("gpt_vs_bert.intro"))
+
+st.header(t("gpt_vs_bert.table_header"))
+comparison = [row.split("|") for row in t("gpt_vs_bert.rows").splitlines()]
+aspect = t("gpt_vs_bert.col_dimension")
+st.table(pd.DataFrame(comparison, columns=[aspect, "GPT", "BERT"]).set_index(aspect))
+st.caption(t("gpt_vs_bert.foundation"))
+
+st.header(t("gpt_vs_bert.sketch_header"))
+# One above the other, not side by side: the arrows under each line must stay aligned, so they cannot wrap.
+st.code(t("gpt_vs_bert.sketch_gpt"), language=None)
+st.code(t("gpt_vs_bert.sketch_bert"), language=None)
+
+spec = models.current_spec()
+bundle = models.current_model()
+
+st.header(t("gpt_vs_bert.live_header"))
+st.markdown(t("gpt_vs_bert.live_intro"))
+text = st.session_state["text"]
+# Both readings take the same input, so a bad input is explained once, by the first call.
+bidirectional = ui.run_or_explain(models.attention, spec, text, None, False)
+causal = models.attention(spec, text, None, True) if bidirectional is not None else None
+if causal is not None:
+    ui.truncation_notice(bidirectional, bundle.tokenizer.max_length)
+    causal_mean = charts.mean_over_heads(causal.attentions)
+    bidirectional_mean = charts.mean_over_heads(bidirectional.attentions)
+    st.markdown(
+        t(
+            "gpt_vs_bert.upper_share",
+            causal=charts.upper_triangle_share(causal_mean),
+            bidirectional=charts.upper_triangle_share(bidirectional_mean),
+        )
+    )
+    causal_shown, tokens = charts.crop(causal_mean, causal.tokens)
+    bidirectional_shown, _ = charts.crop(bidirectional_mean, bidirectional.tokens)
+    if len(tokens) < len(causal.tokens):
+        st.caption(t("gpt_vs_bert.cropped", shown=len(tokens), total=len(causal.tokens)))
+    ui.plot(
+        charts.attention_pair(causal_shown, bidirectional_shown, tokens, causal_title=t("gpt_vs_bert.causal_title"),
+                              bidirectional_title=t("gpt_vs_bert.bidirectional_title")),
+        key="gpt_vs_bert_attention",
+    )
+    ui.download_buttons(
+        "attention_causal_vs_bidirectional",
+        ["reading", "row", "column", "row_token", "column_token", "weight"],
+        charts.attention_rows(tokens, {"causal": causal_shown, "bidirectional": bidirectional_shown}),
+        key="gpt_vs_bert_attention",
+    )
+
+st.header(t("gpt_vs_bert.mask_header"))
+st.markdown(t("gpt_vs_bert.mask_intro"))
+uses_session = "[MASK]" in text
+masked_text = text if uses_session else t("gpt_vs_bert.mask_default")
+st.caption(t("gpt_vs_bert.mask_source_session") if uses_session else t("gpt_vs_bert.mask_source_default"))
+st.code(masked_text, language=None, wrap_lines=True)
+bidirectional_fill = ui.run_or_explain(models.fill_mask, spec, masked_text, 5, False)
+if bidirectional_fill is None:
+    st.stop()
+causal_fill = models.fill_mask(spec, masked_text, 5, True)
+ui.truncation_notice(bidirectional_fill, bundle.tokenizer.max_length)
+if len(bidirectional_fill.masks) > 1:
+    st.caption(t("gpt_vs_bert.several_masks", n=len(bidirectional_fill.masks)))
+first_mask = bidirectional_fill.masks[0].index
+causal_column, bidirectional_column = st.columns(2)
+for column, mode, result in (
+    (causal_column, "causal", causal_fill),
+    (bidirectional_column, "bidirectional", bidirectional_fill),
+):
+    predictions = result.masks[0].predictions
+    with column:
+        st.markdown(t(f"gpt_vs_bert.{mode}_sees"))
+        visible = charts.visible_tokens(result.tokens, first_mask, mode == "causal")
+        st.code(" ".join(visible), language=None, wrap_lines=True)
+        ui.plot(
+            probability_bars([p.token for p in predictions], [p.prob for p in predictions],
+                             title=t(f"gpt_vs_bert.{mode}_predictions"),
+                             color="#F58518" if mode == "causal" else "#4C78A8"),
+            key=f"gpt_vs_bert_{mode}_predictions",
+        )
+st.caption(t("gpt_vs_bert.weights_note"))
+ui.download_buttons(
+    "fill_mask_causal_vs_bidirectional",
+    [t("gpt_vs_bert.col_mode"), t("gpt_vs_bert.col_rank"), t("gpt_vs_bert.col_token"), t("gpt_vs_bert.col_prob")],
+    charts.prediction_rows(t("gpt_vs_bert.mode_causal"), causal_fill.masks[0].predictions)
+    + charts.prediction_rows(t("gpt_vs_bert.mode_bidirectional"), bidirectional_fill.masks[0].predictions),
+    data={"text": masked_text, "causal": causal_fill.to_json(), "bidirectional": bidirectional_fill.to_json()},
+    key="gpt_vs_bert_fill",
+)

@@ -1,0 +1,184 @@
+"""MLM masking lab: why BERT masks, how (15%; 80/10/10), and live seeded draws on the session sentence.
+
+Seed notes 一、核心创新：MLM ("为什么需要 MLM", "MLM 具体做法", "为什么三种策略同时用").
+"""
+
+import random
+
+import pandas as pd
+import streamlit as st
+
+from app import masking_lab as lab
+from app import models, ui
+from app.charts.masking import convergence_chart, token_strip
+from app.i18n import t
+from app.navigation import require_entry
+from model.pretraining_data import KEPT, MASKED, RANDOM
+
+MAX_STRIP_TOKENS = 128  # beyond this the picture is taller than a screen; the table and CSV keep all
+DRAW_COUNTS = (100, 1000, 5000)
+SERIES_COLORS = ("#4C78A8", "#E45756", "#F58518", "#54A24B")
+
+require_entry()
+
+st.title(t("masking.title"))
+st.markdown(t("masking.lead"))
+
+st.subheader(t("masking.why_heading"))
+st.markdown(t("masking.why_body"))
+st.code(t("masking.why_example"), language=None)
+
+st.subheader(t("masking.recipe_heading"))
+st.markdown(t("masking.recipe_body"))
+st.code(t("masking.recipe_example"), language=None)
+
+st.subheader(t("masking.reasons_heading"))
+st.markdown(t("masking.reasons_body"))
+
+st.divider()
+st.header(t("masking.lab_heading"))
+st.caption(t("masking.lab_intro"))
+
+text = st.session_state["text"]
+if not text.strip():
+    st.info(t("common.empty_input"))
+    st.stop()
+bundle = models.current_model()
+enc = ui.run_or_explain(models.tokenize, models.current_spec(), text)
+if enc is None:
+    st.stop()
+ui.truncation_notice(enc, bundle.tokenizer.max_length)
+
+st.session_state.setdefault("masking_rate", 15)
+st.session_state.setdefault("masking_split", (80, 90))
+st.session_state.setdefault("masking_whole_word", False)
+st.session_state.setdefault("masking_seed", 3)
+
+
+def _new_seed() -> None:
+    st.session_state["masking_seed"] = random.randrange(1, 100_000)
+
+
+def _request_statistics() -> None:
+    # Once asked for, the statistics stay on the page and follow every later change of the settings.
+    st.session_state["masking_stats_draws"] = st.session_state.get("masking_draw_count") or 1000
+
+
+left, right = st.columns(2)
+rate_percent = left.slider(t("masking.rate"), 1, 100, format="%d%%", help=t("masking.rate_help"), key="masking_rate")
+split = right.slider(t("masking.split"), 0, 100, format="%d%%", help=t("masking.split_help"), key="masking_split")
+seed_column, button_column, word_column = st.columns([2, 1, 2], vertical_alignment="bottom")
+seed = seed_column.number_input(
+    t("masking.seed"), 0, 2**31 - 1, step=1, help=t("masking.seed_help"), key="masking_seed"
+)
+button_column.button(t("masking.draw_again"), on_click=_new_seed, key="masking_draw_again")
+whole_word = word_column.toggle(t("masking.whole_word"), help=t("masking.whole_word_help"), key="masking_whole_word")
+
+settings = lab.MaskingSettings.from_sliders(rate_percent, split, whole_word)
+right.markdown(
+    t(
+        "masking.split_summary",
+        masked=round(settings.mask_prob * 100),
+        random=round(settings.random_prob * 100),
+        kept=round(settings.kept_prob * 100),
+    )
+)
+draw = lab.draw_masking(enc, bundle.tokenizer, seed=int(seed), settings=settings, text=text)
+if draw.candidates == 0:
+    st.warning(t("masking.no_candidates"))
+    st.stop()
+
+counts = draw.counts()
+st.markdown(
+    t(
+        "masking.draw_summary",
+        seed=draw.seed,
+        chosen=len(draw.chosen),
+        candidates=draw.candidates,
+        masked=counts[MASKED],
+        random=counts[RANDOM],
+        kept=counts[KEPT],
+    )
+)
+
+st.subheader(t("masking.sequences_heading"))
+shown = min(len(draw.tokens), MAX_STRIP_TOKENS)
+legend = {code: t(f"masking.legend_{key}") for code, key in lab.OUTCOME_KEYS.items()}
+fig = token_strip(
+    [draw.tokens[:shown], draw.read_tokens[:shown], draw.label_tokens()[:shown]],
+    draw.outcome[:shown],
+    [t("masking.row_original"), t("masking.row_read"), t("masking.row_label")],
+    legend,
+    graded=[label != -100 for label in draw.labels[:shown]],
+    hover=draw.hover_texts(t("masking.hover"))[:shown],
+    title=t("masking.strip_title", seed=draw.seed),
+)
+ui.plot(fig, key="masking_strip")
+if shown < len(draw.tokens):
+    st.caption(t("masking.strip_truncated", shown=shown, total=len(draw.tokens)))
+
+st.subheader(t("masking.labels_heading"))
+st.caption(t("masking.labels_caption"))
+outcome_names = {code: t(f"masking.outcome_{lab.OUTCOME_KEYS[code]}") for code in (MASKED, RANDOM, KEPT)}
+columns = [t(f"masking.col_{name}") for name in ("position", "original", "outcome", "read", "label")]
+st.dataframe(pd.DataFrame(draw.chosen_rows(outcome_names), columns=columns), hide_index=True)
+ui.download_buttons("mlm_draw", draw.ROW_HEADER, draw.rows(), data=draw.to_json(), key="masking_draw")
+
+if st.toggle(t("masking.predict_toggle"), key="masking_predict"):
+    if not lab.has_mlm_head(bundle):
+        st.info(t("masking.no_mlm_head"))
+    else:
+        st.caption(t("masking.predict_caption"))
+        predictions = lab.predict_chosen(bundle, draw, top_k=3)
+        columns = [t("masking.col_position"), t("masking.col_original"), t("masking.col_read")]
+        columns += [t("masking.col_guess", rank=rank) for rank in (1, 2, 3)]
+        columns += [t("masking.col_original_prob"), t("masking.col_correct")]
+        rows = lab.chosen_prediction_rows(predictions, top_k=3)
+        st.dataframe(pd.DataFrame(rows, columns=columns), hide_index=True)
+        st.markdown(t("masking.predict_score", right=sum(p.correct for p in predictions), total=len(predictions)))
+
+st.divider()
+st.subheader(t("masking.stats_heading"))
+st.caption(t("masking.stats_intro"))
+count_column, run_column = st.columns([3, 1], vertical_alignment="bottom")
+count_column.segmented_control(
+    t("masking.stats_draws"), DRAW_COUNTS, format_func="{:,}".format, default=1000, key="masking_draw_count"
+)
+run_column.button(t("masking.stats_run"), on_click=_request_statistics, key="masking_run_draws")
+requested = st.session_state.get("masking_stats_draws")
+if requested:
+    with st.spinner(t("masking.stats_running")):
+        stats = lab.draw_statistics(enc, bundle.tokenizer, draws=requested, seed=int(seed), settings=settings)
+    names = {name: t(f"masking.series_{name}") for name in stats.SERIES}
+    fig = convergence_chart(
+        stats.draws,
+        [(names[name], values, target, color) for (name, values, target), color in zip(stats.series(), SERIES_COLORS)],
+        title=t("masking.stats_title", n=f"{requested:,}"),
+        x_title=t("masking.stats_x"),
+        y_title=t("masking.stats_y"),
+        target_suffix=t("masking.target"),
+    )
+    ui.plot(fig, key="masking_convergence")
+    if whole_word:
+        st.caption(t("masking.stats_whole_word"))
+    elif abs(stats.rounded_rate - settings.rate) > 0.0005:
+        st.caption(
+            t(
+                "masking.stats_rounding",
+                actual=f"{stats.rounded_rate:.1%}",
+                rate=f"{settings.rate:.0%}",
+                n=stats.candidates,
+                k=stats.chosen_per_draw,
+            )
+        )
+    rows = stats.table()
+    columns = [t("masking.col_what"), t("masking.col_count"), t("masking.col_observed"), t("masking.col_target")]
+    st.dataframe(
+        pd.DataFrame([[names[row[0]], *row[1:]] for row in rows], columns=columns),
+        hide_index=True,
+        column_config={
+            columns[2]: st.column_config.NumberColumn(format="percent"),
+            columns[3]: st.column_config.NumberColumn(format="percent"),
+        },
+    )
+    ui.download_buttons("mlm_statistics", stats.TABLE_HEADER, rows, key="masking_statistics")

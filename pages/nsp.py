@@ -1,0 +1,98 @@
+"""NSP lab: does sentence B follow sentence A? (seed notes, 下一句预测)
+
+Real pairs drawn as pre-training draws them, or two typed sentences; the input layout and the model's answer.
+"""
+
+import streamlit as st
+
+from app import models, ui
+from app.charts import nsp as charts
+from app.i18n import lang, t
+from app.navigation import require_entry
+from app.nsp_samples import draw_pair, load_samples, pair_record, pair_text, provenance
+from app.state import bind, store
+
+require_entry()
+
+st.title(t("nsp.title"))
+st.markdown(t("nsp.intro"))
+st.code(t("nsp.examples"), language=None)
+spec = models.current_spec()
+bundle = models.current_model()
+example_next = ui.run_or_explain(models.next_sentence, spec, t("nsp.example_a"), t("nsp.example_b_next"))
+example_not = ui.run_or_explain(models.next_sentence, spec, t("nsp.example_a"), t("nsp.example_b_not"))
+if example_next is not None and example_not is not None:
+    st.markdown(t("nsp.examples_live", p_next=example_next.is_next, p_not=example_not.is_next))
+st.caption(t("nsp.cls_note"))
+
+
+def _next_draw() -> None:
+    st.session_state["nsp_draw"] = st.session_state.get("nsp_draw", 0) + 1
+
+
+# A plain dict for the labels: a format_func must not read the session (AppTest calls it outside a run).
+mode_labels = {mode: t(f"nsp.mode_{mode}") for mode in ("sample", "type")}
+# Bound like the sidebar's widgets: a plain key loses the selection on screen when the language changes the labels.
+st.session_state.setdefault("nsp_mode", "sample")
+mode = st.radio(t("nsp.mode"), tuple(mode_labels), format_func=mode_labels.get, horizontal=True,
+                key=bind("nsp_mode"), on_change=store, args=("nsp_mode",))
+origin = None
+if mode == "sample":
+    st.markdown(t("nsp.sample_intro", source=t("nsp.sample_source")))
+    st.button(t("nsp.sample_again"), on_click=_next_draw, key="nsp_sample_again", icon=":material/casino:")
+    draw = st.session_state.get("nsp_draw", 0)
+    samples = load_samples()
+    pair = draw_pair(samples, lang(), draw)
+    first, second = pair_text(pair)
+    truth = pair.is_next
+    origin = provenance(samples, pair)
+    st.caption(t("nsp.draw_number", n=draw + 1))
+else:
+    st.markdown(t("nsp.type_intro"))
+    first = st.session_state["text"]
+    # One box per language, so switching language shows that language's default instead of the other's.
+    second = st.text_input(t("nsp.sentence_b"), value=t("nsp.second_default"), key=f"nsp_second_{lang()}")
+    truth = None
+
+left, right = st.columns(2)
+left.markdown(f"**{t('nsp.sentence_a')}**")
+left.code(first, language=None, wrap_lines=True)
+right.markdown(f"**{t('nsp.sentence_b')}**")
+right.code(second, language=None, wrap_lines=True)
+if truth is not None:
+    st.markdown(t("nsp.truth_next") if truth else t("nsp.truth_not"))
+    st.caption(t("nsp.source_line", source=origin["source_a"], licence=origin["licence"]))
+
+result = ui.run_or_explain(models.next_sentence, spec, first, second)
+if result is None:
+    st.stop()
+ui.truncation_notice(result, bundle.tokenizer.max_length)
+
+st.subheader(t("nsp.layout_header"))
+st.markdown(t("nsp.layout_note"))
+segment_labels = [t("nsp.segment_a"), t("nsp.segment_b")]
+ui.plot(
+    charts.segment_strip(result.tokens, result.token_type_ids, segment_labels=segment_labels,
+                         position_label=t("nsp.position"), title=t("nsp.strip_title")),
+    key="nsp_strip",
+)
+
+st.subheader(t("nsp.prediction_header"))
+gauge_column, verdict_column = st.columns([1, 1])
+with gauge_column:
+    ui.plot(charts.is_next_gauge(result.is_next, title=t("nsp.gauge_title")), key="nsp_gauge")
+with verdict_column:
+    says_next = result.is_next >= 0.5
+    st.markdown(t("nsp.verdict_next", p=result.is_next) if says_next else t("nsp.verdict_not", p=result.is_next))
+    if truth is not None:
+        st.markdown(t("nsp.verdict_right") if says_next == truth else t("nsp.verdict_wrong"))
+    if bundle.fresh_keys:
+        st.info(t("common.untrained"))
+    record = pair_record(first, second, truth, result.is_next, origin)
+    ui.download_buttons(
+        "nsp_pair",
+        [t("nsp.col_a"), t("nsp.col_b"), t("nsp.col_truth"), t("nsp.col_prob")],
+        [[first, second, "" if truth is None else truth, round(result.is_next, 6)]],
+        data={**record, "tokens": result.tokens, "token_type_ids": result.token_type_ids},
+        key="nsp_pair",
+    )

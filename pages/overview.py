@@ -1,0 +1,98 @@
+"""Overview (seed notes 二–四): the pre-training → fine-tuning paradigm, BERT's sizes, results and legacy."""
+
+from pathlib import Path
+
+import pandas as pd
+import streamlit as st
+
+from app import ui
+from app.charts import overview as charts
+from app.i18n import t
+from app.models import current_model
+from app.navigation import ICONS, PAGE_FILES, PAGES_DIR, require_entry
+from model.modeling import bert_base, bert_large
+
+require_entry()
+
+st.title(t("overview.title"))
+st.markdown(t("overview.intro"))
+
+st.header(t("overview.paradigm_header"))
+st.markdown(t("overview.paradigm_intro"))
+ui.plot(
+    charts.paradigm_figure(
+        t("overview.pretrain_stage"),
+        t("overview.pretrain_steps").split("|"),
+        t("overview.pretrain_note"),
+        t("overview.finetune_stage"),
+        t("overview.finetune_steps").split("|"),
+        t("overview.finetune_note"),
+    ),
+    key="overview_paradigm",
+)
+st.subheader(t("overview.examples_header"))
+for column, example in zip(st.columns(3), ("sentiment", "ner", "qa")):
+    with column.container(border=True):
+        st.markdown(f"**{t(f'overview.example_{example}_title')}**")
+        st.markdown(t(f"overview.example_{example}"))
+
+st.header(t("overview.sizes_header"))
+st.markdown(t("overview.sizes_intro"))
+bundle = current_model()
+models = {
+    t("overview.model_base"): bert_base(),
+    t("overview.model_large"): bert_large(),
+    t("overview.model_loaded", name=Path(bundle.name).name): bundle.config,  # a folder's name, not the server's path
+}
+table = charts.size_table(list(models.values()))
+header = [t("overview.col_quantity"), *models]
+rows = [[t(f"overview.row_{key}"), *values] for key, values in table.items()]
+st.dataframe(
+    pd.DataFrame(rows, columns=header),
+    hide_index=True,
+    column_config={name: st.column_config.NumberColumn(format="localized") for name in models},
+)
+ui.download_buttons("bert_sizes", header, rows, key="overview_sizes")
+counts = [charts.parameters_by_part(c) for c in models.values()]
+part_labels = {part: t(f"overview.row_{part}") for part in charts.PARTS}
+ui.plot(
+    charts.parameter_bars(list(models), counts, part_labels, title=t("overview.params_chart_title"),
+                          axis=t("overview.params_axis")),
+    key="overview_params",
+)
+st.caption(t("overview.params_note"))
+if bundle.card:
+    with st.expander(t("overview.card_expander")):
+        st.markdown(bundle.card)  # our own repository's Markdown, not user input
+
+st.header(t("overview.results_header"))
+st.markdown(t("overview.results_intro"))
+results = charts.results_rows()
+tasks = [t(f"overview.task_{task}") for task, *_ in results]
+results_header = [t("overview.col_task"), t("overview.col_before"), t("overview.col_bert"), t("overview.col_gain")]
+results_table = [[name, before, bert, gain] for name, (_, before, bert, gain) in zip(tasks, results)]
+st.dataframe(
+    pd.DataFrame(results_table, columns=results_header),
+    hide_index=True,
+    column_config={results_header[3]: st.column_config.NumberColumn(format="+%.1f")},
+)
+ui.download_buttons("bert_results", results_header, results_table, key="overview_results")
+ui.plot(
+    charts.results_bars(tasks, [r[1] for r in results], [r[2] for r in results], before_label=t("overview.col_before"),
+                        bert_label=t("overview.col_bert"), title=t("overview.results_chart_title"),
+                        axis=t("overview.results_axis")),
+    key="overview_results_chart",
+)
+
+st.header(t("overview.why_header"))
+st.markdown(t("overview.why_points"))
+
+st.header(t("overview.guide_header"))
+for name in PAGE_FILES:
+    if name == "overview":
+        continue
+    parts = {"page": t(f"nav.{name}"), "text": t(f"overview.guide_{name}")}
+    if (PAGES_DIR / f"{name}.py").exists():
+        st.page_link(str(PAGES_DIR / f"{name}.py"), label=t("overview.guide_link", **parts), icon=ICONS[name])
+    else:
+        st.markdown(f"{ICONS[name]} " + t("overview.guide_soon", **parts))

@@ -1,0 +1,267 @@
+"""The fine-tuning job manager on a tiny model: jobs finish, stop, queue over the limit, die with their owner,
+report failures, and never touch the shared model. Plus the pure helpers the page renders from."""
+
+from __future__ import annotations
+
+import gc
+import threading
+import time
+import weakref
+
+import numpy as np
+import pytest
+import torch
+
+from app import finetune_jobs as jobs
+from model.checkpoint import LoadedBert
+from model.datasets import TaskData
+from model.modeling import BertConfig, BertForPreTraining
+from model.tokenization import BertTokenizer
+
+LABELS = ["neg", "pos"]
+TAGS = ["O", "B-PER", "I-PER"]
+
+
+def tiny_base() -> LoadedBert:
+    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"] + [f"w{i}" for i in range(40)] + list("好坏李明")
+    tokenizer = BertTokenizer.from_vocab(vocab, max_length=32)
+    torch.manual_seed(0)
+    config = BertConfig(vocab_size=tokenizer.vocab_size, hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
+                        intermediate_size=64, max_position_embeddings=32, hidden_dropout_prob=0.0,
+                        attention_probs_dropout_prob=0.0)
+    model = BertForPreTraining(config).eval()
+    model.requires_grad_(False)
+    return LoadedBert(model, tokenizer, "tiny", None)
+
+
+def sentiment_like(n: int, seed: int) -> list[tuple[str, int]]:
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(n):
+        label = int(rng.integers(0, 2))
+        words = [f"w{int(i)}" for i in rng.integers(5, 40, size=5)]
+        words.insert(int(rng.integers(0, 5)), "好" if label else "坏")  # one word decides the class
+        out.append((" ".join(words), label))
+    return out
+
+
+def tiny_task(name: str, seed: int = 0) -> TaskData:
+    if name == "tiny-ner":
+        rows = [(["李", "明", "好"], [1, 2, 0]), (["w1", "李", "明"], [0, 1, 2]), (["坏", "w2", "w3"], [0, 0, 0])] * 8
+        return TaskData(name, "token", TAGS, rows, rows[:6], "test", "zh")
+    if name == "broken":
+        raise ValueError("the task data is corrupt")
+    return TaskData(name, "sequence", LABELS, sentiment_like(96, 0), sentiment_like(40, 1), "test", "en")
+
+
+@pytest.fixture(autouse=True)
+def tiny_tasks(monkeypatch):
+    monkeypatch.setattr(jobs, "load_task", tiny_task)
+    monkeypatch.setattr(jobs, "_slots", threading.BoundedSemaphore(2))
+
+
+@pytest.fixture(scope="module")
+def base() -> LoadedBert:
+    return tiny_base()
+
+
+QUICK = jobs.demo_settings(epochs=3, batch_size=16, lr=3e-3, max_length=16, max_seconds=60.0)
+ENDLESS = jobs.demo_settings(epochs=500, batch_size=8, lr=1e-3, max_length=16, max_seconds=120.0)
+
+
+def wait_until(condition, timeout: float = 30.0) -> None:
+    deadline = time.time() + timeout
+    while not condition():
+        assert time.time() < deadline, "timed out"
+        time.sleep(0.02)
+
+
+def test_a_job_runs_to_done_with_history_and_evaluation(base):
+    owner = jobs.Owner()
+    job = jobs.start(owner, base, "tiny", QUICK, "pretrained", 96)
+    assert job.wait(60)
+    snap = job.snapshot()
+    assert snap.status == jobs.DONE and snap.error is None and snap.finished
+    assert snap.kind == "sequence" and snap.labels == tuple(LABELS) and snap.train_size == 96 and snap.heldout_size == 40
+    assert len(snap.history) == 3 * 6 and [h["step"] for h in snap.history] == list(range(1, 19))
+    assert all(h["init"] == "pretrained" for h in snap.history)
+    evaluation = snap.results["pretrained"].evaluation
+    assert sum(map(sum, evaluation.confusion)) == 40 and 0.0 <= evaluation.accuracy <= 1.0
+    assert jobs.progress(snap) == 1.0
+    model = job.trained_model()
+    assert model is not None and not any(p.requires_grad for p in model.parameters())
+    answer = jobs.try_sentence(model, job.tokenizer, "w3 好 w4", LABELS)
+    assert set(answer["probs"]) == set(LABELS) and sum(answer["probs"].values()) == pytest.approx(1.0)
+    assert answer["truncated"] is False
+
+
+def test_the_shared_model_is_unchanged_by_training(base):
+    before = {k: v.clone() for k, v in base.model.state_dict().items()}
+    owner = jobs.Owner()  # kept alive: a job whose owner is gone stops
+    job = jobs.start(owner, base, "tiny", QUICK, jobs.COMPARE, 96)
+    assert job.wait(60) and job.snapshot().status == jobs.DONE
+    for k, v in base.model.state_dict().items():
+        assert torch.equal(v, before[k]), f"training changed the shared model's {k}"
+    trained = job.trained_model("pretrained").bert.state_dict()
+    assert any(not torch.equal(trained[k], before[f"bert.{k}"]) for k in trained)
+
+
+def test_compare_runs_pretrained_then_random_on_the_same_data(base):
+    owner = jobs.Owner()
+    job = jobs.start(owner, base, "tiny", QUICK, jobs.COMPARE, 64)
+    assert job.wait(60)
+    snap = job.snapshot()
+    assert snap.inits == ("pretrained", "random") and set(snap.results) == {"pretrained", "random"}
+    runs = [h["init"] for h in snap.history]
+    assert runs == ["pretrained"] * 12 + ["random"] * 12
+    assert job.trained_model("random") is not job.trained_model("pretrained")
+
+
+def test_stop_ends_a_running_job_and_it_still_scores(base):
+    owner = jobs.Owner()
+    job = jobs.start(owner, base, "tiny", ENDLESS, "pretrained", 96)
+    wait_until(lambda: len(job.snapshot().history) >= 2)
+    job.stop()
+    assert job.wait(30)
+    snap = job.snapshot()
+    assert snap.status == jobs.STOPPED and snap.stop_reason == "user"
+    assert snap.results["pretrained"].stopped and snap.results["pretrained"].evaluation is not None
+    assert job.trained_model() is not None
+    assert 0.0 < jobs.progress(snap) < 1.0
+
+
+def test_the_time_budget_ends_a_run_as_done(base):
+    owner = jobs.Owner()
+    job = jobs.start(owner, base, "tiny", jobs.demo_settings(epochs=500, batch_size=8, max_length=16, max_seconds=0.5),
+                     "random", 96)
+    assert job.wait(30)
+    snap = job.snapshot()
+    assert snap.status == jobs.DONE and snap.results["random"].stopped and snap.results["random"].steps < 500 * 12
+
+
+def test_two_jobs_at_once_both_finish(base):
+    owners = [jobs.Owner(), jobs.Owner()]
+    both = [jobs.start(owners[0], base, "tiny", QUICK, "pretrained", 96), jobs.start(owners[1], base, "tiny-ner", QUICK, "random", 24)]
+    assert all(job.wait(60) for job in both)
+    first, second = (job.snapshot() for job in both)
+    assert first.status == second.status == jobs.DONE
+    assert len(first.history) == 18 and len(second.history) == 3 * 2
+    assert second.kind == "token" and second.results["random"].evaluation.f1 is not None
+    tags = jobs.try_sentence(both[1].trained_model(), both[1].tokenizer, "李 明 好", TAGS)
+    assert tags["tokens"][0] == "[CLS]" and len(tags["tags"]) == len(tags["tokens"]) and set(tags["tags"]) <= set(TAGS)
+
+
+def test_over_the_limit_a_job_waits_in_the_queue_then_runs(base, monkeypatch):
+    monkeypatch.setattr(jobs, "_slots", threading.BoundedSemaphore(1))
+    owners = [jobs.Owner() for _ in range(3)]
+    running = jobs.start(owners[0], base, "tiny", ENDLESS, "pretrained", 96)
+    wait_until(lambda: running.snapshot().status == jobs.RUNNING)
+    second = jobs.start(owners[1], base, "tiny", QUICK, "pretrained", 32)
+    third = jobs.start(owners[2], base, "tiny", QUICK, "pretrained", 32)
+    wait_until(lambda: jobs.queue_length() == 2)
+    time.sleep(0.3)
+    assert second.snapshot().status == third.snapshot().status == jobs.QUEUED
+    assert (second.snapshot().ahead, third.snapshot().ahead) == (0, 1)
+    assert second.snapshot().history == () and jobs.progress(second.snapshot()) == 0.0
+    running.stop()
+    assert second.wait(60) and third.wait(60)
+    assert second.snapshot().status == third.snapshot().status == jobs.DONE
+    assert jobs.queue_length() == 0
+
+
+def test_a_queued_job_whose_owner_goes_away_leaves_the_queue(base, monkeypatch):
+    monkeypatch.setattr(jobs, "_slots", threading.BoundedSemaphore(1))
+    keeper = jobs.Owner()
+    running = jobs.start(keeper, base, "tiny", ENDLESS, "pretrained", 96)
+    wait_until(lambda: running.snapshot().status == jobs.RUNNING)
+    owner = jobs.Owner()
+    queued = jobs.start(owner, base, "tiny", QUICK, "pretrained", 32)
+    wait_until(lambda: jobs.queue_length() == 1)
+    del owner
+    gc.collect()
+    assert queued.wait(10)
+    assert queued.snapshot().status == jobs.STOPPED and queued.snapshot().stop_reason == "owner"
+    running.stop()
+    assert running.wait(30)
+
+
+def test_a_job_whose_owner_is_deleted_stops_and_frees_its_model(base):
+    owner = jobs.Owner()
+    job = jobs.start(owner, base, "tiny", ENDLESS, "pretrained", 96)
+    wait_until(lambda: len(job.snapshot().history) >= 2)
+    model_ref = weakref.ref(job._models["pretrained"])  # the model is private while it trains
+    del owner
+    gc.collect()
+    assert job.wait(30)
+    snap = job.snapshot()
+    assert snap.status == jobs.STOPPED and snap.stop_reason == "owner" and snap.results == {}
+    assert job.trained_model() is None
+    gc.collect()
+    assert model_ref() is None, "the abandoned job's model is still referenced"
+
+
+def test_a_failing_job_reports_failed_with_its_message(base):
+    owner = jobs.Owner()
+    job = jobs.start(owner, base, "broken", QUICK, "pretrained", 10)
+    assert job.wait(30)
+    snap = job.snapshot()
+    assert snap.status == jobs.FAILED and snap.error == "ValueError: the task data is corrupt"
+    assert job.trained_model() is None
+    # The slot was given back: a later job still runs.
+    later = jobs.start(owner, base, "tiny", QUICK, "pretrained", 16)
+    assert later.wait(60) and later.snapshot().status == jobs.DONE
+
+
+def test_an_unknown_init_is_refused(base):
+    with pytest.raises(ValueError, match="init"):
+        jobs.start(jobs.Owner(), base, "tiny", QUICK, "imagenet", 10)
+
+
+def test_bad_sentences_raise_input_errors(base):
+    owner = jobs.Owner()
+    job = jobs.start(owner, base, "tiny", QUICK, "pretrained", 16)
+    assert job.wait(60)
+    model = job.trained_model()
+    from model.inference import InputError
+
+    for text in ("", "   \n\t "):
+        with pytest.raises(InputError):
+            jobs.try_sentence(model, job.tokenizer, text, LABELS)
+    long = jobs.try_sentence(model, job.tokenizer, "w1 " * 5000, LABELS)
+    assert long["truncated"] and len(long["tokens"]) == 32
+    odd = jobs.try_sentence(model, job.tokenizer, "</script><script>alert(1)</script> **bold** 🍿 مرحبا", LABELS)
+    assert "[UNK]" in odd["tokens"]
+    attention = jobs.finetuned_attention(model, job.tokenizer, "w1 好 w2")
+    row = jobs.cls_row(attention.attentions)
+    assert row.shape == (len(attention.tokens),) and row.sum() == pytest.approx(1.0, abs=1e-5)
+
+
+# --- pure helpers ---------------------------------------------------------------------------------------------
+
+
+def test_cls_row_averages_the_heads_of_the_last_layer():
+    maps = np.zeros((2, 2, 3, 3))
+    maps[-1, 0, 0] = [1.0, 0.0, 0.0]
+    maps[-1, 1, 0] = [0.0, 0.5, 0.5]
+    maps[0, :, 0] = [0.0, 0.0, 1.0]  # an earlier layer must not count
+    assert jobs.cls_row(maps).tolist() == [0.5, 0.25, 0.25]
+
+
+def test_tables_and_shares():
+    from model.finetune import EvalResult
+
+    evaluation = EvalResult(0.75, [[3, 1], [0, 0]])
+    assert jobs.confusion_rows(evaluation, ["a", "b"], "t\\p") == (["t\\p", "a", "b"], [["a", 3, 1], ["b", 0, 0]])
+    assert jobs.row_shares(evaluation.confusion).tolist() == [[0.75, 0.25], [0.0, 0.0]]
+    assert jobs.majority_share([[6, 0], [2, 2]]) == 0.6 and jobs.majority_share([[0]]) == 0.0
+    history = [{"init": "random", "step": 1, "epoch": 1, "loss": 0.69314718, "accuracy": 0.5, "lr": 1e-5, "seconds": 0.1234}]
+    header, rows = jobs.history_rows(history)
+    assert header[:3] == ["init", "step", "epoch"] and rows == [["random", 1, 1, 0.693147, 0.5, 1e-5, 0.123]]
+
+
+def test_progress_counts_steps_or_time_whichever_is_further():
+    settings = jobs.demo_settings(epochs=1, batch_size=10, max_seconds=10.0)
+    snap = jobs.JobSnapshot(1, jobs.RUNNING, "training", "t", "sequence", ("a", "b"), ("pretrained", "random"), "pretrained",
+                            settings, 100, 10, 0, ({"init": "pretrained", "step": 2, "seconds": 5.0},), {}, None, None, 5.0)
+    assert jobs.progress(snap) == pytest.approx(0.25)  # half the budget of the first of two runs
+    assert jobs.steps_per_run(101, settings) == 11

@@ -1,0 +1,350 @@
+"""The masking pages' pure logic and charts, on a tiny vocabulary and a tiny random model (no Streamlit)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import torch
+
+from app import masking_lab as lab
+from app.charts.fill_mask import prediction_bars
+from app.charts.base import plotly_text
+from app.charts.masking import OUTCOME_COLORS, convergence_chart, strip_columns, token_strip
+from model.checkpoint import LoadedBert
+from model.inference import FillMaskResult, InputError, MaskPredictions, Prediction
+from model.modeling import BertConfig, BertForPreTraining
+from model.pretraining_data import KEPT, MASKED, NOT_CHOSEN, RANDOM
+from model.tokenization import BertTokenizer
+from tests.conftest import write_vocab
+
+LONG = "she opened the door and walked into the room , the cinema was dark and the film was playing . " * 2
+
+
+@pytest.fixture(scope="module")
+def tokenizer(tmp_path_factory) -> BertTokenizer:
+    folder = tmp_path_factory.mktemp("vocab")
+    vocab = write_vocab(folder / "vocab.txt")
+    return BertTokenizer.from_vocab(vocab)
+
+
+@pytest.fixture(scope="module")
+def bundle(tokenizer) -> LoadedBert:
+    torch.manual_seed(0)
+    config = BertConfig(
+        vocab_size=tokenizer.vocab_size,
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        intermediate_size=64,
+        max_position_embeddings=128,
+    )
+    return LoadedBert(BertForPreTraining(config).eval(), tokenizer, "tiny", None)
+
+
+# Settings ------------------------------------------------------------------------------------------------
+
+
+def test_settings_from_sliders_split_at_the_handles():
+    s = lab.MaskingSettings.from_sliders(15, (80, 90))
+    assert (s.rate, s.mask_prob, s.random_prob) == (0.15, 0.8, pytest.approx(0.1))
+    assert s.kept_prob == pytest.approx(0.1)
+    assert lab.MaskingSettings.from_sliders(15, (90, 80)).mask_prob == 0.8  # handles in either order
+    everything_masked = lab.MaskingSettings.from_sliders(100, (100, 100))
+    assert everything_masked.kept_prob == 0 and everything_masked.random_prob == 0
+
+
+@pytest.mark.parametrize("bad", [dict(rate=1.5), dict(mask_prob=0.9, random_prob=0.2), dict(random_prob=-0.1)])
+def test_settings_refuse_impossible_values(bad):
+    with pytest.raises(ValueError):
+        lab.MaskingSettings(**bad)
+
+
+# One draw ------------------------------------------------------------------------------------------------
+
+
+def test_draw_follows_bert_recipe(tokenizer):
+    enc = tokenizer.encode(LONG)
+    draw = lab.draw_masking(enc, tokenizer, seed=1)
+    n = sum(not s for s in enc.special)
+    assert draw.candidates == n
+    assert len(draw.chosen) == round(0.15 * n)
+    for i, code in enumerate(draw.outcome):
+        if enc.special[i]:
+            assert code == lab.NOT_CANDIDATE and draw.labels[i] == -100
+        if code == MASKED:
+            assert draw.read_tokens[i] == "[MASK]"
+        if code in (KEPT, NOT_CHOSEN, lab.NOT_CANDIDATE):
+            assert draw.read_ids[i] == enc.ids[i]
+        if code in (MASKED, RANDOM, KEPT):
+            assert draw.labels[i] == enc.ids[i]
+        if code == RANDOM:
+            assert draw.read_ids[i] not in tokenizer.special_ids
+            assert not draw.read_tokens[i].startswith("[unused")
+
+
+def test_same_seed_same_draw_other_seed_other_draw(tokenizer):
+    enc = tokenizer.encode(LONG)
+    a, b = lab.draw_masking(enc, tokenizer, seed=5), lab.draw_masking(enc, tokenizer, seed=5)
+    assert a.outcome == b.outcome and a.read_ids == b.read_ids
+    others = [lab.draw_masking(enc, tokenizer, seed=s).outcome for s in range(6, 10)]
+    assert any(o != a.outcome for o in others)
+
+
+def test_typed_mask_and_frame_tokens_are_never_chosen(tokenizer):
+    enc = tokenizer.encode("the [MASK] opened")
+    for seed in range(20):
+        draw = lab.draw_masking(enc, tokenizer, seed=seed, settings=lab.MaskingSettings(rate=1.0))
+        assert draw.outcome[2] == lab.NOT_CANDIDATE
+        assert draw.labels[0] == draw.labels[2] == draw.labels[-1] == -100
+    only_masks = lab.draw_masking(tokenizer.encode("[MASK] [MASK]"), tokenizer, seed=0)
+    assert only_masks.candidates == 0 and only_masks.chosen == []
+
+
+def test_whole_word_masking_takes_every_piece_of_a_word(tokenizer):
+    enc = tokenizer.encode("unaffable cinema door")
+    pieces = [i for i, w in enumerate(enc.word_ids) if w == 0]
+    assert len(pieces) > 1  # the tiny vocabulary splits "unaffable"
+    settings = lab.MaskingSettings(rate=0.5, whole_word=True)
+    for seed in range(20):
+        chosen = set(lab.draw_masking(enc, tokenizer, seed=seed, settings=settings).chosen)
+        assert chosen.isdisjoint(pieces) or chosen.issuperset(pieces)
+
+
+def test_draw_rows_and_json_cover_every_position(tokenizer):
+    enc = tokenizer.encode("she opened the door")
+    draw = lab.draw_masking(enc, tokenizer, seed=3)
+    rows = draw.rows()
+    assert len(rows) == len(enc.ids) and len(rows[0]) == len(draw.ROW_HEADER)
+    assert [r[3] for r in rows][0] == "special"
+    payload = json.loads(json.dumps(draw.to_json()))
+    assert payload["seed"] == 3 and len(payload["positions"]) == len(enc.ids)
+    names = {MASKED: "M", RANDOM: "R", KEPT: "K"}
+    assert [r[0] for r in draw.chosen_rows(names)] == draw.chosen
+    assert draw.label_tokens()[0] == ""
+
+
+def test_draw_knows_the_text_behind_each_token(tokenizer):
+    text = "She opened 🎉 door"
+    enc = tokenizer.encode(text)
+    draw = lab.draw_masking(enc, tokenizer, seed=0, text=text)
+    assert draw.surface[1:-1] == ["She", "opened", "🎉", "door"]  # the emoji is an [UNK] token
+    hover = draw.hover_texts("{position}:{surface}:{token}:{read}")
+    assert hover[3].startswith("3:🎉:[UNK]:") and hover[0].startswith("0:[CLS]:[CLS]")
+
+
+def test_random_tokens_exclude_special_and_unused(tokenizer):
+    ids = lab.random_token_ids(tokenizer).tolist()
+    vocab = tokenizer.vocab()
+    assert ids and all(i not in tokenizer.special_ids and not vocab[i].startswith("[unused") for i in ids)
+
+
+# Predictions at the chosen positions -----------------------------------------------------------------------
+
+
+def test_predict_chosen_reads_the_corrupted_ids(bundle, tokenizer):
+    enc = tokenizer.encode("she opened the door and walked into the room")
+    draw = lab.draw_masking(enc, tokenizer, seed=2, settings=lab.MaskingSettings(rate=0.5))
+    predictions = lab.predict_chosen(bundle, draw, top_k=3)
+    assert [p.position for p in predictions] == draw.chosen
+    with torch.inference_mode():
+        logits = bundle.model(torch.tensor([draw.read_ids])).mlm_logits[0]  # (T, V)
+    probs = logits.softmax(-1)
+    for p in predictions:
+        assert len(p.top) == 3
+        assert [prob for _, prob in p.top] == sorted((prob for _, prob in p.top), reverse=True)
+        assert p.top[0][0] == tokenizer.id_to_token(int(probs[p.position].argmax()))
+        assert p.original_prob == pytest.approx(float(probs[p.position, draw.ids[p.position]]), abs=1e-5)
+    rows = lab.chosen_prediction_rows(predictions)
+    assert len(rows) == len(predictions) and len(rows[0]) == 8
+    assert rows[0][6] == f"{predictions[0].original_prob:.2%}"
+
+
+def test_predict_chosen_with_nothing_chosen_and_without_mlm_head(bundle, tokenizer):
+    empty = lab.draw_masking(tokenizer.encode("[MASK]"), tokenizer, seed=0)
+    assert lab.predict_chosen(bundle, empty) == []
+    classifier = LoadedBert(torch.nn.Linear(2, 2), tokenizer, "classifier", None)
+    assert not lab.has_mlm_head(classifier) and lab.has_mlm_head(bundle)
+    with pytest.raises(InputError):
+        lab.predict_chosen(classifier, empty)
+
+
+# Many draws ------------------------------------------------------------------------------------------------
+
+
+def test_statistics_converge_to_the_settings(tokenizer):
+    enc = tokenizer.encode(LONG)
+    stats = lab.draw_statistics(enc, tokenizer, draws=2000, seed=0)
+    assert len(stats.draws) == len(stats.masked_share) == 2000
+    assert stats.masked_share[-1] == pytest.approx(0.8, abs=0.03)
+    assert stats.random_share[-1] == pytest.approx(0.1, abs=0.02)
+    assert stats.kept_share[-1] == pytest.approx(0.1, abs=0.02)
+    # Without whole words every draw chooses the same rounded number of tokens.
+    assert np.allclose(stats.chosen_share, stats.rounded_rate)
+    assert stats.chosen_per_draw == round(0.15 * stats.candidates)
+    table = stats.table()
+    assert [row[0] for row in table] == list(stats.SERIES) and table[1][3] == 0.8
+    assert sum(row[1] for row in table[1:]) == table[0][1]
+
+
+def test_statistics_are_reproducible_and_follow_the_settings(tokenizer):
+    enc = tokenizer.encode("unaffable cinema door walked")
+    settings = lab.MaskingSettings(rate=0.3, mask_prob=0.5, random_prob=0.5, whole_word=True)
+    a = lab.draw_statistics(enc, tokenizer, draws=300, seed=4, settings=settings)
+    b = lab.draw_statistics(enc, tokenizer, draws=300, seed=4, settings=settings)
+    assert np.array_equal(a.masked_share, b.masked_share, equal_nan=True)
+    assert a.totals["kept"] == 0
+    assert a.series()[2][2] == 0.5
+    with pytest.raises(ValueError):
+        lab.draw_statistics(enc, tokenizer, draws=0, seed=0)
+
+
+def test_statistics_of_a_sentence_without_candidates(tokenizer):
+    stats = lab.draw_statistics(tokenizer.encode("[MASK]"), tokenizer, draws=10, seed=0)
+    assert stats.totals["chosen"] == 0 and np.isnan(stats.masked_share).all() and stats.rounded_rate == 0
+
+
+# Fill-mask helpers ----------------------------------------------------------------------------------------
+
+
+def test_mask_selected_replaces_the_chosen_pieces(tokenizer):
+    text = "She opened the door."
+    enc = tokenizer.encode(text)
+    door = enc.tokens.index("door")
+    masked = lab.mask_selected(text, enc.offsets, [door, 1])
+    assert masked == "[MASK] opened the [MASK]."
+    again = tokenizer.encode(masked)
+    assert lab.mask_positions(again, tokenizer.mask_token_id) == [1, 4]
+    assert lab.mask_selected(text, enc.offsets, []) == text
+    assert lab.mask_selected(text, enc.offsets, [0, 99]) == text  # [CLS] and out-of-range positions do nothing
+
+
+def test_mask_selected_on_chinese_and_word_pieces(tokenizer):
+    text = "我去电影场看电影"
+    enc = tokenizer.encode(text)
+    assert lab.mask_selected(text, enc.offsets, [3]) == "我去[MASK]影场看电影"
+    pieces = tokenizer.encode("unaffable")
+    masked = lab.mask_selected("unaffable", pieces.offsets, [1, 2])
+    assert masked.startswith("[MASK][MASK]")
+    assert lab.mask_positions(tokenizer.encode(masked), tokenizer.mask_token_id) == [1, 2]
+
+
+def test_maskable_positions_skip_specials_and_typed_masks(tokenizer):
+    enc = tokenizer.encode("the [MASK] door opened")
+    assert lab.maskable_positions(enc, tokenizer.mask_token_id, 10) == [1, 3, 4]
+    assert lab.maskable_positions(enc, tokenizer.mask_token_id, 2) == [1, 3]
+
+
+def test_pill_labels_are_escaped_and_distinct():
+    labels = lab.pill_labels(["[CLS]", "the", "**x**", "the", "the"], [1, 2, 3, 4])
+    assert labels[2] == r"\*\*x\*\*"
+    assert len(set(labels.values())) == 4 and labels[3].strip("\u200b") == "the"
+    text = "go 🎉"
+    surface = lab.token_surface(text, [(0, 0), (0, 2), (3, 4), (0, 0)])
+    assert surface == ["", "go", "🎉", ""]
+    assert lab.readable_tokens(["[CLS]", "go", "[UNK]", "[SEP]"], surface) == ["[CLS]", "go", "🎉", "[SEP]"]
+
+
+def test_context_around_splits_left_and_right():
+    tokens = ["[CLS]", "我", "去", "[MASK]", "场", "看", "[SEP]"]
+    assert lab.context_around(tokens, 3) == ("我 去", "场 看")
+    assert lab.context_around(tokens, 1) == ("", "去 [MASK] 场 看")
+    left, right = lab.context_around(["[CLS]"] + ["a"] * 30 + ["[MASK]", "[SEP]"], 31, limit=5)
+    assert left == "… a a a a a" and right == ""
+
+
+def test_prediction_rows_cover_both_kinds():
+    result = FillMaskResult(
+        "x",
+        ["[CLS]", "[MASK]", "[SEP]"],
+        [MaskPredictions(1, [Prediction("a", 5, 0.6), Prediction("b", 6, 0.3)])],
+        False,
+    )
+    rows = lab.prediction_rows({"bidirectional": result, "causal": result})
+    assert len(rows) == 4 and rows[0] == ["bidirectional", 1, 1, 1, "a", 5, 0.6]
+    assert len(rows[0]) == len(lab.PREDICTION_HEADER)
+
+
+@pytest.mark.parametrize(
+    "hostile",
+    [
+        "**bold**",
+        "<b>x</b>",
+        "</script><script>alert(1)</script>",
+        "$x^2$",
+        ":red[hi] :smile:",
+        "[link](http://x)",
+        "# h",
+        "a_b_c",
+    ],
+)
+def test_escape_markdown_leaves_no_markup(hostile):
+    escaped = lab.escape_markdown(hostile)
+    assert "<" not in escaped and ">" not in escaped
+    for special in "*_[]()$:#`":
+        assert escaped.count(special) == escaped.count("\\" + special)
+
+
+# Charts ----------------------------------------------------------------------------------------------------
+
+
+def test_token_strip_colours_and_escapes():
+    tokens = ["[CLS]", "<b>x</b>", "door", "[SEP]"]
+    read = ["[CLS]", "[MASK]", "door", "[SEP]"]
+    labels = ["", "<b>x</b>", "", ""]
+    codes = [lab.NOT_CANDIDATE, MASKED, NOT_CHOSEN, lab.NOT_CANDIDATE]
+    fig = token_strip(
+        [tokens, read, labels],
+        codes,
+        ["original", "reads", "label"],
+        {MASKED: "masked", KEPT: "kept"},
+        graded=[False, True, False, False],
+        title="Seed 1",
+    )
+    heat = fig.data[0]
+    z = np.array(heat.z, dtype=float)
+    assert z.shape == (3, strip_columns(tokens + read + labels))
+    assert z[0, 1] == MASKED and np.isnan(z[2, 2])  # no label where nothing is graded
+    assert heat.text[0][1] == "&lt;b&gt;x&lt;/b&gt;"
+    legend = [trace.name for trace in fig.data[1:]]
+    assert legend == ["masked", "kept"] and fig.data[1].marker.color == OUTCOME_COLORS[MASKED]
+
+
+def test_token_strip_wraps_long_sequences_and_checks_lengths():
+    tokens = [str(i) for i in range(50)]
+    fig = token_strip([tokens, tokens, tokens], [NOT_CHOSEN] * 50, ["a", "b", "c"], {})
+    columns = strip_columns(tokens)
+    lines = -(-50 // columns)
+    assert np.array(fig.data[0].z, dtype=float).shape == (lines * 4 - 1, columns)
+    assert len(fig.layout.yaxis.tickvals) == lines * 3
+    with pytest.raises(ValueError):
+        token_strip([tokens, tokens[:3]], [0] * 50, ["a", "b"], {})
+
+
+def test_strip_columns_fit_token_length():
+    assert strip_columns(list("我去电影院")) == 20
+    assert strip_columns(["internationalization"]) < strip_columns(["a"])
+
+
+def test_convergence_chart_has_a_dashed_target_per_series():
+    draws = np.arange(1, 11)
+    fig = convergence_chart(
+        draws,
+        [("[MASK] / chosen", np.full(10, 0.8), 0.8, "#f00"), ("<i>x</i>", np.full(10, 0.1), 0.1, "#0f0")],
+        title="t",
+        target_suffix="target",
+    )
+    assert len(fig.data) == 4
+    assert fig.data[1].line.dash == "dash" and list(fig.data[1].y) == [0.8, 0.8]
+    assert fig.data[2].name == "&lt;i&gt;x&lt;/i&gt;"
+    assert fig.layout.xaxis.type == "log"
+
+
+def test_prediction_bars_escape_tokens_and_colour_by_attention():
+    preds = [Prediction("<b>x</b>", 1, 0.5), Prediction("door", 2, 0.2)]
+    both = prediction_bars(preds, title="BERT")
+    left = prediction_bars(preds, title="causal", causal=True)
+    assert both.data[0].y[0] == "&lt;b&gt;x&lt;/b&gt;" and list(both.data[0].x) == [0.5, 0.2]
+    assert both.data[0].marker.color != left.data[0].marker.color
+    assert plotly_text("a & <b>") == "a &amp; &lt;b&gt;"

@@ -1,0 +1,176 @@
+"""GPT versus BERT in both languages (AppTest), and the pure helpers behind its live comparison."""
+
+from __future__ import annotations
+
+import base64
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from app.charts import gpt_vs_bert as charts
+from app.text.gpt_vs_bert import TEXT
+
+APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
+SHORT = "She opened the door and walked into the room."  # 12 tokens with [CLS] and [SEP]
+HOSTILE_INPUTS = {
+    "empty": "",
+    "whitespace": "   \n\t ",
+    "long": "the cinema was dark " * 500,  # 10,000 characters
+    "emoji": "I love 🍿🎬 movies 😀",
+    "html": "</script><script>alert(1)</script> **bold** <b>x</b>",
+    "rtl": "مرحبا بالعالم שלום עולם",
+    "only_mask": "[MASK] [MASK] [MASK]",
+}
+
+
+def open_page(lang: str = "en", text: str | None = SHORT) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["lang"] = lang
+    if text is not None:
+        at.session_state["text"] = text
+    at.run()
+    at.switch_page("pages/gpt_vs_bert.py")
+    at.run()
+    assert not at.exception
+    return at
+
+
+def figures(at: AppTest) -> list[dict]:
+    return [json.loads(e.proto.spec) for e in at.get("plotly_chart")]
+
+
+def array(value) -> np.ndarray:
+    """Plotly sends numpy arrays base64-encoded, lists as they are."""
+    if isinstance(value, dict):
+        shape = [int(n) for n in str(value["shape"]).split(",")]
+        return np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"]).reshape(shape)
+    return np.array(value, dtype=float)
+
+
+# The page ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_comparison_sketch_and_live_maps_in_each_language(lang):
+    at = open_page(lang)
+    assert at.title[0].value == TEXT["title"][lang]
+    table = at.table[0].value
+    assert len(table) == 7 and list(table.columns) == ["GPT", "BERT"]
+    assert table.index[0] == TEXT["rows"][lang].splitlines()[0].split("|")[0]
+    codes = [c.value for c in at.code]
+    assert TEXT["sketch_gpt"][lang] in codes and TEXT["sketch_bert"][lang] in codes
+    attention, causal_bars, bidirectional_bars = figures(at)
+    causal, bidirectional = (array(trace["z"]) for trace in attention["data"])
+    assert causal.shape == bidirectional.shape == (12, 12)
+    assert np.allclose(np.triu(causal, k=1), 0)  # GPT-style: nothing to the right
+    assert np.triu(bidirectional, k=1).sum() > 0.05  # BERT-style: the right side is seen
+    assert np.allclose(causal.sum(axis=1), 1, atol=1e-3) and np.allclose(bidirectional.sum(axis=1), 1, atol=1e-3)
+    assert causal_bars["data"][0]["type"] == bidirectional_bars["data"][0]["type"] == "bar"
+    assert TEXT["mask_default"][lang] in codes  # the sidebar sentence has no [MASK]
+    assert len(at.get("download_button")) == 3
+
+
+def test_causal_reading_at_the_mask_sees_only_its_left():
+    at = open_page("zh", text=None)  # the default Chinese sentence has no [MASK]: the notes' example is used
+    codes = [c.value for c in at.code]
+    causal_view, bidirectional_view = codes[-2], codes[-1]
+    assert causal_view.endswith("[MASK]") and causal_view.startswith("[CLS] 我")
+    assert bidirectional_view.endswith("[SEP]") and len(bidirectional_view) > len(causal_view)
+
+
+def test_a_sidebar_sentence_with_mask_is_used():
+    text = "The movie was [MASK] and everyone loved it."
+    at = open_page("en", text=text)
+    assert text in [c.value for c in at.code]
+    assert TEXT["mask_source_session"]["en"] in [c.value for c in at.caption]
+    causal_view = [c.value for c in at.code][-2]
+    assert causal_view == "[CLS] the movie was [MASK]"
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE_INPUTS))
+def test_hostile_sentence_gives_a_message_not_a_traceback(name):
+    at = open_page("en", text=HOSTILE_INPUTS[name])
+    specs = figures(at)
+    if not HOSTILE_INPUTS[name].strip():
+        assert len(at.warning) == 1, "an empty sentence must be explained, once"
+        assert len(specs) == 2  # no attention maps; the fill-mask comparison still runs on the notes' example
+        return
+    assert len(specs) == 3
+    if name == "long":
+        assert at.info, "a cut input must be announced"
+        assert array(specs[0]["data"][0]["z"]).shape == (charts.MAX_HEATMAP_TOKENS,) * 2
+    if name == "only_mask":
+        assert TEXT["several_masks"]["en"].format(n=3) in [c.value for c in at.caption]
+    if name == "html":
+        labels = specs[0]["data"][0]["x"]
+        assert "&lt;" in labels and not any("<" in label for label in labels)  # plotly shows "&lt;" as "<"
+
+
+# Helpers ------------------------------------------------------------------------------------------------------
+
+
+def test_mean_over_heads_takes_one_layer_and_keeps_rows_stochastic():
+    rng = np.random.default_rng(0)
+    attentions = rng.random((3, 4, 5, 5))
+    attentions /= attentions.sum(-1, keepdims=True)
+    mean = charts.mean_over_heads(attentions)
+    assert mean.shape == (5, 5)
+    assert np.allclose(mean, attentions[-1].mean(0)) and np.allclose(mean.sum(1), 1)
+    assert np.allclose(charts.mean_over_heads(attentions, layer=0), attentions[0].mean(0))
+    with pytest.raises(ValueError):
+        charts.mean_over_heads(np.ones((4, 5, 5)))
+
+
+def test_upper_triangle_share():
+    assert charts.upper_triangle_share(np.tril(np.ones((4, 4)))) == 0.0
+    assert charts.upper_triangle_share(np.ones((2, 2))) == pytest.approx(0.25)
+    assert charts.upper_triangle_share(np.zeros((3, 3))) == 0.0
+
+
+def test_visible_tokens():
+    tokens = ["[CLS]", "我", "去", "[MASK]", "场", "[SEP]"]
+    assert charts.visible_tokens(tokens, 3, causal=True) == ["[CLS]", "我", "去", "[MASK]"]
+    assert charts.visible_tokens(tokens, 3, causal=False) == tokens
+    with pytest.raises(IndexError):
+        charts.visible_tokens(tokens, 6, causal=True)
+
+
+def test_crop_and_download_rows():
+    matrix = np.arange(16.0).reshape(4, 4)
+    shown, tokens = charts.crop(matrix, list("abcd"), limit=2)
+    assert shown.tolist() == [[0, 1], [4, 5]] and tokens == ["a", "b"]
+    rows = charts.attention_rows(tokens, {"causal": shown})
+    assert rows[1] == ["causal", 0, 1, "a", "b", 1.0] and len(rows) == 4
+
+
+@dataclass
+class _Prediction:
+    token: str
+    prob: float
+
+
+def test_prediction_rows_rank_from_one():
+    rows = charts.prediction_rows("causal", [_Prediction("cinema", 0.51234567), _Prediction("park", 0.2)])
+    assert rows == [["causal", 1, "cinema", 0.512346], ["causal", 2, "park", 0.2]]
+
+
+def test_attention_pair_shares_one_scale_and_escapes_labels():
+    tokens = ["[CLS]", "<b>x</b>", "x", "x"]
+    causal = np.tril(np.full((4, 4), 0.25))
+    fig = charts.attention_pair(causal, np.full((4, 4), 0.25), tokens, causal_title="c", bidirectional_title="b")
+    left, right = fig.data
+    assert left.zmax == right.zmax == 0.25 and left.zmin == right.zmin == 0
+    assert left.x[1] == "&lt;b&gt;x&lt;/b&gt;"
+    assert len(set(left.x)) == 4  # repeated tokens keep their own columns
+    assert [a.text for a in fig.layout.annotations] == ["c", "b"]
+
+
+def test_the_forced_first_causal_row_does_not_set_the_colour_scale():
+    causal = np.array([[1.0, 0.0], [0.4, 0.6]])
+    bidirectional = np.array([[0.5, 0.5], [0.3, 0.7]])
+    fig = charts.attention_pair(causal, bidirectional, ["a", "b"], causal_title="c", bidirectional_title="b")
+    assert fig.data[0].zmax == pytest.approx(0.7)

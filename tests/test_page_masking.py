@@ -1,0 +1,127 @@
+"""The MLM masking page in both languages, driven through Streamlit's AppTest."""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from app.text.masking import TEXT
+
+APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
+LONG_EN = "She opened the door and walked into the room, and the cinema was dark and the film was already playing."
+
+
+def open_page(lang: str, text: str | None = None) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["lang"] = lang
+    if text is not None:
+        at.session_state["text"] = text
+    at.run()
+    at.switch_page("pages/masking.py")
+    at.run()
+    assert not at.exception
+    return at
+
+
+def figures(at: AppTest) -> list[dict]:
+    return [json.loads(e.proto.spec) for e in at.get("plotly_chart")]
+
+
+def strip_cells(at: AppTest) -> np.ndarray:
+    """The outcome code of every box of the token strip (plotly sends numpy arrays base64-encoded)."""
+    z = figures(at)[0]["data"][0]["z"]
+    if isinstance(z, dict):
+        shape = [int(n) for n in str(z["shape"]).split(",")]
+        return np.frombuffer(base64.b64decode(z["bdata"]), dtype=z["dtype"]).reshape(shape)
+    return np.array(z, dtype=float)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_page_explains_and_draws_in_each_language(lang):
+    at = open_page(lang)
+    assert at.title[0].value == TEXT["title"][lang]
+    markdown = " ".join(m.value for m in at.markdown)
+    assert TEXT["why_body"][lang] in markdown and TEXT["reasons_body"][lang] in markdown
+    code = " ".join(c.value for c in at.code)
+    assert "我去 [MASK] 场看电影" in code and "我去 操 场看电影" in code and "我去 电 场看电影" in code
+    assert len(figures(at)) == 1  # the token strip
+    legend = [trace.get("name") for trace in figures(at)[0]["data"][1:]]
+    assert TEXT["legend_masked"][lang] in legend and TEXT["legend_random"][lang] in legend
+    assert len(at.get("download_button")) == 2
+    assert at.dataframe  # the labels table
+
+
+def test_draw_again_changes_seed_and_draw_and_a_typed_seed_reproduces():
+    at = open_page("en", LONG_EN)
+    first_seed, first_cells = at.number_input(key="masking_seed").value, strip_cells(at)
+    at.button(key="masking_draw_again").click().run()
+    assert not at.exception
+    second_seed = at.number_input(key="masking_seed").value
+    assert second_seed != first_seed and not np.array_equal(strip_cells(at), first_cells, equal_nan=True)
+    assert f"**{second_seed}**" in " ".join(m.value for m in at.markdown)
+    at.number_input(key="masking_seed").set_value(first_seed).run()
+    assert np.array_equal(strip_cells(at), first_cells, equal_nan=True)
+
+
+def test_sliders_change_the_draw():
+    at = open_page("en", LONG_EN)
+    at.slider(key="masking_rate").set_value(100).run()
+    at.slider(key="masking_split").set_value((100, 100)).run()
+    assert not at.exception
+    cells = strip_cells(at)
+    assert set(cells[~np.isnan(cells)].tolist()) == {1, 4}  # every candidate chosen and masked; [CLS]/[SEP] never
+    assert "**100%** → [MASK]" in " ".join(m.value for m in at.markdown)
+    at.toggle(key="masking_whole_word").set_value(True).run()
+    assert not at.exception
+
+
+def test_predictions_and_many_draws():
+    at = open_page("zh", "我去电影院看电影，电影很好看。")
+    at.toggle(key="masking_predict").set_value(True).run()
+    assert not at.exception
+    columns = list(at.dataframe[1].value.columns)
+    assert "第 1 猜测" in columns and "P(原词)" in columns
+    at.button(key="masking_run_draws").click().run()
+    assert not at.exception
+    chart = figures(at)[1]
+    assert len(chart["data"]) == 8 and chart["layout"]["xaxis"]["type"] == "log"
+    assert len(chart["data"][0]["x"]) == 1000
+    table = at.dataframe[-1].value
+    assert list(table["目标"]) == pytest.approx([0.15, 0.8, 0.1, 0.1])
+    # The chart follows the settings once requested.
+    at.slider(key="masking_split").set_value((50, 75)).run()
+    assert figures(at)[1]["data"][3]["y"] == [0.5, 0.5]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_hostile_inputs_never_raise(lang):
+    at = open_page(lang)
+    cases = {
+        "": "info",
+        "   \n ": "info",
+        "[MASK]": "warning",
+        "a" * 10_000: None,
+        "😀🎉 emoji 🚀": None,
+        "</script><script>alert(1)</script> **bold** <b>x</b>": None,
+        "مرحبا بالعالم שלום עולם": None,
+        "word " * 4_000: None,  # 20,000 characters: more tokens than the model takes
+    }
+    for text, message in cases.items():
+        at.session_state["text"] = text
+        at.run()
+        assert not at.exception, text[:40]
+        if message == "info":
+            assert at.info
+        elif message == "warning":
+            assert at.warning
+        else:
+            assert at.get("plotly_chart")
+    at.session_state["text"] = "word " * 600
+    at.run()
+    assert any("512" in i.value for i in at.info)  # truncation notice
+    assert any("128" in c.value for c in at.caption)  # the strip shows a part, and says so

@@ -1,0 +1,246 @@
+"""The NSP lab in both languages (AppTest), its sample data and draw, and its chart builders."""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from app.charts import nsp as charts
+from app.nsp_samples import (
+    DATA_PATH,
+    draw_pair,
+    is_clean_sentence,
+    load_samples,
+    pair_record,
+    pair_text,
+    pick_runs,
+    provenance,
+)
+from app.text.nsp import TEXT
+
+APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
+HOSTILE_INPUTS = {
+    "empty": "",
+    "whitespace": "   \n\t ",
+    "long": "the cinema was dark " * 500,  # 10,000 characters
+    "emoji": "I love 🍿🎬 movies 😀",
+    "html": "</script><script>alert(1)</script> **bold** <b>x</b>",
+    "rtl": "مرحبا بالعالم שלום עולם",
+    "only_mask": "[MASK] [MASK] [MASK]",
+}
+
+
+def open_page(lang: str = "en", text: str | None = None, mode: str | None = None) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["lang"] = lang
+    if text is not None:
+        at.session_state["text"] = text
+    if mode is not None:
+        at.session_state["nsp_mode"] = mode
+    at.run()
+    at.switch_page("pages/nsp.py")
+    at.run()
+    assert not at.exception
+    return at
+
+
+def figures(at: AppTest) -> list[dict]:
+    return [json.loads(e.proto.spec) for e in at.get("plotly_chart")]
+
+
+def array(value) -> np.ndarray:
+    """Plotly sends numpy arrays base64-encoded, lists as they are."""
+    if isinstance(value, dict):
+        shape = [int(n) for n in str(value["shape"]).split(",")]
+        return np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"]).reshape(shape)
+    return np.array(value, dtype=object)
+
+
+def shown_pair(at: AppTest) -> tuple[str, str]:
+    """Sentences A and B as the page shows them (the two code blocks after the notes' examples)."""
+    return at.code[1].value, at.code[2].value
+
+
+def strip_tokens(at: AppTest) -> list[str]:
+    strip = figures(at)[0]["data"][0]
+    return [cell.split("<br>")[0] for row in strip["text"] for cell in row if cell]
+
+
+# The page ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_sampled_pair_is_shown_with_layout_gauge_and_truth(lang):
+    at = open_page(lang)
+    assert at.title[0].value == TEXT["title"][lang]
+    assert TEXT["examples"][lang] in [c.value for c in at.code]
+    first, second = shown_pair(at)
+    expected = draw_pair(load_samples(), lang, 0)
+    assert (first, second) == pair_text(expected)
+    truth = TEXT["truth_next"][lang] if expected.is_next else TEXT["truth_not"][lang]
+    assert truth in [m.value for m in at.markdown]
+    strip, gauge = figures(at)
+    assert strip["data"][0]["type"] == "heatmap" and gauge["data"][0]["type"] == "indicator"
+    assert 0 <= gauge["data"][0]["value"] <= 100
+    tokens = strip_tokens(at)
+    assert tokens[0] == "[CLS]" and tokens.count("[SEP]") == 2 and tokens[-1] == "[SEP]"
+    assert len(at.get("download_button")) == 2
+
+
+def test_sample_another_pair_draws_the_next_pair():
+    at = open_page("en")
+    seen = {shown_pair(at)}
+    for draw in (1, 2, 3):
+        at.button(key="nsp_sample_again").click().run()
+        assert not at.exception
+        assert shown_pair(at) == pair_text(draw_pair(load_samples(), "en", draw))
+        seen.add(shown_pair(at))
+    assert len(seen) > 1
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_typed_pair_uses_the_sidebar_sentence_and_the_second_box(lang):
+    at = open_page(lang, text="She opened the door.", mode="type")
+    assert at.radio(key="w_nsp_mode").value == "type"
+    assert at.sidebar.text_area, "the entry script (sidebar) ran before the page"
+    assert shown_pair(at) == ("She opened the door.", TEXT["second_default"][lang])
+    at.text_input(key=f"nsp_second_{lang}").input("Nobody was there.").run()
+    assert not at.exception
+    tokens = strip_tokens(at)
+    assert tokens[:6] == ["[CLS]", "she", "opened", "the", "door", "."]
+    assert "nobody" in tokens
+    codes = array(figures(at)[0]["data"][0]["z"])
+    flat = [c for row in codes for c in row if c is not None]
+    assert flat[: tokens.index("[SEP]") + 1] == [1] + [0] * (tokens.index("[SEP]") - 1) + [1]  # segment A
+    assert set(flat[tokens.index("[SEP]") + 1 :]) == {2, 3}  # segment B
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE_INPUTS))
+def test_hostile_sentence_gives_a_message_not_a_traceback(name):
+    at = open_page("en", text=HOSTILE_INPUTS[name], mode="type")
+    if not HOSTILE_INPUTS[name].strip():
+        assert at.warning, "an empty sentence must be explained"
+        assert not at.get("plotly_chart")
+        return
+    assert shown_pair(at)[0] == HOSTILE_INPUTS[name]  # shown literally
+    assert len(figures(at)) == 2
+    if name == "long":
+        assert at.info, "a cut input must be announced"
+
+
+def test_empty_second_sentence_is_explained():
+    at = open_page("zh", mode="type")
+    at.text_input(key="nsp_second_zh").input("   ").run()
+    assert not at.exception
+    assert at.warning
+
+
+# Sample data and the draw ---------------------------------------------------------------------------------
+
+
+def test_samples_are_real_public_domain_text_in_both_languages():
+    samples = json.loads(DATA_PATH.read_text(encoding="utf-8"))
+    for source in samples["sources"].values():
+        assert source["name"] and source["licence"] and "public domain" in source["licence"]
+    for lang in ("en", "zh"):
+        documents = [d for d in samples["documents"] if d["lang"] == lang]
+        assert len(documents) >= 24
+        for document in documents:
+            assert document["source"] in samples["sources"]
+            assert len(document["sentences"]) >= 3
+            assert all(is_clean_sentence(s, lang) for s in document["sentences"])
+
+
+def test_draw_is_reproducible_and_uses_the_real_pairing():
+    samples = load_samples()
+    documents = samples["documents"]
+    assert draw_pair(samples, "zh", 7) == draw_pair(samples, "zh", 7)
+    outcomes = set()
+    for draw in range(40):
+        pair = draw_pair(samples, "en", draw)
+        first = documents[pair.document]
+        assert first["lang"] == "en" and documents[pair.other_document]["lang"] == "en"
+        index = first["sentences"].index(pair.a[0])
+        if pair.is_next:
+            assert pair.b == [first["sentences"][index + 1]]
+        else:
+            assert pair.other_document != pair.document
+            assert pair.b[0] in documents[pair.other_document]["sentences"]
+        outcomes.add(pair.is_next)
+    assert outcomes == {True, False}
+
+
+def test_pick_runs_keeps_consecutive_clean_sentences_one_per_document():
+    documents = [
+        ['He said: "no"', "The rain fell all night long.", "The river rose over its banks.",
+         "Nobody in the house slept."],
+        ["Short.", "The dog barked at the moon again.", "Then it lay down by the fire.", "Morning came to the farm."],
+        ["Too few clean sentences here.", "--"],
+    ]
+    runs = pick_runs(documents, "en", count=5, run_length=3)
+    assert [index for index, _ in runs] == [0, 1]
+    assert runs[0][1] == documents[0][1:]
+    assert len(pick_runs(documents * 4, "en", count=2, run_length=3)) == 2
+
+
+def test_clean_sentence_rules():
+    assert is_clean_sentence("She was very fond of singing.", "en")
+    assert not is_clean_sentence('"Oh! dear, no, never."', "en")  # dialogue quotes
+    assert is_clean_sentence("坚引程普、黄盖至袁术寨中相见。", "zh")
+    assert not is_clean_sentence("卓大喜曰：“非汝言，吾实不悟。”", "zh")
+
+
+def test_pair_record_and_provenance():
+    samples = load_samples()
+    pair = draw_pair(samples, "zh", 3)
+    origin = provenance(samples, pair)
+    assert "三国演义" in origin["source_a"] and "public domain" in origin["licence"]
+    record = pair_record("A", "B", pair.is_next, 0.25, origin)
+    assert record["truly_is_next"] is pair.is_next and record["model_is_next_probability"] == 0.25
+    assert pair_record("A", "B", None, 0.5)["truly_is_next"] is None
+
+
+# Charts -----------------------------------------------------------------------------------------------------
+
+
+def test_cell_codes_mark_segments_and_specials():
+    tokens = ["[CLS]", "a", "[SEP]", "b", "c", "[SEP]"]
+    assert charts.cell_codes(tokens, [0, 0, 0, 1, 1, 1]) == [1, 0, 1, 2, 2, 3]
+    with pytest.raises(ValueError):
+        charts.cell_codes(tokens, [0, 1])
+
+
+def test_wrap_pads_the_last_row():
+    assert charts.wrap([1, 2, 3, 4, 5], 2) == [[1, 2], [3, 4], [5, None]]
+    assert charts.wrap([], 3) == [[None, None, None]]
+
+
+def test_segment_strip_escapes_tokens_and_wraps_rows():
+    tokens = ["[CLS]", "<b>x</b>", "[SEP]"] + ["w"] * 20 + ["[SEP]"]
+    segments = [0, 0, 0] + [1] * 21
+    fig = charts.segment_strip(tokens, segments, segment_labels=["A", "B"], position_label="pos", per_row=10)
+    heatmap = fig.data[0]
+    assert len(heatmap.z) == 3 and len(heatmap.z[0]) == 10
+    assert heatmap.text[0][1].startswith("&lt;b&gt;x&lt;/b&gt;<br>")
+    assert "<b>" not in "".join(cell for row in heatmap.text for cell in row).replace("<br>", "")
+    assert [trace.name for trace in fig.data[1:]] == ["A", "B"]
+
+
+def test_gauge_shows_the_probability_in_percent():
+    fig = charts.is_next_gauge(0.734, title="P(IsNext)")
+    assert fig.data[0].value == pytest.approx(73.4)
+    assert fig.data[0].gauge.threshold.value == 50
+
+
+def test_switching_language_in_the_sidebar_keeps_the_chosen_mode():
+    at = open_page("en", mode="type")
+    at.sidebar.radio[0].set_value("zh").run()
+    assert not at.exception
+    assert at.title[0].value == TEXT["title"]["zh"]
+    assert at.radio(key="w_nsp_mode").value == "type"
+    assert shown_pair(at)[1] == TEXT["second_default"]["zh"]

@@ -1,0 +1,134 @@
+"""The overview page in both languages (AppTest), and its table and chart builders."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from app.charts import overview as charts
+from app.navigation import PAGE_FILES, PAGES_DIR
+from app.text.overview import TEXT
+from model.modeling import BertConfig, bert_base, bert_large, count_parameters
+
+APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
+
+
+def open_page(lang: str = "en", **state) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["lang"] = lang
+    for key, value in state.items():
+        at.session_state[key] = value
+    at.run()
+    at.switch_page("pages/overview.py")
+    at.run()
+    assert not at.exception
+    return at
+
+
+def figures(at: AppTest) -> list[dict]:
+    return [json.loads(e.proto.spec) for e in at.get("plotly_chart")]
+
+
+# The page ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_overview_in_each_language(lang):
+    at = open_page(lang)
+    assert at.title[0].value == TEXT["title"][lang]
+    headers = [h.value for h in at.header]
+    assert headers[:2] == [TEXT["paradigm_header"][lang], TEXT["sizes_header"][lang]]
+    assert TEXT["why_header"][lang] in headers
+    paradigm, parameters, results = figures(at)
+    paradigm_text = [a["text"] for a in paradigm["layout"]["annotations"]]
+    for step in TEXT["pretrain_steps"][lang].split("|") + TEXT["finetune_steps"][lang].split("|"):
+        assert step in paradigm_text
+    assert [trace["name"] for trace in parameters["data"][:4]] == [TEXT[f"row_{p}"][lang] for p in charts.PARTS]
+    assert [trace["y"] for trace in results["data"]] == [[80.2, 87.4, 80.2, 80.3], [86.5, 93.2, 86.8, 86.4]]
+
+    sizes = at.dataframe[0].value
+    base, large, loaded = sizes.columns[1:]
+    totals = sizes.set_index(sizes.columns[0]).loc[TEXT["row_total"][lang]]
+    assert totals[base] == count_parameters(bert_base())["total"]
+    assert totals[large] == count_parameters(bert_large())["total"]
+    assert loaded == TEXT["model_loaded"][lang].format(name="embedded")
+
+    gains = at.dataframe[1].value.iloc[:, 3].tolist()
+    assert gains == [6.3, 5.8, 6.6, 6.1]
+    assert TEXT["why_points"][lang] in [m.value for m in at.markdown]
+    existing = [n for n in PAGE_FILES if n != "overview" and (PAGES_DIR / f"{n}.py").exists()]
+    assert len(at.get("page_link")) == len(existing)
+    assert len(at.get("download_button")) == 2  # CSV of each table
+
+
+def test_loaded_model_card_and_sizes(hf_checkpoint, tmp_path):
+    folder = tmp_path / "tiny-bert"
+    shutil.copytree(hf_checkpoint[0], folder)
+    (folder / "README.md").write_text("# Tiny test model\n\nTrained on nothing at all.", encoding="utf-8")
+    at = open_page("en", model_choice="folder", model_folder=str(folder))
+    assert at.expander[0].label == TEXT["card_expander"]["en"]
+    assert "# Tiny test model" in [m.value for m in at.expander[0].markdown][0]
+    sizes = at.dataframe[0].value.set_index("Quantity")
+    loaded = TEXT["model_loaded"]["en"].format(name="tiny-bert")
+    assert sizes.loc[TEXT["row_layers"]["en"], loaded] == 2
+    assert sizes.loc[TEXT["row_hidden"]["en"], loaded] == 32
+
+
+@pytest.mark.parametrize("text", ["", "</script><script>alert(1)</script> **bold** <b>x</b>", "x" * 10_000])
+def test_any_sentence_leaves_the_overview_intact(text):
+    at = open_page("zh", text=text)
+    assert len(figures(at)) == 3
+
+
+# Builders -------------------------------------------------------------------------------------------------------
+
+
+def test_parameter_parts_add_up_and_match_the_paper():
+    for config, paper in ((bert_base(), 110e6), (bert_large(), 340e6)):
+        parts = charts.parameters_by_part(config)
+        assert sum(parts[p] for p in charts.PARTS) == parts["total"] == count_parameters(config)["total"]
+        assert abs(parts["total"] - paper) / paper < 0.02  # the paper rounds to 110M and 340M
+
+
+def test_size_table_has_one_column_per_config():
+    tiny = BertConfig(vocab_size=100, hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32)
+    table = charts.size_table([bert_base(), tiny])
+    assert list(table) == ["layers", "hidden", "attention_heads", "ffn", "vocab", *charts.PARTS, "total"]
+    assert table["layers"] == [12, 2] and table["attention_heads"] == [12, 2] and table["vocab"] == [30522, 100]
+    assert table["total"][1] == count_parameters(tiny)["total"]
+
+
+def test_results_rows_round_the_gain():
+    assert [row[3] for row in charts.results_rows()] == [6.3, 5.8, 6.6, 6.1]
+    assert charts.results_rows([("x", 0.1, 0.3)]) == [("x", 0.1, 0.3, 0.2)]
+
+
+def test_parameter_bars_stack_parts_in_millions():
+    counts = [charts.parameters_by_part(bert_base()), charts.parameters_by_part(bert_large())]
+    labels = {p: p.upper() for p in charts.PARTS}
+    fig = charts.parameter_bars(["base", "large"], counts, labels, title="t", axis="M")
+    assert fig.layout.barmode == "stack"
+    assert [trace.name for trace in fig.data[:4]] == ["EMBEDDINGS", "ENCODER", "POOLER", "HEADS"]
+    assert sum(trace.x[0] for trace in fig.data[:4]) == pytest.approx(counts[0]["total"] / 1e6)
+    assert fig.data[4].text == ("110.1M", "336.2M")
+
+
+def test_results_bars_group_previous_best_and_bert():
+    fig = charts.results_bars(
+        ["a", "b"], [80.0, 70.0], [85.0, 75.0], before_label="before", bert_label="BERT", title="t", axis="s"
+    )
+    assert fig.layout.barmode == "group" and [trace.name for trace in fig.data] == ["before", "BERT"]
+    assert fig.layout.yaxis.range[0] < 70.0
+
+
+def test_paradigm_figure_draws_every_step_and_the_connector():
+    fig = charts.paradigm_figure("big", ["a", "b", "c"], "once", "small", ["d", "e", "f"], "fast")
+    texts = [a.text for a in fig.layout.annotations]
+    for label in ("a", "b", "c", "d", "e", "f", "<b>big</b>", "<b>small</b>", "once", "fast"):
+        assert label in texts
+    assert sum(shape.type == "rect" for shape in fig.layout.shapes) == 6
+    assert sum(shape.type == "path" for shape in fig.layout.shapes) == 1
