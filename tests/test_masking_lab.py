@@ -9,8 +9,8 @@ import pytest
 import torch
 
 from app import masking_lab as lab
-from app.charts.fill_mask import prediction_bars
 from app.charts.base import plotly_text
+from app.charts.fill_mask import prediction_bars
 from app.charts.masking import OUTCOME_COLORS, convergence_chart, strip_columns, token_strip
 from model.checkpoint import LoadedBert
 from model.inference import FillMaskResult, InputError, MaskPredictions, Prediction

@@ -2,52 +2,19 @@
 
 from __future__ import annotations
 
-import base64
-import json
-from pathlib import Path
-
 import numpy as np
 import pytest
+from apptest_helpers import HOSTILE_INPUTS, figures, open_app_page, plot_array
 from streamlit.testing.v1 import AppTest
 
 from app.bertviz_view import MAX_BERTVIZ_TOKENS
 from app.text.attention import TEXT
 
-APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
 SHORT = "She opened the door and walked into the room."  # 12 tokens with [CLS] and [SEP]
-HOSTILE_INPUTS = {
-    "empty": "",
-    "whitespace": "   \n\t ",
-    "long": "the cinema was dark " * 500,  # 10,000 characters
-    "emoji": "I love 🍿🎬 movies 😀",
-    "html": "</script><script>alert(1)</script> **bold** <b>x</b>",
-    "rtl": "مرحبا بالعالم שלום עולם",
-    "only_mask": "[MASK] [MASK] [MASK]",
-}
 
 
 def open_page(lang: str = "en", text: str | None = SHORT) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.session_state["lang"] = lang
-    if text is not None:
-        at.session_state["text"] = text
-    at.run()
-    at.switch_page("pages/attention.py")
-    at.run()
-    assert not at.exception
-    return at
-
-
-def figures(at: AppTest) -> list[dict]:
-    return [json.loads(e.proto.spec) for e in at.get("plotly_chart")]
-
-
-def array(value) -> np.ndarray:
-    """Plotly sends numpy arrays base64-encoded, lists as they are."""
-    if isinstance(value, dict):
-        shape = [int(n) for n in str(value["shape"]).split(",")]
-        return np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"]).reshape(shape)
-    return np.array(value, dtype=float)
+    return open_app_page("attention", lang, text=text)
 
 
 def iframes(at: AppTest) -> list[str]:
@@ -71,7 +38,7 @@ def test_page_explains_and_draws_in_each_language(lang):
         TEXT["bidirectional_title"][lang].format(which=which),
         TEXT["causal_title"][lang].format(which=which),
     ]
-    bidirectional, causal = array(figs[0]["data"][0]["z"]), array(figs[1]["data"][0]["z"])
+    bidirectional, causal = plot_array(figs[0]["data"][0]["z"]), plot_array(figs[1]["data"][0]["z"])
     assert np.allclose(bidirectional.sum(axis=1), 1, atol=1e-4) and np.allclose(causal.sum(axis=1), 1, atol=1e-4)
     assert np.all(np.triu(causal, k=1) == 0) and np.any(np.triu(bidirectional, k=1) > 0)
     grid_titles = [a["text"] for a in figs[2]["layout"]["annotations"]]
@@ -103,10 +70,10 @@ def test_hiding_special_tokens_with_and_without_rescaling():
     assert not at.exception
     fig = figures(at)[0]
     assert "[CLS]" not in fig["data"][0]["x"] and "[SEP]" not in fig["data"][0]["x"]
-    assert np.allclose(array(fig["data"][0]["z"]).sum(axis=1), 1, atol=1e-4)
+    assert np.allclose(plot_array(fig["data"][0]["z"]).sum(axis=1), 1, atol=1e-4)
     assert TEXT["note_renormalized"]["en"] in [c.value for c in at.caption]
     at.checkbox(key="attention_renormalize").uncheck().run()
-    assert np.all(array(figures(at)[0]["data"][0]["z"]).sum(axis=1) < 1)
+    assert np.all(plot_array(figures(at)[0]["data"][0]["z"]).sum(axis=1) < 1)
     assert TEXT["note_as_is"]["en"] in [c.value for c in at.caption]
 
 
@@ -122,7 +89,7 @@ def test_show_buttons_jump_to_the_notable_head_and_causal_stats():
     assert map_titles(at)[0] == TEXT["bidirectional_title"]["en"].format(which=f"L{layer} H{head}")
     at.radio(key="attention_stats_mask").set_value("causal").run()
     assert not at.exception
-    next_share = array(figures(at)[2]["data"][-2]["z"])  # the last panel's heatmap, before its ring
+    next_share = plot_array(figures(at)[2]["data"][-2]["z"])  # the last panel's heatmap, before its ring
     assert np.all(next_share == 0)
 
 
@@ -153,14 +120,7 @@ def test_too_many_tokens_for_bertviz_and_json_give_clear_messages():
 
 
 def test_a_layer_beyond_the_model_is_clamped():
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.session_state["lang"] = "en"
-    at.session_state["layer"] = 99
-    at.session_state["head"] = 99
-    at.run()
-    at.switch_page("pages/attention.py")
-    at.run()
-    assert not at.exception
+    at = open_app_page("attention", "en", layer=99, head=99)
     assert at.session_state["layer"] == 5 and at.session_state["head"] == 11
 
 
@@ -174,6 +134,6 @@ def test_hostile_input_gives_a_message_not_a_traceback(name):
     if name == "long":
         assert "512" in " ".join(i.value for i in at.info)
     if name == "html":
-        assert "<" in figures(at)[0]["data"][0]["x"]  # tokens are plotly labels, never markup of ours
+        assert "&lt;" in figures(at)[0]["data"][0]["x"]  # escaped: plotly draws "<" instead of reading a tag
         (html,) = iframes(at)
         assert "</script><script>alert" not in html

@@ -2,31 +2,15 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
+from apptest_helpers import figures, open_app_page
 from streamlit.testing.v1 import AppTest
 
 from app.text.fill_mask import TEXT
 
-APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
-
 
 def open_page(lang: str, text: str | None = None) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.session_state["lang"] = lang
-    if text is not None:
-        at.session_state["text"] = text
-    at.run()
-    at.switch_page("pages/fill_mask.py")
-    at.run()
-    assert not at.exception
-    return at
-
-
-def figures(at: AppTest) -> list[dict]:
-    return [json.loads(e.proto.spec) for e in at.get("plotly_chart")]
+    return open_app_page("fill_mask", lang, text=text)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

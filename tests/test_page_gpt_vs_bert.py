@@ -3,44 +3,21 @@
 from __future__ import annotations
 
 import base64
-import json
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import pytest
+from apptest_helpers import HOSTILE_INPUTS, figures, open_app_page
 from streamlit.testing.v1 import AppTest
 
 from app.charts import gpt_vs_bert as charts
 from app.text.gpt_vs_bert import TEXT
 
-APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
 SHORT = "She opened the door and walked into the room."  # 12 tokens with [CLS] and [SEP]
-HOSTILE_INPUTS = {
-    "empty": "",
-    "whitespace": "   \n\t ",
-    "long": "the cinema was dark " * 500,  # 10,000 characters
-    "emoji": "I love 🍿🎬 movies 😀",
-    "html": "</script><script>alert(1)</script> **bold** <b>x</b>",
-    "rtl": "مرحبا بالعالم שלום עולם",
-    "only_mask": "[MASK] [MASK] [MASK]",
-}
 
 
 def open_page(lang: str = "en", text: str | None = SHORT) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.session_state["lang"] = lang
-    if text is not None:
-        at.session_state["text"] = text
-    at.run()
-    at.switch_page("pages/gpt_vs_bert.py")
-    at.run()
-    assert not at.exception
-    return at
-
-
-def figures(at: AppTest) -> list[dict]:
-    return [json.loads(e.proto.spec) for e in at.get("plotly_chart")]
+    return open_app_page("gpt_vs_bert", lang, text=text)
 
 
 def array(value) -> np.ndarray:

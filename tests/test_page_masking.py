@@ -3,33 +3,19 @@
 from __future__ import annotations
 
 import base64
-import json
-from pathlib import Path
 
 import numpy as np
 import pytest
+from apptest_helpers import figures, open_app_page
 from streamlit.testing.v1 import AppTest
 
 from app.text.masking import TEXT
 
-APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
 LONG_EN = "She opened the door and walked into the room, and the cinema was dark and the film was already playing."
 
 
 def open_page(lang: str, text: str | None = None) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.session_state["lang"] = lang
-    if text is not None:
-        at.session_state["text"] = text
-    at.run()
-    at.switch_page("pages/masking.py")
-    at.run()
-    assert not at.exception
-    return at
-
-
-def figures(at: AppTest) -> list[dict]:
-    return [json.loads(e.proto.spec) for e in at.get("plotly_chart")]
+    return open_app_page("masking", lang, text=text)
 
 
 def strip_cells(at: AppTest) -> np.ndarray:

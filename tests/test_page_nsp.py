@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import base64
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
+from apptest_helpers import HOSTILE_INPUTS, figures, open_app_page
 from streamlit.testing.v1 import AppTest
 
 from app.charts import nsp as charts
@@ -23,34 +23,9 @@ from app.nsp_samples import (
 )
 from app.text.nsp import TEXT
 
-APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
-HOSTILE_INPUTS = {
-    "empty": "",
-    "whitespace": "   \n\t ",
-    "long": "the cinema was dark " * 500,  # 10,000 characters
-    "emoji": "I love 🍿🎬 movies 😀",
-    "html": "</script><script>alert(1)</script> **bold** <b>x</b>",
-    "rtl": "مرحبا بالعالم שלום עולם",
-    "only_mask": "[MASK] [MASK] [MASK]",
-}
-
 
 def open_page(lang: str = "en", text: str | None = None, mode: str | None = None) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.session_state["lang"] = lang
-    if text is not None:
-        at.session_state["text"] = text
-    if mode is not None:
-        at.session_state["nsp_mode"] = mode
-    at.run()
-    at.switch_page("pages/nsp.py")
-    at.run()
-    assert not at.exception
-    return at
-
-
-def figures(at: AppTest) -> list[dict]:
-    return [json.loads(e.proto.spec) for e in at.get("plotly_chart")]
+    return open_app_page("nsp", lang, text=text, nsp_mode=mode)
 
 
 def array(value) -> np.ndarray:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import shutil
-from pathlib import Path
 
 import pytest
+from apptest_helpers import figures, open_app_page
 from streamlit.testing.v1 import AppTest
 
 from app.charts import overview as charts
@@ -14,23 +13,9 @@ from app.navigation import PAGE_FILES, PAGES_DIR
 from app.text.overview import TEXT
 from model.modeling import BertConfig, bert_base, bert_large, count_parameters
 
-APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
-
 
 def open_page(lang: str = "en", **state) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.session_state["lang"] = lang
-    for key, value in state.items():
-        at.session_state[key] = value
-    at.run()
-    at.switch_page("pages/overview.py")
-    at.run()
-    assert not at.exception
-    return at
-
-
-def figures(at: AppTest) -> list[dict]:
-    return [json.loads(e.proto.spec) for e in at.get("plotly_chart")]
+    return open_app_page("overview", lang, **state)
 
 
 # The page ------------------------------------------------------------------------------------------------

@@ -1,0 +1,49 @@
+"""What the page tests share: opening a page through the entry script, and reading plotly figures."""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+
+import numpy as np
+from streamlit.testing.v1 import AppTest
+
+APP = str(Path(__file__).resolve().parents[1] / "streamlit_app.py")
+
+HOSTILE_INPUTS = {
+    "empty": "",
+    "whitespace": "   \n\t ",
+    "long": "the cinema was dark " * 500,  # 10,000 characters
+    "emoji": "I love 🍿🎬 movies 😀",
+    "html": "</script><script>alert(1)</script> **bold** <b>x</b>",
+    "rtl": "مرحبا بالعالم שלום עולם",
+    "only_mask": "[MASK] [MASK] [MASK]",
+}
+
+
+def open_app_page(name: str, lang: str = "en", **state) -> AppTest:
+    """Run the app with ``state`` in the session (None values are left unset), then switch to ``name``."""
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["lang"] = lang
+    for key, value in state.items():
+        if value is not None:
+            at.session_state[key] = value
+    at.run()
+    at.switch_page(f"pages/{name}.py")
+    at.run()
+    assert not at.exception, at.exception[0].message if at.exception else ""
+    return at
+
+
+def figures(at: AppTest) -> list[dict]:
+    """Plotly charts arrive in AppTest as their figure JSON."""
+    return [json.loads(e.proto.spec) for e in at.get("plotly_chart")]
+
+
+def plot_array(value) -> np.ndarray:
+    """Plotly sends numpy arrays base64-encoded, lists as they are."""
+    if isinstance(value, dict):
+        shape = [int(n) for n in str(value["shape"]).split(",")]
+        return np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"]).reshape(shape)
+    return np.array(value, dtype=float)
