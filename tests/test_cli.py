@@ -128,3 +128,9 @@ def test_long_input_is_truncated_with_notice(hf_checkpoint):
     assert result.returncode == 0, result.stderr
     assert "truncated to 64 tokens" in result.stderr
     assert len(json.loads(result.stdout)["tokens"]) == 64
+
+
+def test_hub_id_offline_gives_a_clear_message():
+    result = run("info", "--model", "bert-base-uncased")
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "hub" in result.stderr and "offline" in result.stderr

@@ -116,3 +116,28 @@ def test_tokenizer_matches_bert_tokenizer_fast(hf_checkpoint, tiny_bundle, text)
     assert ours.ids == ref["input_ids"]
     assert ours.token_type_ids == ref["token_type_ids"]
     assert tiny_bundle.tokenizer.encode(text).ids == reference(text)["input_ids"]
+
+
+def test_tokenizer_json_and_vocab_txt_agree(hf_checkpoint, tiny_bundle, tmp_path):
+    from model.tokenization import BertTokenizer
+
+    tiny_bundle.tokenizer.save(tmp_path)
+    (tmp_path / "vocab.txt").unlink()  # force the tokenizer.json path
+    from_json = BertTokenizer.from_folder(tmp_path)
+    for text in ("BERT 2018: naïve café [MASK]", "我去[MASK]场看电影", "hello   world!"):
+        assert from_json.encode(text, "第二句").ids == tiny_bundle.tokenizer.encode(text, "第二句").ids
+
+
+def test_tokenizer_config_can_keep_case(hf_checkpoint, tmp_path):
+    from transformers import BertTokenizerFast
+
+    from model.tokenization import BertTokenizer
+
+    vocab = (hf_checkpoint[0] / "vocab.txt").read_text(encoding="utf-8") + "Hello\n"
+    (tmp_path / "vocab.txt").write_text(vocab, encoding="utf-8")
+    (tmp_path / "tokenizer_config.json").write_text('{"do_lower_case": false}')
+    ours = BertTokenizer.from_folder(tmp_path)
+    reference = BertTokenizerFast.from_pretrained(str(tmp_path))
+    for text in ("Hello hello HELLO", "Résumé 我去"):
+        assert ours.encode(text).ids == reference(text)["input_ids"]
+    assert "Hello" in ours.encode("Hello").tokens
