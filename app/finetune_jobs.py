@@ -9,27 +9,29 @@ Limits, so that one classroom server stays usable:
 * At most ``BERT_LAB_MAX_TRAININGS`` jobs (default 2) train at once, per process. Others wait, in order,
   as "queued" and can tell how many jobs are ahead of them.
 * A job holds only a weak reference to its owner, a token object the page keeps in the session's state.
-  When the session is gone (tab closed, session expired), the token dies with it, the job stops after its
-  current step and drops its model, so an abandoned session's weights do not stay in memory.
+  When the session is gone, the token dies with it, the job stops after its current step and drops its
+  model. Streamlit keeps a closed tab's session for ``server.disconnectedSessionTTL`` (120 s) and evicts it
+  at the next session event after that, so an abandoned run ends then, or at its time budget if sooner.
 * ``settings.max_seconds`` bounds each training run; a "compare" job runs pre-trained and random-init
   one after the other with the same data, settings and budget, in one slot.
 
-Torch threads: torch's intra-op thread count is process-wide in effect (``torch.set_num_threads`` stores a
-global that every thread started afterwards picks up), so a training thread must not change it: it would
-change it for every page's inference too. The knob that matters is how many trainings run at once, which
-the slot limit bounds. Where a server's CPUs are shared with other work, oversubscription hurts badly
-(measured here on 2 busy cores: a fine-tuning step took 2.5x longer with 2 torch threads than with 1), and
-the operator can set ``BERT_LAB_TORCH_THREADS``: it is applied once, when this module is imported.
+Torch threads: the intra-op thread count is process-wide in effect (``torch.set_num_threads`` stores a
+global that every thread started afterwards picks up), so a training thread must not change it: that would
+change it for every page's inference too. Concurrency is bounded by the slot limit instead. One effect is
+worth knowing: each thread that runs torch ops gets its own OpenMP team, and in a Streamlit process (many
+script threads) a 2-thread training step measured 4-7x slower than the same step in a bare process, on 2
+cores. ``OMP_WAIT_POLICY=PASSIVE`` in the server's environment (it must be set before torch is imported)
+or ``BERT_LAB_TORCH_THREADS=1`` (applied once, when this module is imported) removes the slowdown.
 """
 
 from __future__ import annotations
 
-import itertools
 import logging
 import math
 import os
 import threading
 import time
+import uuid
 import weakref
 from dataclasses import dataclass, field, replace
 
@@ -37,7 +39,7 @@ import numpy as np
 import torch
 
 from model.checkpoint import LoadedBert
-from model.datasets import NER_LABELS, SENTIMENT_LABELS, TOPIC_LABELS, load_task
+from model.datasets import load_task
 from model.finetune import (
     EvalResult,
     FinetuneResult,
@@ -64,12 +66,12 @@ INITS = ("pretrained", "random")
 COMPARE = "compare"
 _POLL_SECONDS = 0.1
 # Label names per task, for describing a head before its data is loaded (``load_task`` picks the same lists).
-TASK_LABELS = {"sentiment-zh": SENTIMENT_LABELS, "topics-en": TOPIC_LABELS, "ner-zh": NER_LABELS}
 
+# Module state; Streamlit's file watcher re-imports a changed module in development, which starts a fresh
+# semaphore and queue (running jobs keep the slot object they took, see ``Job._slot``).
 _slots = threading.BoundedSemaphore(MAX_TRAININGS)
 _queue_lock = threading.Lock()
-_queue: list["Job"] = []  # jobs waiting for a slot, first come first served
-_ids = itertools.count(1)
+_queue: list[Job] = []  # jobs waiting for a slot, first come first served
 
 
 class Owner:
@@ -80,7 +82,7 @@ class Owner:
 class JobSnapshot:
     """A consistent copy of a job's state at one moment, safe to read from any thread."""
 
-    id: int
+    id: str
     status: str  # queued / running / done / stopped / failed
     phase: str  # loading / training / evaluating while running, else ""
     task: str
@@ -126,7 +128,7 @@ class Job:
     def __init__(self, owner: Owner, base: LoadedBert, task: str, settings: FinetuneSettings, init: str, train_size: int):
         if init not in INITS + (COMPARE,):
             raise ValueError(f"init must be one of {INITS + (COMPARE,)}, not {init!r}")
-        self.id = next(_ids)
+        self.id = uuid.uuid4().hex  # unique even across a module re-import: pages cache results under it
         self.task = task
         self.settings = settings
         self.inits = INITS if init == COMPARE else (init,)
@@ -319,13 +321,25 @@ def progress(snapshot: JobSnapshot) -> float:
     done = 0.0
     for init in snapshot.inits:
         result = snapshot.results.get(init)
-        steps = [h for h in snapshot.history if h["init"] == init]
+        last = last_step(snapshot, init)
         if result is not None and not result.stopped:
             done += 1.0
-        elif steps:
-            by_time = steps[-1]["seconds"] / budget if budget else 0.0
-            done += min(1.0, max(steps[-1]["step"] / total, by_time))
+        elif last is not None:
+            by_time = last["seconds"] / budget if budget else 0.0
+            done += min(1.0, max(last["step"] / total, by_time))
     return min(1.0, done / len(snapshot.inits))
+
+
+def last_step(snapshot: JobSnapshot, init: str | None) -> dict | None:
+    """The latest step's metrics of one run, or None before its first step."""
+    steps = [h for h in snapshot.history if h["init"] == init]
+    return steps[-1] if steps else None
+
+
+def ranked(probs: dict[str, float]) -> tuple[list[str], list[float]]:
+    """Labels and probabilities, most likely first."""
+    pairs = sorted(probs.items(), key=lambda item: -item[1])
+    return [label for label, _ in pairs], [p for _, p in pairs]
 
 
 def history_rows(history: tuple[dict, ...] | list[dict]) -> tuple[list[str], list[list]]:
@@ -376,6 +390,15 @@ def try_sentence(model: BertForTaskHead, tokenizer, text: str, labels: list[str]
 def finetuned_attention(model: BertForTaskHead, tokenizer, text: str) -> AttentionResult:
     """Attention maps of a fine-tuned encoder, encoded exactly like the shared model's (``app.models.attention``)."""
     return attention_maps(LoadedBert(model, tokenizer, "fine-tuned", None), text)
+
+
+def explain(model: BertForTaskHead, tokenizer, text: str, labels: list[str] | tuple[str, ...]) -> dict:
+    """``try_sentence``'s answer, plus the fine-tuned encoder's [CLS] attention row and the tokens it runs over."""
+    answer = try_sentence(model, tokenizer, text, labels)
+    attention = finetuned_attention(model, tokenizer, text)
+    answer["attention_tokens"] = attention.tokens
+    answer["cls_attention"] = cls_row(attention.attentions)
+    return answer
 
 
 def cls_row(attentions: np.ndarray) -> np.ndarray:

@@ -4,7 +4,15 @@ Nothing here imports Streamlit, plotly or bertviz: the app builds on this packag
 """
 
 from .checkpoint import CheckpointError, LoadedBert, load, load_folder, save_folder
-from .modeling import BertConfig, BertForPreTraining, BertForTaskHead, BertModel, bert_base, bert_large, count_parameters
+from .modeling import (
+    BertConfig,
+    BertForPreTraining,
+    BertForTaskHead,
+    BertModel,
+    bert_base,
+    bert_large,
+    count_parameters,
+)
 from .tokenization import BertTokenizer, Encoding
 
 __all__ = [

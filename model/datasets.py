@@ -57,9 +57,16 @@ class TaskData:
     language: str
 
 
-TASKS: dict[str, dict[str, str]] = {
+NER_LABELS = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG", "I-ORG"]
+_NER_TYPES = {"nr": "PER", "ns": "LOC", "nt": "ORG"}
+TOPIC_LABELS = ["business", "entertainment", "politics", "sport", "tech"]
+_TOPIC_FOLDERS = {"business": "business", "entertainment": "entertainment", "politics": "politics", "sport": "sports", "tech": "tech"}
+SENTIMENT_LABELS = ["negative", "positive"]
+
+TASKS: dict[str, dict] = {
     "sentiment-zh": {
         "kind": "sequence",
+        "labels": SENTIMENT_LABELS,
         "language": "zh",
         "en": "Is a Chinese book or product review positive or negative?",
         "zh": "判断中文书评或商品评论是正面还是负面。",
@@ -68,6 +75,7 @@ TASKS: dict[str, dict[str, str]] = {
     },
     "topics-en": {
         "kind": "sequence",
+        "labels": TOPIC_LABELS,
         "language": "en",
         "en": "Which BBC News section (business, entertainment, politics, sport, tech) is an article from?",
         "zh": "判断一篇英国广播公司（BBC）新闻属于哪个栏目：财经、娱乐、政治、体育或科技。",
@@ -77,6 +85,7 @@ TASKS: dict[str, dict[str, str]] = {
     },
     "ner-zh": {
         "kind": "token",
+        "labels": NER_LABELS,
         "language": "zh",
         "en": "Tag the people, places and organisations in People's Daily sentences, one tag per character.",
         "zh": "标注《人民日报》句子中的人名、地名和机构名（逐字 BIO 标注）。",
@@ -85,11 +94,6 @@ TASKS: dict[str, dict[str, str]] = {
     },
 }
 
-NER_LABELS = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG", "I-ORG"]
-_NER_TYPES = {"nr": "PER", "ns": "LOC", "nt": "ORG"}
-TOPIC_LABELS = ["business", "entertainment", "politics", "sport", "tech"]
-_TOPIC_FOLDERS = {"business": "business", "entertainment": "entertainment", "politics": "politics", "sport": "sports", "tech": "tech"}
-SENTIMENT_LABELS = ["negative", "positive"]
 
 
 def load_task(

@@ -34,9 +34,8 @@ st.markdown(t("finetune.intro"))
 spec = models.current_spec()
 bundle = models.current_model()
 hidden = bundle.config.hidden_size
-paradigm_column, examples_column = st.columns(2)
-paradigm_column.code(t("finetune.paradigm"), language=None)
-examples_column.code(t("finetune.examples", hidden=hidden), language=None)
+st.code(t("finetune.paradigm"), language=None)
+st.code(t("finetune.examples", hidden=hidden), language=None)
 st.caption(t("finetune.examples_note", hidden=hidden, n_tags=len(NER_LABELS)))
 
 # --- 1. set-up --------------------------------------------------------------------------------------------
@@ -44,7 +43,7 @@ st.subheader(t("finetune.setup_header"))
 task_labels = {name: t(f"finetune.task_{name}") for name in TASKS}
 task = st.selectbox(t("finetune.task"), tuple(TASKS), format_func=task_labels.get, key="finetune_task")
 info = TASKS[task]
-head_labels = jobs.TASK_LABELS[task]
+head_labels = TASKS[task]["labels"]
 head_key = "finetune.head_token" if info["kind"] == "token" else "finetune.head_sequence"
 st.markdown(f"{info[lang()]}  \n`{t(head_key, hidden=hidden, n=len(head_labels), labels=' / '.join(map(label_name, head_labels)))}`")
 st.caption(t("finetune.licence", licence=info["licence"]))
@@ -117,10 +116,9 @@ def show_status(snapshot: jobs.JobSnapshot) -> None:
         if snapshot.phase == "evaluating":
             st.info(t("finetune.evaluating", run=run, n=snapshot.heldout_size), icon="🧮")
         elif snapshot.phase == "training":
-            steps = [h for h in snapshot.history if h["init"] == snapshot.current_init]
-            st.info(t("finetune.training", run=run, step=steps[-1]["step"] if steps else 0,
-                      total=jobs.steps_per_run(snapshot.train_size, snapshot.settings),
-                      seconds=steps[-1]["seconds"] if steps else 0), icon="🏋️")
+            last = jobs.last_step(snapshot, snapshot.current_init) or {"step": 0, "seconds": 0}
+            st.info(t("finetune.training", run=run, step=last["step"], seconds=last["seconds"],
+                      total=jobs.steps_per_run(snapshot.train_size, snapshot.settings)), icon="🏋️")
         else:
             st.info(t("finetune.loading"), icon="📦")
     elif snapshot.status == jobs.DONE:
@@ -130,9 +128,9 @@ def show_status(snapshot: jobs.JobSnapshot) -> None:
     else:
         st.error(t("finetune.failed", error=snapshot.error))
     for init, result in snapshot.results.items():
-        total = result.history[-1]["total_steps"] if result.history else 0
         if result.stopped and snapshot.stop_reason is None:
-            st.caption(t("finetune.budget_reached", run=run_name(init), steps=result.steps, total=total))
+            st.caption(t("finetune.budget_reached", run=run_name(init), steps=result.steps,
+                         total=jobs.steps_per_run(snapshot.train_size, snapshot.settings)))
 
 
 # Polls the job once a second while it trains; only this part of the page reruns, so the rest stays usable.
@@ -198,38 +196,46 @@ st.caption(t("finetune.download_history"))
 ui.download_buttons("finetune_history", *jobs.history_rows(snapshot.history), key="finetune_history")
 
 # --- 4. try a sentence ------------------------------------------------------------------------------------
+
+
+# Keyed by the job, so that typing elsewhere on the page does not redo a 512-token forward pass.
+@st.cache_data(max_entries=64, show_spinner=False)
+def explained(job_id: str, init: str, text: str, _job: jobs.Job) -> dict:
+    return jobs.explain(_job.trained_model(init), _job.tokenizer, text, _job.snapshot().labels)
+
+
 st.subheader(t("finetune.try_header"))
 trained = [init for init in snapshot.inits if job.trained_model(init) is not None]
+if not trained:
+    st.stop()
 chosen = trained[0]
 if len(trained) > 1:
     chosen = st.radio(t("finetune.try_model"), trained, format_func=init_labels.get, horizontal=True, key="finetune_try_model")
-model = job.trained_model(chosen)
 text = st.text_input(t("finetune.try_input"), value=t(f"finetune.try_default_{snapshot.task}"),
                      key=f"finetune_try_{snapshot.task}")
-answer = ui.run_or_explain(jobs.try_sentence, model, job.tokenizer, text, labels)
+answer = ui.run_or_explain(explained, job.id, chosen, text, job)
 if answer is None:
     st.stop()
 if answer["truncated"]:
-    st.info(t("common.truncated", limit=min(job.tokenizer.max_length, model.config.max_position_embeddings)))
+    st.info(t("common.truncated", limit=len(answer["tokens"])))
 if snapshot.kind == "token":
     ui.plot(charts.tag_strip(answer["tokens"], answer["tags"], answer["tag_probs"], title=t("finetune.tags_title")),
             key="finetune_tags")
 else:
-    ranked = sorted(answer["probs"].items(), key=lambda item: -item[1])
-    ui.plot(probability_bars([label_name(label) for label, _ in ranked], [p for _, p in ranked],
-                             title=t("finetune.probabilities_title")), key="finetune_probs")
+    names, probs = jobs.ranked(answer["probs"])
+    ui.plot(probability_bars([label_name(name) for name in names], probs, title=t("finetune.probabilities_title")),
+            key="finetune_probs")
 
 st.markdown(f"**{t('finetune.attention_header')}**")
-st.caption(t("finetune.attention_note"))
+st.caption(t("finetune.attention_note_token" if snapshot.kind == "token" else "finetune.attention_note"))
 before = ui.run_or_explain(models.attention, st.session_state.get("finetune_spec", spec), text)
-after = jobs.finetuned_attention(model, job.tokenizer, text)
 if before is None:
     st.stop()
-if before.tokens != after.tokens:
+if before.tokens != answer["attention_tokens"]:
     st.info(t("finetune.tokens_differ"))
     st.stop()
 ui.plot(
-    charts.cls_attention_bars(after.tokens, jobs.cls_row(before.attentions), jobs.cls_row(after.attentions),
+    charts.cls_attention_bars(before.tokens, jobs.cls_row(before.attentions), answer["cls_attention"],
                               before_name=t("finetune.before"), after_name=t("finetune.after", run=run_name(chosen)),
                               title=t("finetune.attention_title")),
     key="finetune_cls_attention",

@@ -5,8 +5,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import pytest
-import torch
+# As in the app (see app/__init__.py): idle OpenMP teams must not spin while a training thread works.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+import pytest  # noqa: E402
+import torch  # noqa: E402
 
 # Tests must never reach for the network, whatever the machine can do.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")

@@ -234,6 +234,11 @@ def test_bad_sentences_raise_input_errors(base):
     attention = jobs.finetuned_attention(model, job.tokenizer, "w1 好 w2")
     row = jobs.cls_row(attention.attentions)
     assert row.shape == (len(attention.tokens),) and row.sum() == pytest.approx(1.0, abs=1e-5)
+    explained = jobs.explain(model, job.tokenizer, "w1 好 w2", LABELS)
+    assert explained["attention_tokens"] == attention.tokens == explained["tokens"]
+    np.testing.assert_allclose(explained["cls_attention"], row)
+    with pytest.raises(InputError):
+        jobs.explain(model, job.tokenizer, "", LABELS)
 
 
 # --- pure helpers ---------------------------------------------------------------------------------------------
@@ -257,6 +262,16 @@ def test_tables_and_shares():
     history = [{"init": "random", "step": 1, "epoch": 1, "loss": 0.69314718, "accuracy": 0.5, "lr": 1e-5, "seconds": 0.1234}]
     header, rows = jobs.history_rows(history)
     assert header[:3] == ["init", "step", "epoch"] and rows == [["random", 1, 1, 0.693147, 0.5, 1e-5, 0.123]]
+
+
+def test_ranked_and_last_step():
+    assert jobs.ranked({"neg": 0.2, "pos": 0.8}) == (["pos", "neg"], [0.8, 0.2])
+    settings = jobs.demo_settings()
+    history = ({"init": "pretrained", "step": 1}, {"init": "random", "step": 1}, {"init": "random", "step": 2})
+    snap = jobs.JobSnapshot("x", jobs.RUNNING, "training", "t", "sequence", (), jobs.INITS, "random", settings, 10, 10, 0,
+                            history, {}, None, None, 1.0)
+    assert jobs.last_step(snap, "random")["step"] == 2 and jobs.last_step(snap, "pretrained")["step"] == 1
+    assert jobs.last_step(snap, None) is None
 
 
 def test_progress_counts_steps_or_time_whichever_is_further():

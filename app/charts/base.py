@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -28,6 +29,13 @@ def unique_labels(tokens: Sequence[str]) -> list[str]:
         seen[token] = n + 1
         out.append(plotly_text(token) + "\u200b" * n)  # zero-width spaces: invisible, yet distinct
     return out
+
+
+def wrap(values: Sequence, per_row: int, fill=None) -> list[list]:
+    """Cut a sequence into rows of ``per_row``, padding the last row with ``fill``."""
+    rows = max(1, math.ceil(len(values) / per_row))
+    padded = list(values) + [fill] * (rows * per_row - len(values))
+    return [padded[r * per_row : (r + 1) * per_row] for r in range(rows)]
 
 
 def style(fig: go.Figure, title: str | None = None, height: int | None = None) -> go.Figure:

@@ -2,30 +2,25 @@
 entity task, and what [CLS] attends to before and after fine-tuning.
 
 Pure: lists and arrays in, ``go.Figure`` out. Tokens come from the user's own sentence, so they are escaped
-for plotly, which renders a few HTML tags inside text.
+for plotly, which renders a few HTML tags inside text (``base.plotly_text``; ``base.unique_labels`` escapes too).
 """
 
 from __future__ import annotations
 
-import html
+import math
 from collections.abc import Mapping, Sequence
 
 import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .base import heatmap, style, unique_labels
-from .nsp import wrap
+from .base import heatmap, plotly_text, style, unique_labels, wrap
 
 RUN_COLOURS = {"pretrained": "#4C78A8", "random": "#E45756"}
 ENTITY_COLOURS = {"PER": ("#F58518", "#FBC58C"), "LOC": ("#54A24B", "#A9D9A3"), "ORG": ("#B279A2", "#DDBCD3")}
 OUTSIDE_COLOUR = "#F2F2F2"
 SPECIAL_COLOUR = "#D9D9D9"
 SPECIAL_TOKENS = frozenset(("[CLS]", "[SEP]", "[PAD]"))
-
-
-def plotly_text(text: str) -> str:
-    return html.escape(text, quote=False)
 
 
 def smooth(values: Sequence[float], window: int = 5) -> list[float]:
@@ -62,15 +57,23 @@ def training_curves(
             y = [h[metric] for h in steps]
             fig.add_trace(go.Scatter(x=x, y=y, mode="lines", line={"color": colour, "width": 1}, opacity=0.3,
                                      name=name, legendgroup=init, showlegend=False, hoverinfo="skip"), row=1, col=col)
-            fig.add_trace(go.Scatter(x=x, y=smooth(y, window), mode="lines", line={"color": colour, "width": 3},
+            fig.add_trace(go.Scatter(x=x, y=smooth(y, window), mode="lines+markers", line={"color": colour, "width": 3},
+                                     marker={"size": 4},
                                      name=name, legendgroup=init, showlegend=col == 1,
                                      hovertemplate=f"{plotly_text(name)} · %{{x}}: %{{y:.3f}}<extra></extra>"),
                           row=1, col=col)
-    fig.update_xaxes(title_text=step_title, rangemode="tozero")
-    fig.update_yaxes(rangemode="tozero", row=1, col=1)
+    # The x axis spans the whole run from the start, so a live chart grows across it instead of rescaling.
+    last_step = max([h.get("total_steps", h["step"]) for h in history] + [1])
+    fig.update_xaxes(title_text=step_title, range=[0, last_step * 1.02], dtick=max(1, math.ceil(last_step / 8)))
     fig.update_yaxes(range=[0, 1.02], tickformat=".0%", row=1, col=2)
     fig.update_layout(legend={"orientation": "h", "y": -0.2, "yanchor": "top"})
-    return style(fig, title, 380)
+    return titled(style(fig, title, 400))
+
+
+def titled(fig: go.Figure) -> go.Figure:
+    """Room above the plot, so the title clears the subplot titles and the legend."""
+    fig.update_layout(title={"y": 0.98, "yanchor": "top"}, margin={"t": 90})
+    return fig
 
 
 def confusion_heatmap(
@@ -78,8 +81,7 @@ def confusion_heatmap(
     title: str | None = None,
 ) -> go.Figure:
     """Rows are the true labels, columns the predictions; colour is the row's share, the number is the count."""
-    names = [plotly_text(label) for label in labels]
-    fig = heatmap(shares, names, names, title=title, zmin=0, zmax=1,
+    fig = heatmap(shares, labels, labels, title=title, zmin=0, zmax=1,
                   hover="%{y} → %{x}: %{customdata} (%{z:.0%})<extra></extra>")
     fig.update_traces(customdata=np.asarray(counts), text=np.asarray(counts), texttemplate="%{text}", colorbar={"tickformat": ".0%"})
     fig.update_xaxes(title_text=predicted_title, tickangle=0 if len(labels) <= 5 else -45)
@@ -142,7 +144,7 @@ def cls_attention_bars(tokens: Sequence[str], before: Sequence[float], after: Se
     """Grouped bars over the tokens: how much [CLS] attends to each, before and after fine-tuning."""
     if not len(tokens) == len(before) == len(after):
         raise ValueError(f"{len(tokens)} tokens but {len(before)} and {len(after)} attention weights")
-    x = unique_labels([plotly_text(t) for t in tokens])
+    x = unique_labels(tokens)  # escaped there
     fig = go.Figure()
     for values, name, colour in ((before, before_name, "#9DB9D8"), (after, after_name, "#F58518")):
         fig.add_trace(go.Bar(x=x, y=list(values), name=name, marker_color=colour,
@@ -150,4 +152,4 @@ def cls_attention_bars(tokens: Sequence[str], before: Sequence[float], after: Se
     fig.update_xaxes(type="category", tickangle=-45)
     fig.update_yaxes(tickformat=".0%", rangemode="tozero")
     fig.update_layout(barmode="group", legend={"orientation": "h", "y": 1.02, "yanchor": "bottom"})
-    return style(fig, title, 360)
+    return titled(style(fig, title, 380))

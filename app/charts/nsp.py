@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import html
-import math
 from collections.abc import Sequence
 
 import plotly.graph_objects as go
 
-from .base import style
+from .base import style, wrap
 
 SPECIAL = frozenset(("[CLS]", "[SEP]"))
 # Cell codes: 2 * segment + (1 if special): A word, A special, B word, B special.
@@ -21,13 +20,6 @@ def cell_codes(tokens: Sequence[str], segment_ids: Sequence[int]) -> list[int]:
     if len(tokens) != len(segment_ids):
         raise ValueError(f"{len(tokens)} tokens but {len(segment_ids)} segment ids")
     return [2 * int(segment) + (token in SPECIAL) for token, segment in zip(tokens, segment_ids)]
-
-
-def wrap(values: Sequence, per_row: int, fill=None) -> list[list]:
-    """Cut a sequence into rows of ``per_row``, padding the last row with ``fill``."""
-    rows = max(1, math.ceil(len(values) / per_row))
-    padded = list(values) + [fill] * (rows * per_row - len(values))
-    return [padded[r * per_row : (r + 1) * per_row] for r in range(rows)]
 
 
 def segment_strip(

