@@ -21,7 +21,7 @@ from model.inference import FillMaskResult, pretraining_model
 from model.pretraining_data import KEPT, MASKED, NOT_CHOSEN, RANDOM, mask_tokens
 from model.tokenization import BertTokenizer, Encoding
 
-from .charts.base import unique_labels
+from .charts.base import distinct
 
 OUTCOMES = (NOT_CHOSEN, MASKED, RANDOM, KEPT)
 # Not one of mask_tokens' outcomes: [CLS], [SEP] and a typed [MASK] can never be chosen; charts grey them.
@@ -363,7 +363,7 @@ def maskable_positions(enc: Encoding, mask_token_id: int, limit: int) -> list[in
 def pill_labels(tokens: list[str], positions: list[int]) -> dict[int, str]:
     """Button labels for the clickable tokens: Markdown-escaped, and made distinct with invisible
     zero-width spaces, because a pills widget reports its selection by label and two "the" would merge."""
-    return dict(zip(positions, unique_labels([escape_markdown(tokens[p]) for p in positions])))
+    return dict(zip(positions, distinct([escape_markdown(tokens[p]) for p in positions])))
 
 
 def readable_tokens(tokens: list[str], surface: list[str]) -> list[str]:

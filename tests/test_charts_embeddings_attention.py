@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+
 import numpy as np
 import pytest
 
@@ -87,7 +89,7 @@ def test_part_heatmap_shows_the_first_dims_on_a_symmetric_scale():
     assert np.array_equal(trace.z, parts["position"][:, :8])
     assert trace.zmin == -trace.zmax and trace.zmax == pytest.approx(np.abs(parts["position"][:, :8]).max())
     assert list(trace.x) == [str(i) for i in range(8)]
-    assert trace.y[1] == HOSTILE[1] and trace.y[3] == "<b>x</b>"  # tokens kept literally
+    assert trace.y[1] == html.escape(HOSTILE[1], quote=False) and trace.y[3] == "&lt;b&gt;x&lt;/b&gt;"  # drawn literally
     assert trace.y[4] != trace.y[5]  # repeated tokens stay separate rows
     fig = embedding_charts.part_heatmap(np.zeros((2, 4)), ["a", "b"], 99, title="zero")
     assert fig.data[0].zmax == 1.0 and np.shape(fig.data[0].z) == (2, 4)  # all zero: still a valid scale
@@ -127,7 +129,7 @@ def test_paired_maps_share_one_colour_scale_and_keep_tokens_literal():
     a, b = attention_charts.paired_maps(left, right, HOSTILE, titles=("BERT", "GPT"))
     assert a.data[0].zmax == b.data[0].zmax == 1.0 and a.data[0].zmin == 0.0
     assert a.layout.title.text == "BERT" and b.layout.title.text == "GPT"
-    assert list(a.data[0].x)[1] == HOSTILE[1] and list(a.data[0].y)[2] == "**bold**"
+    assert list(a.data[0].x)[1] == html.escape(HOSTILE[1], quote=False) and list(a.data[0].y)[2] == "**bold**"
     assert a.layout.height <= attention_charts.MAX_MAP_HEIGHT
 
 

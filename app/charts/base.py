@@ -19,16 +19,21 @@ def plotly_text(text: str) -> str:
     return html.escape(text, quote=False)
 
 
-def unique_labels(tokens: Sequence[str]) -> list[str]:
-    """Tokens as plotly labels: HTML-escaped (plotly renders tags such as <b> and <a> in labels, and a
-    token is user text), and made distinct, since plotly merges equal category labels."""
+def distinct(labels: Sequence[str]) -> list[str]:
+    """Equal labels made different with trailing zero-width spaces (invisible): plotly merges equal
+    category labels, and Streamlit's option widgets need distinct options."""
     seen: dict[str, int] = {}
     out = []
-    for token in tokens:
-        n = seen.get(token, 0)
-        seen[token] = n + 1
-        out.append(plotly_text(token) + "\u200b" * n)  # zero-width spaces: invisible, yet distinct
+    for label in labels:
+        n = seen.get(label, 0)
+        seen[label] = n + 1
+        out.append(label + "\u200b" * n)
     return out
+
+
+def unique_labels(tokens: Sequence[str]) -> list[str]:
+    """Tokens as plotly category labels: escaped (they are user text) and distinct."""
+    return distinct([plotly_text(token) for token in tokens])
 
 
 def wrap(values: Sequence, per_row: int, fill=None) -> list[list]:
