@@ -146,9 +146,9 @@ def fill_mask(bundle: LoadedBert, text: str, *, top_k: int = 5, causal: bool = F
     if not positions:
         raise InputError("no_mask", "The text has no [MASK]: put [MASK] where a word should be predicted.")
     ids, types = _tensors(enc)
-    where = ids == mask_id  # (1, T)
-    out = model(ids, types, causal=causal, mlm_positions=where)
-    probs = out.mlm_logits.float().softmax(dim=-1)  # (N, V)
+    rows = torch.tensor(positions)
+    hidden = model.bert(ids, types, causal=causal, last_layer_rows=rows).last_hidden_state  # (1, N, H)
+    probs = model.cls.predictions(hidden[0]).float().softmax(dim=-1)  # (N, V)
     k = min(top_k, probs.size(-1))
     top = probs.topk(k, dim=-1)
     masks = []

@@ -207,14 +207,18 @@ class BertSelfAttention(nn.Module):
         self.dropout_p = config.attention_probs_dropout_prob
         self.dropout = nn.Dropout(self.dropout_p)
 
-    def forward(self, x, mask, return_attention: bool):
+    def forward(self, x, mask, return_attention: bool, rows=None):
         B, T, H = x.shape
+        queries = x if rows is None else x[:, rows]  # (B, Tq, H): every position, or only those still needed
+        Tq = queries.size(1)
+        if mask is not None and rows is not None:
+            mask = mask[:, :, rows]  # (B, 1, Tq, T)
         # (B, T, H) -> (B, nh, T, hs)
-        q = self.query(x).view(B, T, self.num_heads, self.head_size).transpose(1, 2)
+        q = self.query(queries).view(B, Tq, self.num_heads, self.head_size).transpose(1, 2)
         k = self.key(x).view(B, T, self.num_heads, self.head_size).transpose(1, 2)
         v = self.value(x).view(B, T, self.num_heads, self.head_size).transpose(1, 2)
         if return_attention:
-            scores = (q @ k.transpose(-2, -1)) / math.sqrt(self.head_size)  # (B, nh, T, T)
+            scores = (q @ k.transpose(-2, -1)) / math.sqrt(self.head_size)  # (B, nh, Tq, T)
             if mask is not None:
                 # finfo.min rather than -inf: a row with no visible key stays finite instead of NaN.
                 scores = scores.masked_fill(~mask, torch.finfo(scores.dtype).min)
@@ -224,8 +228,8 @@ class BertSelfAttention(nn.Module):
             probs = None
             y = F.scaled_dot_product_attention(
                 q, k, v, attn_mask=mask, dropout_p=self.dropout_p if self.training else 0.0
-            )  # (B, nh, T, hs)
-        y = y.transpose(1, 2).reshape(B, T, H)  # (B, T, H)
+            )  # (B, nh, Tq, hs)
+        y = y.transpose(1, 2).reshape(B, Tq, H)  # (B, Tq, H)
         return y, probs
 
 
@@ -246,9 +250,9 @@ class BertAttention(nn.Module):
         self.self = BertSelfAttention(config)
         self.output = BertSelfOutput(config)
 
-    def forward(self, x, mask, return_attention):
-        y, probs = self.self(x, mask, return_attention)
-        return self.output(y, x), probs
+    def forward(self, x, mask, return_attention, rows=None):
+        y, probs = self.self(x, mask, return_attention, rows)
+        return self.output(y, x if rows is None else x[:, rows]), probs
 
 
 class BertIntermediate(nn.Module):
@@ -283,8 +287,9 @@ class BertLayer(nn.Module):
         self.intermediate = BertIntermediate(config)
         self.output = BertOutputLayer(config)
 
-    def forward(self, x, mask, return_attention):
-        x, probs = self.attention(x, mask, return_attention)
+    def forward(self, x, mask, return_attention, rows=None):
+        """``rows`` (1-D positions): compute the output only there; keys and values still come from all."""
+        x, probs = self.attention(x, mask, return_attention, rows)
         return self.output(self.intermediate(x), x), probs
 
 
@@ -326,8 +331,14 @@ class BertModel(nn.Module):
         output_attentions: bool = False,
         output_hidden_states: bool = False,
         output_embeddings: bool = False,
+        last_layer_rows: torch.Tensor | None = None,
     ) -> BertOutput:
+        """``last_layer_rows`` (1-D positions, the same for every sequence): the last layer computes only
+        these positions, since nothing reads the others (fill-mask needs the [MASK]s alone). The last hidden
+        state then has one row per entry, and there is no pooled output."""
         B, T = input_ids.shape
+        if last_layer_rows is not None and (output_attentions or output_hidden_states):
+            raise ValueError("last_layer_rows cannot be combined with attention maps or hidden states")
         if T > self.config.max_position_embeddings:
             raise ValueError(f"sequence of {T} tokens is longer than the model's {self.config.max_position_embeddings}")
         if token_type_ids is None:
@@ -336,15 +347,16 @@ class BertModel(nn.Module):
         mask = make_attention_mask(attention_mask, T, causal, input_ids.device)
         attentions = [] if output_attentions else None
         hidden_states = [x] if output_hidden_states else None
-        for layer in self.encoder.layer:
-            x, probs = layer(x, mask, output_attentions)
+        last = len(self.encoder.layer) - 1
+        for i, layer in enumerate(self.encoder.layer):
+            x, probs = layer(x, mask, output_attentions, last_layer_rows if i == last else None)
             if output_attentions:
                 attentions.append(probs)
             if output_hidden_states:
                 hidden_states.append(x)
         return BertOutput(
             last_hidden_state=x,
-            pooled=self.pooler(x),
+            pooled=self.pooler(x) if last_layer_rows is None else None,
             attentions=attentions,
             hidden_states=hidden_states,
             embeddings=parts,

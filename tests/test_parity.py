@@ -141,3 +141,29 @@ def test_tokenizer_config_can_keep_case(hf_checkpoint, tmp_path):
     for text in ("Hello hello HELLO", "Résumé 我去"):
         assert ours.encode(text).ids == reference(text)["input_ids"]
     assert "Hello" in ours.encode("Hello").tokens
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_last_layer_rows_give_the_same_states_there(tiny_bundle, causal):
+    ids, types, _ = _inputs(tiny_bundle.config.vocab_size)
+    ids, types = ids[:1], types[:1]
+    rows = torch.tensor([2, 5, 11])
+    with torch.no_grad():
+        full = tiny_bundle.model.bert(ids, types, causal=causal).last_hidden_state
+        some = tiny_bundle.model.bert(ids, types, causal=causal, last_layer_rows=rows).last_hidden_state
+    assert some.shape == (1, 3, full.size(-1))
+    torch.testing.assert_close(some, full[:, rows], atol=TOL, rtol=0)
+
+
+def test_fill_mask_matches_full_forward(tiny_bundle):
+    from model import inference
+
+    text = "我去[MASK]场看电影 [MASK] hello"
+    result = inference.fill_mask(tiny_bundle, text, top_k=3)
+    enc = tiny_bundle.tokenizer.encode(text)
+    with torch.no_grad():
+        probs = tiny_bundle.model(torch.tensor([enc.ids]), torch.tensor([enc.token_type_ids])).mlm_logits[0].softmax(-1)
+    for m in result.masks:
+        top = probs[m.index].topk(3)
+        assert [p.id for p in m.predictions] == top.indices.tolist()
+        assert [p.prob for p in m.predictions] == pytest.approx(top.values.tolist(), abs=1e-6)
