@@ -85,7 +85,9 @@ def render(
         "",
         "## Initialisation",
         "",
-        f"- {MINILM_ATTRIBUTION}" if init == "minilm" else "- random (trained from scratch)",
+        f"- {MINILM_ATTRIBUTION}" if init in ("minilm", "embedded") else "- random (trained from scratch)",
+        *(["- this release continues the training of the previous embedded model (the steps below are this "
+           "run's; see the git history of this card for earlier runs)"] if init == "embedded" else []),
         "- new Chinese embedding rows start at the mean embedding plus small noise; the MLM and NSP heads are new",
         "",
         "## Training",

@@ -16,7 +16,8 @@ def register(sub, add_model) -> None:
     p.set_defaults(run=cmd_corpus)
 
     p = sub.add_parser("pretrain", help="pre-train with MLM + NSP (resumes from --state-dir)")
-    p.add_argument("--init", choices=("minilm", "scratch"), default="minilm")
+    p.add_argument("--init", choices=("minilm", "embedded", "scratch"), default="minilm",
+                   help="minilm: warm start from all-MiniLM-L6-v2; embedded: continue from the shipped model; scratch")
     p.add_argument("--cache-dir", type=Path, default=None)
     p.add_argument("--state-dir", type=Path, default=None, help="checkpoints and resume (default: CACHE/pretrain)")
     p.add_argument("--out", type=Path, default=None, help="export the final model here (default: model/embedded)")
@@ -95,7 +96,9 @@ def cmd_pretrain(args) -> None:
 
     state_dir.mkdir(parents=True, exist_ok=True)
     vocab_path = state_dir / "vocab.txt"
-    if vocab_path.exists():  # a resumed run must keep the vocabulary its weights were trained with
+    if args.init == "embedded":  # the shipped model's vocabulary comes with it
+        vocab = (EMBEDDED_DIR / "vocab.txt").read_text(encoding="utf-8").splitlines()
+    elif vocab_path.exists():  # a resumed run must keep the vocabulary its weights were trained with
         vocab = vocab_path.read_text(encoding="utf-8").splitlines()
     else:
         vocab = build_vocab(cache_dir, minilm_dir or load_minilm(cache_dir), corpus_dir / "train.jsonl")
@@ -117,6 +120,8 @@ def cmd_pretrain(args) -> None:
     )
     if args.init == "minilm":
         model = pt.init_from_minilm(minilm_dir, vocab, dropout=args.dropout, seed=args.seed)
+    elif args.init == "embedded":
+        model = pt.init_from_folder(EMBEDDED_DIR, dropout=args.dropout)
     else:
         model = pt.init_from_scratch(len(vocab), dropout=args.dropout, seed=args.seed)
     train = pt.tokenize_corpus(corpus_dir / "train.jsonl", tokenizer)

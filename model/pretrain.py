@@ -247,6 +247,18 @@ def init_from_minilm(minilm_dir: Path, vocab: list[str], *, dropout: float, seed
     return model
 
 
+def init_from_folder(folder: Path, *, dropout: float) -> BertForPreTraining:
+    """Continue from an exported checkpoint (the shipped embedded model): weights only, a fresh optimizer."""
+    from .checkpoint import read_config
+
+    config = read_config(folder)
+    config.hidden_dropout_prob = config.attention_probs_dropout_prob = dropout
+    model = BertForPreTraining(config)
+    state, path = read_state_dict(folder)
+    load_weights(model, normalize_keys(state), path)
+    return model
+
+
 def init_from_scratch(vocab_size: int, *, dropout: float, seed: int, **sizes) -> BertForPreTraining:
     torch.manual_seed(seed)
     config = BertConfig(vocab_size=vocab_size, hidden_dropout_prob=dropout, attention_probs_dropout_prob=dropout, **sizes)
@@ -414,6 +426,7 @@ __all__ = [
     "evaluate",
     "export",
     "fixed_eval_batches",
+    "init_from_folder",
     "init_from_minilm",
     "init_from_scratch",
     "lr_at",
