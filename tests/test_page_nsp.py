@@ -10,6 +10,7 @@ import pytest
 from apptest_helpers import HOSTILE_INPUTS, figures, open_app_page
 from streamlit.testing.v1 import AppTest
 
+from app.charts import base
 from app.charts import nsp as charts
 from app.nsp_samples import (
     DATA_PATH,
@@ -191,8 +192,8 @@ def test_cell_codes_mark_segments_and_specials():
 
 
 def test_wrap_pads_the_last_row():
-    assert charts.wrap([1, 2, 3, 4, 5], 2) == [[1, 2], [3, 4], [5, None]]
-    assert charts.wrap([], 3) == [[None, None, None]]
+    assert base.wrap([1, 2, 3, 4, 5], 2) == [[1, 2], [3, 4], [5, None]]
+    assert base.wrap([], 3) == [[None, None, None]]
 
 
 def test_segment_strip_escapes_tokens_and_wraps_rows():

@@ -100,3 +100,48 @@ def probability_bars(labels: Sequence[str], probs: Sequence[float], *, title: st
     fig.update_yaxes(autorange="reversed", type="category")
     fig.update_xaxes(range=[0, 1], tickformat=".0%")
     return style(fig, title, 60 + 28 * len(labels))
+
+
+def token_grid(
+    labels: Sequence[str],
+    captions: Sequence[str],
+    hovers: Sequence[str],
+    codes: Sequence[int],
+    colours: Sequence[str],
+    legend: Sequence[tuple[str, str]],
+    *,
+    title: str | None = None,
+    per_row: int = 12,
+) -> go.Figure:
+    """A sentence as a grid of coloured token cells, read left to right, top to bottom.
+
+    Each cell shows ``labels[i]`` with a small grey ``captions[i]`` below it, is coloured ``colours[codes[i]]``,
+    and hovers ``hovers[i]``; all three texts are escaped here. ``legend`` is (name, colour) pairs.
+    """
+    cells = [f"{plotly_text(label)}<br><span style='font-size:10px;color:#555'>{plotly_text(caption)}</span>"
+             for label, caption in zip(labels, captions)]
+    last = max(1, len(colours) - 1)
+    fig = go.Figure(
+        go.Heatmap(
+            z=wrap(list(codes), per_row),
+            text=wrap(cells, per_row, ""),
+            customdata=wrap([plotly_text(h) for h in hovers], per_row, ""),
+            texttemplate="%{text}",
+            textfont={"size": 14},
+            hovertemplate="%{customdata}<extra></extra>",
+            colorscale=[[i / last, c] for i, c in enumerate(colours)],
+            zmin=0,
+            zmax=last,
+            showscale=False,
+            xgap=3,
+            ygap=3,
+        )
+    )
+    for name, colour in legend:  # legend entries only: a heatmap has no legend of its own
+        fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=plotly_text(name),
+                                 marker={"symbol": "square", "size": 14, "color": colour}))
+    rows = len(wrap(list(codes), per_row))
+    fig.update_xaxes(visible=False)
+    fig.update_yaxes(visible=False, autorange="reversed")
+    fig.update_layout(legend={"orientation": "h", "y": -0.05, "yanchor": "top"}, plot_bgcolor="rgba(0,0,0,0)")
+    return style(fig, title, 110 + 54 * rows)

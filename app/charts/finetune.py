@@ -14,7 +14,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .base import heatmap, plotly_text, style, unique_labels, wrap
+from .base import heatmap, plotly_text, style, token_grid, unique_labels
 
 RUN_COLOURS = {"pretrained": "#4C78A8", "random": "#E45756"}
 ENTITY_COLOURS = {"PER": ("#F58518", "#FBC58C"), "LOC": ("#54A24B", "#A9D9A3"), "ORG": ("#B279A2", "#DDBCD3")}
@@ -106,37 +106,11 @@ def tag_strip(tokens: Sequence[str], tags: Sequence[str], probs: Sequence[float]
     if not len(tokens) == len(tags) == len(probs):
         raise ValueError(f"{len(tokens)} tokens, {len(tags)} tags and {len(probs)} probabilities")
     colours = [SPECIAL_COLOUR, OUTSIDE_COLOUR] + [c for pair in ENTITY_COLOURS.values() for c in pair]
-    last = len(colours) - 1
     codes = [tag_code(tag, token) for tag, token in zip(tags, tokens)]
-    labels = [
-        f"{plotly_text(token)}<br><span style='font-size:10px;color:#555'>{'' if code == 0 else plotly_text(tag)}</span>"
-        for token, tag, code in zip(tokens, tags, codes)
-    ]
-    hover = [f"{i} · {plotly_text(token)} · {plotly_text(tag)} {p:.0%}" for i, (token, tag, p) in enumerate(zip(tokens, tags, probs))]
-    fig = go.Figure(
-        go.Heatmap(
-            z=wrap(codes, per_row),
-            text=wrap(labels, per_row, ""),
-            customdata=wrap(hover, per_row, ""),
-            texttemplate="%{text}",
-            textfont={"size": 14},
-            hovertemplate="%{customdata}<extra></extra>",
-            colorscale=[[i / last, c] for i, c in enumerate(colours)],
-            zmin=0,
-            zmax=last,
-            showscale=False,
-            xgap=3,
-            ygap=3,
-        )
-    )
-    for kind, (strong, _) in ENTITY_COLOURS.items():  # legend entries only: the heatmap has no legend
-        fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=kind,
-                                 marker={"symbol": "square", "size": 14, "color": strong}))
-    rows = len(wrap(codes, per_row))
-    fig.update_xaxes(visible=False)
-    fig.update_yaxes(visible=False, autorange="reversed")
-    fig.update_layout(legend={"orientation": "h", "y": -0.05, "yanchor": "top"}, plot_bgcolor="rgba(0,0,0,0)")
-    return style(fig, title, 110 + 54 * rows)
+    captions = ["" if code == 0 else tag for tag, code in zip(tags, codes)]
+    hovers = [f"{i} · {token} · {tag} {p:.0%}" for i, (token, tag, p) in enumerate(zip(tokens, tags, probs))]
+    legend = [(kind, strong) for kind, (strong, _) in ENTITY_COLOURS.items()]
+    return token_grid(tokens, captions, hovers, codes, colours, legend, title=title, per_row=per_row)
 
 
 def cls_attention_bars(tokens: Sequence[str], before: Sequence[float], after: Sequence[float], *, before_name: str,

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 
 import plotly.graph_objects as go
 
-from .base import style, wrap
+from .base import style, token_grid
 
 SPECIAL = frozenset(("[CLS]", "[SEP]"))
 # Cell codes: 2 * segment + (1 if special): A word, A special, B word, B special.
@@ -36,40 +35,11 @@ def segment_strip(
     Tokens are HTML-escaped: plotly renders a small set of tags inside text, and a token must show literally.
     """
     codes = cell_codes(tokens, segment_ids)
-    # Token on top, its position below in small grey: the three numbers BERT adds up are token, segment, position.
-    labels = [
-        f"{html.escape(token)}<br><span style='font-size:10px;color:#666'>{i}</span>" for i, token in enumerate(tokens)
-    ]
-    hover = [
-        f"{position_label} {i} · {html.escape(token)} · {segment_labels[int(segment)]}"
-        for i, (token, segment) in enumerate(zip(tokens, segment_ids))
-    ]
-    last = len(CELL_COLOURS) - 1
-    colorscale = [[value / last, colour] for value, colour in enumerate(CELL_COLOURS)]
-    fig = go.Figure(
-        go.Heatmap(
-            z=wrap(codes, per_row),
-            text=wrap(labels, per_row, ""),
-            customdata=wrap(hover, per_row, ""),
-            texttemplate="%{text}",
-            textfont={"size": 14},
-            hovertemplate="%{customdata}<extra></extra>",
-            colorscale=colorscale,
-            zmin=0,
-            zmax=last,
-            showscale=False,
-            xgap=3,
-            ygap=3,
-        )
-    )
-    for label, colour in zip(segment_labels, LEGEND_COLOURS):  # legend entries only: the heatmap has no legend
-        fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=label,
-                                 marker={"symbol": "square", "size": 14, "color": colour}))
-    rows = len(wrap(codes, per_row))
-    fig.update_xaxes(visible=False)
-    fig.update_yaxes(visible=False, autorange="reversed")
-    fig.update_layout(legend={"orientation": "h", "y": -0.05, "yanchor": "top"}, plot_bgcolor="rgba(0,0,0,0)")
-    return style(fig, title, 110 + 54 * rows)
+    # Token on top, its position below: the three numbers BERT adds up are token, segment, position.
+    hovers = [f"{position_label} {i} · {token} · {segment_labels[int(segment)]}"
+              for i, (token, segment) in enumerate(zip(tokens, segment_ids))]
+    return token_grid(tokens, [str(i) for i in range(len(tokens))], hovers, codes, CELL_COLOURS,
+                      list(zip(segment_labels, LEGEND_COLOURS)), title=title, per_row=per_row)
 
 
 def is_next_gauge(probability: float, *, title: str) -> go.Figure:
