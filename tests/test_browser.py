@@ -67,11 +67,16 @@ def server(tmp_path_factory):
 def browser(tmp_path_factory):
     from playwright.sync_api import sync_playwright
 
-    os.environ["HOME"] = str(tmp_path_factory.mktemp("browser-home"))
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
-        yield b
-        b.close()
+    home = os.environ.get("HOME")
+    os.environ["HOME"] = str(tmp_path_factory.mktemp("browser-home"))  # Chromium writes its profile there
+    try:
+        with sync_playwright() as p:
+            b = p.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
+            yield b
+            b.close()
+    finally:
+        if home is not None:
+            os.environ["HOME"] = home
 
 
 @pytest.fixture
