@@ -113,6 +113,17 @@ def tokenize_corpus(path: Path, tokenizer: BertTokenizer) -> TokenizedCorpus:
     return TokenizedCorpus(documents, [str(x) for x in data["languages"]])
 
 
+def _sentences_from(doc: list[np.ndarray], start: int, tokens: int) -> list[np.ndarray]:
+    """Consecutive sentences of ``doc`` from ``start`` until they hold at least ``tokens`` tokens (or it ends)."""
+    taken, length = [], 0
+    for sentence in doc[start:]:
+        taken.append(sentence)
+        length += len(sentence)
+        if length >= tokens:
+            break
+    return taken
+
+
 def make_example(corpus: TokenizedCorpus, lang: str, rng: random.Random, seq_len: int, short_seq_prob: float):
     """One NSP pair packed to about ``seq_len``: (ids A, ids B, is_next)."""
     budget = seq_len - 3
@@ -120,13 +131,7 @@ def make_example(corpus: TokenizedCorpus, lang: str, rng: random.Random, seq_len
     docs = corpus.by_language[lang]
     d = corpus.draw_document(lang, rng)
     doc = corpus.documents[d]
-    start = rng.randrange(len(doc))
-    chunk, length = [], 0
-    for s in doc[start:]:
-        chunk.append(s)
-        length += len(s)
-        if length >= target:
-            break
+    chunk = _sentences_from(doc, rng.randrange(len(doc)), target)
     a_end = rng.randint(1, len(chunk) - 1) if len(chunk) >= 2 else 1
     a = np.concatenate(chunk[:a_end])
     is_next = len(chunk) >= 2 and rng.random() < 0.5
@@ -137,14 +142,7 @@ def make_example(corpus: TokenizedCorpus, lang: str, rng: random.Random, seq_len
         while other == d and len(docs) > 1:
             other = corpus.draw_document(lang, rng)
         odoc = corpus.documents[other]
-        ostart = rng.randrange(len(odoc))
-        parts, blen = [], 0
-        for s in odoc[ostart:]:
-            parts.append(s)
-            blen += len(s)
-            if blen >= target - len(a):
-                break
-        b = np.concatenate(parts)
+        b = np.concatenate(_sentences_from(odoc, rng.randrange(len(odoc)), target - len(a)))
     while len(a) + len(b) > target:  # trim the longer side, alternating ends as the original does
         longer = a if len(a) > len(b) else b
         trimmed = longer[1:] if rng.random() < 0.5 else longer[:-1]
