@@ -78,29 +78,33 @@ def available_folders() -> list[str]:
 
 
 # Cached per-sentence results. The model is looked up by spec inside, so only strings are hashed.
+# Bounds: entries are kept at most an hour, and attention maps, the only large results (layers x heads x
+# T x T floats: 75 MB for the embedded model at 512 tokens, 150 MB for BERT-Base), at most 16 at a time.
+# A class of thirty at short sentences costs a recomputation of about 0.1 s when an entry was evicted.
+CACHE_TTL = 3600
 
 
-@st.cache_data(max_entries=512, show_spinner=False)
+@st.cache_data(max_entries=512, ttl=CACHE_TTL, show_spinner=False)
 def fill_mask(spec: str, text: str, top_k: int = 5, causal: bool = False) -> inference.FillMaskResult:
     return inference.fill_mask(get_model(spec), text, top_k=top_k, causal=causal)
 
 
-@st.cache_data(max_entries=128, show_spinner=False)
+@st.cache_data(max_entries=16, ttl=CACHE_TTL, show_spinner=False)
 def attention(spec: str, text: str, pair: str | None = None, causal: bool = False) -> inference.AttentionResult:
     return inference.attention_maps(get_model(spec), text, pair, causal=causal)
 
 
-@st.cache_data(max_entries=512, show_spinner=False)
+@st.cache_data(max_entries=512, ttl=CACHE_TTL, show_spinner=False)
 def next_sentence(spec: str, first: str, second: str) -> inference.NspResult:
     return inference.next_sentence(get_model(spec), first, second)
 
 
-@st.cache_data(max_entries=128, show_spinner=False)
+@st.cache_data(max_entries=128, ttl=CACHE_TTL, show_spinner=False)
 def embeddings(spec: str, text: str, pair: str | None = None) -> inference.EmbeddingResult:
     return inference.embedding_parts(get_model(spec), text, pair)
 
 
-@st.cache_data(max_entries=512, show_spinner=False)
+@st.cache_data(max_entries=512, ttl=CACHE_TTL, show_spinner=False)
 def tokenize(spec: str, text: str, pair: str | None = None):
     """The encoding of ``text`` (validated like every other call: empty text raises InputError)."""
     return inference.encode(get_model(spec), text, pair)

@@ -1,13 +1,18 @@
-"""A whole classroom at once, on loopback only: N browser sessions against one app server.
+"""A whole classroom at once, on loopback only: N sessions of Streamlit's own websocket protocol, one server.
 
-Phase 1: N sessions (Playwright contexts in Debian's Chromium) each open the fill-mask page with their own
-sentence, then the attention page; we record how long each takes until its answer is on screen, and the
-server's peak memory. Phase 2: three sessions start fine-tuning at the same moment (the server allows
-``BERT_LAB_MAX_TRAININGS=2`` at once, so one must queue visibly) while ten more keep using fill-mask; all
-three must finish. Phase 3: sessions open and close in waves; the server's memory afterwards shows whether
-closed sessions are freed. Bounded in time; every request goes to 127.0.0.1.
+Each simulated student is what a browser tab is to the server: a websocket on ``/_stcore/stream`` that sends
+``BackMsg`` rerun requests (page, query string, widget states, fragment reruns) and reads ``ForwardMsg``
+deltas until the script run finishes. No browser runs, so the measurement is the server's work, not
+Chromium's rendering on the same two cores.
 
-    .venv/bin/python bench/classroom_load.py [--sessions 30] [--waves 10]
+Phase 1: N sessions at the same moment each open the fill-mask page with their own sentence (nothing
+cached), then the attention page; a page counts as answered when its run finishes with a chart and no
+exception. Phase 2: three sessions press "Start fine-tuning" at the same moment (the server allows
+``BERT_LAB_MAX_TRAININGS=2`` at once, so one must show the queue message) while ten more keep using
+fill-mask and attention; all three must report held-out results. Phase 3: sessions open a page and
+close in waves; the server's memory afterwards shows whether closed sessions are freed.
+
+    .venv/bin/python bench/classroom_load.py [--sessions 30] [--waves 10] [--timeout 900]
 """
 
 from __future__ import annotations
@@ -23,34 +28,115 @@ import tempfile
 import time
 import urllib.parse
 import urllib.request
+from dataclasses import dataclass, field
 from pathlib import Path
+
+import websockets
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-READY = '[data-testid="stApp"][data-test-connection-state="CONNECTED"][data-test-script-state="notRunning"]'
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
-SENTENCES = [
-    "She opened the [MASK] and walked in.", "我去[MASK]场看电影。", "The capital of France is [MASK].",
-    "今天天气很[MASK]。", "He drank a cup of [MASK].", "我们明天去北[MASK]开会。",
-]
+EN_TEMPLATES = ("Student {i} opened the [MASK] and walked in.", "On day {i} the [MASK] rose over the hills.")
+ZH_TEMPLATES = ("第{i}位同学去[MASK]场看电影。", "我们第{i}次去北[MASK]开会。")
+FINISHED = (ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY)
+
+
+def sentence(i: int) -> tuple[str, str]:
+    """A different sentence per student, so no answer comes from another student's cache entry."""
+    lang = "zh" if i % 2 else "en"
+    templates = ZH_TEMPLATES if lang == "zh" else EN_TEMPLATES
+    return lang, templates[(i // 2) % len(templates)].format(i=i)
+
+
+@dataclass
+class PageRun:
+    """What one script run put on the page."""
+
+    seconds: float
+    elements: list = field(default_factory=list)  # (element type, proto) in arrival order
+
+    def of_type(self, kind: str) -> list:
+        return [proto for name, proto in self.elements if name == kind]
+
+    @property
+    def crashed(self) -> bool:
+        return bool(self.of_type("exception"))
+
+    def text(self) -> str:
+        parts = [a.body for a in self.of_type("alert")] + [h.body for h in self.of_type("heading")]
+        return "\n".join(parts + [m.body for m in self.of_type("markdown")])
+
+
+class StudentTab:
+    """One browser tab as the server sees it: a websocket speaking Streamlit's BackMsg / ForwardMsg protobufs."""
+
+    def __init__(self, port: int):
+        self.url = f"ws://127.0.0.1:{port}/_stcore/stream"
+        self.messages: asyncio.Queue = asyncio.Queue()
+        self.auto_rerun: tuple[float, str] | None = None  # (interval, fragment id) while a fragment polls
+
+    async def __aenter__(self) -> "StudentTab":
+        self.socket = await websockets.connect(self.url, subprotocols=["streamlit"], max_size=None, open_timeout=120)
+        self.reader = asyncio.create_task(self._read())
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        self.reader.cancel()
+        await self.socket.close()
+
+    async def _read(self) -> None:
+        async for data in self.socket:
+            msg = ForwardMsg()
+            msg.ParseFromString(data)
+            kind = msg.WhichOneof("type")
+            if kind == "auto_rerun":
+                self.auto_rerun = (msg.auto_rerun.interval, msg.auto_rerun.fragment_id)
+            elif kind == "stop_auto_rerun":
+                self.auto_rerun = None
+            await self.messages.put(msg)
+
+    async def run(self, page: str, query: str = "", widgets: list[WidgetState] = (), fragment_id: str = "",
+                  timeout: float = 600) -> PageRun:
+        """Ask for a run of ``page`` and collect its elements until the run (and any rerun it asked for) ends."""
+        back = BackMsg()
+        state = back.rerun_script
+        state.query_string = query
+        state.page_name = page
+        state.widget_states.widgets.extend(widgets)
+        if fragment_id:
+            state.fragment_id, state.is_auto_rerun = fragment_id, True
+        start = time.perf_counter()
+        await self.socket.send(back.SerializeToString())
+        result = PageRun(0.0)
+        while True:
+            msg = await asyncio.wait_for(self.messages.get(), timeout)
+            kind = msg.WhichOneof("type")
+            if kind == "delta" and msg.delta.WhichOneof("type") == "new_element":
+                element = msg.delta.new_element
+                name = element.WhichOneof("type")
+                result.elements.append((name, getattr(element, name)))
+            elif kind == "script_finished":
+                if msg.script_finished in FINISHED:
+                    result.seconds = time.perf_counter() - start
+                    return result
+                result.elements.clear()  # the script asked for a rerun: only the last run's page counts
 
 
 def rss_mb(pid: int) -> tuple[float, float]:
     """Current and peak resident memory of a process, in MB."""
-    fields = {}
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        key, _, value = line.partition(":")
-        fields[key] = value.strip()
+    fields = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines() if ":" in line)
     return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
 
 
-def start_server(port: int) -> subprocess.Popen:
-    env = {**os.environ, "HOME": tempfile.mkdtemp(), "HF_HUB_OFFLINE": "1", "BERT_LAB_MAX_TRAININGS": "2"}
+def start_server(port: int, max_trainings: int) -> subprocess.Popen:
+    env = {**os.environ, "HOME": tempfile.mkdtemp(), "HF_HUB_OFFLINE": "1",
+           "BERT_LAB_MAX_TRAININGS": str(max_trainings)}
     proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "streamlit_app.py", "--server.headless", "true",
                              "--server.port", str(port), "--server.address", "127.0.0.1"], cwd=ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(200):
+    for _ in range(400):
         try:
             if urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2).read() == b"ok":
                 return proc
@@ -60,127 +146,150 @@ def start_server(port: int) -> subprocess.Popen:
     raise SystemExit("the app did not start")
 
 
-async def one_session(browser, base: str, i: int, timings: dict, errors: list) -> None:
-    context = await browser.new_context(viewport={"width": 1200, "height": 900})
-    page = await context.new_page()
-    await page.route("**/*", lambda route: route.continue_() if route.request.url.startswith(base) else route.abort())
+async def student(port: int, i: int, timings: dict, errors: list) -> None:
+    """Open fill-mask with this student's sentence, then the attention page; record each answer's latency."""
+    lang, text = sentence(i)
+    query = urllib.parse.urlencode({"lang": lang, "text": text})
     try:
-        text = urllib.parse.quote(SENTENCES[i % len(SENTENCES)])
-        for name in ("fill_mask", "attention"):
-            start = time.perf_counter()
-            await page.goto(f"{base}/{name}?lang={'zh' if i % 2 else 'en'}&text={text}", timeout=180_000)
-            await page.wait_for_selector(READY, timeout=180_000)
-            await page.wait_for_selector('[data-testid="stPlotlyChart"] .main-svg', timeout=180_000)
-            timings[name].append(time.perf_counter() - start)
-            if await page.get_by_test_id("stException").count():
-                errors.append(f"session {i}: exception on {name}")
-    except Exception as e:  # a session that fails is a finding to report, not a crash of the benchmark
-        errors.append(f"session {i}: {type(e).__name__}: {str(e).splitlines()[0]}")
-    finally:
-        await context.close()
+        async with StudentTab(port) as tab:
+            for page in ("fill_mask", "attention"):
+                run = await tab.run(page, query)
+                if run.crashed:
+                    errors.append(f"student {i}: exception on {page}")
+                elif not run.of_type("plotly_chart"):
+                    errors.append(f"student {i}: no chart on {page}")
+                else:
+                    timings[page].append(run.seconds)
+    except Exception as e:  # a student who gets nothing is a finding to report, not a crash of the benchmark
+        errors.append(f"student {i}: {type(e).__name__}: {e}")
 
 
-async def fine_tune_session(browser, base: str, i: int, outcome: dict) -> None:
-    """Start the default fine-tuning run and wait until the page reports its held-out result."""
+async def fine_tuner(port: int, i: int, outcome: dict, deadline: float) -> None:
+    """Press Start on the default fine-tuning run and poll, as the page's fragment does, until results show."""
     from app.text.finetune import TEXT
 
-    context = await browser.new_context(viewport={"width": 1200, "height": 900})
-    page = await context.new_page()
-    await page.route("**/*", lambda route: route.continue_() if route.request.url.startswith(base) else route.abort())
+    queued_text = TEXT["queued"]["en"].split("{")[0].strip()
+    query = "lang=en"
     try:
-        await page.goto(f"{base}/finetune?lang=en", timeout=180_000)
-        await page.wait_for_selector(READY, timeout=180_000)
-        start = time.perf_counter()
-        await page.get_by_role("button", name=TEXT["start"]["en"]).click()
-        queued_text = TEXT["queued"]["en"].split("{")[0].strip()
-        deadline = time.perf_counter() + 600
-        while time.perf_counter() < deadline:
-            if queued_text and await page.get_by_text(queued_text).count():
-                outcome.setdefault("queued", set()).add(i)
-            if await page.get_by_text(TEXT["results_header"]["en"]).count():
-                outcome.setdefault("finished", {})[i] = time.perf_counter() - start
-                break
-            await asyncio.sleep(1.0)
-        if await page.get_by_test_id("stException").count():
-            outcome.setdefault("errors", []).append(f"fine-tuning session {i}: exception")
+        async with StudentTab(port) as tab:
+            page = await tab.run("finetune", query)
+            start_button = next(b for b in page.of_type("button") if b.label == TEXT["start"]["en"])
+            started = time.perf_counter()
+            run = await tab.run("finetune", query, [WidgetState(id=start_button.id, trigger_value=True)])
+            while TEXT["results_header"]["en"] not in run.text():
+                if run.crashed:
+                    raise RuntimeError("exception on the fine-tuning page")
+                if queued_text in run.text():
+                    outcome.setdefault("queued", set()).add(i)
+                if time.perf_counter() > deadline:
+                    raise TimeoutError("no results before the deadline")
+                if tab.auto_rerun is None:  # the poll stopped: the fragment asked for the whole page
+                    run = await tab.run("finetune", query)
+                    continue
+                interval, fragment = tab.auto_rerun
+                await asyncio.sleep(interval)
+                run = await tab.run("finetune", query, fragment_id=fragment)
+            outcome.setdefault("finished", {})[i] = time.perf_counter() - started
+            accuracy = next((m.body for m in run.of_type("metric")), "?")
+            outcome.setdefault("accuracy", {})[i] = accuracy
     except Exception as e:  # reported, not raised: the benchmark's job is to say what happened
-        outcome.setdefault("errors", []).append(f"fine-tuning session {i}: {type(e).__name__}: {str(e).splitlines()[0]}")
-    finally:
-        await context.close()
+        outcome.setdefault("errors", []).append(f"fine-tuner {i}: {type(e).__name__}: {e}")
 
 
-def percentiles(values: list[float]) -> tuple[float, float, float]:
+def percentiles(values: list[float]) -> str:
+    if not values:
+        return "- | - | -"
     values = sorted(values)
     p95 = values[max(0, int(round(0.95 * len(values))) - 1)]
-    return statistics.median(values), p95, values[-1]
+    return f"{statistics.median(values):.2f} | {p95:.2f} | {values[-1]:.2f}"
+
+
+class PeakMemory:
+    """Samples the server's resident memory while a phase runs (VmHWM only ever grows, so it can't show a phase)."""
+
+    def __init__(self, pid: int):
+        self.pid, self.peak = pid, 0.0
+
+    async def watch(self) -> None:
+        while True:
+            self.peak = max(self.peak, rss_mb(self.pid)[0])
+            await asyncio.sleep(0.2)
+
+
+async def phase(pid: int, *jobs) -> tuple[float, float]:
+    """Run ``jobs`` together; returns (wall seconds, peak server MB during them)."""
+    memory = PeakMemory(pid)
+    watcher = asyncio.create_task(memory.watch())
+    start = time.perf_counter()
+    await asyncio.gather(*jobs)
+    watcher.cancel()
+    return time.perf_counter() - start, memory.peak
 
 
 async def run(args) -> None:
-    from playwright.async_api import async_playwright
-
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    server = start_server(port)
-    base = f"http://127.0.0.1:{port}"
+    server = start_server(port, args.max_trainings)
     try:
-        async with async_playwright() as p:
-            browser = await p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
-            # Warm-up: the first visit loads the model into the server's cache, as a teacher's would.
-            await one_session(browser, base, 0, {"fill_mask": [], "attention": []}, [])
-            idle, _ = rss_mb(server.pid)
-            timings: dict[str, list[float]] = {"fill_mask": [], "attention": []}
-            errors: list[str] = []
-            start = time.perf_counter()
-            await asyncio.wait_for(asyncio.gather(*(one_session(browser, base, i, timings, errors) for i in range(args.sessions))),
-                                   timeout=args.timeout)
-            wall = time.perf_counter() - start
-            now, peak = rss_mb(server.pid)
-            print(f"## {args.sessions} concurrent sessions (fill-mask, then attention), embedded model\n")
-            print("| page | answered | p50 s | p95 s | max s |\n|---|---|---|---|---|")
-            for name, values in timings.items():
-                p50, p95, worst = percentiles(values)
-                print(f"| {name} | {len(values)}/{args.sessions} | {p50:.2f} | {p95:.2f} | {worst:.2f} |")
-            print(f"\nwall {wall:.1f} s; server memory: idle {idle:.0f} MB, after {now:.0f} MB, peak {peak:.0f} MB")
-            print(f"errors: {errors or 'none'}")
+        await student(port, 0, {"fill_mask": [], "attention": []}, [])  # a teacher's first visit loads the model
+        idle, _ = rss_mb(server.pid)
+        print(f"server idle after the first visit: {idle:.0f} MB\n")
 
-            outcome: dict = {}
-            others: dict[str, list[float]] = {"fill_mask": [], "attention": []}
-            other_errors: list[str] = []
-            start = time.perf_counter()
-            await asyncio.wait_for(asyncio.gather(
-                *(fine_tune_session(browser, base, i, outcome) for i in range(3)),
-                *(one_session(browser, base, 100 + i, others, other_errors) for i in range(10)),
-            ), timeout=args.timeout)
-            _, peak = rss_mb(server.pid)
-            finished = outcome.get("finished", {})
-            print("\n## 3 fine-tuning runs at once (limit 2) while 10 sessions use fill-mask and attention\n")
-            print(f"finished {len(finished)}/3 in {', '.join(f'{v:.0f} s' for v in sorted(finished.values()))}; "
-                  f"queued visibly: {len(outcome.get('queued', ()))}; errors: {outcome.get('errors') or 'none'}")
-            if others["fill_mask"]:
-                p50, p95, worst = percentiles(others["fill_mask"])
-                print(f"fill-mask meanwhile: {len(others['fill_mask'])}/10 answered, p50 {p50:.2f} s, p95 {p95:.2f} s, "
-                      f"max {worst:.2f} s; errors: {other_errors or 'none'}")
-            print(f"server peak memory {peak:.0f} MB; phase wall {time.perf_counter() - start:.0f} s")
+        timings: dict[str, list[float]] = {"fill_mask": [], "attention": []}
+        errors: list[str] = []
+        wall, peak = await asyncio.wait_for(
+            phase(server.pid, *(student(port, i, timings, errors) for i in range(1, args.sessions + 1))), args.timeout)
+        print(f"## {args.sessions} students at once: fill-mask, then attention (own sentence each)\n")
+        print("| page | answered | p50 s | p95 s | max s |\n|---|---|---|---|---|")
+        for name, values in timings.items():
+            print(f"| {name} | {len(values)}/{args.sessions} | {percentiles(values)} |")
+        print(f"\nwall {wall:.1f} s; server peak {peak:.0f} MB; errors: {errors or 'none'}\n")
 
-            before, _ = rss_mb(server.pid)
-            for _ in range(args.waves):
-                await asyncio.gather(*(one_session(browser, base, i, {"fill_mask": [], "attention": []}, errors)
-                                       for i in range(10)))
-            await asyncio.sleep(5)  # let the server notice the closed websockets
-            after, peak = rss_mb(server.pid)
-            print(f"\n## {args.waves * 10} sessions opened and closed in waves of 10\n")
-            print(f"server memory before {before:.0f} MB, after {after:.0f} MB (peak {peak:.0f} MB)")
-            await browser.close()
+        outcome: dict = {}
+        others: dict[str, list[float]] = {"fill_mask": [], "attention": []}
+        other_errors: list[str] = []
+        deadline = time.perf_counter() + args.timeout
+
+        async def keep_using(i: int) -> None:  # ten students keep asking while the trainings run
+            while time.perf_counter() < deadline and len(outcome.get("finished", {})) + len(outcome.get("errors", [])) < 3:
+                await student(port, 1000 + i * 100 + len(others["fill_mask"]), others, other_errors)
+                await asyncio.sleep(2)
+
+        wall, peak = await phase(server.pid, *(fine_tuner(port, i, outcome, deadline) for i in range(3)),
+                                 *(keep_using(i) for i in range(10)))
+        finished = outcome.get("finished", {})
+        print(f"## 3 fine-tuning runs at once (limit {args.max_trainings}) while 10 students use fill-mask and attention\n")
+        print(f"finished {len(finished)}/3 after {', '.join(f'{v:.0f} s' for v in sorted(finished.values())) or '-'} "
+              f"(held-out accuracy {', '.join(str(outcome.get('accuracy', {}).get(i)) for i in sorted(finished))}); "
+              f"saw the queue message: {len(outcome.get('queued', ()))}; errors: {outcome.get('errors') or 'none'}\n")
+        print("| meanwhile | answered | p50 s | p95 s | max s |\n|---|---|---|---|---|")
+        for name, values in others.items():
+            print(f"| {name} | {len(values)} | {percentiles(values)} |")
+        print(f"\nwall {wall:.0f} s; server peak {peak:.0f} MB; errors: {other_errors or 'none'}\n")
+
+        before, _ = rss_mb(server.pid)
+        samples = []
+        for wave in range(args.waves):
+            await asyncio.gather(*(student(port, 5000 + wave * 10 + i, {"fill_mask": [], "attention": []}, errors)
+                                   for i in range(10)))
+            samples.append(rss_mb(server.pid)[0])
+        print(f"## {args.waves * 10} sessions opened and closed, in waves of 10\n")
+        print(f"server memory before {before:.0f} MB; after each wave: {', '.join(f'{m:.0f}' for m in samples)} MB; "
+              f"errors: {errors or 'none'}")
     finally:
         server.terminate()
-        server.wait(timeout=20)
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sessions", type=int, default=30)
     parser.add_argument("--waves", type=int, default=10)
+    parser.add_argument("--max-trainings", type=int, default=2)
     parser.add_argument("--timeout", type=float, default=900)
     asyncio.run(run(parser.parse_args()))
 

@@ -44,7 +44,7 @@ def register(sub, add_model) -> None:
     p.add_argument("--heldout-size", type=_positive_int, default=500)
     p.add_argument("--epochs", type=_positive_int, default=3)
     p.add_argument("--batch-size", type=_positive_int, default=16)
-    p.add_argument("--lr", type=float, default=None, help="default: 5e-5 pretrained, 2e-4 random or frozen")
+    p.add_argument("--lr", type=float, default=None, help="default: 1e-4 pretrained, 2e-4 random or frozen")
     p.add_argument("--freeze-encoder", action="store_true")
     p.add_argument("--seconds", type=float, default=None, help="stop training after this many seconds")
     p.add_argument("--threads", type=_positive_int, default=None)
@@ -182,7 +182,7 @@ def cmd_finetune(args) -> None:
         torch.set_num_threads(args.threads)
     base = load(args.model)
     task = load_task(args.task, seed=args.seed)
-    lr = args.lr or (5e-5 if args.init == "pretrained" and not args.freeze_encoder else 2e-4)
+    lr = args.lr or (1e-4 if args.init == "pretrained" and not args.freeze_encoder else 2e-4)
     settings = ft.FinetuneSettings(epochs=args.epochs, batch_size=args.batch_size, lr=lr, freeze_encoder=args.freeze_encoder,
                                    max_seconds=args.seconds, seed=args.seed)
     train = ft.encode_examples(base.tokenizer, task.kind, task.train[: args.train_size], settings.max_length)

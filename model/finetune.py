@@ -29,7 +29,7 @@ class FinetuneSettings:
     batch_size: int = 16
     lr: float = 5e-5
     weight_decay: float = 0.01
-    warmup_ratio: float = 0.1  # linear warm-up over this share of the steps, then linear decay to 0
+    warmup_ratio: float = 0.1  # linear warm-up over this share of the run, then linear decay to 0 at its end
     max_length: int = 128  # tokens per example; reviews and news leads fit
     freeze_encoder: bool = False  # train the head alone: the "feature extraction" baseline
     max_seconds: float | None = None
@@ -172,6 +172,20 @@ class FinetuneResult:
     stopped: bool = False  # ended by should_stop or max_seconds before the last epoch
 
 
+def learning_rate(settings: FinetuneSettings, step: int, total_steps: int, elapsed: float) -> float:
+    """Warm-up then linear decay over the run, whose end is the last step or the time budget, whichever
+    comes first: a 60-second run on 2 cores gets through a fraction of its epochs, and a schedule laid out
+    over the steps alone would still be warming up when the time ran out."""
+    progress = step / total_steps
+    if settings.max_seconds:
+        progress = max(progress, elapsed / settings.max_seconds)
+    progress = min(progress, 1.0)
+    warmup = settings.warmup_ratio
+    if progress < warmup:
+        return settings.lr * max(progress, 1 / total_steps) / warmup
+    return settings.lr * (1 - progress) / (1 - warmup)
+
+
 def finetune(
     model: BertForTaskHead,
     train: EncodedSet,
@@ -188,7 +202,6 @@ def finetune(
     optimizer = make_optimizer(model, settings.lr, settings.weight_decay)
     steps_per_epoch = math.ceil(len(train) / settings.batch_size)
     total = max(1, steps_per_epoch * settings.epochs)
-    warmup = max(1, int(total * settings.warmup_ratio))
     rng = torch.Generator().manual_seed(settings.seed)
     random.seed(settings.seed)
     model.train()
@@ -196,7 +209,7 @@ def finetune(
     for epoch in range(settings.epochs):
         order = torch.randperm(len(train), generator=rng)
         for start in range(0, len(train), settings.batch_size):
-            lr = settings.lr * min((step + 1) / warmup, max(0.0, (total - step) / max(1, total - warmup)))
+            lr = learning_rate(settings, step, total, time.time() - started)
             for group in optimizer.param_groups:
                 group["lr"] = lr
             b = train.batch(order[start : start + settings.batch_size])

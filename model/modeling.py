@@ -125,6 +125,7 @@ ACT2FN = {
     "gelu_pytorch_tanh": nn.GELU(approximate="tanh"),
     "relu": nn.ReLU(),
 }
+CLS_ROW = torch.tensor([0])  # position of [CLS], the only row a sentence classifier reads
 
 
 def make_attention_mask(attention_mask: torch.Tensor | None, seq_len: int, causal: bool, device) -> torch.Tensor | None:
@@ -508,8 +509,14 @@ class BertForTaskHead(BertPreTrainedBase):
         labels: torch.Tensor | None = None,  # (B,) or (B, T) with -100 where no loss
         output_attentions: bool = False,
     ) -> BertOutput:
-        out = self.bert(input_ids, token_type_ids, attention_mask, output_attentions=output_attentions)
-        features = out.last_hidden_state if self.per_token else out.pooled
+        if self.per_token or output_attentions:
+            out = self.bert(input_ids, token_type_ids, attention_mask, output_attentions=output_attentions)
+            features = out.last_hidden_state if self.per_token else out.pooled
+        else:
+            # Only [CLS] reaches the classifier, so the last layer computes that row alone (about a sixth less
+            # work for six layers); its last_hidden_state is then (B, 1, H), and the pooler reads row 0.
+            out = self.bert(input_ids, token_type_ids, attention_mask, last_layer_rows=CLS_ROW.to(input_ids.device))
+            out.pooled = features = self.bert.pooler(out.last_hidden_state)  # (B, H)
         out.logits = self.classifier(self.dropout(features))  # (B, T, C) or (B, C)
         if labels is not None:
             out.loss = F.cross_entropy(out.logits.reshape(-1, out.logits.size(-1)), labels.reshape(-1), ignore_index=-100)

@@ -6,7 +6,7 @@ from app import attention_stats as stats
 from app.bertviz_view import MAX_BERTVIZ_TOKENS, head_view_html, model_view_html
 from app.charts import attention as charts
 from app.i18n import t
-from app.models import attention, current_model, current_spec
+from app.models import CACHE_TTL, attention, current_model, current_spec
 from app.navigation import require_entry
 from app.state import bind, store
 from app.ui import download_buttons, plot, run_or_explain, truncation_notice
@@ -18,13 +18,13 @@ MASKS = ("bidirectional", "causal")
 
 # Cached beside app.models.attention: at 512 tokens the statistics take half a second, and a model
 # view of six layers at 64 tokens as long; neither should be redone when an unrelated widget changes.
-@st.cache_data(max_entries=64, show_spinner=False)
+@st.cache_data(max_entries=64, ttl=CACHE_TTL, show_spinner=False)
 def statistics_for(spec: str, text: str, pair: str | None, causal: bool) -> dict:
     result = attention(spec, text, pair, causal)
     return stats.head_statistics(result.attentions, result.tokens)
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@st.cache_data(max_entries=32, ttl=CACHE_TTL, show_spinner=False)
 def bertviz_for(spec: str, text: str, pair: str | None, causal: bool, view: str, layers: tuple[int, ...]) -> str:
     result = attention(spec, text, pair, causal)
     build = head_view_html if view == "head" else model_view_html

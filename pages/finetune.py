@@ -13,7 +13,7 @@ from model.datasets import NER_LABELS, TASKS
 
 require_entry()
 
-LEARNING_RATES = (2e-5, 3e-5, 5e-5, 1e-4, 1e-3)
+LEARNING_RATES = (2e-5, 3e-5, 5e-5, 1e-4, 2e-4, 1e-3)
 BATCH_SIZES = (8, 16, 32)
 MAX_LENGTHS = (32, 64, 128)
 BUDGETS = (30, 60, 120, 300)
@@ -199,7 +199,7 @@ ui.download_buttons("finetune_history", *jobs.history_rows(snapshot.history), ke
 
 
 # Keyed by the job, so that typing elsewhere on the page does not redo a 512-token forward pass.
-@st.cache_data(max_entries=64, show_spinner=False)
+@st.cache_data(max_entries=64, ttl=models.CACHE_TTL, show_spinner=False)
 def explained(job_id: str, init: str, text: str, _job: jobs.Job) -> dict:
     return jobs.explain(_job.trained_model(init), _job.tokenizer, text, _job.snapshot().labels)
 

@@ -167,3 +167,27 @@ def test_fill_mask_matches_full_forward(tiny_bundle):
         top = probs[m.index].topk(3)
         assert [p.id for p in m.predictions] == top.indices.tolist()
         assert [p.prob for p in m.predictions] == pytest.approx(top.values.tolist(), abs=1e-6)
+
+
+@pytest.mark.parametrize("per_token", [False, True])
+def test_task_head_matches_transformers_classification(hf_checkpoint, per_token):
+    """A sentence head computes its last layer for [CLS] alone; logits must still equal the full pass's."""
+    from transformers import BertForSequenceClassification, BertForTokenClassification
+
+    from model.finetune import build_task_model
+
+    folder, _ = hf_checkpoint
+    bundle = load_folder(folder)
+    ours = build_task_model(bundle, ["a", "b", "c"], "token" if per_token else "sequence").eval()
+    reference_class = BertForTokenClassification if per_token else BertForSequenceClassification
+    reference = reference_class.from_pretrained(folder, num_labels=3, attn_implementation="eager").eval()
+    # the head's own random weights, under the same names (transformers' token head has no pooler)
+    missing, unexpected = reference.load_state_dict(ours.state_dict(), strict=False)
+    assert missing == [] and all(k.startswith("bert.pooler.") for k in unexpected) and (unexpected != []) == per_token
+    ids, types, mask = _inputs(bundle.config.vocab_size)
+    labels = torch.tensor([[0, 1, 2] * 4] * 3) if per_token else torch.tensor([0, 1, 2])
+    with torch.no_grad():
+        out = ours(ids, types, mask, labels=labels)
+        ref = reference(input_ids=ids, token_type_ids=types, attention_mask=mask, labels=labels)
+    torch.testing.assert_close(out.logits, ref.logits, atol=TOL, rtol=0)
+    torch.testing.assert_close(out.loss, ref.loss, atol=TOL, rtol=0)

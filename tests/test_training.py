@@ -180,6 +180,17 @@ def _sentiment_like(n: int, seed: int):
     return examples
 
 
+def test_finetune_schedule_ends_at_the_time_budget_when_that_comes_first():
+    s = ft.FinetuneSettings(lr=1.0, warmup_ratio=0.1, max_seconds=60.0)
+    by_steps = [ft.learning_rate(replace(s, max_seconds=None), step, 100, 0.0) for step in range(100)]
+    assert by_steps[0] < by_steps[5] < by_steps[10] == pytest.approx(1.0)
+    assert all(a >= b for a, b in zip(by_steps[10:], by_steps[11:])) and by_steps[-1] < 0.02
+    # 1,000 steps planned, 60 s allowed: the peak comes at 6 s and the rate is down to nothing at 60 s
+    assert ft.learning_rate(s, 3, 1000, 6.0) == pytest.approx(1.0)
+    assert ft.learning_rate(s, 30, 1000, 33.0) == pytest.approx(0.5)
+    assert ft.learning_rate(s, 59, 1000, 59.9) < 0.01
+
+
 def test_finetune_learns_a_separable_task_and_leaves_the_base_untouched():
     base = _base_bundle()
     before = {k: v.clone() for k, v in base.model.state_dict().items()}
