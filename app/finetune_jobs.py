@@ -408,5 +408,5 @@ def cls_row(attentions: np.ndarray) -> np.ndarray:
 
 def demo_settings(**changes) -> FinetuneSettings:
     """The page's defaults: quick enough for a classroom demo on two CPU cores."""
-    base = FinetuneSettings(epochs=1, batch_size=16, lr=1e-4, max_length=64, max_seconds=60.0)
+    base = FinetuneSettings(epochs=3, batch_size=16, lr=1e-4, max_length=64, max_seconds=60.0)
     return replace(base, **changes)

@@ -69,6 +69,25 @@ class PageRun:
         return "\n".join(parts + [m.body for m in self.of_type("markdown")])
 
 
+def widget_state(kind: str, proto) -> WidgetState | None:
+    """The value a browser reports for a widget it shows (its default, or what the server set), so a rerun
+    sees the whole form as a student left it; buttons report only when pressed."""
+    if not hasattr(proto, "default"):
+        return None
+    state = WidgetState(id=proto.id)
+    if kind in ("selectbox", "radio") and proto.options:
+        state.string_value = proto.raw_value if proto.set_value else proto.options[proto.default]
+    elif kind == "slider":
+        state.double_array_value.data.extend(proto.value if proto.set_value else proto.default)
+    elif kind == "checkbox":
+        state.bool_value = proto.value if proto.set_value else proto.default
+    elif kind in ("text_area", "text_input"):
+        state.string_value = proto.value if proto.set_value else proto.default
+    else:
+        return None
+    return state
+
+
 class StudentTab:
     """One browser tab as the server sees it: a websocket speaking Streamlit's BackMsg / ForwardMsg protobufs."""
 
@@ -76,6 +95,8 @@ class StudentTab:
         self.url = f"ws://127.0.0.1:{port}/_stcore/stream"
         self.messages: asyncio.Queue = asyncio.Queue()
         self.auto_rerun: tuple[float, str] | None = None  # (interval, fragment id) while a fragment polls
+        self.page_hash = ""  # the page the last run showed, as a browser remembers it
+        self.widgets: dict[str, WidgetState] = {}  # what the page shows, as the browser would send it back
 
     async def __aenter__(self) -> "StudentTab":
         self.socket = await websockets.connect(self.url, subprotocols=["streamlit"], max_size=None, open_timeout=120)
@@ -91,22 +112,26 @@ class StudentTab:
             msg = ForwardMsg()
             msg.ParseFromString(data)
             kind = msg.WhichOneof("type")
-            if kind == "auto_rerun":
+            if kind == "navigation":  # the page this run shows, which a fragment's rerun must name
+                self.page_hash = msg.navigation.page_script_hash
+            elif kind == "auto_rerun":
                 self.auto_rerun = (msg.auto_rerun.interval, msg.auto_rerun.fragment_id)
             elif kind == "stop_auto_rerun":
                 self.auto_rerun = None
             await self.messages.put(msg)
 
-    async def run(self, page: str, query: str = "", widgets: list[WidgetState] = (), fragment_id: str = "",
-                  timeout: float = 600) -> PageRun:
-        """Ask for a run of ``page`` and collect its elements until the run (and any rerun it asked for) ends."""
+    async def run(self, page: str, query: str = "", press: str = "", fragment_id: str = "", timeout: float = 600) -> PageRun:
+        """Ask for a run of ``page`` (pressing the button with id ``press``) and collect its elements until the
+        run, and any rerun it asked for, ends."""
         back = BackMsg()
         state = back.rerun_script
         state.query_string = query
         state.page_name = page
-        state.widget_states.widgets.extend(widgets)
+        state.widget_states.widgets.extend(self.widgets.values())
+        if press:
+            state.widget_states.widgets.append(WidgetState(id=press, trigger_value=True))
         if fragment_id:
-            state.fragment_id, state.is_auto_rerun = fragment_id, True
+            state.fragment_id, state.is_auto_rerun, state.page_script_hash = fragment_id, True, self.page_hash
         start = time.perf_counter()
         await self.socket.send(back.SerializeToString())
         result = PageRun(0.0)
@@ -117,6 +142,9 @@ class StudentTab:
                 element = msg.delta.new_element
                 name = element.WhichOneof("type")
                 result.elements.append((name, getattr(element, name)))
+                reported = widget_state(name, getattr(element, name))
+                if reported is not None:
+                    self.widgets[reported.id] = reported
             elif kind == "script_finished":
                 if msg.script_finished in FINISHED:
                     result.seconds = time.perf_counter() - start
@@ -175,7 +203,7 @@ async def fine_tuner(port: int, i: int, outcome: dict, deadline: float) -> None:
             page = await tab.run("finetune", query)
             start_button = next(b for b in page.of_type("button") if b.label == TEXT["start"]["en"])
             started = time.perf_counter()
-            run = await tab.run("finetune", query, [WidgetState(id=start_button.id, trigger_value=True)])
+            run = await tab.run("finetune", query, press=start_button.id)
             while TEXT["results_header"]["en"] not in run.text():
                 if run.crashed:
                     raise RuntimeError("exception on the fine-tuning page")

@@ -63,8 +63,8 @@ def test_the_page_explains_the_paradigm_and_offers_every_control(lang):
     assert {"finetune_task", "finetune_size", "finetune_epochs", "finetune_lr", "finetune_batch", "finetune_freeze",
             "finetune_init", "finetune_compare", "finetune_budget", "finetune_max_length", "finetune_start",
             "finetune_stop"} <= keys
-    assert at.slider(key="finetune_size").value == 400 and at.radio(key="finetune_batch").value == 16
-    assert at.selectbox(key="finetune_budget").value == 60 and at.slider(key="finetune_epochs").value == 1
+    assert at.slider(key="finetune_size").value == 1000 and at.radio(key="finetune_batch").value == 16
+    assert at.selectbox(key="finetune_budget").value == 60 and at.slider(key="finetune_epochs").value == 3
     assert at.button(key="finetune_stop").disabled and not at.button(key="finetune_start").disabled
     at.selectbox(key="finetune_task").set_value("ner-zh").run()
     assert not at.exception
