@@ -10,7 +10,10 @@ cached), then the attention page; a page counts as answered when its run finishe
 exception. Phase 2: three sessions press "Start fine-tuning" at the same moment (the server allows
 ``BERT_LAB_MAX_TRAININGS=2`` at once, so one must show the queue message) while ten more keep using
 fill-mask and attention; all three must report held-out results. Phase 3: sessions open a page and
-close in waves; the server's memory afterwards shows whether closed sessions are freed.
+close in waves; the server's memory afterwards shows whether closed sessions are freed. Phase 4: four tabs
+start fine-tuning and close at once; once the server has dropped their sessions (its
+``server.disconnectedSessionTTL``, shortened here to ``--session-ttl``), their trainings must have stopped:
+memory back down, and a new Start trains at once instead of queueing.
 
     .venv/bin/python bench/classroom_load.py [--sessions 30] [--waves 10] [--timeout 900]
 """
@@ -158,11 +161,12 @@ def rss_mb(pid: int) -> tuple[float, float]:
     return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
 
 
-def start_server(port: int, max_trainings: int) -> subprocess.Popen:
+def start_server(port: int, max_trainings: int, session_ttl: int) -> subprocess.Popen:
     env = {**os.environ, "HOME": tempfile.mkdtemp(), "HF_HUB_OFFLINE": "1",
            "BERT_LAB_MAX_TRAININGS": str(max_trainings)}
     proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "streamlit_app.py", "--server.headless", "true",
-                             "--server.port", str(port), "--server.address", "127.0.0.1"], cwd=ROOT, env=env,
+                             "--server.port", str(port), "--server.address", "127.0.0.1",
+                             "--server.disconnectedSessionTTL", str(session_ttl)], cwd=ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     for _ in range(400):
         try:
@@ -224,6 +228,22 @@ async def fine_tuner(port: int, i: int, outcome: dict, deadline: float) -> None:
         outcome.setdefault("errors", []).append(f"fine-tuner {i}: {type(e).__name__}: {e}")
 
 
+async def press_start(tab: StudentTab) -> PageRun:
+    """Open the fine-tuning page, press Start, and return the first poll of the job's status."""
+    from app.text.finetune import TEXT
+
+    page = await tab.run("finetune", "lang=en")
+    start_button = next(b for b in page.of_type("button") if b.label == TEXT["start"]["en"])
+    await tab.run("finetune", "lang=en", press=start_button.id)
+    await asyncio.sleep(1.0)
+    return await tab.run("finetune", "lang=en", fragment_id=tab.auto_rerun[1]) if tab.auto_rerun else page
+
+
+async def abandon_training(port: int) -> None:
+    async with StudentTab(port) as tab:
+        await press_start(tab)
+
+
 def percentiles(values: list[float]) -> str:
     if not values:
         return "- | - | -"
@@ -258,7 +278,7 @@ async def run(args) -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    server = start_server(port, args.max_trainings)
+    server = start_server(port, args.max_trainings, args.session_ttl)
     try:
         await student(port, 0, {"fill_mask": [], "attention": []}, [])  # a teacher's first visit loads the model
         idle, _ = rss_mb(server.pid)
@@ -305,6 +325,23 @@ async def run(args) -> None:
         print(f"## {args.waves * 10} sessions opened and closed, in waves of 10\n")
         print(f"server memory before {before:.0f} MB; after each wave: {', '.join(f'{m:.0f}' for m in samples)} MB; "
               f"errors: {errors or 'none'}")
+
+        from app.text.finetune import TEXT
+
+        queued_text = TEXT["queued"]["en"].split("{")[0].strip()
+        before, _ = rss_mb(server.pid)
+        await asyncio.gather(*(abandon_training(port) for _ in range(4)))
+        await asyncio.sleep(3)
+        during, _ = rss_mb(server.pid)
+        await asyncio.sleep(args.session_ttl + 5)
+        await student(port, 9000, {"fill_mask": [], "attention": []}, errors)  # a session event: expired ones go
+        await asyncio.sleep(3)
+        after, _ = rss_mb(server.pid)
+        async with StudentTab(port) as tab:
+            status = (await press_start(tab)).text()
+        print(f"\n## 4 tabs start fine-tuning and close (session TTL {args.session_ttl} s)\n")
+        print(f"server memory before {before:.0f} MB, with the 4 trainings {during:.0f} MB, after the TTL {after:.0f} MB; "
+              f"a new Start afterwards {'QUEUED: slots were not freed' if queued_text in status else 'trained at once'}")
     finally:
         server.terminate()
         try:
@@ -319,6 +356,7 @@ def main() -> None:
     parser.add_argument("--waves", type=int, default=10)
     parser.add_argument("--max-trainings", type=int, default=2)
     parser.add_argument("--timeout", type=float, default=900)
+    parser.add_argument("--session-ttl", type=int, default=20, help="seconds the server keeps a closed tab's session")
     asyncio.run(run(parser.parse_args()))
 
 

@@ -169,3 +169,27 @@ def test_hostile_input_stays_text(page, server, name):
     assert page.dialogs == [], f"user text ran as script on {name}: {page.dialogs}"
     assert page.locator("img[src='x']").count() == 0
     shot(page, f"hostile_{name}")
+
+
+def test_fine_tuning_runs_live_and_shows_its_score(page, server):
+    """Start a short run with the mouse and keyboard; the live curves appear, then the held-out score."""
+    from app.text.finetune import TEXT
+
+    open_page(page, server, "finetune", "en")
+    size = page.locator('[data-testid="stSlider"]').filter(has_text=TEXT["train_size"]["en"]).locator('input[type="range"]')
+    size.focus()
+    size.press("Home")  # the smallest training set, 100 reviews: a run of seconds
+    page.wait_for_timeout(300)
+    wait_ready(page)
+    assert size.input_value() == "100"
+    page.get_by_role("button", name=TEXT["start"]["en"]).click()
+    curves = page.locator('[data-testid="stPlotlyChart"]').filter(has_text=TEXT["loss"]["en"])
+    curves.first.wait_for(timeout=120_000)  # drawn while the run trains
+    page.get_by_text(TEXT["results_header"]["en"]).wait_for(timeout=240_000)
+    wait_ready(page)
+    metric = page.locator('[data-testid="stMetric"]').filter(has_text=TEXT["heldout_accuracy"]["en"]).first
+    score = metric.locator('[data-testid="stMetricValue"]').inner_text()
+    assert score.endswith("%") and 0 <= float(score.rstrip("%")) <= 100
+    assert page.get_by_test_id("stException").count() == 0
+    metric.scroll_into_view_if_needed()
+    shot(page, "finetune_done_en")
