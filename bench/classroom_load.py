@@ -41,6 +41,10 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from app.text.finetune import TEXT as FINETUNE_TEXT  # noqa: E402  (the page's own English labels)
+
+FINETUNE_QUERY = "lang=en"
+QUEUED_TEXT = FINETUNE_TEXT["queued"]["en"].split("{")[0].strip()  # the queue message, up to its first number
 EN_TEMPLATES = ("Student {i} opened the [MASK] and walked in.", "On day {i} the [MASK] rose over the hills.")
 ZH_TEMPLATES = ("第{i}位同学去[MASK]场看电影。", "我们第{i}次去北[MASK]开会。")
 FINISHED = (ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY)
@@ -198,27 +202,23 @@ async def student(port: int, i: int, timings: dict, errors: list) -> None:
 
 async def fine_tuner(port: int, i: int, outcome: dict, deadline: float) -> None:
     """Press Start on the default fine-tuning run and poll, as the page's fragment does, until results show."""
-    from app.text.finetune import TEXT
-
-    queued_text = TEXT["queued"]["en"].split("{")[0].strip()
-    query = "lang=en"
     try:
         async with StudentTab(port) as tab:
             started = time.perf_counter()
             run = await press_start(tab)
-            while TEXT["results_header"]["en"] not in run.text():
+            while FINETUNE_TEXT["results_header"]["en"] not in run.text():
                 if run.crashed:
                     raise RuntimeError("exception on the fine-tuning page")
-                if queued_text in run.text():
+                if QUEUED_TEXT in run.text():
                     outcome.setdefault("queued", set()).add(i)
                 if time.perf_counter() > deadline:
                     raise TimeoutError("no results before the deadline")
                 if tab.auto_rerun is None:  # the poll stopped: the fragment asked for the whole page
-                    run = await tab.run("finetune", query)
+                    run = await tab.run("finetune", FINETUNE_QUERY)
                     continue
                 interval, fragment = tab.auto_rerun
                 await asyncio.sleep(interval)
-                run = await tab.run("finetune", query, fragment_id=fragment)
+                run = await tab.run("finetune", FINETUNE_QUERY, fragment_id=fragment)
             outcome.setdefault("finished", {})[i] = time.perf_counter() - started
             accuracy, steps, _ = (m.body for m in run.of_type("metric")[:3])  # the page's result metrics, in order
             outcome.setdefault("accuracy", {})[i] = f"{accuracy} after {steps} steps"
@@ -228,13 +228,11 @@ async def fine_tuner(port: int, i: int, outcome: dict, deadline: float) -> None:
 
 async def press_start(tab: StudentTab) -> PageRun:
     """Open the fine-tuning page (in English), press Start, and return the first poll of the job's status."""
-    from app.text.finetune import TEXT
-
-    page = await tab.run("finetune", "lang=en")
-    start_button = next(b for b in page.of_type("button") if b.label == TEXT["start"]["en"])
-    await tab.run("finetune", "lang=en", press=start_button.id)
+    page = await tab.run("finetune", FINETUNE_QUERY)
+    start_button = next(b for b in page.of_type("button") if b.label == FINETUNE_TEXT["start"]["en"])
+    await tab.run("finetune", FINETUNE_QUERY, press=start_button.id)
     await asyncio.sleep(1.0)
-    return await tab.run("finetune", "lang=en", fragment_id=tab.auto_rerun[1]) if tab.auto_rerun else page
+    return await tab.run("finetune", FINETUNE_QUERY, fragment_id=tab.auto_rerun[1]) if tab.auto_rerun else page
 
 
 async def abandon_training(port: int) -> None:
@@ -324,9 +322,6 @@ async def run(args) -> None:
         print(f"server memory before {before:.0f} MB; after each wave: {', '.join(f'{m:.0f}' for m in samples)} MB; "
               f"errors: {errors or 'none'}")
 
-        from app.text.finetune import TEXT
-
-        queued_text = TEXT["queued"]["en"].split("{")[0].strip()
         before, _ = rss_mb(server.pid)
         await asyncio.gather(*(abandon_training(port) for _ in range(4)))
         await asyncio.sleep(3)
@@ -339,7 +334,7 @@ async def run(args) -> None:
             status = (await press_start(tab)).text()
         print(f"\n## 4 tabs start fine-tuning and close (session TTL {args.session_ttl} s)\n")
         print(f"server memory before {before:.0f} MB, with the 4 trainings {during:.0f} MB, after the TTL {after:.0f} MB; "
-              f"a new Start afterwards {'QUEUED: slots were not freed' if queued_text in status else 'trained at once'}")
+              f"a new Start afterwards {'QUEUED: slots were not freed' if QUEUED_TEXT in status else 'trained at once'}")
     finally:
         server.terminate()
         try:
