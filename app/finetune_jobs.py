@@ -1,27 +1,23 @@
 """Background fine-tuning jobs for the Fine-tuning lab (seed notes, 三: 通用 BERT → 添加任务头 → 在特定任务上微调).
 
 Each browser session owns at most one job. A job loads a task, puts a fresh head on a COPY of the shared
-model (``build_task_model``), trains it with ``model.finetune.finetune`` in a background thread, and keeps a
-snapshot the page polls once a second to draw live curves. Plain Python and torch: no Streamlit here.
+model (``build_task_model``) and trains it with ``model.finetune.finetune`` in a child process
+(``app.training_process``: a page thread cannot starve it of the interpreter lock there, and killing it
+returns its memory). A background thread per job manages the queue and the child, and keeps a snapshot the
+page polls once a second to draw live curves. Plain Python and torch: no Streamlit here.
 
 Limits, so that one classroom server stays usable:
 
-* At most ``BERT_LAB_MAX_TRAININGS`` jobs (default 2) train at once, per process. Others wait, in order,
+* At most ``BERT_LAB_MAX_TRAININGS`` jobs (default 2) train at once, per server. Others wait, in order,
   as "queued" and can tell how many jobs are ahead of them.
 * A job holds only a weak reference to its owner, a token object the page keeps in the session's state.
-  When the session is gone, the token dies with it, the job stops after its current step and drops its
-  model. Streamlit keeps a closed tab's session for ``server.disconnectedSessionTTL`` (120 s) and evicts it
-  at the next session event after that, so an abandoned run ends then, or at its time budget if sooner.
+  When the session is gone, the token dies with it and the job kills its training process. Streamlit keeps
+  a closed tab's session for ``server.disconnectedSessionTTL`` (120 s) and evicts it at the next session
+  event after that, so an abandoned run ends then, or at its time budget if sooner.
 * ``settings.max_seconds`` bounds each training run; a "compare" job runs pre-trained and random-init
   one after the other with the same data, settings and budget, in one slot.
-
-Torch threads: the intra-op thread count is process-wide in effect (``torch.set_num_threads`` stores a
-global that every thread started afterwards picks up), so a training thread must not change it: that would
-change it for every page's inference too. Concurrency is bounded by the slot limit instead. One effect is
-worth knowing: each thread that runs torch ops gets its own OpenMP team, and in a Streamlit process (many
-script threads) a 2-thread training step measured 4-7x slower than the same step in a bare process, on 2
-cores. ``OMP_WAIT_POLICY=PASSIVE`` in the server's environment (it must be set before torch is imported)
-or ``BERT_LAB_TORCH_THREADS=1`` (applied once, when this module is imported) removes the slowdown.
+* Training processes run at a raised niceness with ``BERT_LAB_TRAIN_THREADS`` threads (default: all
+  cores), so page requests come first and training takes the idle time.
 """
 
 from __future__ import annotations
@@ -46,17 +42,14 @@ from model.finetune import (
     FinetuneSettings,
     build_task_model,
     encode_examples,
-    evaluate,
-    finetune,
     predict,
 )
 from model.inference import AttentionResult, InputError, attention_maps, check_text
 from model.modeling import BertForTaskHead
 
-log = logging.getLogger(__name__)
+from .training_process import Request, TrainingFailed, train_in_process
 
-if os.environ.get("BERT_LAB_TORCH_THREADS", "").strip():
-    torch.set_num_threads(max(1, int(os.environ["BERT_LAB_TORCH_THREADS"])))
+log = logging.getLogger(__name__)
 
 MAX_TRAININGS = max(1, int(os.environ.get("BERT_LAB_MAX_TRAININGS", "2")))
 HELDOUT_LIMIT = 200  # held-out examples scored after training: enough for a stable accuracy, quick on a CPU
@@ -233,7 +226,7 @@ class Job:
             with self._lock:
                 self._models.clear()
                 self._state.status = FAILED
-                self._state.error = f"{type(e).__name__}: {e}"
+                self._state.error = str(e) if isinstance(e, TrainingFailed) else f"{type(e).__name__}: {e}"
                 self._state.phase = ""
                 self._state.ended = time.time()
         finally:
@@ -253,23 +246,22 @@ class Job:
         for init in self.inits:
             if self._should_stop():
                 break
-            self._set(phase="training", current_init=init)
-            model = build_task_model(self._base, labels, data.kind, init, seed=self.settings.seed)
-            with self._lock:
-                self._models[init] = model
+            self._set(phase="loading", current_init=init)
+            request = Request(build_task_model(self._base, labels, data.kind, init, seed=self.settings.seed), train, heldout,
+                              labels, self.settings)
 
-            def record(step: int, metrics: dict, init=init) -> None:
+            def record(metrics: dict, init=init) -> None:
                 with self._lock:
+                    self._state.phase = "training"
                     self._state.history.append({"init": init, **metrics})
 
-            # Scored here rather than inside ``finetune``, so that an abandoned job skips the scoring.
-            result = finetune(model, train, self.settings, labels=labels, on_step=record, should_stop=self._should_stop)
-            if self._owner_gone():
+            trained = train_in_process(request, on_step=record, on_evaluating=lambda: self._set(phase="evaluating"),
+                                       should_stop=self._stop.is_set, abandoned=self._owner_gone)
+            if trained is None:
                 break
-            self._set(phase="evaluating")
-            result.evaluation = evaluate(model, heldout, labels)
-            model.requires_grad_(False)
+            result, model = trained
             with self._lock:
+                self._models[init] = model
                 self._state.results[init] = result
         if self._owner_gone():
             self._finish_stopped()

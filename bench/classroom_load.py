@@ -15,7 +15,7 @@ start fine-tuning and close at once; once the server has dropped their sessions 
 ``server.disconnectedSessionTTL``, shortened here to ``--session-ttl``), their trainings must have stopped:
 memory back down, and a new Start trains at once instead of queueing.
 
-    .venv/bin/python bench/classroom_load.py [--sessions 30] [--waves 10] [--timeout 900]
+    .venv/bin/python bench/classroom_load.py [--sessions 30] [--waves 10] [--timeout 900] [--phases 1,2,3,4]
 """
 
 from __future__ import annotations
@@ -159,10 +159,17 @@ class StudentTab:
                 result.elements.clear()  # the script asked for a rerun: only the last run's page counts
 
 
-def rss_mb(pid: int) -> tuple[float, float]:
-    """Current and peak resident memory of a process, in MB."""
-    fields = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines() if ":" in line)
-    return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
+def server_mb(pid: int) -> float:
+    """Resident memory of the server plus its child processes (fine-tuning runs train in children), in MB."""
+    total_kb = 0
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            fields = dict(line.split(":", 1) for line in status.read_text().splitlines() if ":" in line)
+        except OSError:  # it exited while we looked
+            continue
+        if status.parent.name == str(pid) or fields.get("PPid", "").strip() == str(pid):
+            total_kb += int(fields.get("VmRSS", "0 kB").split()[0])
+    return total_kb / 1024
 
 
 def start_server(port: int, max_trainings: int, session_ttl: int) -> subprocess.Popen:
@@ -256,7 +263,7 @@ class PeakMemory:
 
     async def watch(self) -> None:
         while True:
-            self.peak = max(self.peak, rss_mb(self.pid)[0])
+            self.peak = max(self.peak, server_mb(self.pid))
             await asyncio.sleep(0.2)
 
 
@@ -277,64 +284,68 @@ async def run(args) -> None:
     server = start_server(port, args.max_trainings, args.session_ttl)
     try:
         await student(port, 0, {"fill_mask": [], "attention": []}, [])  # a teacher's first visit loads the model
-        idle, _ = rss_mb(server.pid)
+        idle = server_mb(server.pid)
         print(f"server idle after the first visit: {idle:.0f} MB\n")
 
-        timings: dict[str, list[float]] = {"fill_mask": [], "attention": []}
         errors: list[str] = []
-        wall, peak = await asyncio.wait_for(
-            phase(server.pid, *(student(port, i, timings, errors) for i in range(1, args.sessions + 1))), args.timeout)
-        print(f"## {args.sessions} students at once: fill-mask, then attention (own sentence each)\n")
-        print("| page | answered | p50 s | p95 s | max s |\n|---|---|---|---|---|")
-        for name, values in timings.items():
-            print(f"| {name} | {len(values)}/{args.sessions} | {percentiles(values)} |")
-        print(f"\nwall {wall:.1f} s; server peak {peak:.0f} MB; errors: {errors or 'none'}\n")
+        if 1 in args.phases:
+            timings: dict[str, list[float]] = {"fill_mask": [], "attention": []}
+            wall, peak = await asyncio.wait_for(
+                phase(server.pid, *(student(port, i, timings, errors) for i in range(1, args.sessions + 1))), args.timeout)
+            print(f"## {args.sessions} students at once: fill-mask, then attention (own sentence each)\n")
+            print("| page | answered | p50 s | p95 s | max s |\n|---|---|---|---|---|")
+            for name, values in timings.items():
+                print(f"| {name} | {len(values)}/{args.sessions} | {percentiles(values)} |")
+            print(f"\nwall {wall:.1f} s; server peak {peak:.0f} MB; errors: {errors or 'none'}\n")
 
-        outcome: dict = {}
-        others: dict[str, list[float]] = {"fill_mask": [], "attention": []}
-        other_errors: list[str] = []
-        deadline = time.perf_counter() + args.timeout
+        if 2 in args.phases:
+            outcome: dict = {}
+            others: dict[str, list[float]] = {"fill_mask": [], "attention": []}
+            other_errors: list[str] = []
+            deadline = time.perf_counter() + args.timeout
 
-        async def keep_using(i: int) -> None:  # ten students keep asking while the trainings run
-            while time.perf_counter() < deadline and len(outcome.get("finished", {})) + len(outcome.get("errors", [])) < 3:
-                await student(port, 1000 + i * 100 + len(others["fill_mask"]), others, other_errors)
-                await asyncio.sleep(2)
+            async def keep_using(i: int) -> None:  # ten students keep asking while the trainings run
+                while time.perf_counter() < deadline and len(outcome.get("finished", {})) + len(outcome.get("errors", [])) < 3:
+                    await student(port, 1000 + i * 100 + len(others["fill_mask"]), others, other_errors)
+                    await asyncio.sleep(2)
 
-        wall, peak = await phase(server.pid, *(fine_tuner(port, i, outcome, deadline) for i in range(3)),
-                                 *(keep_using(i) for i in range(10)))
-        finished = outcome.get("finished", {})
-        print(f"## 3 fine-tuning runs at once (limit {args.max_trainings}) while 10 students use fill-mask and attention\n")
-        print(f"finished {len(finished)}/3 after {', '.join(f'{v:.0f} s' for v in sorted(finished.values())) or '-'} "
-              f"(held-out accuracy {', '.join(str(outcome.get('accuracy', {}).get(i)) for i in sorted(finished))}); "
-              f"saw the queue message: {len(outcome.get('queued', ()))}; errors: {outcome.get('errors') or 'none'}\n")
-        print("| meanwhile | answered | p50 s | p95 s | max s |\n|---|---|---|---|---|")
-        for name, values in others.items():
-            print(f"| {name} | {len(values)} | {percentiles(values)} |")
-        print(f"\nwall {wall:.0f} s; server peak {peak:.0f} MB; errors: {other_errors or 'none'}\n")
+            wall, peak = await phase(server.pid, *(fine_tuner(port, i, outcome, deadline) for i in range(3)),
+                                     *(keep_using(i) for i in range(10)))
+            finished = outcome.get("finished", {})
+            print(f"## 3 fine-tuning runs at once (limit {args.max_trainings}) while 10 students use fill-mask and attention\n")
+            print(f"finished {len(finished)}/3 after {', '.join(f'{v:.0f} s' for v in sorted(finished.values())) or '-'} "
+                  f"(held-out accuracy {', '.join(str(outcome.get('accuracy', {}).get(i)) for i in sorted(finished))}); "
+                  f"saw the queue message: {len(outcome.get('queued', ()))}; errors: {outcome.get('errors') or 'none'}\n")
+            print("| meanwhile | answered | p50 s | p95 s | max s |\n|---|---|---|---|---|")
+            for name, values in others.items():
+                print(f"| {name} | {len(values)} | {percentiles(values)} |")
+            print(f"\nwall {wall:.0f} s; server peak {peak:.0f} MB; errors: {other_errors or 'none'}\n")
 
-        before, _ = rss_mb(server.pid)
-        samples = []
-        for wave in range(args.waves):
-            await asyncio.gather(*(student(port, 5000 + wave * 10 + i, {"fill_mask": [], "attention": []}, errors)
-                                   for i in range(10)))
-            samples.append(rss_mb(server.pid)[0])
-        print(f"## {args.waves * 10} sessions opened and closed, in waves of 10\n")
-        print(f"server memory before {before:.0f} MB; after each wave: {', '.join(f'{m:.0f}' for m in samples)} MB; "
-              f"errors: {errors or 'none'}")
+        if 3 in args.phases:
+            before = server_mb(server.pid)
+            samples = []
+            for wave in range(args.waves):
+                await asyncio.gather(*(student(port, 5000 + wave * 10 + i, {"fill_mask": [], "attention": []}, errors)
+                                       for i in range(10)))
+                samples.append(server_mb(server.pid))
+            print(f"## {args.waves * 10} sessions opened and closed, in waves of 10\n")
+            print(f"server memory before {before:.0f} MB; after each wave: {', '.join(f'{m:.0f}' for m in samples)} MB; "
+                  f"errors: {errors or 'none'}")
 
-        before, _ = rss_mb(server.pid)
-        await asyncio.gather(*(abandon_training(port) for _ in range(4)))
-        await asyncio.sleep(3)
-        during, _ = rss_mb(server.pid)
-        await asyncio.sleep(args.session_ttl + 5)
-        await student(port, 9000, {"fill_mask": [], "attention": []}, errors)  # a session event: expired ones go
-        await asyncio.sleep(3)
-        after, _ = rss_mb(server.pid)
-        async with StudentTab(port) as tab:
-            status = (await press_start(tab)).text()
-        print(f"\n## 4 tabs start fine-tuning and close (session TTL {args.session_ttl} s)\n")
-        print(f"server memory before {before:.0f} MB, with the 4 trainings {during:.0f} MB, after the TTL {after:.0f} MB; "
-              f"a new Start afterwards {'QUEUED: slots were not freed' if QUEUED_TEXT in status else 'trained at once'}")
+        if 4 in args.phases:
+            before = server_mb(server.pid)
+            await asyncio.gather(*(abandon_training(port) for _ in range(4)))
+            await asyncio.sleep(3)
+            during = server_mb(server.pid)
+            await asyncio.sleep(args.session_ttl + 5)
+            await student(port, 9000, {"fill_mask": [], "attention": []}, errors)  # a session event: expired ones go
+            await asyncio.sleep(3)
+            after = server_mb(server.pid)
+            async with StudentTab(port) as tab:
+                status = (await press_start(tab)).text()
+            print(f"\n## 4 tabs start fine-tuning and close (session TTL {args.session_ttl} s)\n")
+            print(f"server memory before {before:.0f} MB, with the 4 trainings {during:.0f} MB, after the TTL {after:.0f} MB; "
+                  f"a new Start afterwards {'QUEUED: slots were not freed' if QUEUED_TEXT in status else 'trained at once'}")
     finally:
         server.terminate()
         try:
@@ -350,6 +361,8 @@ def main() -> None:
     parser.add_argument("--max-trainings", type=int, default=2)
     parser.add_argument("--timeout", type=float, default=900)
     parser.add_argument("--session-ttl", type=int, default=20, help="seconds the server keeps a closed tab's session")
+    parser.add_argument("--phases", type=lambda text: {int(p) for p in text.split(",")}, default={1, 2, 3, 4},
+                        help="which phases to run, e.g. 2,4 (default: all)")
     asyncio.run(run(parser.parse_args()))
 
 

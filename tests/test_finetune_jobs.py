@@ -4,9 +4,13 @@ report failures, and never touch the shared model. Plus the pure helpers the pag
 from __future__ import annotations
 
 import gc
+import os
+import pickle
+import subprocess
+import sys
 import threading
 import time
-import weakref
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -185,19 +189,70 @@ def test_a_queued_job_whose_owner_goes_away_leaves_the_queue(base, monkeypatch):
     assert running.wait(30)
 
 
-def test_a_job_whose_owner_is_deleted_stops_and_frees_its_model(base):
+def training_processes() -> list[int]:
+    """This test process's live children that run a fine-tuning (``app.training_process``)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            command = (stat.parent / "cmdline").read_bytes()
+        except (OSError, IndexError, ValueError):  # it exited while we looked
+            continue
+        if parent == os.getpid() and b"app.training_process" in command:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def test_training_runs_in_a_child_process_and_the_job_thread_only_watches(base):
     owner = jobs.Owner()
     job = jobs.start(owner, base, "tiny", ENDLESS, "pretrained", 96)
     wait_until(lambda: len(job.snapshot().history) >= 2)
-    model_ref = weakref.ref(job._models["pretrained"])  # the model is private while it trains
+    assert len(training_processes()) == 1
+    assert job._models == {}, "the server process holds no model while the child trains"
+    job.stop()
+    assert job.wait(30) and training_processes() == []
+
+
+def test_a_job_whose_owner_is_deleted_kills_its_training_process(base):
+    owner = jobs.Owner()
+    job = jobs.start(owner, base, "tiny", ENDLESS, "pretrained", 96)
+    wait_until(lambda: len(job.snapshot().history) >= 2)
+    assert len(training_processes()) == 1
     del owner
     gc.collect()
     assert job.wait(30)
     snap = job.snapshot()
     assert snap.status == jobs.STOPPED and snap.stop_reason == "owner" and snap.results == {}
     assert job.trained_model() is None
-    gc.collect()
-    assert model_ref() is None, "the abandoned job's model is still referenced"
+    assert training_processes() == [], "the abandoned run's process (and its memory) is still there"
+    assert snap.history[-1]["step"] < 500 * 12
+
+
+def test_a_training_process_exits_when_its_server_goes_away(base):
+    from app.training_process import ROOT, Request
+    from model.finetune import build_task_model, encode_examples
+
+    data = encode_examples(base.tokenizer, "sequence", sentiment_like(32, 0), 16)
+    child = subprocess.Popen([sys.executable, "-m", "app.training_process"], cwd=ROOT, stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE)
+    try:
+        pickle.dump(Request(build_task_model(base, LABELS, "sequence"), data, data, LABELS, ENDLESS), child.stdin)
+        child.stdin.flush()
+        assert pickle.load(child.stdout)[0] == "step"
+        child.stdin.close()  # what the operating system does when the server dies
+        assert child.wait(timeout=30) == 0
+    finally:
+        child.kill()
+        child.wait()
+
+
+def test_a_training_process_that_raises_fails_the_job_with_its_message(base):
+    owner = jobs.Owner()
+    job = jobs.start(owner, base, "tiny", jobs.demo_settings(batch_size=0, max_length=16), "pretrained", 32)  # raises in the child
+    assert job.wait(60)
+    snap = job.snapshot()
+    assert snap.status == jobs.FAILED and snap.error == "ZeroDivisionError: division by zero" and snap.history == ()
+    assert training_processes() == []
 
 
 def test_a_failing_job_reports_failed_with_its_message(base):
