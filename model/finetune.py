@@ -56,11 +56,16 @@ class EncodedSet:
 
 
 def encode_examples(tokenizer: BertTokenizer, kind: str, examples: list, max_length: int) -> EncodedSet:
-    """Tokenize a task split. For tagging, each word's tag goes on its first wordpiece, the rest get -100."""
+    """Tokenize a task split. For tagging, each word's tag goes on its first wordpiece, the rest get -100.
+
+    A sentence too long for ``max_length`` keeps its start and, twice as long, its end. On sentiment-zh at
+    64 tokens (a third of the reviews are longer), 2,000 reviews and 60 s on 2 cores, that scored 73.5% on
+    all 1,666 held-out reviews against 71.3% for the start alone (same seed).
+    """
     rows, labels = [], []
     for example in examples:
         if kind == "sequence":
-            enc = tokenizer.encode(example[0], max_length=max_length)
+            enc = tokenizer.encode(example[0], max_length=max_length, keep_end=(max_length - 2) * 2 // 3)
             rows.append(enc.ids)
             labels.append(example[1])
         else:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tokenizers import AddedToken, Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
+from tokenizers import Encoding as _RawEncoding
 
 SPECIAL_TOKENS = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
 
@@ -152,8 +153,11 @@ class BertTokenizer:
     def token_to_id(self, token: str) -> int | None:
         return self._tok.token_to_id(token)
 
-    def encode(self, text: str, pair: str | None = None, max_length: int | None = None) -> Encoding:
+    def encode(self, text: str, pair: str | None = None, max_length: int | None = None, keep_end: int = 0) -> Encoding:
         """Tokenize one text (or an A/B pair), truncating to ``max_length`` tokens, the longer side first.
+
+        ``keep_end``: a single text that is too long keeps its last ``keep_end`` tokens as well as its start
+        (head+tail truncation, Sun et al. 2019: a review's verdict is often in its last words).
 
         Truncation is done here rather than with ``enable_truncation`` because that setting lives on the
         shared tokenizer object, which several app sessions use at once.
@@ -166,7 +170,12 @@ class BertTokenizer:
         second = self._tok.encode(pair, add_special_tokens=False) if pair is not None else None
         len_a, len_b = len(first.ids), len(second.ids) if second is not None else 0
         truncated = len_a + len_b > budget
-        if truncated:
+        if truncated and second is None and keep_end:
+            tail = self._tok.encode(text, add_special_tokens=False)
+            tail.truncate(min(keep_end, budget - 1), direction="left")
+            first.truncate(budget - len(tail.ids))
+            first = _RawEncoding.merge([first, tail], growing_offsets=False)
+        elif truncated:
             keep_a, keep_b = _longest_first(len_a, len_b, budget)
             first.truncate(keep_a)
             if second is not None:

@@ -227,6 +227,18 @@ def test_token_labels_go_on_the_first_piece_of_each_word():
     assert data.labels[0].tolist() == [-100, 1, 0, 2, -100]
 
 
+def test_a_long_text_keeps_its_start_and_its_end():
+    tok = tiny_tokenizer()
+    text = " ".join("我去看" * 6)  # 18 words, word i is "我去看"[i % 3]
+    enc = tok.encode(text, max_length=8, keep_end=4)
+    assert enc.truncated and enc.tokens == ["[CLS]", "我", "去", "看", "我", "去", "看", "[SEP]"]
+    assert enc.word_ids == [None, 0, 1, 14, 15, 16, 17, None]
+    assert tok.encode(text, max_length=8).word_ids == [None, 0, 1, 2, 3, 4, 5, None]
+    assert tok.encode("我 去", max_length=8, keep_end=4).tokens == ["[CLS]", "我", "去", "[SEP]"]
+    data = ft.encode_examples(tok, "sequence", [(text, 1)], 8)  # a sentence task keeps 4 of the 6 from the end
+    assert data.input_ids[0].tolist() == enc.ids
+
+
 def test_entity_f1_counts_exact_spans():
     gold = [["B-PER", "I-PER", "O", "B-LOC"]]
     assert ft.entity_f1(gold, gold) == 1.0
