@@ -84,10 +84,13 @@ class TokenizedCorpus:
 
 
 def tokenize_corpus(path: Path, tokenizer: BertTokenizer) -> TokenizedCorpus:
-    """Tokenize a corpus JSONL once; the ids are cached beside it (``.npz``, no pickle), keyed by vocabulary."""
+    """Tokenize a corpus JSONL once; the ids are cached beside it (``.npz``, no pickle), keyed by the
+    vocabulary and the file's content."""
     import hashlib
 
-    key = hashlib.sha1(("\n".join(tokenizer.vocab())).encode()).hexdigest()[:12]
+    digest = hashlib.sha1(("\n".join(tokenizer.vocab())).encode())
+    digest.update(path.read_bytes())
+    key = digest.hexdigest()[:12]
     cache = path.with_suffix(f".{key}.npz")
     if not cache.exists():
         docs, languages = [], []

@@ -274,6 +274,25 @@ def test_heldout_split_by_document_is_disjoint_deterministic_and_per_source():
     assert [d["source"] for d in held_small] == ["s"]
 
 
+def test_a_source_held_out_elsewhere_gives_nothing_to_the_heldout_split():
+    docs = [_doc("reviews-zh", f"第{i}条评论，很好。", lang="zh") for i in range(50)]
+    docs += [_doc("sanguo", f"第{i}回。", lang="zh") for i in range(50)]
+    train, held = C.split_heldout(docs, 0.1, seed=0)
+    assert {d["source"] for d in held} == {"sanguo"} and len(held) == 5 and len(train) == 95
+
+
+def test_the_review_source_is_the_sentiment_training_split_only(tmp_path):
+    from model.datasets import load_task
+
+    task = load_task("sentiment-zh", seed=0)
+    docs = C.source_documents("reviews-zh", tmp_path)
+    assert 0.99 * len(task.train) < len(docs) <= len(task.train) and {d["lang"] for d in docs} == {"zh"}  # a few are too short
+    pretraining = {"".join(d["sentences"]) for d in docs}
+    squeeze = lambda text: "".join(C.split_sentences(C.normalize_zh(text), "zh"))  # noqa: E731
+    assert squeeze(task.train[0][0]) in pretraining
+    assert not any(squeeze(text) in pretraining for text, _ in task.heldout), "a held-out review would be pre-trained on"
+
+
 def test_build_corpus_writes_files_and_is_idempotent(tmp_path, monkeypatch):
     calls = []
 
