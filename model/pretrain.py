@@ -85,7 +85,7 @@ class TokenizedCorpus:
 
 def tokenize_corpus(path: Path, tokenizer: BertTokenizer) -> TokenizedCorpus:
     """Tokenize a corpus JSONL once; the ids are cached beside it (``.npz``, no pickle), keyed by the
-    vocabulary and the file's content."""
+    vocabulary and the file's content. Writing a new cache removes the file's older ones."""
     import hashlib
 
     digest = hashlib.sha1(("\n".join(tokenizer.vocab())).encode())
@@ -105,6 +105,10 @@ def tokenize_corpus(path: Path, tokenizer: BertTokenizer) -> TokenizedCorpus:
         tmp = cache.with_suffix(".tmp.npz")
         np.savez(tmp, ids=ids, lengths=lengths, doc_sizes=np.array([len(d) for d in docs]), languages=np.array(languages))
         tmp.replace(cache)
+        # A changed corpus or vocabulary leaves the old ids behind: tens of MB each, never read again.
+        for stale in path.parent.glob(f"{path.stem}.*.npz"):
+            if stale != cache:
+                stale.unlink(missing_ok=True)
     data = np.load(cache, allow_pickle=False)
     ids, lengths, doc_sizes = data["ids"], data["lengths"], data["doc_sizes"]
     bounds = np.concatenate([[0], np.cumsum(lengths)])

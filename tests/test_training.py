@@ -244,3 +244,19 @@ def test_entity_f1_counts_exact_spans():
     assert ft.entity_f1(gold, gold) == 1.0
     assert ft.entity_f1(gold, [["B-PER", "O", "O", "B-LOC"]]) == pytest.approx(0.5)
     assert ft.bio_spans(["I-ORG", "I-ORG", "O"]) == {(0, 2, "ORG")}
+
+
+def test_tokenized_corpus_cache_follows_the_file_and_drops_stale_copies(tmp_path):
+    tokenizer = tiny_tokenizer()
+    corpus = tmp_path / "train.jsonl"
+    corpus.write_text('{"lang": "zh", "sentences": ["我去看电影", "电影好"]}\n', encoding="utf-8")
+    first = pt.tokenize_corpus(corpus, tokenizer)
+    assert [list(s) for s in first.documents[0]] == [tokenizer.encode("我去看电影").ids[1:-1], tokenizer.encode("电影好").ids[1:-1]]
+    (old_cache,) = tmp_path.glob("train.*.npz")
+
+    corpus.write_text('{"lang": "en", "sentences": ["w1 w2", "w3"]}\n', encoding="utf-8")
+    second = pt.tokenize_corpus(corpus, tokenizer)
+    assert second.languages == ["en"]
+    assert [list(s) for s in second.documents[0]] == [tokenizer.encode("w1 w2").ids[1:-1], tokenizer.encode("w3").ids[1:-1]]
+    (new_cache,) = tmp_path.glob("train.*.npz")
+    assert new_cache != old_cache
