@@ -48,11 +48,26 @@ def current_spec() -> str:
 
 
 def current_model() -> LoadedBert:
+    """The model this run uses, as ``load_chosen_model`` (called by the sidebar before the page) settled it."""
+    return get_model(current_spec())
+
+
+def display_name(bundle: LoadedBert) -> str:
+    """What a page calls the model: the embedded one by its name in the session's language, a folder by its
+    own name (not the server's path to it)."""
+    from .i18n import t
+
+    return t("common.model_embedded_name") if bundle.name == "embedded" else Path(bundle.name).name
+
+
+def load_chosen_model() -> LoadedBert:
     """The model the sidebar chose; falls back to the embedded one with a message if that fails.
 
-    The sidebar calls this before the page runs, so ``current_spec()`` is settled for the whole run.
+    The sidebar calls this once per run, before the page, so ``current_spec()`` is settled for the whole run
+    and the message is shown once.
     """
     from .i18n import t
+    from .ui import explain
 
     spec = chosen_spec()
     try:
@@ -62,9 +77,9 @@ def current_model() -> LoadedBert:
         return bundle
     except CheckpointError as e:
         if spec == "embedded":
-            st.error(t("common.model_failed", error=str(e)))
+            st.error(t("common.model_failed", error=explain(e)))
             st.stop()
-        st.sidebar.error(t("common.model_failed", error=str(e)))
+        st.sidebar.error(t("common.model_failed", error=explain(e)))
         st.sidebar.info(t("common.using_fallback"))
         st.session_state["loaded_spec"] = "embedded"
         return get_model("embedded")

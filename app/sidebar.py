@@ -7,7 +7,7 @@ import streamlit as st
 from model.modeling import count_parameters
 
 from .i18n import t
-from .models import HUB_MODELS, available_folders, current_model, models_dir
+from .models import HUB_MODELS, available_folders, load_chosen_model, models_dir
 from .state import DEFAULT_TEXT, bind, store
 from .text import LANGUAGES
 
@@ -55,7 +55,7 @@ def render_sidebar():
                 st.text_input(t("common.folder_path"), key=bind("model_folder"), on_change=store, args=("model_folder",))
         elif st.session_state["model_choice"] in HUB_MODELS:
             st.caption(t("common.hub_note"))
-        bundle = current_model()
+        bundle = load_chosen_model()
         config = bundle.config
         st.caption(
             t(

@@ -8,14 +8,18 @@ import json
 
 import streamlit as st
 
+from model.checkpoint import CheckpointError
 from model.inference import InputError
 
 from .i18n import t
 
 
-def explain(error: InputError) -> str:
-    """The input error in the session's language (the model's English message where no translation exists)."""
-    key = f"common.error_{error.code}"
+def explain(error: InputError | CheckpointError) -> str:
+    """The error in the session's language (the model's English message where no translation exists)."""
+    if getattr(error, "code", None) is None:
+        return str(error)
+    kind = "checkpoint" if isinstance(error, CheckpointError) else "error"
+    key = f"common.{kind}_{error.code}"
     text = t(key, **error.values)
     return str(error) if text == key else text
 

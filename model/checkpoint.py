@@ -39,7 +39,21 @@ HEAD_PREFIXES = ("bert.pooler.", "cls.", "classifier.")
 
 
 class CheckpointError(Exception):
-    """A checkpoint could not be loaded; the message names the file and what is wrong with it."""
+    """A checkpoint could not be loaded; the message names the file and what is wrong with it.
+
+    The problems a user meets by typing a model name carry a ``code`` and its ``values``, so a UI can say
+    the same in another language; the rarer ones (a damaged file, a key or shape mismatch) have only the message.
+    """
+
+    def __init__(self, message: str, code: str | None = None, **values):
+        super().__init__(message)
+        self.code = code
+        self.values = values
+
+
+def _shorten(text: str, limit: int = 80) -> str:
+    """A user-typed path or name as an error message quotes it: a pasted essay must not fill the screen."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 @dataclass
@@ -72,7 +86,8 @@ def check_config(config: BertConfig, where: str = "config.json") -> None:
 def read_config(folder: Path) -> BertConfig:
     path = folder / "config.json"
     if not path.exists():
-        raise CheckpointError(f"{path}: file not found")
+        where = _shorten(str(path))
+        raise CheckpointError(f"{where}: file not found (is this a BERT checkpoint folder?)", "no_config", path=where)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (ValueError, UnicodeDecodeError) as e:
@@ -96,7 +111,8 @@ def read_state_dict(folder: Path) -> tuple[dict[str, torch.Tensor], Path]:
         if path.exists():
             break
     else:
-        raise CheckpointError(f"{folder}: no {' or '.join(WEIGHT_FILES)}")
+        where = _shorten(str(folder))
+        raise CheckpointError(f"{where}: no {' or '.join(WEIGHT_FILES)}", "no_weights", path=where, files=" / ".join(WEIGHT_FILES))
     try:
         if path.suffix == ".safetensors":
             from safetensors.torch import load_file
@@ -182,7 +198,8 @@ def task_kind(config: BertConfig) -> str | None:
 def load_folder(folder: str | Path, name: str | None = None) -> LoadedBert:
     folder = Path(folder)
     if not folder.is_dir():
-        raise CheckpointError(f"{folder}: no such folder")
+        where = _shorten(str(folder))
+        raise CheckpointError(f"{where}: no such folder", "no_folder", path=where)
     config = read_config(folder)
     state, path = read_state_dict(folder)
     kind = task_kind(config)
@@ -237,10 +254,13 @@ def resolve(spec: str | Path | None, *, models_dir: str | Path | None = None) ->
     if models_dir is not None:
         root = Path(models_dir).resolve()
         if "/" in spec or "\\" in spec or spec.startswith(".") or not spec.strip():
-            raise CheckpointError(f"{spec!r}: only the names of folders inside the models folder are allowed here")
+            name = _shorten(spec)
+            raise CheckpointError(f"{name!r}: only the names of folders inside the models folder are allowed here",
+                                  "only_names", name=name)
         candidate = (root / spec).resolve()
         if candidate.parent != root or not candidate.is_dir():
-            raise CheckpointError(f"{spec!r}: no such model in the models folder")
+            name = _shorten(spec)
+            raise CheckpointError(f"{name!r}: no such model in the models folder", "not_in_models_dir", name=name)
         return "folder", candidate
     path = Path(spec).expanduser()
     if path.exists() or not _looks_like_hub_id(spec):
@@ -255,6 +275,15 @@ def _looks_like_hub_id(spec: str) -> bool:
 
 def load(spec: str | Path | None = "embedded", *, models_dir: str | Path | None = None) -> LoadedBert:
     """Load ``embedded``, a checkpoint folder or a hub id, in eval mode."""
+    try:
+        return _load(spec, models_dir)
+    except OSError as e:  # a name too long for the file system, a folder we may not read, ...
+        where = _shorten(str(e.filename or spec))
+        reason = e.strerror or type(e).__name__
+        raise CheckpointError(f"{where}: {reason}", "unreadable", path=where, reason=reason) from None
+
+
+def _load(spec: str | Path | None, models_dir: str | Path | None) -> LoadedBert:
     kind, path = resolve(spec, models_dir=models_dir)
     if kind == "embedded":
         if not (path / "config.json").exists():
@@ -283,6 +312,7 @@ def download_from_hub(repo_id: str) -> Path:
         reason = type(e).__name__
         raise CheckpointError(
             f"{repo_id}: no such folder, and it could not be downloaded from the Hugging Face hub ({reason}); this machine may be offline: "
-            "download the model elsewhere and pass its folder instead"
+            "download the model elsewhere and pass its folder instead",
+            "hub_unreachable", name=repo_id, reason=reason,
         ) from None
     return Path(folder)

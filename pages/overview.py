@@ -1,6 +1,5 @@
 """Overview (seed notes 二–四): the pre-training → fine-tuning paradigm, BERT's sizes, results and legacy."""
 
-from pathlib import Path
 
 import pandas as pd
 import streamlit as st
@@ -8,7 +7,7 @@ import streamlit as st
 from app import ui
 from app.charts import overview as charts
 from app.i18n import t
-from app.models import current_model
+from app.models import current_model, display_name
 from app.navigation import ICONS, PAGE_FILES, PAGES_DIR, require_entry
 from model.modeling import bert_base, bert_large
 
@@ -42,7 +41,7 @@ bundle = current_model()
 models = {
     t("overview.model_base"): bert_base(),
     t("overview.model_large"): bert_large(),
-    t("overview.model_loaded", name=Path(bundle.name).name): bundle.config,  # a folder's name, not the server's path
+    t("overview.model_loaded", name=display_name(bundle)): bundle.config,
 }
 table = charts.size_table(list(models.values()))
 header = [t("overview.col_quantity"), *models]

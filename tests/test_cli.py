@@ -73,7 +73,7 @@ def _malicious_checkpoint(folder: Path, marker: Path, source: Path) -> None:
 @pytest.mark.parametrize(
     "case",
     ["empty", "spaces", "no_mask", "missing_folder", "corrupt", "pickle_exploit", "top_k_zero", "top_k_text",
-     "unknown_command", "huge_config"],
+     "unknown_command", "huge_config", "name_too_long"],
 )
 def test_cli_errors_are_one_line_exit_2(case, hf_checkpoint, tmp_path):
     folder = str(hf_checkpoint[0])
@@ -99,6 +99,7 @@ def test_cli_errors_are_one_line_exit_2(case, hf_checkpoint, tmp_path):
         "top_k_text": ["fill-mask", "--model", folder, "--top-k", "many", "a [MASK]"],
         "unknown_command": ["summon"],
         "huge_config": ["info", "--model", str(tmp_path)],
+        "name_too_long": ["info", "--model", str(tmp_path / ("x" * 5000))],
     }[case]
     result = run(*args)
     assert result.returncode == 2
@@ -113,6 +114,8 @@ def test_cli_errors_are_one_line_exit_2(case, hf_checkpoint, tmp_path):
         assert "model.safetensors" in lines[0]
     if case == "huge_config":
         assert "config.json" in lines[0] and "vocab_size" in lines[0]
+    if case == "name_too_long":
+        assert "File name too long" in lines[0] and len(lines[0]) < 200
 
 
 def test_embedded_model_missing_gives_clear_message(monkeypatch, tmp_path, capsys):

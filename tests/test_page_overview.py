@@ -10,6 +10,7 @@ from streamlit.testing.v1 import AppTest
 
 from app.charts import overview as charts
 from app.navigation import PAGE_FILES, PAGES_DIR
+from app.text.common import TEXT as COMMON
 from app.text.overview import TEXT
 from model.modeling import BertConfig, bert_base, bert_large, count_parameters
 
@@ -40,7 +41,7 @@ def test_overview_in_each_language(lang):
     totals = sizes.set_index(sizes.columns[0]).loc[TEXT["row_total"][lang]]
     assert totals[base] == count_parameters(bert_base())["total"]
     assert totals[large] == count_parameters(bert_large())["total"]
-    assert loaded == TEXT["model_loaded"][lang].format(name="embedded")
+    assert loaded == TEXT["model_loaded"][lang].format(name=COMMON["model_embedded_name"][lang])
 
     gains = at.dataframe[1].value.iloc[:, 3].tolist()
     assert gains == [6.3, 5.8, 6.6, 6.1]
@@ -117,3 +118,21 @@ def test_paradigm_figure_draws_every_step_and_the_connector():
         assert label in texts
     assert sum(shape.type == "rect" for shape in fig.layout.shapes) == 6
     assert sum(shape.type == "path" for shape in fig.layout.shapes) == 1
+
+
+@pytest.mark.parametrize(
+    ("folder", "lang", "message"),
+    [
+        ("/tmp/" + "y" * 300, "zh", "无法加载该模型：无法读取 /tmp/yyyy"),  # a name longer than the file system allows
+        ("/nonexistent/路径", "zh", "无法加载该模型：/nonexistent/路径：找不到这个文件夹。"),
+        ("/", "en", "Could not load this model: /config.json is missing: is this a BERT checkpoint folder?"),
+    ],
+)
+def test_a_model_folder_that_cannot_load_falls_back_with_a_message(folder, lang, message):
+    at = open_page(lang, model_choice="folder", model_folder=folder)
+    assert not at.exception
+    errors = [e.value for e in at.sidebar.error]
+    assert len(errors) == 1 and errors[0].startswith(message)
+    assert len(errors[0]) < 200  # the typed path is shortened, not echoed whole
+    assert at.dataframe[0].value.columns[3] == TEXT["model_loaded"][lang].format(name=COMMON["model_embedded_name"][lang])
+    assert len(figures(at)) == 3

@@ -4,6 +4,7 @@ TEXT = {
     "model": {"en": "Model", "zh": "模型"},
     "model_embedded": {"en": "Embedded (ships with the app, works offline)", "zh": "内置模型（随应用提供，可离线使用）"},
     "model_folder": {"en": "Local checkpoint folder", "zh": "本地检查点文件夹"},
+    "model_embedded_name": {"en": "embedded model", "zh": "内置模型"},
     "model_hub": {"en": "{name} (Hugging Face hub, needs internet)", "zh": "{name}（Hugging Face Hub，需联网）"},
     "folder_path": {"en": "Folder with config.json, weights and vocab.txt", "zh": "包含 config.json、权重和 vocab.txt 的文件夹"},
     "folder_choice": {"en": "Model in the class's models folder", "zh": "课堂模型文件夹中的模型"},
@@ -14,6 +15,24 @@ TEXT = {
     },
     "model_failed": {"en": "Could not load this model: {error}", "zh": "无法加载该模型：{error}"},
     "using_fallback": {"en": "Showing the embedded model instead.", "zh": "已改用内置模型。"},
+    # CheckpointError codes (model/checkpoint.py); an error without a code shows the model's English message.
+    "checkpoint_no_folder": {"en": "{path}: no such folder.", "zh": "{path}：找不到这个文件夹。"},
+    "checkpoint_no_config": {
+        "en": "{path} is missing: is this a BERT checkpoint folder?",
+        "zh": "缺少 {path}：这是 BERT 检查点文件夹吗？",
+    },
+    "checkpoint_no_weights": {"en": "{path} holds no weights ({files}).", "zh": "{path} 中没有权重文件（{files}）。"},
+    "checkpoint_unreadable": {"en": "{path} cannot be read: {reason}.", "zh": "无法读取 {path}：{reason}。"},
+    "checkpoint_only_names": {
+        "en": "{name!r}: only the names of folders inside the models folder are allowed here.",
+        "zh": "{name!r}：这里只能填写模型文件夹中的文件夹名。",
+    },
+    "checkpoint_not_in_models_dir": {"en": "{name!r}: no such model in the models folder.", "zh": "{name!r}：模型文件夹中没有这个模型。"},
+    "checkpoint_hub_unreachable": {
+        "en": "{name} is not a local folder and could not be downloaded from the Hugging Face hub ({reason}); this server "
+        "may be offline: download the model elsewhere and choose its folder instead.",
+        "zh": "{name} 不是本地文件夹，也无法从 Hugging Face Hub 下载（{reason}）；服务器可能未联网：请在别处下载该模型，再选择它的文件夹。",
+    },
     "loading_model": {"en": "Loading the model…", "zh": "正在加载模型…"},
     "model_summary": {
         "en": "{layers} layers · {hidden} wide · {heads} heads · {params} parameters · {vocab} tokens",
