@@ -144,6 +144,10 @@ def fill_mask(bundle: LoadedBert, text: str, *, top_k: int = 5, causal: bool = F
     mask_id = bundle.tokenizer.mask_token_id
     positions = [i for i, t in enumerate(enc.ids) if t == mask_id]
     if not positions:
+        if enc.truncated and "[MASK]" in text:
+            limit = len(enc.ids)
+            raise InputError("mask_cut_off", f"Every [MASK] is past the model's {limit} tokens, which is all it reads: "
+                             "shorten the text or move the [MASK] forward.", limit=limit)
         raise InputError("no_mask", "The text has no [MASK]: put [MASK] where a word should be predicted.")
     ids, types = _tensors(enc)
     rows = torch.tensor(positions)

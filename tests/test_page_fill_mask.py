@@ -6,6 +6,7 @@ import pytest
 from apptest_helpers import figures, open_app_page
 from streamlit.testing.v1 import AppTest
 
+from app.text.common import TEXT as COMMON
 from app.text.fill_mask import TEXT
 
 
@@ -82,6 +83,10 @@ def test_hostile_inputs_never_raise(lang):
             assert at.warning
         else:
             assert len(at.get("plotly_chart")) == expected, text[:40]
+    at.session_state["text"] = "word " * 600 + "The [MASK] is red."  # the only [MASK] is past the 512th token
+    at.run()
+    assert not at.exception and not at.get("plotly_chart")
+    assert [w.value for w in at.warning] == [COMMON["error_mask_cut_off"][lang].format(limit=512)]
     at.session_state["text"] = "[MASK]" * 2000
     at.run()
     assert any("20" in i.value for i in at.info)  # only the first 20 masks get panels, and the page says so

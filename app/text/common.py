@@ -80,6 +80,10 @@ TEXT = {
         "zh": "{name} 是微调后的分类器，没有掩码语言模型头。",
     },
     "error_bad_top_k": {"en": "top-k must be a whole number from 1 to {limit}.", "zh": "top-k 必须是 1 到 {limit} 之间的整数。"},
+    "error_mask_cut_off": {
+        "en": "Every [MASK] is past the model's {limit} tokens, which is all it reads: shorten the text or move the [MASK] forward.",
+        "zh": "所有 [MASK] 都在模型能读的前 {limit} 个 token 之后：请缩短文本，或把 [MASK] 移到前面。",
+    },
     "error_no_mask": {
         "en": "The text has no [MASK]: put [MASK] where a word should be predicted.",
         "zh": "文本中没有 [MASK]：请在要预测的位置写上 [MASK]。",
