@@ -161,6 +161,9 @@ download_buttons("attention_head_statistics", *stats.statistics_rows(head_stats)
 
 st.subheader(t("attention.bertviz_title"))
 st.markdown(t("attention.bertviz_intro"))
+# These choices are bound (app.state.bind): a run that stops early, on an emptied sentence, must not reset them.
+st.session_state.setdefault("attention_bertviz_view", "head")
+st.session_state.setdefault("attention_bertviz_mask", MASKS[0])
 view_column, mask_column, layers_column = st.columns([1, 1, 2])
 with view_column:
     view = st.radio(
@@ -168,7 +171,9 @@ with view_column:
         ("head", "model"),
         format_func={v: t(f"attention.view_{v}") for v in ("head", "model")}.get,
         horizontal=True,
-        key="attention_bertviz_view",
+        key=bind("attention_bertviz_view"),
+        on_change=store,
+        args=("attention_bertviz_view",),
     )
 with mask_column:
     bertviz_mask = st.radio(
@@ -176,7 +181,9 @@ with mask_column:
         MASKS,
         format_func=mask_labels.get,
         horizontal=True,
-        key="attention_bertviz_mask",
+        key=bind("attention_bertviz_mask"),
+        on_change=store,
+        args=("attention_bertviz_mask",),
     )
 chosen_key = "attention_bertviz_layers"
 if chosen_key not in st.session_state or any(not 0 <= x < n_layers for x in st.session_state[chosen_key]):
@@ -187,7 +194,9 @@ with layers_column:
         range(n_layers),
         format_func=lambda x: f"L{x}",
         help=t("attention.bertviz_layers_help"),
-        key=chosen_key,
+        key=bind(chosen_key),
+        on_change=store,
+        args=(chosen_key,),
     )
 if not chosen:
     st.info(t("attention.bertviz_no_layers"))

@@ -95,11 +95,11 @@ def test_show_buttons_jump_to_the_notable_head_and_causal_stats():
 
 def test_bertviz_views_layers_and_sentence_b():
     at = open_page()
-    at.radio(key="attention_bertviz_view").set_value("model").run()
+    at.radio(key="w_attention_bertviz_view").set_value("model").run()
     assert not at.exception and len(iframes(at)) == 1
-    at.multiselect(key="attention_bertviz_layers").set_value([]).run()
+    at.multiselect(key="w_attention_bertviz_layers").set_value([]).run()
     assert not iframes(at) and at.info[0].value == TEXT["bertviz_no_layers"]["en"]
-    at.multiselect(key="attention_bertviz_layers").set_value([0, 5]).run()
+    at.multiselect(key="w_attention_bertviz_layers").set_value([0, 5]).run()
     at.toggle(key="attention_use_pair").set_value(True).run()
     assert not at.exception
     (html,) = iframes(at)
@@ -107,6 +107,16 @@ def test_bertviz_views_layers_and_sentence_b():
     assert '"room"' in html and '"dark"' in html
     at.text_input(key="attention_pair").set_value("").run()
     assert not at.exception and at.warning
+    # An emptied sentence stops the page before these widgets; typing again finds the choices as they were.
+    at.text_input(key="attention_pair").set_value("It was late.").run()
+    at.session_state["text"] = ""
+    at.run()
+    assert not iframes(at)
+    at.session_state["text"] = "The room was dark."
+    at.run()
+    assert at.multiselect(key="w_attention_bertviz_layers").value == [0, 5]
+    assert at.radio(key="w_attention_bertviz_view").value == "model"
+    assert len(iframes(at)) == 1
 
 
 def test_too_many_tokens_for_bertviz_and_json_give_clear_messages():
