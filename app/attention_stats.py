@@ -136,7 +136,8 @@ def notable_heads(stats: dict[str, np.ndarray]) -> list[NotableHead]:
     pick("focused", "entropy", int(np.argmin(stats["entropy"])))
     pick("broad", "entropy", int(np.argmax(stats["entropy"])))
     for name in STATISTICS[1:]:
-        pick(name, name, int(np.argmax(stats[name])))
+        if stats[name].max() > 0:  # under the causal mask no head can look at the next token: nothing to show
+            pick(name, name, int(np.argmax(stats[name])))
     return found
 
 

@@ -110,6 +110,12 @@ def test_shapes_per_layer_and_head_and_notable_heads():
     assert [n.kind for n in notable_heads(stats)] == ["focused", "broad", "cls", "sep", "self", "previous", "next"]
 
 
+def test_a_share_no_head_has_is_not_offered_as_notable():
+    stats = head_statistics(stack([identity(), previous()]), TOKENS)  # causal heads: nobody looks at the next token
+    assert stats["next"].max() == 0
+    assert [n.kind for n in notable_heads(stats)] == ["focused", "broad", "cls", "sep", "self", "previous"]
+
+
 def test_single_token_and_bad_shapes():
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no "mean of empty slice"
