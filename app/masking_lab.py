@@ -272,6 +272,7 @@ class DrawStatistics:
     totals: dict[str, int]  # chosen, masked, random, kept over all draws
     candidates: int  # candidate tokens in the sentence
     chosen_per_draw: int  # without whole words every draw chooses exactly max(1, round(rate · candidates))
+    chosen_varies: bool  # whether draws chose different numbers of tokens (whole words of several pieces)
     settings: MaskingSettings
 
     TABLE_HEADER = ["what", "count", "observed_share", "target_share"]
@@ -343,6 +344,7 @@ def _statistics(ids, candidates, word_ids, tokenizer, draws, seed, settings) -> 
         },
         candidates=n,
         chosen_per_draw=0 if n == 0 or settings.rate == 0 else min(n, max(1, round(n * settings.rate))),
+        chosen_varies=bool(chosen.min() != chosen.max()),
         settings=settings,
     )
 

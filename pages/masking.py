@@ -159,7 +159,7 @@ if requested:
         target_suffix=t("masking.target"),
     )
     ui.plot(fig, key="masking_convergence")
-    if whole_word:
+    if stats.chosen_varies:
         st.caption(t("masking.stats_whole_word"))
     elif abs(stats.rounded_rate - settings.rate) > 0.0005:
         st.caption(

@@ -182,7 +182,7 @@ def test_statistics_converge_to_the_settings(tokenizer):
     assert stats.kept_share[-1] == pytest.approx(0.1, abs=0.02)
     # Without whole words every draw chooses the same rounded number of tokens.
     assert np.allclose(stats.chosen_share, stats.rounded_rate)
-    assert stats.chosen_per_draw == round(0.15 * stats.candidates)
+    assert stats.chosen_per_draw == round(0.15 * stats.candidates) and not stats.chosen_varies
     table = stats.table()
     assert [row[0] for row in table] == list(stats.SERIES) and table[1][3] == 0.8
     assert sum(row[1] for row in table[1:]) == table[0][1]
@@ -196,6 +196,9 @@ def test_statistics_are_reproducible_and_follow_the_settings(tokenizer):
     assert np.array_equal(a.masked_share, b.masked_share, equal_nan=True)
     assert a.totals["kept"] == 0
     assert a.series()[2][2] == 0.5
+    assert a.chosen_varies  # "unaffable" is several pieces: a draw takes it whole or not at all
+    one_piece_words = lab.draw_statistics(tokenizer.encode("cinema door walked in"), tokenizer, draws=300, seed=4, settings=settings)
+    assert not one_piece_words.chosen_varies
     with pytest.raises(ValueError):
         lab.draw_statistics(enc, tokenizer, draws=0, seed=0)
 

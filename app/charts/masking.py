@@ -155,6 +155,6 @@ def convergence_chart(
                 hoverinfo="skip",
             )
         )
-    fig.update_xaxes(type="log", title=plotly_text(x_title))
+    fig.update_xaxes(type="log", dtick=1, title=plotly_text(x_title))  # ticks at 1, 10, 100, …: no "2 5" between
     fig.update_yaxes(range=[0, 1.02], tickformat=".0%", title=plotly_text(y_title))
     return style(fig, plotly_text(title) if title else None, 430)

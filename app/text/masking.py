@@ -161,8 +161,10 @@ TEXT = {
     "stats_heading": {"en": "Many draws: do the shares match the settings?", "zh": "多次抽取：比例是否符合设置？"},
     "stats_intro": {
         "en": "One draw is noisy. Over many draws of the same sentence the running shares settle on the settings "
-        "(dashed lines). The draws start from the seed above, so a seed reproduces this chart too.",
-        "zh": "单次抽取有随机波动。对同一个句子抽取很多次后，累计比例会逐渐稳定在设定值（虚线）附近。"
+        "(dashed lines), up to rounding to whole tokens in a short sentence (explained below the chart when it "
+        "happens). The draws start from the seed above, so a seed reproduces this chart too.",
+        "zh": "单次抽取有随机波动。对同一个句子抽取很多次后，累计比例会逐渐稳定在设定值（虚线）附近；"
+        "短句中因为要取整到整数个 token，可能略有偏差（出现时图下会说明）。"
         "这些抽取从上面的种子开始，所以同一个种子也能重现这张图。",
     },
     "stats_draws": {"en": "Number of draws", "zh": "抽取次数"},
