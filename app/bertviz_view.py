@@ -171,6 +171,22 @@ def _csp_hash(script: str) -> str:
     return "'sha256-" + base64.b64encode(digest).decode("ascii") + "'"
 
 
+# bertviz draws at a fixed size: in a narrow column (a projector at 1024 px) the model view's last heads
+# would be cut off, so the drawing shrinks to the frame's width instead.
+_FIT_WIDTH = """\
+(function () {
+  "use strict";
+  function fit() {
+    document.body.style.zoom = 1;
+    var natural = document.documentElement.scrollWidth, room = window.innerWidth;
+    if (natural > room) document.body.style.zoom = room / natural;
+  }
+  window.addEventListener("load", function () { fit(); setTimeout(fit, 100); });
+  window.addEventListener("resize", fit);
+})();
+"""
+
+
 def _offline_document(bertviz_html: str, tokens: list[str]) -> str:
     """Rebuild bertviz's returned HTML: inline libraries and shim, real tokens embedded safely."""
     if not (bertviz_html.startswith(_REQUIRE_TAG) and bertviz_html.endswith(_SCRIPT_CLOSE)):
@@ -196,6 +212,7 @@ def _offline_document(bertviz_html: str, tokens: list[str]) -> str:
         "/* jQuery 3.7.1, MIT, from the XStatic-jQuery package */\n" + _jquery(),
         _REQUIRE_SHIM,
         vis_js,
+        _FIT_WIDTH,
     ]
     csp = (
         "default-src 'none'; style-src 'unsafe-inline'; img-src data:; "
@@ -206,7 +223,8 @@ def _offline_document(bertviz_html: str, tokens: list[str]) -> str:
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         f'<meta http-equiv="Content-Security-Policy" content="{csp}">\n'
         "<title>bertviz</title>\n<style>body { margin: 8px; background: white; color: black; }</style>\n"
-        f"{script_tags}</head>\n<body>\n{vis_html.strip()}\n<script>{scripts[3]}</script>\n</body>\n</html>\n"
+        f"{script_tags}</head>\n<body>\n{vis_html.strip()}\n<script>{scripts[3]}</script>\n<script>{scripts[4]}</script>\n"
+        "</body>\n</html>\n"
     )
 
 

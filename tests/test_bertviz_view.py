@@ -67,8 +67,8 @@ def test_hostile_tokens_cannot_leave_the_script(build):
     assert "</script><script>" not in html
     assert "<img" not in html
     assert "alert(1)" in html  # present, but only as escaped text inside a JS string
-    # Four <script> elements (d3, jQuery, shim, bertviz), each closed once: nothing broke out.
-    assert html.lower().count("</script") == 4
+    # Five <script> elements (d3, jQuery, shim, bertviz, fit to width), each closed once: nothing broke out.
+    assert html.lower().count("</script") == 5
     assert html.count("<!--") == 0
     params = embedded_params(html)
     assert params["attention"][0]["left_text"] == HOSTILE  # text unchanged once decoded
@@ -248,6 +248,20 @@ def test_model_view_renders_offline_sentence_pair(offline_page):
     assert page.locator("#vis svg line").count() == 4 * 3 * len(tokens) ** 2
     SCREENSHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "bertviz_model_view.png"), full_page=True)
+
+
+def test_model_view_of_twelve_heads_shrinks_to_a_narrow_frame(offline_page):
+    tokens = CHINESE + ["电", "影", "[SEP]"]
+    page = offline_page.page
+    page.set_viewport_size({"width": 600, "height": 800})
+    offline_page.load(model_view_html(random_attention(2, 12, len(tokens)), tokens))
+    offline_page.wait_rendered("#vis svg line")
+    page.wait_for_timeout(300)  # the second fit, after bertviz has drawn
+    assert offline_page.errors == [] and not [m for m in offline_page.console if "Content Security Policy" in m]
+    right_edge = page.evaluate(
+        "() => Math.max(...[...document.querySelectorAll('#vis svg text')].map(t => t.getBoundingClientRect().right))"
+    )
+    assert 500 < right_edge <= 600  # the last head's label is inside the frame, and the drawing still fills it
 
 
 def test_csp_stops_scripts_even_if_escaping_were_lost(offline_page, monkeypatch):
