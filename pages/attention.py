@@ -8,7 +8,7 @@ from app.charts import attention as charts
 from app.i18n import t
 from app.models import CACHE_TTL, attention, current_model, current_spec
 from app.navigation import require_entry
-from app.state import bind, store
+from app.state import bind, store, sync_url
 from app.ui import download_buttons, plot, run_or_explain, truncation_notice
 
 require_entry()
@@ -65,6 +65,7 @@ token_type_ids = results["bidirectional"].token_type_ids
 # A shared link or another model may name a layer or head this model does not have.
 st.session_state["layer"] = min(st.session_state["layer"], n_layers - 1)
 st.session_state["head"] = min(st.session_state["head"], n_heads - 1)
+sync_url()  # a shared link to layer 99 of a 6-layer model now says which layer is shown
 columns = st.columns(4)
 with columns[2]:
     average = st.toggle(t("attention.average"), key="attention_average")

@@ -132,6 +132,7 @@ def test_too_many_tokens_for_bertviz_and_json_give_clear_messages():
 def test_a_layer_beyond_the_model_is_clamped():
     at = open_app_page("attention", "en", layer=99, head=99)
     assert at.session_state["layer"] == 5 and at.session_state["head"] == 11
+    assert at.query_params["layer"] == "5" and at.query_params["head"] == "11"
 
 
 @pytest.mark.parametrize("name", list(HOSTILE_INPUTS))
