@@ -21,7 +21,7 @@ from model.inference import FillMaskResult, pretraining_model
 from model.pretraining_data import KEPT, MASKED, NOT_CHOSEN, RANDOM, mask_tokens
 from model.tokenization import BertTokenizer, Encoding
 
-from .charts.base import distinct
+from .charts.base import distinct, left_to_right
 
 OUTCOMES = (NOT_CHOSEN, MASKED, RANDOM, KEPT)
 # Not one of mask_tokens' outcomes: [CLS], [SEP] and a typed [MASK] can never be chosen; charts grey them.
@@ -114,7 +114,8 @@ class MaskingDraw:
     def chosen_rows(self, outcome_names: dict[int, str]) -> list[list]:
         """One row per graded position: position, original, what happened, what the model reads, label."""
         return [
-            [i, self.tokens[i], outcome_names[self.outcome[i]], self.read_tokens[i], self.tokens[i]]
+            [i, left_to_right(self.tokens[i]), outcome_names[self.outcome[i]], left_to_right(self.read_tokens[i]),
+             left_to_right(self.tokens[i])]
             for i in self.chosen
         ]
 
@@ -253,7 +254,7 @@ def chosen_prediction_rows(predictions: list[ChosenPrediction], top_k: int = 3) 
         guesses = [f"{token}  {prob:.1%}" for token, prob in p.top[:top_k]]
         guesses += [""] * (top_k - len(guesses))
         # Two decimals: an undertrained model gives the right answer fractions of a percent.
-        rows.append([p.position, p.original, p.read, *guesses, f"{p.original_prob:.2%}", p.correct])
+        rows.append([p.position, left_to_right(p.original), left_to_right(p.read), *guesses, f"{p.original_prob:.2%}", p.correct])
     return rows
 
 

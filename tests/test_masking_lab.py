@@ -351,3 +351,5 @@ def test_prediction_bars_escape_tokens_and_colour_by_attention():
     assert both.data[0].y[0] == "&lt;b&gt;x&lt;/b&gt;" and list(both.data[0].x) == [0.5, 0.2]
     assert both.data[0].marker.color != left.data[0].marker.color
     assert plotly_text("a & <b>") == "a &amp; &lt;b&gt;"
+    # A right-to-left piece keeps its "##" on the left: a left-to-right mark leads it; other text is untouched.
+    assert plotly_text("##ر") == "\u200e##ر" and plotly_text("##ing") == "##ing" and plotly_text("##影") == "##影"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import math
+import unicodedata
 from collections.abc import Sequence
 
 import numpy as np
@@ -13,10 +14,18 @@ import plotly.graph_objects as go
 FONT = "Noto Sans CJK SC, Noto Sans SC, Microsoft YaHei, PingFang SC, sans-serif"
 
 
+def left_to_right(text: str) -> str:
+    """A token as it reads in a left-to-right page: with a right-to-left letter in it ("##ر"), the text would
+    take the letter's direction and draw its "##" on the wrong side; a leading left-to-right mark prevents that."""
+    if any(unicodedata.bidirectional(c) in ("R", "AL") for c in text):
+        return "\u200e" + text
+    return text
+
+
 def plotly_text(text: str) -> str:
     """Text for plotly to draw literally: it renders a few HTML tags (<b>, <br>, <a>) in labels, titles and
     hovers, and tokens are user text."""
-    return html.escape(text, quote=False)
+    return html.escape(left_to_right(text), quote=False)
 
 
 def distinct(labels: Sequence[str]) -> list[str]:
