@@ -7,11 +7,13 @@ import streamlit as st
 from model.modeling import count_parameters
 
 from .i18n import t
+from .masking_lab import escape_markdown
 from .models import HUB_MODELS, available_folders, load_chosen_model, models_dir
 from .state import DEFAULT_TEXT, bind, store
 from .text import LANGUAGES
 
 LANGUAGE_NAMES = {"zh": "中文", "en": "English"}
+MAX_UNKNOWN_SHOWN = 8  # a text full of emoji lists a few, not a wall of them
 
 
 def _on_language_change() -> None:
@@ -76,5 +78,10 @@ def render_sidebar():
             height=100,
             max_chars=None,
         )
+        unknown = bundle.tokenizer.unknown_spans(st.session_state["text"])
+        if unknown:
+            shown = "  ".join(map(escape_markdown, unknown[:MAX_UNKNOWN_SHOWN]))
+            shown += " …" if len(unknown) > MAX_UNKNOWN_SHOWN else ""
+            st.caption(t("common.unknown_tokens", spans=shown))
         st.caption(t("common.share_hint"))
     return bundle

@@ -195,6 +195,13 @@ class BertTokenizer:
         """Wordpieces of ``text`` alone, without [CLS]/[SEP] and without truncation."""
         return self._tok.encode(text, add_special_tokens=False).tokens
 
+    def unknown_spans(self, text: str) -> list[str]:
+        """The parts of ``text`` (within the first ``max_length`` tokens) that become [UNK], each once, in order:
+        an emoji, a script the vocabulary never saw. A word with one unknown letter becomes [UNK] whole."""
+        enc = self.encode(text)
+        spans = (text[a:b] for token_id, (a, b) in zip(enc.ids, enc.offsets) if token_id == self.unk_token_id)
+        return list(dict.fromkeys(span for span in spans if span))
+
     def decode(self, ids: list[int]) -> str:
         return self._tok.decode(ids, skip_special_tokens=False)
 

@@ -42,6 +42,17 @@ def test_page_survives_hostile_sentence(name, case):
     assert at.session_state["text"] == HOSTILE[case]
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_sidebar_names_what_becomes_unknown(lang):
+    from app.text.common import TEXT
+
+    at = run_page("masking", "I ❤ tea 😀😀 and ☃**x**", lang)
+    expected = TEXT["unknown_tokens"][lang].format(spans="❤  😀😀  ☃")  # "😀😀" is one word, one [UNK]
+    assert expected in [c.value for c in at.sidebar.caption]
+    at = run_page("masking", "我去电影院看电影。", lang)
+    assert not [c.value for c in at.sidebar.caption if c.value.startswith(TEXT["unknown_tokens"][lang][:12])]
+
+
 @pytest.mark.parametrize("name", PAGE_FILES)
 def test_page_never_renders_user_text_as_html(name):
     at = run_page(name, HOSTILE["html_markdown"])

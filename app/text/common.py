@@ -2,7 +2,7 @@ TEXT = {
     "app_title": {"en": "BERT Lab", "zh": "BERT 实验室"},
     "language": {"en": "Language", "zh": "语言"},
     "model": {"en": "Model", "zh": "模型"},
-    "model_embedded": {"en": "Embedded (ships with the app, works offline)", "zh": "内置模型（随应用提供，可离线使用）"},
+    "model_embedded": {"en": "Embedded (works offline)", "zh": "内置模型（可离线）"},
     "model_folder": {"en": "Local checkpoint folder", "zh": "本地检查点文件夹"},
     "model_embedded_name": {"en": "embedded model", "zh": "内置模型"},
     "model_hub": {"en": "{name} (Hugging Face hub, needs internet)", "zh": "{name}（Hugging Face Hub，需联网）"},
@@ -46,6 +46,10 @@ TEXT = {
     "truncated": {
         "en": "The input is longer than the model's {limit} tokens: only the first {limit} are used.",
         "zh": "输入超过模型的 {limit} 个 token 上限：只使用前 {limit} 个。",
+    },
+    "unknown_tokens": {
+        "en": "Not in the model's vocabulary, so it reads [UNK] there: {spans}",
+        "zh": "这些内容不在模型的词表里，模型读到的是 [UNK]：{spans}",
     },
     "download_csv": {"en": "Download as CSV", "zh": "下载 CSV"},
     "download_json": {"en": "Download as JSON", "zh": "下载 JSON"},
