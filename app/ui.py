@@ -29,7 +29,10 @@ def run_or_explain(fn, *args, **kwargs):
     try:
         return fn(*args, **kwargs)
     except InputError as e:
-        st.warning(explain(e))
+        if e.code in ("empty_text", "empty_first"):  # the sidebar's sentence: not a mistake, a page waiting for it
+            st.info(t("common.empty_input"))
+        else:
+            st.warning(explain(e))
         return None
 
 
