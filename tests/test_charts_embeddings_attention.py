@@ -95,6 +95,15 @@ def test_part_heatmap_shows_the_first_dims_on_a_symmetric_scale():
     assert fig.data[0].zmax == 1.0 and np.shape(fig.data[0].z) == (2, 4)  # all zero: still a valid scale
 
 
+def test_a_long_token_axis_is_numbered_and_a_dimension_axis_is_not():
+    tokens = ["[CLS]"] + ["the", "dog"] * 40 + ["[SEP]"]
+    trace = embedding_charts.part_heatmap(np.zeros((len(tokens), 64)), tokens, 64, title="long").data[0]
+    assert list(trace.y[:3]) == ["0 · [CLS]", "1 · the", "2 · dog"] and trace.y[-1] == f"{len(tokens) - 1} · [SEP]"
+    assert list(trace.x) == [str(i) for i in range(64)]
+    short = embedding_charts.part_heatmap(np.zeros((3, 4)), ["[CLS]", "the", "[SEP]"], 4, title="short").data[0]
+    assert list(short.y) == ["[CLS]", "the", "[SEP]"]
+
+
 def test_token_vectors_draws_the_recomposed_sum_over_the_sum():
     parts = random_parts()
     view = logic.token_view(parts, 1)

@@ -45,6 +45,19 @@ def unique_labels(tokens: Sequence[str]) -> list[str]:
     return distinct([plotly_text(token) for token in tokens])
 
 
+# Past this many tokens plotly labels only every n-th one, and a row of skipped tokens reads like a (wrong)
+# sentence: then each label carries its position.
+NUMBERED_AXIS_FROM = 48
+
+
+def axis_labels(tokens: Sequence[str]) -> list[str]:
+    """Tokens as a heatmap axis: ``unique_labels``, numbered by position when there are many."""
+    labels = unique_labels(tokens)
+    if len(labels) < NUMBERED_AXIS_FROM or labels == [str(i) for i in range(len(labels))]:  # already positions
+        return labels
+    return [f"{i} · {label}" for i, label in enumerate(labels)]
+
+
 def wrap(values: Sequence, per_row: int, fill=None) -> list[list]:
     """Cut a sequence into rows of ``per_row``, padding the last row with ``fill``."""
     rows = max(1, math.ceil(len(values) / per_row))
@@ -80,8 +93,8 @@ def heatmap(
     fig = go.Figure(
         go.Heatmap(
             z=matrix,
-            x=unique_labels(x_labels),
-            y=unique_labels(y_labels),
+            x=axis_labels(x_labels),
+            y=axis_labels(y_labels),
             colorscale=colorscale,
             zmin=zmin,
             zmax=zmax,
