@@ -11,7 +11,7 @@ from model.corpus import SOURCES
 
 # How many of the everyday probes (model/card.py) must have an accepted answer in the top 5. A model that
 # knows only word frequencies answers "the", "，", "的" everywhere and scores 0 of 26 in both languages.
-MIN_PROBE_HITS = {"en": 17, "zh": 10}
+MIN_PROBE_HITS = {"en": 16, "zh": 13}
 
 
 @pytest.fixture(scope="module")
@@ -67,6 +67,16 @@ def test_source_example_sees_both_sides(bundle):
     left_a = inference.fill_mask(bundle, "我去[MASK]场看电影。", top_k=5, causal=True).masks[0].predictions
     left_b = inference.fill_mask(bundle, "我去[MASK]店买面包。", top_k=5, causal=True).masks[0].predictions
     assert [(p.token, round(p.prob, 5)) for p in left_a] == [(p.token, round(p.prob, 5)) for p in left_b]
+
+
+def test_the_english_example_of_the_gpt_versus_bert_page_makes_its_point(bundle):
+    """Only the right side says where one swims: BERT should find it, a left-to-right reading cannot."""
+    text = "He went to the [MASK] to swim."
+    water = {"river", "pool", "lake", "sea", "beach", "water", "ocean", "boat", "shore"}
+    both = [p.token for p in inference.fill_mask(bundle, text, top_k=5).masks[0].predictions]
+    left = [p.token for p in inference.fill_mask(bundle, text, top_k=5, causal=True).masks[0].predictions]
+    assert len(water & set(both)) >= 2, both
+    assert not water & set(left), left
 
 
 def test_next_sentence_prediction_prefers_the_true_continuation(bundle):
