@@ -40,11 +40,8 @@ st.header(t("masking.lab_heading"))
 st.caption(t("masking.lab_intro"))
 
 text = st.session_state["text"]
-if not text.strip():
-    st.info(t("common.empty_input"))
-    st.stop()
 bundle = models.current_model()
-enc = ui.run_or_explain(models.tokenize, models.current_spec(), text)
+enc = ui.run_or_explain(models.tokenize, models.current_spec(), text)  # an empty text: the shared prompt
 if enc is None:
     st.stop()
 ui.truncation_notice(enc, bundle.tokenizer.max_length)
