@@ -27,7 +27,8 @@ import hashlib
 import importlib.util
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -187,7 +188,50 @@ _FIT_WIDTH = """\
 """
 
 
-def _offline_document(bertviz_html: str, tokens: list[str]) -> str:
+# bertviz's own English words, which a caller may translate through ``labels``.
+BERTVIZ_WORDS = (
+    "Layer:",
+    "Attention:",
+    "All",
+    "Sentence A -> Sentence A",
+    "Sentence B -> Sentence B",
+    "Sentence A -> Sentence B",
+    "Sentence B -> Sentence A",
+    "Heads",
+    "Layers",
+    "Layer {layer}, Head {head}",
+)
+_DETAIL_HEADING = "'Layer ' + config.layers[layerIndex] + \", Head \" + config.heads[headIndex]"
+
+
+def _translate(vis_html: str, vis_js: str, params: dict, labels: Mapping[str, str]) -> tuple[str, str]:
+    """Put ``labels`` in place of bertviz's English words (in its markup, parameters and drawing code)."""
+    unknown = set(labels) - set(BERTVIZ_WORDS)
+    if unknown:
+        raise ValueError(f"labels for words bertviz does not show: {sorted(unknown)}")
+    for word in ("Layer:", "Attention:"):
+        if word in labels:
+            vis_html = vis_html.replace(f"{word} <select", f"{escape(labels[word])} <select")
+    for view in params["attention"]:
+        name = view.get("name")
+        if name in labels:
+            vis_html = vis_html.replace(f">{name}</option>", f">{escape(labels[name])}</option>")
+            view["name"] = labels[name]
+    for word in ("Heads", "Layers"):
+        if word in labels:
+            vis_js = vis_js.replace(f'.text("{word}")', f".text({_js_json(labels[word])})")
+    heading = labels.get("Layer {layer}, Head {head}")
+    if heading is not None:
+        # The template becomes a JavaScript concatenation; its literal parts are escaped like the tokens.
+        parts = re.split(r"(\{layer\}|\{head\})", heading)
+        pieces = {"{layer}": "config.layers[layerIndex]", "{head}": "config.heads[headIndex]"}
+        # It starts from "" so that two numbers side by side concatenate rather than add.
+        expression = " + ".join(['""'] + [pieces.get(part) or _js_json(part) for part in parts if part])
+        vis_js = vis_js.replace(_DETAIL_HEADING, expression)
+    return vis_html, vis_js
+
+
+def _offline_document(bertviz_html: str, tokens: list[str], labels: Mapping[str, str] | None = None) -> str:
     """Rebuild bertviz's returned HTML: inline libraries and shim, real tokens embedded safely."""
     if not (bertviz_html.startswith(_REQUIRE_TAG) and bertviz_html.endswith(_SCRIPT_CLOSE)):
         raise RuntimeError("unexpected bertviz HTML layout (this module is written against bertviz 1.4.1)")
@@ -200,6 +244,8 @@ def _offline_document(bertviz_html: str, tokens: list[str]) -> str:
     for view in params["attention"]:
         view["left_text"] = [real[t] for t in view["left_text"]]
         view["right_text"] = [real[t] for t in view["right_text"]]
+    if labels:
+        vis_html, vis_js = _translate(vis_html, vis_js, params, labels)
     # Parameters once, and the comment gets its template marker back instead of a second copy.
     line = match.group(1) + _js_json(params) + match.group(3) + "PYTHON_PARAMS" + match.group(5)
     vis_js = vis_js[: match.start()] + line + vis_js[match.end() :]
@@ -234,12 +280,14 @@ def head_view_html(
     *,
     tokens_b_start: int | None = None,
     layers: list[int] | None = None,
+    labels: Mapping[str, str] | None = None,
 ) -> str:
     """bertviz head view (one layer at a time, heads as colours) as an offline HTML document.
 
     ``attentions``: one (heads, T, T) or (1, heads, T, T) array or tensor per layer; ``tokens``: T strings
     (at most ``MAX_BERTVIZ_TOKENS``); ``tokens_b_start``: index of the first token of sentence B, which
-    adds bertviz's A->A, B->B, A->B, B->A filter; ``layers``: layer indices offered (default all).
+    adds bertviz's A->A, B->B, A->B, B->A filter; ``layers``: layer indices offered (default all);
+    ``labels``: translations of some of ``BERTVIZ_WORDS``, keyed by the English word.
     Raises ValueError with a message fit for the page on bad or too large input.
     """
     from bertviz import head_view
@@ -253,7 +301,7 @@ def head_view_html(
         include_layers=layers,
         html_action="return",
     ).data
-    return _offline_document(html, tokens)
+    return _offline_document(html, tokens, labels)
 
 
 def model_view_html(
@@ -263,6 +311,7 @@ def model_view_html(
     tokens_b_start: int | None = None,
     layers: list[int] | None = None,
     heads: list[int] | None = None,
+    labels: Mapping[str, str] | None = None,
 ) -> str:
     """bertviz model view (a thumbnail per layer and head) as an offline HTML document.
 
@@ -281,4 +330,4 @@ def model_view_html(
         include_heads=heads,
         html_action="return",
     ).data
-    return _offline_document(html, tokens)
+    return _offline_document(html, tokens, labels)

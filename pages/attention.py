@@ -3,7 +3,7 @@
 import streamlit as st
 
 from app import attention_stats as stats
-from app.bertviz_view import MAX_BERTVIZ_TOKENS, head_view_html, model_view_html
+from app.bertviz_view import BERTVIZ_WORDS, MAX_BERTVIZ_TOKENS, head_view_html, model_view_html
 from app.charts import attention as charts
 from app.i18n import t
 from app.models import CACHE_TTL, attention, current_model, current_spec
@@ -14,6 +14,7 @@ from app.ui import download_buttons, plot, run_or_explain, truncation_notice
 require_entry()
 
 MASKS = ("bidirectional", "causal")
+BERTVIZ_WORD_KEYS = ("layer", "attention", "all", "a_a", "b_b", "a_b", "b_a", "heads", "layers", "detail")
 
 
 # Cached beside app.models.attention: at 512 tokens the statistics take half a second, and a model
@@ -25,7 +26,9 @@ def statistics_for(spec: str, text: str, pair: str | None, causal: bool) -> dict
 
 
 @st.cache_data(max_entries=32, ttl=CACHE_TTL, show_spinner=False)
-def bertviz_for(spec: str, text: str, pair: str | None, causal: bool, view: str, layers: tuple[int, ...]) -> str:
+def bertviz_for(
+    spec: str, text: str, pair: str | None, causal: bool, view: str, layers: tuple[int, ...], labels: tuple[tuple[str, str], ...]
+) -> str:
     result = attention(spec, text, pair, causal)
     build = head_view_html if view == "head" else model_view_html
     return build(
@@ -33,6 +36,7 @@ def bertviz_for(spec: str, text: str, pair: str | None, causal: bool, view: str,
         result.tokens,
         tokens_b_start=stats.sentence_b_start(result.token_type_ids),
         layers=list(layers),
+        labels=dict(labels),
     )
 
 
@@ -193,7 +197,8 @@ with layers_column:
     chosen = st.multiselect(
         t("attention.bertviz_layers"),
         range(n_layers),
-        format_func=lambda x: f"L{x}",
+        # Formatted now, in this run's language: Streamlit matches the widget's value by its label.
+        format_func={x: t("attention.layer_chip", layer=x) for x in range(n_layers)}.get,
         help=t("attention.bertviz_layers_help"),
         key=bind(chosen_key),
         on_change=store,
@@ -205,7 +210,8 @@ elif len(tokens) > MAX_BERTVIZ_TOKENS:
     st.info(t("attention.bertviz_too_long", limit=MAX_BERTVIZ_TOKENS, n=len(tokens)))
 else:
     try:
-        html = bertviz_for(spec, text, pair, bertviz_mask == "causal", view, tuple(sorted(chosen)))
+        labels = tuple((word, t(f"attention.bertviz_word_{key}")) for word, key in zip(BERTVIZ_WORDS, BERTVIZ_WORD_KEYS))
+        html = bertviz_for(spec, text, pair, bertviz_mask == "causal", view, tuple(sorted(chosen)), labels)
     except ValueError as error:
         st.warning(t("attention.bertviz_failed", error=error))
     else:

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 import torch
 
-from app.bertviz_view import MAX_BERTVIZ_TOKENS, head_view_html, model_view_html
+from app.bertviz_view import BERTVIZ_WORDS, MAX_BERTVIZ_TOKENS, head_view_html, model_view_html
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -29,6 +29,19 @@ CHINESE = ["[CLS]", "我", "去", "[MASK]", "场", "看", "电", "影", "[SEP]"]
 SCRIPT_BREAKOUT = "</script><script>alert(1)</script>"
 IMG_ONERROR = "<img src=x onerror=alert(1)>"
 HOSTILE = CHINESE[:-1] + [SCRIPT_BREAKOUT, IMG_ONERROR, "<!--", "a&amp;b", "[SEP]"]
+CHINESE_WORDS = {
+    "Layer:": "层：",
+    "Attention:": "注意力：",
+    "All": "全部",
+    "Sentence A -> Sentence A": "句子 A → 句子 A",
+    "Sentence B -> Sentence B": "句子 B → 句子 B",
+    "Sentence A -> Sentence B": "句子 A → 句子 B",
+    "Sentence B -> Sentence A": "句子 B → 句子 A",
+    "Heads": "头",
+    "Layers": "层",
+    "Layer {layer}, Head {head}": "第 {layer} 层，第 {head} 头",
+}
+PAIR = CHINESE + ["电", "影", "[SEP]"]
 
 
 def random_attention(n_layers: int, n_heads: int, seq_len: int, seed: int = 0) -> list[np.ndarray]:
@@ -105,6 +118,32 @@ def test_size_is_bounded():
     tokens = [f"tok{i}" for i in range(MAX_BERTVIZ_TOKENS)]
     html = head_view_html(random_attention(12, 12, MAX_BERTVIZ_TOKENS), tokens, tokens_b_start=30)
     assert len(html.encode()) < 12_000_000  # the worst case the limit allows, about 8.5 MB
+
+
+@pytest.mark.parametrize("build", [head_view_html, model_view_html])
+def test_labels_replace_every_english_word(build):
+    english = build(random_attention(2, 3, len(PAIR)), PAIR, tokens_b_start=len(CHINESE))
+    chinese = build(random_attention(2, 3, len(PAIR)), PAIR, tokens_b_start=len(CHINESE), labels=CHINESE_WORDS)
+    # Where bertviz writes each word (d3 and jQuery, inlined in the same page, contain "All" too).
+    places = [f"{w} <select" for w in ("Attention:", "Layer:")[: 2 if build is head_view_html else 1]]
+    places += [f">{w}</option>" for w in BERTVIZ_WORDS[2:7]]
+    places += ['.text("Heads")', '.text("Layers")'] if build is model_view_html else []
+    for place in places:
+        assert place in english and place not in chinese
+    assert "注意力： <select" in chinese and ">句子 B → 句子 A</option>" in chinese
+    assert [v["name"] for v in embedded_params(chinese)["attention"]] == [CHINESE_WORDS[w] for w in BERTVIZ_WORDS[2:7]]
+    if build is model_view_html:
+        assert "'Layer ' + config.layers" in english and "'Layer ' + config.layers" not in chinese
+        assert '"" + "第 " + config.layers[layerIndex] + " 层，第 " + config.heads[headIndex] + " 头"' in chinese
+
+
+def test_hostile_labels_stay_text_and_unknown_words_are_refused():
+    hostile = {"Layer:": "<b>x</b>", "Heads": '"); alert(1); ("', "Layer {layer}, Head {head}": "</script>{head}"}
+    html = model_view_html(random_attention(1, 2, 4), list("abcd"), labels=hostile)
+    assert "<b>x</b>" not in html and "</script>{head}" not in html and '.text(""); alert(1)' not in html
+    assert html.count("</script>") == 5  # our five scripts and no more
+    with pytest.raises(ValueError, match="Layers:"):
+        head_view_html(random_attention(1, 2, 4), list("abcd"), labels={"Layers:": "层"})
 
 
 def test_bad_input_raises_value_error():
@@ -248,6 +287,21 @@ def test_model_view_renders_offline_sentence_pair(offline_page):
     assert page.locator("#vis svg line").count() == 4 * 3 * len(tokens) ** 2
     SCREENSHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "bertviz_model_view.png"), full_page=True)
+
+
+def test_model_view_draws_translated_words(offline_page):
+    html = model_view_html(random_attention(2, 3, len(PAIR)), PAIR, tokens_b_start=len(CHINESE), labels=CHINESE_WORDS)
+    offline_page.load(html)
+    page = offline_page.page
+    offline_page.wait_rendered("#vis svg line")
+    assert offline_page.errors == [] and not [m for m in offline_page.console if "Content Security Policy" in m]
+    assert page.locator("select#filter option").all_text_contents()[:2] == ["全部", "句子 A → 句子 A"]
+    texts = page.locator("#vis svg text").all_text_contents()
+    assert "头" in texts and "层" in texts and "Heads" not in texts and "Layers" not in texts
+    box = page.locator("#vis svg").bounding_box()
+    page.mouse.click(box["x"] + 100, box["y"] + 60)  # the first thumbnail (layer 0, head 0) opens its detail
+    page.wait_for_selector("#vis svg text.detail", timeout=5_000)
+    assert page.locator("#vis svg text.detail").first.text_content() == "第 0 层，第 0 头"
 
 
 def test_model_view_of_twelve_heads_shrinks_to_a_narrow_frame(offline_page):

@@ -48,6 +48,9 @@ def test_page_explains_and_draws_in_each_language(lang):
     assert len(at.get("download_button")) == 3
     (html,) = iframes(at)
     assert html.startswith("<!DOCTYPE html>") and "[CLS]" in html
+    assert f"{TEXT['bertviz_word_layer'][lang]} <select" in html  # bertviz's own words in the page's language
+    layers = at.multiselect(key="w_attention_bertviz_layers")
+    assert layers.options[0] == TEXT["layer_chip"][lang].format(layer=0)
 
 
 def test_layer_and_head_persist_in_state_and_average_disables_head():
@@ -118,6 +121,19 @@ def test_bertviz_views_layers_and_sentence_b():
     assert at.multiselect(key="w_attention_bertviz_layers").value == [0, 5]
     assert at.radio(key="w_attention_bertviz_view").value == "model"
     assert len(iframes(at)) == 1
+
+
+def test_bertviz_choices_and_words_follow_a_language_switch():
+    at = open_page("en")
+    at.radio(key="w_attention_bertviz_view").set_value("model").run()
+    at.multiselect(key="w_attention_bertviz_layers").set_value([0, 5]).run()
+    at.radio(key="w_lang").set_value("zh").run()
+    assert not at.exception
+    layers = at.multiselect(key="w_attention_bertviz_layers")
+    assert layers.value == [0, 5] and layers.options[:2] == ["第 0 层", "第 1 层"]
+    assert at.radio(key="w_attention_bertviz_view").value == "model"
+    (html,) = iframes(at)
+    assert '.text("头")' in html and '.text("Heads")' not in html
 
 
 def test_too_many_tokens_for_bertviz_and_json_give_clear_messages():

@@ -165,4 +165,16 @@ TEXT = {
         "zh": "bertviz 最多绘制 {limit} 个 token，而当前输入有 {n} 个。请缩短句子（或句子 B）；上面的热力图仍显示全部 token。",
     },
     "bertviz_failed": {"en": "bertviz cannot draw this input: {error}", "zh": "bertviz 无法绘制该输入：{error}"},
+    "layer_chip": {"en": "L{layer}", "zh": "第 {layer} 层"},
+    # bertviz's own words, inside its drawing
+    "bertviz_word_layer": {"en": "Layer:", "zh": "层："},
+    "bertviz_word_attention": {"en": "Attention:", "zh": "注意力："},
+    "bertviz_word_all": {"en": "All", "zh": "全部"},
+    "bertviz_word_a_a": {"en": "Sentence A -> Sentence A", "zh": "句子 A → 句子 A"},
+    "bertviz_word_b_b": {"en": "Sentence B -> Sentence B", "zh": "句子 B → 句子 B"},
+    "bertviz_word_a_b": {"en": "Sentence A -> Sentence B", "zh": "句子 A → 句子 B"},
+    "bertviz_word_b_a": {"en": "Sentence B -> Sentence A", "zh": "句子 B → 句子 A"},
+    "bertviz_word_heads": {"en": "Heads", "zh": "头"},
+    "bertviz_word_layers": {"en": "Layers", "zh": "层"},
+    "bertviz_word_detail": {"en": "Layer {layer}, Head {head}", "zh": "第 {layer} 层，第 {head} 头"},
 }
