@@ -188,25 +188,25 @@ _FIT_WIDTH = """\
 """
 
 
-# bertviz's own English words, which a caller may translate through ``labels``.
-BERTVIZ_WORDS = (
-    "Layer:",
-    "Attention:",
-    "All",
-    "Sentence A -> Sentence A",
-    "Sentence B -> Sentence B",
-    "Sentence A -> Sentence B",
-    "Sentence B -> Sentence A",
-    "Heads",
-    "Layers",
-    "Layer {layer}, Head {head}",
-)
+# bertviz's own English words, by a short name; a caller may translate them through ``labels``.
+BERTVIZ_WORDS = {
+    "layer": "Layer:",
+    "attention": "Attention:",
+    "all": "All",
+    "a_a": "Sentence A -> Sentence A",
+    "b_b": "Sentence B -> Sentence B",
+    "a_b": "Sentence A -> Sentence B",
+    "b_a": "Sentence B -> Sentence A",
+    "heads": "Heads",
+    "layers": "Layers",
+    "detail": "Layer {layer}, Head {head}",
+}
 _DETAIL_HEADING = "'Layer ' + config.layers[layerIndex] + \", Head \" + config.heads[headIndex]"
 
 
 def _translate(vis_html: str, vis_js: str, params: dict, labels: Mapping[str, str]) -> tuple[str, str]:
     """Put ``labels`` in place of bertviz's English words (in its markup, parameters and drawing code)."""
-    unknown = set(labels) - set(BERTVIZ_WORDS)
+    unknown = set(labels) - set(BERTVIZ_WORDS.values())
     if unknown:
         raise ValueError(f"labels for words bertviz does not show: {sorted(unknown)}")
     for word in ("Layer:", "Attention:"):
@@ -287,7 +287,7 @@ def head_view_html(
     ``attentions``: one (heads, T, T) or (1, heads, T, T) array or tensor per layer; ``tokens``: T strings
     (at most ``MAX_BERTVIZ_TOKENS``); ``tokens_b_start``: index of the first token of sentence B, which
     adds bertviz's A->A, B->B, A->B, B->A filter; ``layers``: layer indices offered (default all);
-    ``labels``: translations of some of ``BERTVIZ_WORDS``, keyed by the English word.
+    ``labels``: translations of some of ``BERTVIZ_WORDS``' values, keyed by the English word.
     Raises ValueError with a message fit for the page on bad or too large input.
     """
     from bertviz import head_view

