@@ -32,6 +32,7 @@ def register(sub, add_model) -> None:
     p.add_argument("--checkpoint-every", type=_positive_int, default=100)
     p.add_argument("--max-seconds", type=float, default=None)
     p.add_argument("--threads", type=_positive_int, default=None)
+    p.add_argument("--workers", type=_count, default=0, help="processes that build batches in the background (for a GPU)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true", help="one JSON line per logged step instead of a progress bar")
     p.set_defaults(run=cmd_pretrain)
@@ -58,6 +59,13 @@ def _positive_int(text: str) -> int:
     value = int(text)
     if value < 1:
         raise ValueError(f"expected a positive whole number, got {text}")
+    return value
+
+
+def _count(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise ValueError(f"expected zero or more, got {text}")
     return value
 
 
@@ -126,7 +134,7 @@ def cmd_pretrain(args) -> None:
         model = pt.init_from_scratch(len(vocab), dropout=args.dropout, seed=args.seed)
     train = pt.tokenize_corpus(corpus_dir / "train.jsonl", tokenizer)
     heldout = pt.tokenize_corpus(corpus_dir / "heldout.jsonl", tokenizer)
-    stream = pt.batches(train, tokenizer, settings, seed=args.seed * 1000 + rank)
+    stream = pt.parallel_batches(train, tokenizer, settings, seed=args.seed * 1000 + rank, workers=args.workers)
     eval_batches = pt.fixed_eval_batches(heldout, tokenizer, settings) if rank == 0 else None
 
     started = time.time()

@@ -48,7 +48,7 @@ class PretrainSettings:
     eval_every: int = 200
     eval_batches: int = 8
     checkpoint_every: int = 100
-    max_seconds: float | None = None  # stop cleanly after this much wall time
+    max_seconds: float | None = None  # stop cleanly after this much wall time; the schedule ends with it
     seed: int = 0
 
 
@@ -225,6 +225,38 @@ def batches(
         }
 
 
+class _BatchStream(torch.utils.data.IterableDataset):
+    """``batches`` in a DataLoader worker: each worker draws its own stream, seeded by its number."""
+
+    def __init__(self, corpus: TokenizedCorpus, tokenizer: BertTokenizer, settings: PretrainSettings, seed: int):
+        self.corpus, self.tokenizer, self.settings, self.seed = corpus, tokenizer, settings, seed
+
+    def __iter__(self) -> Iterator[dict]:
+        worker = torch.utils.data.get_worker_info()
+        return batches(self.corpus, self.tokenizer, self.settings, seed=self.seed * 1000 + (worker.id if worker else 0))
+
+
+def parallel_batches(
+    corpus: TokenizedCorpus, tokenizer: BertTokenizer, settings: PretrainSettings, *, seed: int, workers: int
+) -> Iterator[dict]:
+    """``batches`` built in ``workers`` background processes, so a GPU does not wait on Python.
+
+    The workers take turns in a fixed order, so the stream is still deterministic for a given seed and
+    number of workers (but differs from the single-process stream). ``workers=0`` is ``batches`` itself.
+    """
+    if workers == 0:
+        return batches(corpus, tokenizer, settings, seed=seed)
+    loader = torch.utils.data.DataLoader(
+        _BatchStream(corpus, tokenizer, settings, seed),
+        batch_size=None,
+        num_workers=workers,
+        pin_memory=torch.cuda.is_available(),
+        prefetch_factor=4,
+        persistent_workers=True,
+    )
+    return iter(loader)
+
+
 # --- model initialisation -------------------------------------------------------------------------------
 
 
@@ -273,11 +305,19 @@ def init_from_scratch(vocab_size: int, *, dropout: float, seed: int, **sizes) ->
 # --- the loop --------------------------------------------------------------------------------------------
 
 
-def lr_at(step: int, s: PretrainSettings) -> float:
-    """Linear warm-up, then cosine decay to ``min_lr_ratio`` of the peak."""
+def lr_at(step: int, s: PretrainSettings, elapsed: float = 0.0) -> float:
+    """Linear warm-up, then cosine decay to ``min_lr_ratio`` of the peak.
+
+    With ``max_seconds`` the decay follows whichever runs out first, the steps or the time (``elapsed``
+    seconds of this run), as fine-tuning does: a run sized by time on hardware of unknown speed still
+    ends annealed instead of being cut off at a high learning rate.
+    """
     if step < s.warmup_steps:
         return s.lr * (step + 1) / s.warmup_steps
-    progress = min(1.0, (step - s.warmup_steps) / max(1, s.steps - s.warmup_steps))
+    progress = (step - s.warmup_steps) / max(1, s.steps - s.warmup_steps)
+    if s.max_seconds:
+        progress = max(progress, elapsed / s.max_seconds)
+    progress = min(1.0, progress)
     return s.lr * (s.min_lr_ratio + (1 - s.min_lr_ratio) * 0.5 * (1 + math.cos(math.pi * progress)))
 
 
@@ -358,20 +398,24 @@ def pretrain(
     started = time.time()
     tokens_seen = 0
     metrics: dict = {}
+    # bf16 autocast on a GPU: several times the fp32 throughput there; on a CPU without AMX it is slower
+    # (pretraining-calibration.md), so the CPU stays in fp32.
+    autocast = torch.autocast("cuda", dtype=torch.bfloat16, enabled=torch.device(device).type == "cuda")
     while step < settings.steps:
-        lr = lr_at(step, settings)
+        lr = lr_at(step, settings, time.time() - started)
         for group in optimizer.param_groups:
             group["lr"] = lr
         if eval_batches and rank == 0 and step > 0 and step % settings.eval_every == 0:
             metrics.update(evaluate(model, eval_batches))
-        batch = {k: v.to(device) for k, v in next(train_batches).items()}
-        out = net(
-            batch["input_ids"],
-            batch["token_type_ids"],
-            batch["attention_mask"],
-            mlm_labels=batch["mlm_labels"],
-            nsp_labels=batch["nsp_labels"],
-        )
+        batch = {k: v.to(device, non_blocking=True) for k, v in next(train_batches).items()}
+        with autocast:
+            out = net(
+                batch["input_ids"],
+                batch["token_type_ids"],
+                batch["attention_mask"],
+                mlm_labels=batch["mlm_labels"],
+                nsp_labels=batch["nsp_labels"],
+            )
         out.loss.backward()
         grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), settings.grad_clip)
         optimizer.step()
@@ -436,6 +480,7 @@ __all__ = [
     "init_from_scratch",
     "lr_at",
     "make_optimizer",
+    "parallel_batches",
     "pretrain",
     "setup_distributed",
     "tokenize_corpus",

@@ -110,6 +110,28 @@ def test_learning_rate_warms_up_then_decays():
     assert lrs[-1] == pytest.approx(0.1, abs=0.01)
 
 
+def test_a_time_budget_that_ends_first_ends_the_schedule():
+    s = replace(SETTINGS, steps=1_000_000, warmup_steps=10, lr=1.0, min_lr_ratio=0.1, max_seconds=100.0)
+    assert pt.lr_at(5, s, elapsed=1.0) == pytest.approx(0.6)  # warm-up still counts steps
+    assert pt.lr_at(20, s, elapsed=50.0) == pytest.approx(0.55)  # half the time: half-way down the cosine
+    assert pt.lr_at(30, s, elapsed=100.0) == pytest.approx(0.1)
+    assert pt.lr_at(20, replace(s, max_seconds=None), elapsed=50.0) == pytest.approx(1.0, abs=1e-6)
+
+
+def test_parallel_batches_are_deterministic_and_workers_draw_different_examples():
+    tok, corpus = tiny_tokenizer(), tiny_corpus()
+    settings = replace(SETTINGS, batch_size=16)
+
+    def first(n: int, seed: int) -> list[torch.Tensor]:
+        stream = pt.parallel_batches(corpus, tok, settings, seed=seed, workers=2)
+        return [next(stream)["input_ids"] for _ in range(n)]
+
+    a, b = first(4, seed=3), first(4, seed=3)
+    assert all(torch.equal(x, y) for x, y in zip(a, b))
+    assert not torch.equal(a[0], a[1])  # worker 0 and worker 1 are not copies of one stream
+    assert not torch.equal(a[0], first(1, seed=4)[0])
+
+
 def test_weight_decay_only_on_matrices():
     model = tiny_model(70)
     opt = pt.make_optimizer(model, 1e-3, 0.01)
