@@ -336,9 +336,11 @@ def evaluate(model: BertForPreTraining, eval_batches: dict[str, list[dict]]) -> 
     was_training = model.training
     model.eval()
     metrics = {}
+    device = next(model.parameters()).device  # the held-out batches are built on the CPU
     for lang, batch_list in eval_batches.items():
         top1 = top5 = total = nsp_right = nsp_total = 0
         for b in batch_list:
+            b = {k: v.to(device) for k, v in b.items()}
             out = model(b["input_ids"], b["token_type_ids"], b["attention_mask"], mlm_labels=b["mlm_labels"])
             targets = b["mlm_labels"][b["mlm_labels"] != -100]
             best = out.mlm_logits.topk(5, dim=-1).indices  # (N, 5)
