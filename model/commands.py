@@ -32,7 +32,7 @@ def register(sub, add_model) -> None:
     p.add_argument("--checkpoint-every", type=_positive_int, default=100)
     p.add_argument("--max-seconds", type=float, default=None)
     p.add_argument("--threads", type=_positive_int, default=None)
-    p.add_argument("--workers", type=_count, default=0, help="processes that build batches in the background (for a GPU)")
+    p.add_argument("--workers", type=_non_negative_int, default=0, help="processes that build batches in the background (for a GPU)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true", help="one JSON line per logged step instead of a progress bar")
     p.set_defaults(run=cmd_pretrain)
@@ -62,7 +62,7 @@ def _positive_int(text: str) -> int:
     return value
 
 
-def _count(text: str) -> int:
+def _non_negative_int(text: str) -> int:
     value = int(text)
     if value < 0:
         raise ValueError(f"expected zero or more, got {text}")
