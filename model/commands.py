@@ -46,6 +46,7 @@ def register(sub, add_model) -> None:
     p.add_argument("--epochs", type=_positive_int, default=3)
     p.add_argument("--batch-size", type=_positive_int, default=16)
     p.add_argument("--lr", type=float, default=None, help="default: 1e-4 pretrained, 2e-4 random or frozen")
+    p.add_argument("--max-length", type=_positive_int, default=128, help="tokens per example; longer ones keep start and end")
     p.add_argument("--freeze-encoder", action="store_true")
     p.add_argument("--seconds", type=float, default=None, help="stop training after this many seconds")
     p.add_argument("--threads", type=_positive_int, default=None)
@@ -191,8 +192,8 @@ def cmd_finetune(args) -> None:
     base = load(args.model)
     task = load_task(args.task, seed=args.seed)
     lr = args.lr or (1e-4 if args.init == "pretrained" and not args.freeze_encoder else 2e-4)
-    settings = ft.FinetuneSettings(epochs=args.epochs, batch_size=args.batch_size, lr=lr, freeze_encoder=args.freeze_encoder,
-                                   max_seconds=args.seconds, seed=args.seed)
+    settings = ft.FinetuneSettings(epochs=args.epochs, batch_size=args.batch_size, lr=lr, max_length=args.max_length,
+                                   freeze_encoder=args.freeze_encoder, max_seconds=args.seconds, seed=args.seed)
     train = ft.encode_examples(base.tokenizer, task.kind, task.train[: args.train_size], settings.max_length)
     heldout = ft.encode_examples(base.tokenizer, task.kind, task.heldout[: args.heldout_size], settings.max_length)
     model = ft.build_task_model(base, task.labels, task.kind, args.init, seed=args.seed)

@@ -171,7 +171,7 @@ def entity_f1(gold: list[list[str]], predicted: list[list[str]]) -> float:
 @dataclass
 class FinetuneResult:
     steps: int
-    seconds: float
+    seconds: float  # of training, without the final held-out evaluation
     history: list[dict] = field(default_factory=list)  # one entry per step: step, epoch, loss, accuracy, lr
     evaluation: EvalResult | None = None
     stopped: bool = False  # ended by should_stop or max_seconds before the last epoch
@@ -241,8 +241,9 @@ def finetune(
         if stopped:
             break
     model.eval()
+    seconds = time.time() - started
     evaluation = evaluate(model, heldout, labels) if heldout is not None else None
-    return FinetuneResult(step, time.time() - started, history, evaluation, stopped)
+    return FinetuneResult(step, seconds, history, evaluation, stopped)
 
 
 @torch.no_grad()

@@ -60,6 +60,20 @@ def test_nsp_and_info(hf_checkpoint, capsys):
     assert info["parameters"]["total"] > 0
 
 
+def test_finetune_json_summary_and_a_saved_model_that_loads(tmp_path):
+    saved = tmp_path / "sentiment"
+    result = run("finetune", "--task", "sentiment-zh", "--train-size", "24", "--heldout-size", "16", "--epochs", "1",
+                 "--batch-size", "8", "--max-length", "32", "--threads", "1", "--save", str(saved), "--json")
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout.strip().splitlines()[-1])
+    assert set(summary) == {"task", "init", "steps", "seconds", "eval_accuracy"}
+    assert summary["task"] == "sentiment-zh" and summary["init"] == "pretrained" and summary["steps"] == 3
+    assert 0 <= summary["eval_accuracy"] <= 1
+    info = run("info", "--model", str(saved), "--json")
+    assert info.returncode == 0, info.stderr
+    assert json.loads(info.stdout)["config"]["id2label"] == {"0": "negative", "1": "positive"}
+
+
 def _malicious_checkpoint(folder: Path, marker: Path, source: Path) -> None:
     class Exploit:
         def __reduce__(self):
@@ -73,7 +87,7 @@ def _malicious_checkpoint(folder: Path, marker: Path, source: Path) -> None:
 @pytest.mark.parametrize(
     "case",
     ["empty", "spaces", "no_mask", "missing_folder", "corrupt", "pickle_exploit", "top_k_zero", "top_k_text",
-     "unknown_command", "huge_config", "name_too_long"],
+     "unknown_command", "huge_config", "name_too_long", "max_length_zero"],
 )
 def test_cli_errors_are_one_line_exit_2(case, hf_checkpoint, tmp_path):
     folder = str(hf_checkpoint[0])
@@ -100,6 +114,7 @@ def test_cli_errors_are_one_line_exit_2(case, hf_checkpoint, tmp_path):
         "unknown_command": ["summon"],
         "huge_config": ["info", "--model", str(tmp_path)],
         "name_too_long": ["info", "--model", str(tmp_path / ("x" * 5000))],
+        "max_length_zero": ["finetune", "--task", "sentiment-zh", "--max-length", "0"],
     }[case]
     result = run(*args)
     assert result.returncode == 2
