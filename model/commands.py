@@ -190,6 +190,8 @@ def cmd_finetune(args) -> None:
     if args.threads:
         torch.set_num_threads(args.threads)
     base = load(args.model)
+    if args.max_length > base.config.max_position_embeddings:
+        raise ValueError(f"--max-length {args.max_length} is more than the model's {base.config.max_position_embeddings} positions")
     task = load_task(args.task, seed=args.seed)
     lr = args.lr or (1e-4 if args.init == "pretrained" and not args.freeze_encoder else 2e-4)
     settings = ft.FinetuneSettings(epochs=args.epochs, batch_size=args.batch_size, lr=lr, max_length=args.max_length,

@@ -87,7 +87,7 @@ def _malicious_checkpoint(folder: Path, marker: Path, source: Path) -> None:
 @pytest.mark.parametrize(
     "case",
     ["empty", "spaces", "no_mask", "missing_folder", "corrupt", "pickle_exploit", "top_k_zero", "top_k_text",
-     "unknown_command", "huge_config", "name_too_long", "max_length_zero"],
+     "unknown_command", "huge_config", "name_too_long", "max_length_zero", "max_length_too_long"],
 )
 def test_cli_errors_are_one_line_exit_2(case, hf_checkpoint, tmp_path):
     folder = str(hf_checkpoint[0])
@@ -115,6 +115,7 @@ def test_cli_errors_are_one_line_exit_2(case, hf_checkpoint, tmp_path):
         "huge_config": ["info", "--model", str(tmp_path)],
         "name_too_long": ["info", "--model", str(tmp_path / ("x" * 5000))],
         "max_length_zero": ["finetune", "--task", "sentiment-zh", "--max-length", "0"],
+        "max_length_too_long": ["finetune", "--task", "sentiment-zh", "--model", folder, "--max-length", "100000"],
     }[case]
     result = run(*args)
     assert result.returncode == 2
@@ -129,6 +130,8 @@ def test_cli_errors_are_one_line_exit_2(case, hf_checkpoint, tmp_path):
         assert "model.safetensors" in lines[0]
     if case == "huge_config":
         assert "config.json" in lines[0] and "vocab_size" in lines[0]
+    if case == "max_length_too_long":
+        assert "--max-length 100000" in lines[0] and "positions" in lines[0]
     if case == "name_too_long":
         assert "File name too long" in lines[0] and len(lines[0]) < 200
 
