@@ -121,20 +121,21 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     base = load("embedded")
     task = load_task("sentiment-zh")
-    args.heldout_size = args.heldout_size or len(task.heldout)
-    print(f"threads={torch.get_num_threads()}, sentiment-zh, {args.train_size} training / {args.heldout_size} held-out "
+    heldout_size = args.heldout_size or len(task.heldout)
+    print(f"threads={torch.get_num_threads()}, sentiment-zh, {args.train_size} training / {heldout_size} held-out "
           f"reviews, batch 32 x 64 tokens, lr {LR:g}, budget {args.seconds:.0f} s\n")
     print("| start | steps | examples seen | seconds | held-out accuracy |\n|---|---|---|---|---|")
     for init in ("pretrained", "random"):
-        r = budget_run(base, task, init, args.seconds, args.train_size, args.heldout_size)
+        r = budget_run(base, task, init, args.seconds, args.train_size, heldout_size)
         print(f"| {r['init']} | {r['steps']} | {r['examples']} | {r['seconds']:.1f} | {r['accuracy']:.1%} |")
     if args.full_epoch:
-        r = budget_run(base, task, "pretrained", None, len(task.train), args.heldout_size, epochs=1, max_length=128)
-        print(f"| pretrained, all {len(task.train)} reviews, 1 epoch, 128 tokens, no time limit | {r['steps']} | "
+        tokens = 128
+        r = budget_run(base, task, "pretrained", None, len(task.train), heldout_size, epochs=1, max_length=tokens)
+        print(f"| pretrained, all {len(task.train)} reviews, 1 epoch, {tokens} tokens, no time limit | {r['steps']} | "
               f"{r['examples']} | {r['seconds']:.1f} | {r['accuracy']:.1%} |")
     for size in (args.train_size, len(task.train)):
         print(f"| bag of characters, {size} reviews, no time limit | - | - | - | "
-              f"{bag_of_characters(task, size, args.heldout_size):.1%} |")
+              f"{bag_of_characters(task, size, heldout_size):.1%} |")
     ours, ref = throughput(base, task, args.steps)
     print("\n| training step (batch 32 x 64) | ours s | transformers s | ratio |\n|---|---|---|---|")
     print(f"| median of {args.steps - 1} | {ours:.3f} | {ref:.3f} | {ours / ref:.2f} |")
