@@ -45,9 +45,7 @@ def select_map(attentions: np.ndarray, layer: int, head: int | None) -> np.ndarr
     return maps.mean(axis=0) if head is None else maps[head]
 
 
-def hide_special(
-    matrix: np.ndarray, tokens: Sequence[str], *, renormalize: bool
-) -> tuple[np.ndarray, list[str]]:
+def hide_special(matrix: np.ndarray, tokens: Sequence[str], *, renormalize: bool) -> tuple[np.ndarray, list[str]]:
     """Drop the rows and columns of [CLS]/[SEP]/[PAD]; optionally rescale each row to sum to 1 again.
 
     Without renormalising, a row sums to what the token gave to ordinary tokens (often much less than 1,
@@ -92,7 +90,7 @@ def head_statistics(attentions: np.ndarray, tokens: Sequence[str]) -> dict[str, 
     attn = np.asarray(attentions, dtype=np.float64)  # (L, nh, T, T)
     if attn.ndim != 4 or attn.shape[-1] != attn.shape[-2] or attn.shape[-1] != len(tokens):
         raise ValueError(f"attentions of shape {attn.shape} do not fit {len(tokens)} tokens")
-    n_layers, n_heads, seq_len, _ = attn.shape
+    n_layers, n_heads, _seq_len, _ = attn.shape
     logs = np.log2(attn, out=np.zeros_like(attn), where=attn > 0)
     tokens = list(tokens)
     is_cls = np.array([t == CLS_TOKEN for t in tokens])

@@ -45,7 +45,7 @@ _REQUIRE_TAG = '<script src="https://cdnjs.cloudflare.com/ajax/libs/require.js/2
 _SCRIPT_OPEN = '\n<script type="text/javascript">\n'
 _SCRIPT_CLOSE = "\n</script>\n"
 _REQUIRE_CONFIG = re.compile(r"require\.config\(\s*\{\s*paths:\s*\{[^{}]*\}\s*\}\s*\);")
-_PARAMS_LINE = re.compile(r"^(\s*const params = )(.*)(; // HACK: )(.*)( is a template marker.*)$", re.M)
+_PARAMS_LINE = re.compile(r"^(\s*const params = )(.*)(; // HACK: )(.*)( is a template marker.*)$", re.MULTILINE)
 _PLACEHOLDER = "__bertlab_token_{}__"
 
 # Our stand-in for require.js: bertviz calls only require.config({paths}) and
@@ -87,7 +87,7 @@ def _d3_v5() -> str:
     spec = importlib.util.find_spec("mpld3")
     if spec is None or not spec.submodule_search_locations:
         raise RuntimeError("package 'mpld3' (ships d3 v5) is missing; run `pip install -r requirements.txt`")
-    return _read_library(Path(list(spec.submodule_search_locations)[0]) / "js" / "d3.v5.min.js", "d3 v5")
+    return _read_library(Path(next(iter(spec.submodule_search_locations))) / "js" / "d3.v5.min.js", "d3 v5")
 
 
 @functools.cache
@@ -260,13 +260,12 @@ def _offline_document(bertviz_html: str, tokens: list[str], labels: Mapping[str,
         vis_js,
         _FIT_WIDTH,
     ]
-    csp = (
-        "default-src 'none'; style-src 'unsafe-inline'; img-src data:; "
-        "script-src " + " ".join(_csp_hash(s) for s in scripts)
+    csp = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src " + " ".join(
+        _csp_hash(s) for s in scripts
     )
     script_tags = "".join(f"<script>{s}</script>\n" for s in scripts[:3])
     return (
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         f'<meta http-equiv="Content-Security-Policy" content="{csp}">\n'
         "<title>bertviz</title>\n<style>body { margin: 8px; background: white; color: black; }</style>\n"
         f"{script_tags}</head>\n<body>\n{vis_html.strip()}\n<script>{scripts[3]}</script>\n<script>{scripts[4]}</script>\n"

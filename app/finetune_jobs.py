@@ -1,7 +1,7 @@
 """Background fine-tuning jobs for the Fine-tuning lab (seed notes, 三: 通用 BERT → 添加任务头 → 在特定任务上微调).
 
 Each browser session owns at most one job. A job loads a task, puts a fresh head on a COPY of the shared
-model (``build_task_model``) and trains it with ``model.finetune.finetune`` in a child process
+model (``build_task_model``) and trains it with ``model.training.finetune.finetune`` in a child process
 (``app.training_process``: a page thread cannot starve it of the interpreter lock there, and killing it
 returns its memory). A background thread per job manages the queue and the child, and keeps a snapshot the
 page polls once a second to draw live curves. Plain Python and torch: no Streamlit here.
@@ -35,8 +35,10 @@ import numpy as np
 import torch
 
 from model.checkpoint import LoadedBert
-from model.datasets import load_task
-from model.finetune import (
+from model.data.tasks import load_task
+from model.inference import AttentionResult, InputError, attention_maps, check_text
+from model.modeling import BertForTaskHead
+from model.training.finetune import (
     EvalResult,
     FinetuneResult,
     FinetuneSettings,
@@ -44,8 +46,6 @@ from model.finetune import (
     encode_examples,
     predict,
 )
-from model.inference import AttentionResult, InputError, attention_maps, check_text
-from model.modeling import BertForTaskHead
 
 from .training_process import Request, TrainingFailed, train_in_process
 
@@ -118,7 +118,9 @@ class _State:
 class Job:
     """One session's fine-tuning in a background thread: ``snapshot()`` to watch it, ``stop()`` to end it."""
 
-    def __init__(self, owner: Owner, base: LoadedBert, task: str, settings: FinetuneSettings, init: str, train_size: int):
+    def __init__(
+        self, owner: Owner, base: LoadedBert, task: str, settings: FinetuneSettings, init: str, train_size: int
+    ):
         if init not in INITS + (COMPARE,):
             raise ValueError(f"init must be one of {INITS + (COMPARE,)}, not {init!r}")
         self.id = uuid.uuid4().hex  # unique even across a module re-import: pages cache results under it
@@ -247,16 +249,26 @@ class Job:
             if self._should_stop():
                 break
             self._set(phase="loading", current_init=init)
-            request = Request(build_task_model(self._base, labels, data.kind, init, seed=self.settings.seed), train, heldout,
-                              labels, self.settings)
+            request = Request(
+                build_task_model(self._base, labels, data.kind, init, seed=self.settings.seed),
+                train,
+                heldout,
+                labels,
+                self.settings,
+            )
 
             def record(metrics: dict, init=init) -> None:
                 with self._lock:
                     self._state.phase = "training"
                     self._state.history.append({"init": init, **metrics})
 
-            trained = train_in_process(request, on_step=record, on_evaluating=lambda: self._set(phase="evaluating"),
-                                       should_stop=self._stop.is_set, abandoned=self._owner_gone)
+            trained = train_in_process(
+                request,
+                on_step=record,
+                on_evaluating=lambda: self._set(phase="evaluating"),
+                should_stop=self._stop.is_set,
+                abandoned=self._owner_gone,
+            )
             if trained is None:
                 break
             result, model = trained
@@ -266,8 +278,13 @@ class Job:
         if self._owner_gone():
             self._finish_stopped()
             return
-        self._set(status=STOPPED if self._stop.is_set() else DONE, stop_reason="user" if self._stop.is_set() else None,
-                  phase="", current_init=None, ended=time.time())
+        self._set(
+            status=STOPPED if self._stop.is_set() else DONE,
+            stop_reason="user" if self._stop.is_set() else None,
+            phase="",
+            current_init=None,
+            ended=time.time(),
+        )
 
     def _finish_stopped(self) -> None:
         """End as stopped; with its owner gone nobody can look at the model, so free it now."""
@@ -282,7 +299,9 @@ class Job:
             self._state.ended = time.time()
 
 
-def start(owner: Owner, base: LoadedBert, task_name: str, settings: FinetuneSettings, init: str, train_size: int) -> Job:
+def start(
+    owner: Owner, base: LoadedBert, task_name: str, settings: FinetuneSettings, init: str, train_size: int
+) -> Job:
     """Start fine-tuning a copy of ``base`` on ``task_name`` in the background; ``init`` may be "compare"."""
     job = Job(owner, base, task_name, settings, init, train_size)
     job._thread.start()
@@ -338,13 +357,23 @@ def history_rows(history: tuple[dict, ...] | list[dict]) -> tuple[list[str], lis
     """The step-by-step history as a CSV table (header, rows)."""
     header = ["init", "step", "epoch", "loss", "accuracy", "lr", "seconds"]
     rows = [
-        [h["init"], h["step"], h["epoch"], round(h["loss"], 6), round(h["accuracy"], 6), h["lr"], round(h["seconds"], 3)]
+        [
+            h["init"],
+            h["step"],
+            h["epoch"],
+            round(h["loss"], 6),
+            round(h["accuracy"], 6),
+            h["lr"],
+            round(h["seconds"], 3),
+        ]
         for h in history
     ]
     return header, rows
 
 
-def confusion_rows(evaluation: EvalResult, labels: list[str] | tuple[str, ...], corner: str) -> tuple[list[str], list[list]]:
+def confusion_rows(
+    evaluation: EvalResult, labels: list[str] | tuple[str, ...], corner: str
+) -> tuple[list[str], list[list]]:
     """The confusion matrix as a CSV table: one row per true label, one column per predicted label."""
     header = [corner, *labels]
     return header, [[label, *counts] for label, counts in zip(labels, evaluation.confusion)]
@@ -372,7 +401,9 @@ def try_sentence(model: BertForTaskHead, tokenizer, text: str, labels: list[str]
     limit = min(tokenizer.max_length, model.config.max_position_embeddings)
     encoding = tokenizer.encode(text, max_length=limit)
     if len(encoding.ids) <= 2:
-        raise InputError("nothing_left", "Nothing is left of the text after tokenization (only spaces or control characters?).")
+        raise InputError(
+            "nothing_left", "Nothing is left of the text after tokenization (only spaces or control characters?)."
+        )
     with torch.inference_mode():
         answer = predict(model, tokenizer, text, list(labels))
     answer["truncated"] = encoding.truncated

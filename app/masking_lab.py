@@ -1,7 +1,7 @@
 """Pure logic behind the two masked-language-model pages: one MLM draw, many draws, and fill-mask helpers.
 
 Seed notes "MLM 具体做法": choose 15% of the tokens; 80% → [MASK], 10% → a random token, 10% unchanged.
-The draw itself is ``model.pretraining_data.mask_tokens`` (the code pre-training uses); this module only
+The draw itself is ``model.training.pretraining_data.mask_tokens`` (the code pre-training uses); this module only
 prepares its inputs from an ``Encoding`` and turns its tensors into lists, shares and table rows that the
 pages show. Nothing here imports Streamlit, so every function is unit-tested on its own.
 """
@@ -18,8 +18,8 @@ import torch
 
 from model.checkpoint import LoadedBert
 from model.inference import FillMaskResult, pretraining_model
-from model.pretraining_data import KEPT, MASKED, NOT_CHOSEN, RANDOM, mask_tokens
 from model.tokenization import BertTokenizer, Encoding
+from model.training.pretraining_data import KEPT, MASKED, NOT_CHOSEN, RANDOM, mask_tokens
 
 from .charts.base import distinct, left_to_right
 
@@ -114,8 +114,13 @@ class MaskingDraw:
     def chosen_rows(self, outcome_names: dict[int, str]) -> list[list]:
         """One row per graded position: position, original, what happened, what the model reads, label."""
         return [
-            [i, left_to_right(self.tokens[i]), outcome_names[self.outcome[i]], left_to_right(self.read_tokens[i]),
-             left_to_right(self.tokens[i])]
+            [
+                i,
+                left_to_right(self.tokens[i]),
+                outcome_names[self.outcome[i]],
+                left_to_right(self.read_tokens[i]),
+                left_to_right(self.tokens[i]),
+            ]
             for i in self.chosen
         ]
 
@@ -254,7 +259,16 @@ def chosen_prediction_rows(predictions: list[ChosenPrediction], top_k: int = 3) 
         guesses = [f"{token}  {prob:.1%}" for token, prob in p.top[:top_k]]
         guesses += [""] * (top_k - len(guesses))
         # Two decimals: an undertrained model gives the right answer fractions of a percent.
-        rows.append([p.position, left_to_right(p.original), left_to_right(p.read), *guesses, f"{p.original_prob:.2%}", p.correct])
+        rows.append(
+            [
+                p.position,
+                left_to_right(p.original),
+                left_to_right(p.read),
+                *guesses,
+                f"{p.original_prob:.2%}",
+                p.correct,
+            ]
+        )
     return rows
 
 

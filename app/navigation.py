@@ -50,7 +50,13 @@ def pages() -> list:
     """The pages that exist, titled in the session's language."""
     return [
         # The first page is the default: it lives at "/" (Streamlit ignores its url_path).
-        st.Page(PAGES_DIR / f"{name}.py", title=t(f"nav.{name}"), icon=ICONS[name], url_path=name, default=name == PAGE_FILES[0])
+        st.Page(
+            PAGES_DIR / f"{name}.py",
+            title=t(f"nav.{name}"),
+            icon=ICONS[name],
+            url_path=name,
+            default=name == PAGE_FILES[0],
+        )
         for name in PAGE_FILES
         if (PAGES_DIR / f"{name}.py").exists()
     ]

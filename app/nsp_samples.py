@@ -3,7 +3,7 @@
 NSP needs documents whose sentences stay in order (seed notes, "下一句预测"). ``data/nsp_samples.json``
 holds a few dozen short runs of consecutive sentences per language, all public domain: Jane Austen's
 novels in English and 三国演义 (Romance of the Three Kingdoms) in Chinese, with their source and licence.
-A draw runs the real pairing code, ``model.pretraining_data.make_nsp_pairs``, so what the page shows is
+A draw runs the real pairing code, ``model.training.pretraining_data.make_nsp_pairs``, so what the page shows is
 what pre-training sees.
 
 Rebuild the JSON from the pretraining corpus cache (``python -m model corpus`` builds it) with
@@ -19,7 +19,7 @@ import re
 import sys
 from pathlib import Path
 
-from model.pretraining_data import NspPair, make_nsp_pairs
+from model.training.pretraining_data import NspPair, make_nsp_pairs
 
 DATA_PATH = Path(__file__).resolve().parent / "data" / "nsp_samples.json"
 
@@ -74,9 +74,7 @@ def draw_pair(samples: dict, lang: str, draw: int) -> NspPair:
     with the same seed. The pair's document indices point into ``samples["documents"]``.
     """
     documents = samples["documents"]
-    pairs = make_nsp_pairs(
-        [d["sentences"] for d in documents], seed=draw, group=[d["lang"] for d in documents]
-    )
+    pairs = make_nsp_pairs([d["sentences"] for d in documents], seed=draw, group=[d["lang"] for d in documents])
     candidates = [p for p in pairs if documents[p.document]["lang"] == lang]
     if not candidates:
         raise ValueError(f"no NSP samples for language {lang!r}")
@@ -114,7 +112,7 @@ def pair_record(
 
 def build(corpus_sources_dir: Path) -> dict:
     """The JSON's content, from the corpus cache's per-source files (``<source>.v1.jsonl``)."""
-    from model.corpus import SOURCES  # plain Python; imported here so the page never loads the corpus code
+    from model.data.sources import SOURCES  # plain Python; imported here so the page never loads the corpus code
 
     by_id = {s["id"]: s for s in SOURCES}
     sources, documents = {}, []
@@ -138,7 +136,7 @@ def build(corpus_sources_dir: Path) -> dict:
 
 
 if __name__ == "__main__":
-    from model.corpus import default_cache_dir
+    from model.data.fetch import default_cache_dir
 
     folder = Path(sys.argv[1]) if len(sys.argv) > 1 else default_cache_dir() / "corpus" / "sources"
     DATA_PATH.parent.mkdir(exist_ok=True)

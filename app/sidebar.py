@@ -41,20 +41,33 @@ def render_sidebar():
             st.session_state["model_choice"] = "embedded"
         labels = {"embedded": t("common.model_embedded"), "folder": t("common.model_folder")}
         labels.update({name: t("common.model_hub", name=name) for name in HUB_MODELS})
-        st.selectbox(t("common.model"), choices, format_func=labels.get, key=bind("model_choice"),
-                     on_change=store, args=("model_choice",))
+        st.selectbox(
+            t("common.model"),
+            choices,
+            format_func=labels.get,
+            key=bind("model_choice"),
+            on_change=store,
+            args=("model_choice",),
+        )
         if st.session_state["model_choice"] == "folder":
             if classroom:
                 folders = available_folders()
                 if folders:
                     if st.session_state["model_folder"] not in folders:
                         st.session_state["model_folder"] = folders[0]
-                    st.selectbox(t("common.folder_choice"), folders, key=bind("model_folder"),
-                                 on_change=store, args=("model_folder",))
+                    st.selectbox(
+                        t("common.folder_choice"),
+                        folders,
+                        key=bind("model_folder"),
+                        on_change=store,
+                        args=("model_folder",),
+                    )
                 else:
                     st.info(t("common.no_models_in_folder"))
             else:
-                st.text_input(t("common.folder_path"), key=bind("model_folder"), on_change=store, args=("model_folder",))
+                st.text_input(
+                    t("common.folder_path"), key=bind("model_folder"), on_change=store, args=("model_folder",)
+                )
         elif st.session_state["model_choice"] in HUB_MODELS:
             st.caption(t("common.hub_note"))
         bundle = load_chosen_model()

@@ -25,14 +25,14 @@ import subprocess
 import sys
 import threading
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 import torch
 
-from model.finetune import EncodedSet, FinetuneResult, FinetuneSettings, evaluate, finetune
 from model.modeling import BertForTaskHead
+from model.training.finetune import EncodedSet, FinetuneResult, FinetuneSettings, evaluate, finetune
 
 ROOT = Path(__file__).resolve().parents[1]
 # Threads per training process; the niceness makes a run yield to page requests on a busy server and take
@@ -160,13 +160,19 @@ def serve() -> None:
 
         threading.Thread(target=listen, daemon=True).start()
         model = request.model
-        result = finetune(model, request.train, request.settings, labels=request.labels,
-                          on_step=lambda step, metrics: send("step", metrics), should_stop=stop.is_set)
+        result = finetune(
+            model,
+            request.train,
+            request.settings,
+            labels=request.labels,
+            on_step=lambda step, metrics: send("step", metrics),
+            should_stop=stop.is_set,
+        )
         send("evaluating")
         result.evaluation = evaluate(model, request.heldout, request.labels)
         model.requires_grad_(False)
         send("done", result, model)
-    except Exception as e:  # the parent shows the message; the traceback goes to the server's log
+    except Exception as e:  # noqa: BLE001 - the parent shows the message; the traceback goes to the server's log
         traceback.print_exc()
         send("failed", f"{type(e).__name__}: {e}")
         sys.exit(1)

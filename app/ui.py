@@ -49,11 +49,17 @@ def to_csv(header: list[str], rows: list[list]) -> str:
     return buffer.getvalue()
 
 
-def download_buttons(name: str, header: list[str], rows: list[list], data: dict | list | None = None, key: str = "") -> None:
+def download_buttons(
+    name: str, header: list[str], rows: list[list], data: dict | list | None = None, key: str = ""
+) -> None:
     """CSV of a table, and optionally the full JSON, side by side."""
     columns = st.columns(2)
     columns[0].download_button(
-        t("common.download_csv"), to_csv(header, rows), file_name=f"{name}.csv", mime="text/csv", key=f"csv_{key or name}"
+        t("common.download_csv"),
+        to_csv(header, rows),
+        file_name=f"{name}.csv",
+        mime="text/csv",
+        key=f"csv_{key or name}",
     )
     if data is not None:
         columns[1].download_button(

@@ -21,8 +21,8 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from model import inference  # noqa: E402
-from model.checkpoint import EMBEDDED_DIR, load_folder  # noqa: E402
+from model import inference
+from model.checkpoint import EMBEDDED_DIR, load_folder
 
 
 def timed(fn, repeats: int) -> list[float]:
@@ -62,8 +62,8 @@ def bench_forward(name: str, folder: Path, repeats: int) -> list[tuple]:
             ids = torch.randint(1000, 2000, (1, T))
             with torch.inference_mode():
                 a, b = side_by_side(
-                    lambda: ours(ids, output_attentions=with_maps),
-                    lambda: ref(input_ids=ids, output_attentions=with_maps),
+                    lambda ids=ids, with_maps=with_maps: ours(ids, output_attentions=with_maps),
+                    lambda ids=ids, with_maps=with_maps, ref=ref: ref(input_ids=ids, output_attentions=with_maps),
                     repeats,
                 )
             rows.append((name, T, "yes" if with_maps else "no", a * 1000, b * 1000, a / b))
@@ -74,8 +74,13 @@ def bench_fill_mask(folder: Path, text: str, repeats: int) -> tuple:
     from transformers import BertForMaskedLM, BertTokenizerFast, pipeline
 
     bundle = load_folder(folder)
-    pipe = pipeline("fill-mask", model=BertForMaskedLM.from_pretrained(folder), tokenizer=BertTokenizerFast.from_pretrained(folder),
-                    device="cpu", top_k=5)
+    pipe = pipeline(
+        "fill-mask",
+        model=BertForMaskedLM.from_pretrained(folder),
+        tokenizer=BertTokenizerFast.from_pretrained(folder),
+        device="cpu",
+        top_k=5,
+    )
     ours_top = [p.token for p in inference.fill_mask(bundle, text, top_k=5).masks[0].predictions]
     ref_top = [r["token_str"].replace(" ", "") for r in pipe(text)]
     a, b = side_by_side(lambda: inference.fill_mask(bundle, text, top_k=5), lambda: pipe(text), repeats)

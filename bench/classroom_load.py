@@ -33,6 +33,7 @@ import urllib.parse
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Self
 
 import websockets
 from streamlit.proto.BackMsg_pb2 import BackMsg
@@ -41,7 +42,7 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from app.text.finetune import TEXT as FINETUNE_TEXT  # noqa: E402  (the page's own English labels)
+from app.text.finetune import TEXT as FINETUNE_TEXT  # noqa: E402 - after the path is set
 
 FINETUNE_QUERY = "lang=en"
 QUEUED_TEXT = FINETUNE_TEXT["queued"]["en"].split("{")[0].strip()  # the queue message, up to its first number
@@ -105,7 +106,7 @@ class StudentTab:
         self.page_hash = ""  # the page the last run showed, as a browser remembers it
         self.widgets: dict[str, WidgetState] = {}  # what the page shows, as the browser would send it back
 
-    async def __aenter__(self) -> "StudentTab":
+    async def __aenter__(self) -> Self:
         self.socket = await websockets.connect(self.url, subprotocols=["streamlit"], max_size=None, open_timeout=120)
         self.reader = asyncio.create_task(self._read())
         return self
@@ -127,7 +128,9 @@ class StudentTab:
                 self.auto_rerun = None
             await self.messages.put(msg)
 
-    async def run(self, page: str, query: str = "", press: str = "", fragment_id: str = "", timeout: float = 600) -> PageRun:
+    async def run(
+        self, page: str, query: str = "", press: str = "", fragment_id: str = "", timeout: float = 600
+    ) -> PageRun:
         """Ask for a run of ``page`` (pressing the button with id ``press``) and collect its elements until the
         run, and any rerun it asked for, ends."""
         back = BackMsg()
@@ -173,12 +176,33 @@ def server_mb(pid: int) -> float:
 
 
 def start_server(port: int, max_trainings: int, session_ttl: int) -> subprocess.Popen:
-    env = {**os.environ, "HOME": tempfile.mkdtemp(), "HF_HUB_OFFLINE": "1",
-           "BERT_LAB_MAX_TRAININGS": str(max_trainings)}
-    proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "streamlit_app.py", "--server.headless", "true",
-                             "--server.port", str(port), "--server.address", "127.0.0.1",
-                             "--server.disconnectedSessionTTL", str(session_ttl)], cwd=ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    env = {
+        **os.environ,
+        "HOME": tempfile.mkdtemp(),
+        "HF_HUB_OFFLINE": "1",
+        "BERT_LAB_MAX_TRAININGS": str(max_trainings),
+    }
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            "streamlit_app.py",
+            "--server.headless",
+            "true",
+            "--server.port",
+            str(port),
+            "--server.address",
+            "127.0.0.1",
+            "--server.disconnectedSessionTTL",
+            str(session_ttl),
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     for _ in range(400):
         try:
             if urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2).read() == b"ok":
@@ -203,7 +227,7 @@ async def student(port: int, i: int, timings: dict, errors: list) -> None:
                     errors.append(f"student {i}: no chart on {page}")
                 else:
                     timings[page].append(run.seconds)
-    except Exception as e:  # a student who gets nothing is a finding to report, not a crash of the benchmark
+    except Exception as e:  # noqa: BLE001 - a student who gets nothing is a finding to report, not a crash of the benchmark
         errors.append(f"student {i}: {type(e).__name__}: {e}")
 
 
@@ -229,7 +253,7 @@ async def fine_tuner(port: int, i: int, outcome: dict, deadline: float) -> None:
             outcome.setdefault("finished", {})[i] = time.perf_counter() - started
             accuracy, steps, _ = (m.body for m in run.of_type("metric")[:3])  # the page's result metrics, in order
             outcome.setdefault("accuracy", {})[i] = f"{accuracy} after {steps} steps"
-    except Exception as e:  # reported, not raised: the benchmark's job is to say what happened
+    except Exception as e:  # noqa: BLE001 - reported, not raised: the benchmark's job is to say what happened
         outcome.setdefault("errors", []).append(f"fine-tuner {i}: {type(e).__name__}: {e}")
 
 
@@ -251,7 +275,7 @@ def percentiles(values: list[float]) -> str:
     if not values:
         return "- | - | -"
     values = sorted(values)
-    p95 = values[max(0, int(round(0.95 * len(values))) - 1)]
+    p95 = values[max(0, round(0.95 * len(values)) - 1)]
     return f"{statistics.median(values):.2f} | {p95:.2f} | {values[-1]:.2f}"
 
 
@@ -291,7 +315,9 @@ async def run(args) -> None:
         if 1 in args.phases:
             timings: dict[str, list[float]] = {"fill_mask": [], "attention": []}
             wall, peak = await asyncio.wait_for(
-                phase(server.pid, *(student(port, i, timings, errors) for i in range(1, args.sessions + 1))), args.timeout)
+                phase(server.pid, *(student(port, i, timings, errors) for i in range(1, args.sessions + 1))),
+                args.timeout,
+            )
             print(f"## {args.sessions} students at once: fill-mask, then attention (own sentence each)\n")
             print("| page | answered | p50 s | p95 s | max s |\n|---|---|---|---|---|")
             for name, values in timings.items():
@@ -305,17 +331,27 @@ async def run(args) -> None:
             deadline = time.perf_counter() + args.timeout
 
             async def keep_using(i: int) -> None:  # ten students keep asking while the trainings run
-                while time.perf_counter() < deadline and len(outcome.get("finished", {})) + len(outcome.get("errors", [])) < 3:
+                while (
+                    time.perf_counter() < deadline
+                    and len(outcome.get("finished", {})) + len(outcome.get("errors", [])) < 3
+                ):
                     await student(port, 1000 + i * 100 + len(others["fill_mask"]), others, other_errors)
                     await asyncio.sleep(2)
 
-            wall, peak = await phase(server.pid, *(fine_tuner(port, i, outcome, deadline) for i in range(3)),
-                                     *(keep_using(i) for i in range(10)))
+            wall, peak = await phase(
+                server.pid,
+                *(fine_tuner(port, i, outcome, deadline) for i in range(3)),
+                *(keep_using(i) for i in range(10)),
+            )
             finished = outcome.get("finished", {})
-            print(f"## 3 fine-tuning runs at once (limit {args.max_trainings}) while 10 students use fill-mask and attention\n")
-            print(f"finished {len(finished)}/3 after {', '.join(f'{v:.0f} s' for v in sorted(finished.values())) or '-'} "
-                  f"(held-out accuracy {', '.join(str(outcome.get('accuracy', {}).get(i)) for i in sorted(finished))}); "
-                  f"saw the queue message: {len(outcome.get('queued', ()))}; errors: {outcome.get('errors') or 'none'}\n")
+            print(
+                f"## 3 fine-tuning runs at once (limit {args.max_trainings}) while 10 students use fill-mask and attention\n"
+            )
+            print(
+                f"finished {len(finished)}/3 after {', '.join(f'{v:.0f} s' for v in sorted(finished.values())) or '-'} "
+                f"(held-out accuracy {', '.join(str(outcome.get('accuracy', {}).get(i)) for i in sorted(finished))}); "
+                f"saw the queue message: {len(outcome.get('queued', ()))}; errors: {outcome.get('errors') or 'none'}\n"
+            )
             print("| meanwhile | answered | p50 s | p95 s | max s |\n|---|---|---|---|---|")
             for name, values in others.items():
                 print(f"| {name} | {len(values)} | {percentiles(values)} |")
@@ -325,12 +361,18 @@ async def run(args) -> None:
             before = server_mb(server.pid)
             samples = []
             for wave in range(args.waves):
-                await asyncio.gather(*(student(port, 5000 + wave * 10 + i, {"fill_mask": [], "attention": []}, errors)
-                                       for i in range(10)))
+                await asyncio.gather(
+                    *(
+                        student(port, 5000 + wave * 10 + i, {"fill_mask": [], "attention": []}, errors)
+                        for i in range(10)
+                    )
+                )
                 samples.append(server_mb(server.pid))
             print(f"## {args.waves * 10} sessions opened and closed, in waves of 10\n")
-            print(f"server memory before {before:.0f} MB; after each wave: {', '.join(f'{m:.0f}' for m in samples)} MB; "
-                  f"errors: {errors or 'none'}")
+            print(
+                f"server memory before {before:.0f} MB; after each wave: {', '.join(f'{m:.0f}' for m in samples)} MB; "
+                f"errors: {errors or 'none'}"
+            )
 
         if 4 in args.phases:
             before = server_mb(server.pid)
@@ -344,8 +386,10 @@ async def run(args) -> None:
             async with StudentTab(port) as tab:
                 status = (await press_start(tab)).text()
             print(f"\n## 4 tabs start fine-tuning and close (session TTL {args.session_ttl} s)\n")
-            print(f"server memory before {before:.0f} MB, with the 4 trainings {during:.0f} MB, after the TTL {after:.0f} MB; "
-                  f"a new Start afterwards {'QUEUED: slots were not freed' if QUEUED_TEXT in status else 'trained at once'}")
+            print(
+                f"server memory before {before:.0f} MB, with the 4 trainings {during:.0f} MB, after the TTL {after:.0f} MB; "
+                f"a new Start afterwards {'QUEUED: slots were not freed' if QUEUED_TEXT in status else 'trained at once'}"
+            )
     finally:
         server.terminate()
         try:
@@ -361,8 +405,12 @@ def main() -> None:
     parser.add_argument("--max-trainings", type=int, default=2)
     parser.add_argument("--timeout", type=float, default=900)
     parser.add_argument("--session-ttl", type=int, default=20, help="seconds the server keeps a closed tab's session")
-    parser.add_argument("--phases", type=lambda text: {int(p) for p in text.split(",")}, default={1, 2, 3, 4},
-                        help="which phases to run, e.g. 2,4 (default: all)")
+    parser.add_argument(
+        "--phases",
+        type=lambda text: {int(p) for p in text.split(",")},
+        default={1, 2, 3, 4},
+        help="which phases to run, e.g. 2,4 (default: all)",
+    )
     asyncio.run(run(parser.parse_args()))
 
 

@@ -17,8 +17,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-SENTENCES = ["She opened the [MASK] and walked into the room.", "我去[MASK]场看电影，电影很好看。",
-             "The capital of France is [MASK].", "今天天气很[MASK]，我们去公园散步吧。"]
+SENTENCES = [
+    "She opened the [MASK] and walked into the room.",
+    "我去[MASK]场看电影，电影很好看。",
+    "The capital of France is [MASK].",
+    "今天天气很[MASK]，我们去公园散步吧。",
+]
 
 
 def main() -> None:

@@ -112,7 +112,9 @@ def read_state_dict(folder: Path) -> tuple[dict[str, torch.Tensor], Path]:
             break
     else:
         where = _shorten(str(folder))
-        raise CheckpointError(f"{where}: no {' or '.join(WEIGHT_FILES)}", "no_weights", path=where, files=" / ".join(WEIGHT_FILES))
+        raise CheckpointError(
+            f"{where}: no {' or '.join(WEIGHT_FILES)}", "no_weights", path=where, files=" / ".join(WEIGHT_FILES)
+        )
     try:
         if path.suffix == ".safetensors":
             from safetensors.torch import load_file
@@ -121,7 +123,7 @@ def read_state_dict(folder: Path) -> tuple[dict[str, torch.Tensor], Path]:
         # weights_only: the unpickler accepts tensors and plain containers and refuses everything else,
         # so a checkpoint that would run code on load fails here instead.
         state = torch.load(path, map_location="cpu", weights_only=True)
-    except Exception as e:  # safetensors and torch.load raise many unrelated types for a bad file
+    except Exception as e:  # noqa: BLE001 - safetensors and torch.load raise many unrelated types for a bad file
         reason = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise CheckpointError(f"{path}: cannot be read as weights ({reason})") from None
     if isinstance(state, dict) and "state_dict" in state and isinstance(state["state_dict"], dict):
@@ -255,8 +257,11 @@ def resolve(spec: str | Path | None, *, models_dir: str | Path | None = None) ->
         root = Path(models_dir).resolve()
         if "/" in spec or "\\" in spec or spec.startswith(".") or not spec.strip():
             name = _shorten(spec)
-            raise CheckpointError(f"{name!r}: only the names of folders inside the models folder are allowed here",
-                                  "only_names", name=name)
+            raise CheckpointError(
+                f"{name!r}: only the names of folders inside the models folder are allowed here",
+                "only_names",
+                name=name,
+            )
         candidate = (root / spec).resolve()
         if candidate.parent != root or not candidate.is_dir():
             name = _shorten(spec)
@@ -270,7 +275,11 @@ def resolve(spec: str | Path | None, *, models_dir: str | Path | None = None) ->
 
 def _looks_like_hub_id(spec: str) -> bool:
     parts = spec.split("/")
-    return not spec.startswith((".", "~")) and len(parts) <= 2 and all(p and all(c.isalnum() or c in "-_." for c in p) for p in parts)
+    return (
+        not spec.startswith((".", "~"))
+        and len(parts) <= 2
+        and all(p and all(c.isalnum() or c in "-_." for c in p) for p in parts)
+    )
 
 
 def load(spec: str | Path | None = "embedded", *, models_dir: str | Path | None = None) -> LoadedBert:
@@ -308,11 +317,13 @@ def download_from_hub(repo_id: str) -> Path:
         folder = snapshot_download(repo_id, allow_patterns=patterns)
         if not (Path(folder) / "model.safetensors").exists():
             folder = snapshot_download(repo_id, allow_patterns=patterns + ["pytorch_model.bin"])
-    except Exception as e:  # network, auth and not-found errors all end the same way for the user
+    except Exception as e:  # noqa: BLE001 - network, auth and not-found errors all end the same way for the user
         reason = type(e).__name__
         raise CheckpointError(
             f"{repo_id}: no such folder, and it could not be downloaded from the Hugging Face hub ({reason}); this machine may be offline: "
             "download the model elsewhere and pass its folder instead",
-            "hub_unreachable", name=repo_id, reason=reason,
+            "hub_unreachable",
+            name=repo_id,
+            reason=reason,
         ) from None
     return Path(folder)

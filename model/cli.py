@@ -27,7 +27,9 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _add_model(p):
-    p.add_argument("--model", default="embedded", metavar="SPEC", help="embedded (default), a checkpoint folder or a hub id")
+    p.add_argument(
+        "--model", default="embedded", metavar="SPEC", help="embedded (default), a checkpoint folder or a hub id"
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -62,7 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_info)
 
-    from . import commands  # training and data commands live beside their code
+    from .training import commands  # training and data commands live beside their code
 
     commands.register(sub, _add_model)
     return parser
@@ -121,8 +123,13 @@ def cmd_info(args) -> None:
         "vocab_size": bundle.tokenizer.vocab_size,
     }
     human = "\n".join(
-        [f"model: {bundle.name}", f"layers {config.num_hidden_layers}, hidden {config.hidden_size}, "
-         f"heads {config.num_attention_heads}, vocabulary {bundle.tokenizer.vocab_size:,}"]
+        [
+            f"model: {bundle.name}",
+            (
+                f"layers {config.num_hidden_layers}, hidden {config.hidden_size}, "
+                f"heads {config.num_attention_heads}, vocabulary {bundle.tokenizer.vocab_size:,}"
+            ),
+        ]
         + [f"  {part:<10} {n:>13,}" for part, n in counts.items()]
     )
     _emit(args, info, human)

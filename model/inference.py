@@ -55,7 +55,10 @@ class FillMaskResult:
             "text": self.text,
             "tokens": self.tokens,
             "masks": [
-                {"index": m.index, "predictions": [{"token": p.token, "id": p.id, "prob": p.prob} for p in m.predictions]}
+                {
+                    "index": m.index,
+                    "predictions": [{"token": p.token, "id": p.id, "prob": p.prob} for p in m.predictions],
+                }
                 for m in self.masks
             ],
         }
@@ -105,8 +108,12 @@ def check_text(text: str, part: str = "text") -> str:
     if not isinstance(text, str) or not text.strip():
         raise InputError(f"empty_{part}", f"The {name} is empty: type a sentence.")
     if len(text) > MAX_INPUT_CHARS:
-        raise InputError("too_long", f"The {name} has {len(text):,} characters; the limit is {MAX_INPUT_CHARS:,}.",
-                         chars=len(text), limit=MAX_INPUT_CHARS)
+        raise InputError(
+            "too_long",
+            f"The {name} has {len(text):,} characters; the limit is {MAX_INPUT_CHARS:,}.",
+            chars=len(text),
+            limit=MAX_INPUT_CHARS,
+        )
     return text
 
 
@@ -116,7 +123,9 @@ def encode(bundle: LoadedBert, text: str, pair: str | None = None) -> Encoding:
         check_text(pair, "second")
     enc = bundle.tokenizer.encode(text, pair)
     if len(enc.ids) <= (3 if pair is not None else 2):
-        raise InputError("nothing_left", "Nothing is left of the text after tokenization (only spaces or control characters?).")
+        raise InputError(
+            "nothing_left", "Nothing is left of the text after tokenization (only spaces or control characters?)."
+        )
     return enc
 
 
@@ -129,8 +138,11 @@ def _tensors(enc: Encoding):
 def pretraining_model(bundle: LoadedBert):
     """The model with its MLM and NSP heads; a fine-tuned classifier has neither."""
     if not hasattr(bundle.model, "cls"):
-        raise InputError("no_mlm_head", f"{bundle.name} is a fine-tuned classifier: it has no masked-language-model head.",
-                         name=bundle.name)
+        raise InputError(
+            "no_mlm_head",
+            f"{bundle.name} is a fine-tuned classifier: it has no masked-language-model head.",
+            name=bundle.name,
+        )
     return bundle.model
 
 
@@ -146,8 +158,12 @@ def fill_mask(bundle: LoadedBert, text: str, *, top_k: int = 5, causal: bool = F
     if not positions:
         if enc.truncated and "[MASK]" in text:
             limit = len(enc.ids)
-            raise InputError("mask_cut_off", f"Every [MASK] is past the model's {limit} tokens, which is all it reads: "
-                             "shorten the text or move the [MASK] forward.", limit=limit)
+            raise InputError(
+                "mask_cut_off",
+                f"Every [MASK] is past the model's {limit} tokens, which is all it reads: "
+                "shorten the text or move the [MASK] forward.",
+                limit=limit,
+            )
         raise InputError("no_mask", "The text has no [MASK]: put [MASK] where a word should be predicted.")
     ids, types = _tensors(enc)
     rows = torch.tensor(positions)

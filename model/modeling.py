@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import torch
-import torch.nn as nn
 import torch.nn.functional as F
+from torch import nn
 
 
 @dataclass
@@ -54,7 +54,7 @@ class BertConfig:
             raise ValueError(f"hidden_act {self.hidden_act!r} is not supported (use one of {sorted(ACT2FN)})")
 
     @classmethod
-    def from_dict(cls, data: dict) -> "BertConfig":
+    def from_dict(cls, data: dict) -> BertConfig:
         known = {f.name for f in dataclasses.fields(cls)} - {"extra"}
         kwargs = {k: v for k, v in data.items() if k in known}
         kwargs["extra"] = {k: v for k, v in data.items() if k not in known and k != "model_type"}
@@ -64,7 +64,7 @@ class BertConfig:
         return cls(**kwargs)
 
     @classmethod
-    def from_json_file(cls, path: str | Path) -> "BertConfig":
+    def from_json_file(cls, path: str | Path) -> BertConfig:
         with open(path, encoding="utf-8") as f:
             return cls.from_dict(json.load(f))
 
@@ -337,7 +337,7 @@ class BertModel(nn.Module):
         """``last_layer_rows`` (1-D positions, the same for every sequence): the last layer computes only
         these positions, since nothing reads the others (fill-mask needs the [MASK]s alone). The last hidden
         state then has one row per entry, and there is no pooled output."""
-        B, T = input_ids.shape
+        _B, T = input_ids.shape
         if last_layer_rows is not None and (output_attentions or output_hidden_states):
             raise ValueError("last_layer_rows cannot be combined with attention maps or hidden states")
         if T > self.config.max_position_embeddings:
@@ -519,5 +519,7 @@ class BertForTaskHead(BertPreTrainedBase):
             out.pooled = features = self.bert.pooler(out.last_hidden_state)  # (B, H)
         out.logits = self.classifier(self.dropout(features))  # (B, T, C) or (B, C)
         if labels is not None:
-            out.loss = F.cross_entropy(out.logits.reshape(-1, out.logits.size(-1)), labels.reshape(-1), ignore_index=-100)
+            out.loss = F.cross_entropy(
+                out.logits.reshape(-1, out.logits.size(-1)), labels.reshape(-1), ignore_index=-100
+            )
         return out

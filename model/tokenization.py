@@ -60,12 +60,17 @@ class BertTokenizer:
         tokenize_chinese_chars: bool = True,
         strip_accents: bool | None = None,
         max_length: int = 512,
-    ) -> "BertTokenizer":
+    ) -> BertTokenizer:
         """Build BERT's pipeline from a vocabulary list (the lines of ``vocab.txt``)."""
-        word_piece = models.WordPiece({tok: i for i, tok in enumerate(vocab)}, unk_token="[UNK]", max_input_chars_per_word=100)
+        word_piece = models.WordPiece(
+            {tok: i for i, tok in enumerate(vocab)}, unk_token="[UNK]", max_input_chars_per_word=100
+        )
         tok = Tokenizer(word_piece)
         tok.normalizer = normalizers.BertNormalizer(
-            clean_text=True, handle_chinese_chars=tokenize_chinese_chars, strip_accents=strip_accents, lowercase=lowercase
+            clean_text=True,
+            handle_chinese_chars=tokenize_chinese_chars,
+            strip_accents=strip_accents,
+            lowercase=lowercase,
         )
         tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
         cls_id, sep_id = vocab.index("[CLS]"), vocab.index("[SEP]")
@@ -79,7 +84,7 @@ class BertTokenizer:
         return cls(tok, max_length)
 
     @classmethod
-    def from_folder(cls, folder: str | Path, max_length: int = 512) -> "BertTokenizer":
+    def from_folder(cls, folder: str | Path, max_length: int = 512) -> BertTokenizer:
         """``tokenizer.json`` when present (it carries its own settings), else ``vocab.txt`` +
         ``tokenizer_config.json`` (``do_lower_case`` defaults to True, as in BERT's uncased release)."""
         folder = Path(folder)
@@ -94,7 +99,7 @@ class BertTokenizer:
             path = folder / "tokenizer.json"
             try:
                 tok = Tokenizer.from_file(str(path))
-            except Exception as e:  # the tokenizers library raises a bare Exception on bad files
+            except Exception as e:  # noqa: BLE001 - the tokenizers library raises a bare Exception on bad files
                 raise ValueError(f"{path}: cannot be read as a tokenizer ({e})") from None
             tok.no_truncation()
             tok.no_padding()

@@ -26,7 +26,13 @@ def statistics_for(spec: str, text: str, pair: str | None, causal: bool) -> dict
 
 @st.cache_data(max_entries=32, ttl=CACHE_TTL, show_spinner=False)
 def bertviz_for(
-    spec: str, text: str, pair: str | None, causal: bool, view: str, layers: tuple[int, ...], labels: tuple[tuple[str, str], ...]
+    spec: str,
+    text: str,
+    pair: str | None,
+    causal: bool,
+    view: str,
+    layers: tuple[int, ...],
+    labels: tuple[tuple[str, str], ...],
 ) -> str:
     result = attention(spec, text, pair, causal)
     build = head_view_html if view == "head" else model_view_html
@@ -75,9 +81,7 @@ with columns[2]:
 with columns[0]:
     st.selectbox(t("common.layer"), range(n_layers), key=bind("layer"), on_change=store, args=("layer",))
 with columns[1]:
-    st.selectbox(
-        t("common.head"), range(n_heads), key=bind("head"), on_change=store, args=("head",), disabled=average
-    )
+    st.selectbox(t("common.head"), range(n_heads), key=bind("head"), on_change=store, args=("head",), disabled=average)
 with columns[3]:
     hide = st.toggle(t("attention.hide_special"), key="attention_hide")
     renormalize = st.checkbox(t("attention.renormalize"), value=True, key="attention_renormalize", disabled=not hide)
@@ -109,7 +113,9 @@ with map_columns[1]:
 st.caption(
     t("attention.note_all")
     if not hide
-    else t("attention.note_renormalized") if renormalize else t("attention.note_as_is")
+    else t("attention.note_renormalized")
+    if renormalize
+    else t("attention.note_as_is")
 )
 st.caption(t("attention.download_maps"))
 all_maps = None

@@ -83,9 +83,7 @@ st.markdown(t("embeddings.norms_note", before=view.norms["sum"], after=view.norm
 
 st.subheader(t("embeddings.position_title"))
 positions = logic.position_table(bundle.model)
-st.markdown(
-    t("embeddings.position_explain", last=len(positions) - 1, total=bundle.config.max_position_embeddings)
-)
+st.markdown(t("embeddings.position_explain", last=len(positions) - 1, total=bundle.config.max_position_embeddings))
 similarity = logic.cosine_similarity(positions)
 plot(
     charts.position_similarity(

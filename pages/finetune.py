@@ -9,7 +9,7 @@ from app.charts import finetune as charts
 from app.charts.base import probability_bars
 from app.i18n import STRINGS, lang, t
 from app.navigation import require_entry
-from model.datasets import NER_LABELS, TASKS
+from model.data.tasks import NER_LABELS, TASKS
 
 require_entry()
 
@@ -48,7 +48,9 @@ task = st.selectbox(t("finetune.task"), tuple(TASKS), format_func=task_labels.ge
 info = TASKS[task]
 head_labels = TASKS[task]["labels"]
 head_key = "finetune.head_token" if info["kind"] == "token" else "finetune.head_sequence"
-st.markdown(f"{info[lang()]}  \n`{t(head_key, hidden=hidden, n=len(head_labels), labels=' / '.join(map(label_name, head_labels)))}`")
+st.markdown(
+    f"{info[lang()]}  \n`{t(head_key, hidden=hidden, n=len(head_labels), labels=' / '.join(map(label_name, head_labels)))}`"
+)
 st.caption(t("finetune.licence", licence=t(f"finetune.licence_{task}")))
 
 size_column, optimiser_column, budget_column = st.columns(3)
@@ -56,20 +58,44 @@ with size_column:
     st.slider(t("finetune.train_size"), 100, 2000, DEFAULT_TRAIN_SIZE, step=100, key="finetune_size")
     st.slider(t("finetune.epochs"), 1, 5, DEFAULTS.epochs, key="finetune_epochs")
 with optimiser_column:
-    st.selectbox(t("finetune.lr"), LEARNING_RATES, index=LEARNING_RATES.index(DEFAULTS.lr), format_func="{:g}".format,
-                 help=t("finetune.lr_help"), key="finetune_lr")
-    st.radio(t("finetune.batch_size"), BATCH_SIZES, index=BATCH_SIZES.index(DEFAULTS.batch_size),
-             horizontal=True, key="finetune_batch")
+    st.selectbox(
+        t("finetune.lr"),
+        LEARNING_RATES,
+        index=LEARNING_RATES.index(DEFAULTS.lr),
+        format_func="{:g}".format,
+        help=t("finetune.lr_help"),
+        key="finetune_lr",
+    )
+    st.radio(
+        t("finetune.batch_size"),
+        BATCH_SIZES,
+        index=BATCH_SIZES.index(DEFAULTS.batch_size),
+        horizontal=True,
+        key="finetune_batch",
+    )
 with budget_column:
-    st.radio(t("finetune.max_length"), MAX_LENGTHS, index=MAX_LENGTHS.index(DEFAULTS.max_length),
-             horizontal=True, key="finetune_max_length")
+    st.radio(
+        t("finetune.max_length"),
+        MAX_LENGTHS,
+        index=MAX_LENGTHS.index(DEFAULTS.max_length),
+        horizontal=True,
+        key="finetune_max_length",
+    )
     budget_labels = {seconds: t("finetune.budget_value", seconds=seconds) for seconds in BUDGETS}
-    st.selectbox(t("finetune.budget"), BUDGETS, index=BUDGETS.index(int(DEFAULTS.max_seconds)),
-                 format_func=budget_labels.get, help=t("finetune.budget_help"), key="finetune_budget")
+    st.selectbox(
+        t("finetune.budget"),
+        BUDGETS,
+        index=BUDGETS.index(int(DEFAULTS.max_seconds)),
+        format_func=budget_labels.get,
+        help=t("finetune.budget_help"),
+        key="finetune_budget",
+    )
 st.toggle(t("finetune.freeze"), value=False, help=t("finetune.freeze_help"), key="finetune_freeze")
 compare = st.checkbox(t("finetune.compare"), value=False, help=t("finetune.compare_help"), key="finetune_compare")
 init_labels = {init: run_name(init) for init in jobs.INITS}
-st.radio(t("finetune.init"), jobs.INITS, format_func=init_labels.get, horizontal=True, disabled=compare, key="finetune_init")
+st.radio(
+    t("finetune.init"), jobs.INITS, format_func=init_labels.get, horizontal=True, disabled=compare, key="finetune_init"
+)
 
 
 def start_job(base, base_spec: str) -> None:
@@ -78,9 +104,14 @@ def start_job(base, base_spec: str) -> None:
     previous = state.get("finetune_job")
     if previous is not None:
         previous.stop()
-    settings = jobs.demo_settings(epochs=state["finetune_epochs"], batch_size=state["finetune_batch"],
-                                  lr=state["finetune_lr"], max_length=state["finetune_max_length"],
-                                  max_seconds=float(state["finetune_budget"]), freeze_encoder=state["finetune_freeze"])
+    settings = jobs.demo_settings(
+        epochs=state["finetune_epochs"],
+        batch_size=state["finetune_batch"],
+        lr=state["finetune_lr"],
+        max_length=state["finetune_max_length"],
+        max_seconds=float(state["finetune_budget"]),
+        freeze_encoder=state["finetune_freeze"],
+    )
     init = jobs.COMPARE if state["finetune_compare"] else state["finetune_init"]
     owner = state.setdefault("finetune_owner", jobs.Owner())
     state["finetune_job"] = jobs.start(owner, base, state["finetune_task"], settings, init, state["finetune_size"])
@@ -95,8 +126,15 @@ def stop_job() -> None:
 job: jobs.Job | None = st.session_state.get("finetune_job")
 active = job is not None and not job.snapshot().finished
 start_column, stop_column, _ = st.columns([1, 1, 4])
-start_column.button(t("finetune.start"), type="primary", disabled=active, on_click=start_job, args=(bundle, spec),
-                    key="finetune_start", icon="▶️")
+start_column.button(
+    t("finetune.start"),
+    type="primary",
+    disabled=active,
+    on_click=start_job,
+    args=(bundle, spec),
+    key="finetune_start",
+    icon="▶️",
+)
 stop_column.button(t("finetune.stop"), disabled=not active, on_click=stop_job, key="finetune_stop", icon="⏹️")
 st.caption(t("finetune.copy_note"))
 
@@ -106,9 +144,17 @@ st.subheader(t("finetune.progress_header"))
 
 def describe_settings(snapshot: jobs.JobSnapshot) -> str:
     s = snapshot.settings
-    return t("finetune.run_settings", task=snapshot.task, size=snapshot.train_size or "…", epochs=s.epochs, lr=f"{s.lr:g}",
-             batch=s.batch_size, max_length=s.max_length,
-             frozen=t("finetune.frozen_yes") if s.freeze_encoder else t("finetune.frozen_no"), budget=f"{s.max_seconds:g}")
+    return t(
+        "finetune.run_settings",
+        task=snapshot.task,
+        size=snapshot.train_size or "…",
+        epochs=s.epochs,
+        lr=f"{s.lr:g}",
+        batch=s.batch_size,
+        max_length=s.max_length,
+        frozen=t("finetune.frozen_yes") if s.freeze_encoder else t("finetune.frozen_no"),
+        budget=f"{s.max_seconds:g}",
+    )
 
 
 def show_status(snapshot: jobs.JobSnapshot) -> None:
@@ -120,8 +166,16 @@ def show_status(snapshot: jobs.JobSnapshot) -> None:
             st.info(t("finetune.evaluating", run=run, n=snapshot.heldout_size), icon="🧮")
         elif snapshot.phase == "training":
             last = jobs.last_step(snapshot, snapshot.current_init) or {"step": 0, "seconds": 0}
-            st.info(t("finetune.training", run=run, step=last["step"], seconds=last["seconds"],
-                      total=jobs.steps_per_run(snapshot.train_size, snapshot.settings)), icon="🏋️")
+            st.info(
+                t(
+                    "finetune.training",
+                    run=run,
+                    step=last["step"],
+                    seconds=last["seconds"],
+                    total=jobs.steps_per_run(snapshot.train_size, snapshot.settings),
+                ),
+                icon="🏋️",
+            )
         else:
             st.info(t("finetune.loading"), icon="📦")
     elif snapshot.status == jobs.DONE:
@@ -132,8 +186,14 @@ def show_status(snapshot: jobs.JobSnapshot) -> None:
         st.error(t("finetune.failed", error=snapshot.error))
     for init, result in snapshot.results.items():
         if result.stopped and snapshot.stop_reason is None:
-            st.caption(t("finetune.budget_reached", run=run_name(init), steps=result.steps,
-                         total=jobs.steps_per_run(snapshot.train_size, snapshot.settings)))
+            st.caption(
+                t(
+                    "finetune.budget_reached",
+                    run=run_name(init),
+                    steps=result.steps,
+                    total=jobs.steps_per_run(snapshot.train_size, snapshot.settings),
+                )
+            )
 
 
 # Polls the job once a second while it trains; only this part of the page reruns, so the rest stays usable.
@@ -150,9 +210,14 @@ def live_view() -> None:
     st.progress(share, text=t("finetune.progress", share=share))
     if snapshot.history:
         ui.plot(
-            charts.training_curves(snapshot.history, run_names={i: run_name(i) for i in snapshot.inits},
-                                   loss_title=t("finetune.loss"), accuracy_title=t("finetune.accuracy"),
-                                   step_title=t("finetune.step"), title=t("finetune.curves_title")),
+            charts.training_curves(
+                snapshot.history,
+                run_names={i: run_name(i) for i in snapshot.inits},
+                loss_title=t("finetune.loss"),
+                accuracy_title=t("finetune.accuracy"),
+                step_title=t("finetune.step"),
+                title=t("finetune.curves_title"),
+            ),
             key="finetune_curves",
         )
     if active and snapshot.finished:
@@ -185,16 +250,22 @@ for column, (init, result) in zip(result_columns, snapshot.results.items()):
         metric_columns[-2].metric(t("finetune.steps_done"), result.steps)
         metric_columns[-1].metric(t("finetune.seconds"), f"{result.seconds:.0f}")
         ui.plot(
-            charts.confusion_heatmap(jobs.row_shares(result.evaluation.confusion), result.evaluation.confusion,
-                                     [label_name(label) for label in labels], true_title=t("finetune.true_label"),
-                                     predicted_title=t("finetune.predicted_label"),
-                                     title=t("finetune.confusion_title", run=run_name(init))),
+            charts.confusion_heatmap(
+                jobs.row_shares(result.evaluation.confusion),
+                result.evaluation.confusion,
+                [label_name(label) for label in labels],
+                true_title=t("finetune.true_label"),
+                predicted_title=t("finetune.predicted_label"),
+                title=t("finetune.confusion_title", run=run_name(init)),
+            ),
             key=f"finetune_confusion_{init}",
         )
         st.caption(t("finetune.download_confusion", run=run_name(init)))
-        ui.download_buttons(f"finetune_confusion_{init}",
-                            *jobs.confusion_rows(result.evaluation, labels, t("finetune.confusion_corner")),
-                            key=f"finetune_confusion_{init}")
+        ui.download_buttons(
+            f"finetune_confusion_{init}",
+            *jobs.confusion_rows(result.evaluation, labels, t("finetune.confusion_corner")),
+            key=f"finetune_confusion_{init}",
+        )
 st.caption(t("finetune.download_history"))
 ui.download_buttons("finetune_history", *jobs.history_rows(snapshot.history), key="finetune_history")
 
@@ -213,21 +284,28 @@ if not trained:
     st.stop()
 chosen = trained[0]
 if len(trained) > 1:
-    chosen = st.radio(t("finetune.try_model"), trained, format_func=init_labels.get, horizontal=True, key="finetune_try_model")
-text = st.text_input(t("finetune.try_input"), value=t(f"finetune.try_default_{snapshot.task}"),
-                     key=f"finetune_try_{snapshot.task}")
+    chosen = st.radio(
+        t("finetune.try_model"), trained, format_func=init_labels.get, horizontal=True, key="finetune_try_model"
+    )
+text = st.text_input(
+    t("finetune.try_input"), value=t(f"finetune.try_default_{snapshot.task}"), key=f"finetune_try_{snapshot.task}"
+)
 answer = ui.run_or_explain(explained, job.id, chosen, text, job)
 if answer is None:
     st.stop()
 if answer["truncated"]:
     st.info(t("common.truncated", limit=len(answer["tokens"])))
 if snapshot.kind == "token":
-    ui.plot(charts.tag_strip(answer["tokens"], answer["tags"], answer["tag_probs"], title=t("finetune.tags_title")),
-            key="finetune_tags")
+    ui.plot(
+        charts.tag_strip(answer["tokens"], answer["tags"], answer["tag_probs"], title=t("finetune.tags_title")),
+        key="finetune_tags",
+    )
 else:
     names, probs = jobs.ranked(answer["probs"])
-    ui.plot(probability_bars([label_name(name) for name in names], probs, title=t("finetune.probabilities_title")),
-            key="finetune_probs")
+    ui.plot(
+        probability_bars([label_name(name) for name in names], probs, title=t("finetune.probabilities_title")),
+        key="finetune_probs",
+    )
 
 st.markdown(f"**{t('finetune.attention_header')}**")
 st.caption(t("finetune.attention_note_token" if snapshot.kind == "token" else "finetune.attention_note"))
@@ -238,8 +316,13 @@ if before.tokens != answer["attention_tokens"]:
     st.info(t("finetune.tokens_differ"))
     st.stop()
 ui.plot(
-    charts.cls_attention_bars(before.tokens, jobs.cls_row(before.attentions), answer["cls_attention"],
-                              before_name=t("finetune.before"), after_name=t("finetune.after", run=run_name(chosen)),
-                              title=t("finetune.attention_title")),
+    charts.cls_attention_bars(
+        before.tokens,
+        jobs.cls_row(before.attentions),
+        answer["cls_attention"],
+        before_name=t("finetune.before"),
+        after_name=t("finetune.after", run=run_name(chosen)),
+        title=t("finetune.attention_title"),
+    ),
     key="finetune_cls_attention",
 )

@@ -50,8 +50,13 @@ if causal is not None:
     if len(tokens) < len(causal.tokens):
         st.caption(t("gpt_vs_bert.cropped", shown=len(tokens), total=len(causal.tokens)))
     ui.plot(
-        charts.attention_pair(causal_shown, bidirectional_shown, tokens, causal_title=t("gpt_vs_bert.causal_title"),
-                              bidirectional_title=t("gpt_vs_bert.bidirectional_title")),
+        charts.attention_pair(
+            causal_shown,
+            bidirectional_shown,
+            tokens,
+            causal_title=t("gpt_vs_bert.causal_title"),
+            bidirectional_title=t("gpt_vs_bert.bidirectional_title"),
+        ),
         key="gpt_vs_bert_attention",
     )
     ui.download_buttons(
@@ -86,9 +91,12 @@ for column, mode, result in (
         visible = charts.visible_tokens(result.tokens, first_mask, mode == "causal")
         st.code(" ".join(visible), language=None, wrap_lines=True)
         ui.plot(
-            probability_bars([p.token for p in predictions], [p.prob for p in predictions],
-                             title=t(f"gpt_vs_bert.{mode}_predictions"),
-                             color="#F58518" if mode == "causal" else "#4C78A8"),
+            probability_bars(
+                [p.token for p in predictions],
+                [p.prob for p in predictions],
+                title=t(f"gpt_vs_bert.{mode}_predictions"),
+                color="#F58518" if mode == "causal" else "#4C78A8",
+            ),
             key=f"gpt_vs_bert_{mode}_predictions",
         )
 st.caption(t("gpt_vs_bert.weights_note"))

@@ -13,7 +13,7 @@ from app import models, ui
 from app.charts.masking import convergence_chart, token_strip
 from app.i18n import t
 from app.navigation import require_entry
-from model.pretraining_data import KEPT, MASKED, RANDOM
+from model.training.pretraining_data import KEPT, MASKED, RANDOM
 
 MAX_STRIP_TOKENS = 128  # beyond this the picture is taller than a screen; the table and CSV keep all
 DRAW_COUNTS = (100, 1000, 5000)

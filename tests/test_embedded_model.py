@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from model import inference
-from model.card import PROBES
 from model.checkpoint import EMBEDDED_DIR, load
-from model.corpus import SOURCES
+from model.data.sources import SOURCES
+from model.training.card import PROBES
 
 # How many of the everyday probes (model/card.py) must have an accepted answer in the top 5. A model that
 # knows only word frequencies answers "the", "，", "的" everywhere and scores 0 of 26 in both languages.
@@ -20,7 +20,14 @@ def bundle():
 
 
 def test_folder_is_complete_and_small():
-    for name in ("config.json", "model.safetensors", "vocab.txt", "tokenizer.json", "tokenizer_config.json", "README.md"):
+    for name in (
+        "config.json",
+        "model.safetensors",
+        "vocab.txt",
+        "tokenizer.json",
+        "tokenizer_config.json",
+        "README.md",
+    ):
         assert (EMBEDDED_DIR / name).exists(), name
     assert (EMBEDDED_DIR / "model.safetensors").stat().st_size < 60 * 2**20
 

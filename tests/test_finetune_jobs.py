@@ -18,7 +18,7 @@ import torch
 
 from app import finetune_jobs as jobs
 from model.checkpoint import LoadedBert
-from model.datasets import TaskData
+from model.data.tasks import TaskData
 from model.modeling import BertConfig, BertForPreTraining
 from model.tokenization import BertTokenizer
 
@@ -30,9 +30,16 @@ def tiny_base() -> LoadedBert:
     vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"] + [f"w{i}" for i in range(40)] + list("好坏李明")
     tokenizer = BertTokenizer.from_vocab(vocab, max_length=32)
     torch.manual_seed(0)
-    config = BertConfig(vocab_size=tokenizer.vocab_size, hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
-                        intermediate_size=64, max_position_embeddings=32, hidden_dropout_prob=0.0,
-                        attention_probs_dropout_prob=0.0)
+    config = BertConfig(
+        vocab_size=tokenizer.vocab_size,
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        intermediate_size=64,
+        max_position_embeddings=32,
+        hidden_dropout_prob=0.0,
+        attention_probs_dropout_prob=0.0,
+    )
     model = BertForPreTraining(config).eval()
     model.requires_grad_(False)
     return LoadedBert(model, tokenizer, "tiny", None)
@@ -86,7 +93,9 @@ def test_a_job_runs_to_done_with_history_and_evaluation(base):
     assert job.wait(60)
     snap = job.snapshot()
     assert snap.status == jobs.DONE and snap.error is None and snap.finished
-    assert snap.kind == "sequence" and snap.labels == tuple(LABELS) and snap.train_size == 96 and snap.heldout_size == 40
+    assert (
+        snap.kind == "sequence" and snap.labels == tuple(LABELS) and snap.train_size == 96 and snap.heldout_size == 40
+    )
     assert len(snap.history) == 3 * 6 and [h["step"] for h in snap.history] == list(range(1, 19))
     assert all(h["init"] == "pretrained" for h in snap.history)
     evaluation = snap.results["pretrained"].evaluation
@@ -136,8 +145,9 @@ def test_stop_ends_a_running_job_and_it_still_scores(base):
 
 def test_the_time_budget_ends_a_run_as_done(base):
     owner = jobs.Owner()
-    job = jobs.start(owner, base, "tiny", jobs.demo_settings(epochs=500, batch_size=8, max_length=16, max_seconds=0.5),
-                     "random", 96)
+    job = jobs.start(
+        owner, base, "tiny", jobs.demo_settings(epochs=500, batch_size=8, max_length=16, max_seconds=0.5), "random", 96
+    )
     assert job.wait(30)
     snap = job.snapshot()
     assert snap.status == jobs.DONE and snap.results["random"].stopped and snap.results["random"].steps < 500 * 12
@@ -145,7 +155,10 @@ def test_the_time_budget_ends_a_run_as_done(base):
 
 def test_two_jobs_at_once_both_finish(base):
     owners = [jobs.Owner(), jobs.Owner()]
-    both = [jobs.start(owners[0], base, "tiny", QUICK, "pretrained", 96), jobs.start(owners[1], base, "tiny-ner", QUICK, "random", 24)]
+    both = [
+        jobs.start(owners[0], base, "tiny", QUICK, "pretrained", 96),
+        jobs.start(owners[1], base, "tiny-ner", QUICK, "random", 24),
+    ]
     assert all(job.wait(60) for job in both)
     first, second = (job.snapshot() for job in both)
     assert first.status == second.status == jobs.DONE
@@ -230,11 +243,12 @@ def test_a_job_whose_owner_is_deleted_kills_its_training_process(base):
 
 def test_a_training_process_exits_when_its_server_goes_away(base):
     from app.training_process import ROOT, Request
-    from model.finetune import build_task_model, encode_examples
+    from model.training.finetune import build_task_model, encode_examples
 
     data = encode_examples(base.tokenizer, "sequence", sentiment_like(32, 0), 16)
-    child = subprocess.Popen([sys.executable, "-m", "app.training_process"], cwd=ROOT, stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE)
+    child = subprocess.Popen(
+        [sys.executable, "-m", "app.training_process"], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE
+    )
     try:
         pickle.dump(Request(build_task_model(base, LABELS, "sequence"), data, data, LABELS, ENDLESS), child.stdin)
         child.stdin.flush()
@@ -248,7 +262,9 @@ def test_a_training_process_exits_when_its_server_goes_away(base):
 
 def test_a_training_process_that_raises_fails_the_job_with_its_message(base):
     owner = jobs.Owner()
-    job = jobs.start(owner, base, "tiny", jobs.demo_settings(batch_size=0, max_length=16), "pretrained", 32)  # raises in the child
+    job = jobs.start(
+        owner, base, "tiny", jobs.demo_settings(batch_size=0, max_length=16), "pretrained", 32
+    )  # raises in the child
     assert job.wait(60)
     snap = job.snapshot()
     assert snap.status == jobs.FAILED and snap.error == "ZeroDivisionError: division by zero" and snap.history == ()
@@ -308,13 +324,15 @@ def test_cls_row_averages_the_heads_of_the_last_layer():
 
 
 def test_tables_and_shares():
-    from model.finetune import EvalResult
+    from model.training.finetune import EvalResult
 
     evaluation = EvalResult(0.75, [[3, 1], [0, 0]])
     assert jobs.confusion_rows(evaluation, ["a", "b"], "t\\p") == (["t\\p", "a", "b"], [["a", 3, 1], ["b", 0, 0]])
     assert jobs.row_shares(evaluation.confusion).tolist() == [[0.75, 0.25], [0.0, 0.0]]
     assert jobs.majority_share([[6, 0], [2, 2]]) == 0.6 and jobs.majority_share([[0]]) == 0.0
-    history = [{"init": "random", "step": 1, "epoch": 1, "loss": 0.69314718, "accuracy": 0.5, "lr": 1e-5, "seconds": 0.1234}]
+    history = [
+        {"init": "random", "step": 1, "epoch": 1, "loss": 0.69314718, "accuracy": 0.5, "lr": 1e-5, "seconds": 0.1234}
+    ]
     header, rows = jobs.history_rows(history)
     assert header[:3] == ["init", "step", "epoch"] and rows == [["random", 1, 1, 0.693147, 0.5, 1e-5, 0.123]]
 
@@ -323,15 +341,49 @@ def test_ranked_and_last_step():
     assert jobs.ranked({"neg": 0.2, "pos": 0.8}) == (["pos", "neg"], [0.8, 0.2])
     settings = jobs.demo_settings()
     history = ({"init": "pretrained", "step": 1}, {"init": "random", "step": 1}, {"init": "random", "step": 2})
-    snap = jobs.JobSnapshot("x", jobs.RUNNING, "training", "t", "sequence", (), jobs.INITS, "random", settings, 10, 10, 0,
-                            history, {}, None, None, 1.0)
+    snap = jobs.JobSnapshot(
+        "x",
+        jobs.RUNNING,
+        "training",
+        "t",
+        "sequence",
+        (),
+        jobs.INITS,
+        "random",
+        settings,
+        10,
+        10,
+        0,
+        history,
+        {},
+        None,
+        None,
+        1.0,
+    )
     assert jobs.last_step(snap, "random")["step"] == 2 and jobs.last_step(snap, "pretrained")["step"] == 1
     assert jobs.last_step(snap, None) is None
 
 
 def test_progress_counts_steps_or_time_whichever_is_further():
     settings = jobs.demo_settings(epochs=1, batch_size=10, max_seconds=10.0)
-    snap = jobs.JobSnapshot(1, jobs.RUNNING, "training", "t", "sequence", ("a", "b"), ("pretrained", "random"), "pretrained",
-                            settings, 100, 10, 0, ({"init": "pretrained", "step": 2, "seconds": 5.0},), {}, None, None, 5.0)
+    snap = jobs.JobSnapshot(
+        1,
+        jobs.RUNNING,
+        "training",
+        "t",
+        "sequence",
+        ("a", "b"),
+        ("pretrained", "random"),
+        "pretrained",
+        settings,
+        100,
+        10,
+        0,
+        ({"init": "pretrained", "step": 2, "seconds": 5.0},),
+        {},
+        None,
+        None,
+        5.0,
+    )
     assert jobs.progress(snap) == pytest.approx(0.25)  # half the budget of the first of two runs
     assert jobs.steps_per_run(101, settings) == 11

@@ -63,7 +63,9 @@ def test_page_never_renders_user_text_as_html(name):
             assert not allow_html, f"{name} renders user text with unsafe_allow_html"
 
 
-@pytest.mark.parametrize("params", [{"layer": "500", "head": "-3", "lang": "xx"}, {"layer": "abc", "text": "a" * 50_000}])
+@pytest.mark.parametrize(
+    "params", [{"layer": "500", "head": "-3", "lang": "xx"}, {"layer": "abc", "text": "a" * 50_000}]
+)
 def test_hand_edited_url_cannot_break_a_page(params):
     at = AppTest.from_file(ENTRY, default_timeout=120)
     for key, value in params.items():

@@ -15,8 +15,8 @@ from app.charts.masking import OUTCOME_COLORS, convergence_chart, strip_columns,
 from model.checkpoint import LoadedBert
 from model.inference import FillMaskResult, InputError, MaskPredictions, Prediction
 from model.modeling import BertConfig, BertForPreTraining
-from model.pretraining_data import KEPT, MASKED, NOT_CHOSEN, RANDOM
 from model.tokenization import BertTokenizer
+from model.training.pretraining_data import KEPT, MASKED, NOT_CHOSEN, RANDOM
 from tests.conftest import write_vocab
 
 LONG = "she opened the door and walked into the room , the cinema was dark and the film was playing . " * 2
@@ -55,7 +55,7 @@ def test_settings_from_sliders_split_at_the_handles():
     assert everything_masked.kept_prob == 0 and everything_masked.random_prob == 0
 
 
-@pytest.mark.parametrize("bad", [dict(rate=1.5), dict(mask_prob=0.9, random_prob=0.2), dict(random_prob=-0.1)])
+@pytest.mark.parametrize("bad", [{"rate": 1.5}, {"mask_prob": 0.9, "random_prob": 0.2}, {"random_prob": -0.1}])
 def test_settings_refuse_impossible_values(bad):
     with pytest.raises(ValueError):
         lab.MaskingSettings(**bad)
@@ -117,7 +117,7 @@ def test_draw_rows_and_json_cover_every_position(tokenizer):
     draw = lab.draw_masking(enc, tokenizer, seed=3)
     rows = draw.rows()
     assert len(rows) == len(enc.ids) and len(rows[0]) == len(draw.ROW_HEADER)
-    assert [r[3] for r in rows][0] == "special"
+    assert next(r[3] for r in rows) == "special"
     payload = json.loads(json.dumps(draw.to_json()))
     assert payload["seed"] == 3 and len(payload["positions"]) == len(enc.ids)
     names = {MASKED: "M", RANDOM: "R", KEPT: "K"}
@@ -197,7 +197,9 @@ def test_statistics_are_reproducible_and_follow_the_settings(tokenizer):
     assert a.totals["kept"] == 0
     assert a.series()[2][2] == 0.5
     assert a.chosen_varies  # "unaffable" is several pieces: a draw takes it whole or not at all
-    one_piece_words = lab.draw_statistics(tokenizer.encode("cinema door walked in"), tokenizer, draws=300, seed=4, settings=settings)
+    one_piece_words = lab.draw_statistics(
+        tokenizer.encode("cinema door walked in"), tokenizer, draws=300, seed=4, settings=settings
+    )
     assert not one_piece_words.chosen_varies
     with pytest.raises(ValueError):
         lab.draw_statistics(enc, tokenizer, draws=0, seed=0)

@@ -13,8 +13,15 @@ from model.modeling import BertConfig, BertForPreTraining, bert_base, bert_large
 
 def tiny(**kw) -> BertForPreTraining:
     torch.manual_seed(0)
-    config = BertConfig(vocab_size=50, hidden_size=16, num_hidden_layers=2, num_attention_heads=4, intermediate_size=32,
-                        max_position_embeddings=32, **kw)
+    config = BertConfig(
+        vocab_size=50,
+        hidden_size=16,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        intermediate_size=32,
+        max_position_embeddings=32,
+        **kw,
+    )
     return BertForPreTraining(config).eval()
 
 
@@ -29,8 +36,22 @@ def test_count_parameters_matches_allocated_model():
 
 
 def test_model_package_imports_no_ui_libraries():
-    code = "import sys, model, model.cli, model.pretrain, model.inference; " \
-           "bad = [m for m in ('streamlit', 'plotly', 'bertviz') if m in sys.modules]; print(bad); sys.exit(bool(bad))"
+    code = (
+        "import sys, model, model.cli, model.training.pretrain, model.training.finetune, model.inference; "
+        "bad = [m for m in ('streamlit', 'plotly', 'bertviz') if m in sys.modules]; print(bad); sys.exit(bool(bad))"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_model_and_the_string_tables_do_not_load_the_corpus_builder():
+    # The corpus builder (fetching, parsing ten sources) is for `python -m model corpus` and pre-training only;
+    # the app and a plain `import model` start without it.
+    code = (
+        "import sys, model, model.cli, app.text; "
+        "bad = [m for m in ('model.data.corpus', 'model.data.minilm') if m in sys.modules]; "
+        "print(bad); sys.exit(bool(bad))"
+    )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
 
@@ -72,7 +93,9 @@ def test_padding_gets_no_attention_and_does_not_change_real_tokens():
 def test_fully_masked_row_stays_finite():
     mask = make_attention_mask(torch.zeros(1, 4, dtype=torch.long), 4, causal=False, device="cpu")
     model = tiny()
-    out = model.bert(torch.randint(5, 50, (1, 4)), attention_mask=torch.zeros(1, 4, dtype=torch.long), output_attentions=True)
+    out = model.bert(
+        torch.randint(5, 50, (1, 4)), attention_mask=torch.zeros(1, 4, dtype=torch.long), output_attentions=True
+    )
     assert mask is not None and torch.isfinite(out.last_hidden_state).all()
     assert all(torch.isfinite(a).all() for a in out.attentions)
 

@@ -7,9 +7,9 @@ import pytest
 from apptest_helpers import HOSTILE_INPUTS, figures, open_app_page, plot_array
 from streamlit.testing.v1 import AppTest
 
-from app.text.common import TEXT as COMMON
 from app.bertviz_view import MAX_BERTVIZ_TOKENS
 from app.text.attention import TEXT
+from app.text.common import TEXT as COMMON
 
 SHORT = "She opened the door and walked into the room."  # 12 tokens with [CLS] and [SEP]
 

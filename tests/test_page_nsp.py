@@ -10,7 +10,6 @@ import pytest
 from apptest_helpers import HOSTILE_INPUTS, figures, open_app_page
 from streamlit.testing.v1 import AppTest
 
-from app.text.common import TEXT as COMMON
 from app.charts import base
 from app.charts import nsp as charts
 from app.nsp_samples import (
@@ -23,6 +22,7 @@ from app.nsp_samples import (
     pick_runs,
     provenance,
 )
+from app.text.common import TEXT as COMMON
 from app.text.nsp import TEXT
 
 
@@ -62,9 +62,9 @@ def test_sampled_pair_is_shown_with_layout_gauge_and_truth(lang):
     truth = TEXT["truth_next"][lang] if expected.is_next else TEXT["truth_not"][lang]
     assert truth in [m.value for m in at.markdown]
     source = {"en": "austen", "zh": "sanguo"}[lang]
-    assert TEXT["source_line"][lang].format(source=TEXT[f"source_{source}"][lang], licence=TEXT[f"licence_{source}"][lang]) in [
-        c.value for c in at.caption
-    ]
+    assert TEXT["source_line"][lang].format(
+        source=TEXT[f"source_{source}"][lang], licence=TEXT[f"licence_{source}"][lang]
+    ) in [c.value for c in at.caption]
     strip, gauge = figures(at)
     assert strip["data"][0]["type"] == "heatmap" and gauge["data"][0]["type"] == "indicator"
     assert 0 <= gauge["data"][0]["value"] <= 100
@@ -158,8 +158,12 @@ def test_draw_is_reproducible_and_uses_the_real_pairing():
 
 def test_pick_runs_keeps_consecutive_clean_sentences_one_per_document():
     documents = [
-        ['He said: "no"', "The rain fell all night long.", "The river rose over its banks.",
-         "Nobody in the house slept."],
+        [
+            'He said: "no"',
+            "The rain fell all night long.",
+            "The river rose over its banks.",
+            "Nobody in the house slept.",
+        ],
         ["Short.", "The dog barked at the moon again.", "Then it lay down by the fire.", "Morning came to the farm."],
         ["Too few clean sentences here.", "--"],
     ]

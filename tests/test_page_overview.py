@@ -57,7 +57,7 @@ def test_loaded_model_card_and_sizes(hf_checkpoint, tmp_path):
     (folder / "README.md").write_text("# Tiny test model\n\nTrained on nothing at all.", encoding="utf-8")
     at = open_page("en", model_choice="folder", model_folder=str(folder))
     assert at.expander[0].label == TEXT["card_expander"]["en"]
-    assert "# Tiny test model" in [m.value for m in at.expander[0].markdown][0]
+    assert "# Tiny test model" in next(m.value for m in at.expander[0].markdown)
     sizes = at.dataframe[0].value.set_index("Quantity")
     loaded = TEXT["model_loaded"]["en"].format(name="tiny-bert")
     assert sizes.loc[TEXT["row_layers"]["en"], loaded] == 2
@@ -134,5 +134,7 @@ def test_a_model_folder_that_cannot_load_falls_back_with_a_message(folder, lang,
     errors = [e.value for e in at.sidebar.error]
     assert len(errors) == 1 and errors[0].startswith(message)
     assert len(errors[0]) < 200  # the typed path is shortened, not echoed whole
-    assert at.dataframe[0].value.columns[3] == TEXT["model_loaded"][lang].format(name=COMMON["model_embedded_name"][lang])
+    assert at.dataframe[0].value.columns[3] == TEXT["model_loaded"][lang].format(
+        name=COMMON["model_embedded_name"][lang]
+    )
     assert len(figures(at)) == 3

@@ -174,7 +174,7 @@ def test_task_head_matches_transformers_classification(hf_checkpoint, per_token)
     """A sentence head computes its last layer for [CLS] alone; logits must still equal the full pass's."""
     from transformers import BertForSequenceClassification, BertForTokenClassification
 
-    from model.finetune import build_task_model
+    from model.training.finetune import build_task_model
 
     folder, _ = hf_checkpoint
     bundle = load_folder(folder)

@@ -4,15 +4,21 @@ from __future__ import annotations
 
 import torch
 
-from model.pretraining_data import KEPT, MASKED, NOT_CHOSEN, RANDOM, make_nsp_pairs, mask_tokens
+from model.training.pretraining_data import KEPT, MASKED, NOT_CHOSEN, RANDOM, make_nsp_pairs, mask_tokens
 
 MASK_ID = 4
 RANDOM_IDS = torch.arange(10, 1000)
 
 
 def _draw(ids, candidates, seed, **kw):
-    return mask_tokens(ids, candidates, mask_token_id=MASK_ID, random_token_ids=RANDOM_IDS,
-                       generator=torch.Generator().manual_seed(seed), **kw)
+    return mask_tokens(
+        ids,
+        candidates,
+        mask_token_id=MASK_ID,
+        random_token_ids=RANDOM_IDS,
+        generator=torch.Generator().manual_seed(seed),
+        **kw,
+    )
 
 
 def test_masking_statistics_converge_to_15_80_10_10():
@@ -76,7 +82,7 @@ def test_whole_word_masking_takes_every_piece_of_a_word():
     for seed in range(50):
         result = _draw(ids, candidates, seed, word_ids=word_ids, rate=0.3)
         chosen = (result.outcome != NOT_CHOSEN).tolist()
-        for w in set(x for x in word_ids if x is not None):
+        for w in {x for x in word_ids if x is not None}:
             flags = {chosen[i] for i, x in enumerate(word_ids) if x == w}
             assert len(flags) == 1, f"word {w} split by seed {seed}"
 

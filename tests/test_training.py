@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import socket
 import subprocess
@@ -13,11 +14,11 @@ import numpy as np
 import pytest
 import torch
 
-from model import finetune as ft
-from model import pretrain as pt
 from model.checkpoint import LoadedBert
 from model.modeling import BertConfig, BertForPreTraining
 from model.tokenization import BertTokenizer
+from model.training import finetune as ft
+from model.training import pretrain as pt
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -40,13 +41,31 @@ def tiny_corpus(seed: int = 0) -> pt.TokenizedCorpus:
 
 def tiny_model(vocab_size: int, seed: int = 0) -> BertForPreTraining:
     torch.manual_seed(seed)
-    return BertForPreTraining(BertConfig(vocab_size=vocab_size, hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
-                                         intermediate_size=64, max_position_embeddings=64, hidden_dropout_prob=0.0,
-                                         attention_probs_dropout_prob=0.0))
+    return BertForPreTraining(
+        BertConfig(
+            vocab_size=vocab_size,
+            hidden_size=32,
+            num_hidden_layers=2,
+            num_attention_heads=4,
+            intermediate_size=64,
+            max_position_embeddings=64,
+            hidden_dropout_prob=0.0,
+            attention_probs_dropout_prob=0.0,
+        )
+    )
 
 
-SETTINGS = pt.PretrainSettings(steps=30, batch_size=8, seq_len=32, lr=3e-3, warmup_steps=3, eval_every=10, eval_batches=2,
-                               checkpoint_every=5, seed=0)
+SETTINGS = pt.PretrainSettings(
+    steps=30,
+    batch_size=8,
+    seq_len=32,
+    lr=3e-3,
+    warmup_steps=3,
+    eval_every=10,
+    eval_batches=2,
+    checkpoint_every=5,
+    seed=0,
+)
 
 
 def test_pretraining_reduces_loss_and_reports_metrics():
@@ -54,9 +73,13 @@ def test_pretraining_reduces_loss_and_reports_metrics():
     model = tiny_model(tok.vocab_size)
     losses = []
     settings = replace(SETTINGS, steps=60, batch_size=16, lr=1e-2)
-    metrics = pt.pretrain(model, pt.batches(corpus, tok, settings, seed=0), settings,
-                          eval_batches=pt.fixed_eval_batches(corpus, tok, settings),
-                          on_step=lambda step, m: losses.append(m["loss"]))
+    metrics = pt.pretrain(
+        model,
+        pt.batches(corpus, tok, settings, seed=0),
+        settings,
+        eval_batches=pt.fixed_eval_batches(corpus, tok, settings),
+        on_step=lambda step, m: losses.append(m["loss"]),
+    )
     assert len(losses) == 60
     assert np.mean(losses[-5:]) < np.mean(losses[:5]) - 0.4
     for lang in ("en", "zh"):
@@ -93,7 +116,9 @@ def test_resumed_run_equals_unbroken_run(tmp_path):
             raise KeyboardInterrupt  # the machine went away right after the step-5 checkpoint
 
     with pytest.raises(KeyboardInterrupt):
-        pt.pretrain(first, pt.batches(corpus, tok, settings, seed=0), settings, state_dir=tmp_path, on_step=crash_after_step_5)
+        pt.pretrain(
+            first, pt.batches(corpus, tok, settings, seed=0), settings, state_dir=tmp_path, on_step=crash_after_step_5
+        )
     resumed = tiny_model(tok.vocab_size, seed=99)
     state = torch.load(tmp_path / "state.pt", weights_only=True)
     assert state["step"] == 5
@@ -106,7 +131,7 @@ def test_learning_rate_warms_up_then_decays():
     s = replace(SETTINGS, steps=100, warmup_steps=10, lr=1.0, min_lr_ratio=0.1)
     lrs = [pt.lr_at(i, s) for i in range(100)]
     assert lrs[0] < lrs[5] < lrs[9] == pytest.approx(1.0)
-    assert all(a >= b for a, b in zip(lrs[10:], lrs[11:]))
+    assert all(a >= b for a, b in itertools.pairwise(lrs))
     assert lrs[-1] == pytest.approx(0.1, abs=0.01)
 
 
@@ -148,7 +173,7 @@ sys.path.insert(0, {root!r})
 sys.path.insert(0, {tests!r})
 from test_training import tiny_tokenizer, tiny_corpus, tiny_model, SETTINGS
 from dataclasses import replace
-from model import pretrain as pt
+from model.training import pretrain as pt
 ddp, device = pt.setup_distributed()
 rank = torch.distributed.get_rank()
 tok, corpus = tiny_tokenizer(), tiny_corpus()
@@ -169,9 +194,23 @@ def _free_port() -> int:
 def test_ddp_replicas_stay_identical(tmp_path):
     script = tmp_path / "ddp_run.py"
     script.write_text(DDP_SCRIPT.format(root=str(ROOT), tests=str(ROOT / "tests"), out=str(tmp_path)))
-    env = {**os.environ, "OMP_NUM_THREADS": "1", "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(_free_port()), "WORLD_SIZE": "2"}
-    procs = [subprocess.Popen([sys.executable, str(script)], env={**env, "RANK": str(r), "LOCAL_RANK": str(r)},
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) for r in range(2)]
+    env = {
+        **os.environ,
+        "OMP_NUM_THREADS": "1",
+        "MASTER_ADDR": "127.0.0.1",
+        "MASTER_PORT": str(_free_port()),
+        "WORLD_SIZE": "2",
+    }
+    procs = [
+        subprocess.Popen(
+            [sys.executable, str(script)],
+            env={**env, "RANK": str(r), "LOCAL_RANK": str(r)},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        for r in range(2)
+    ]
     for p in procs:
         out, _ = p.communicate(timeout=240)
         assert p.returncode == 0, out
@@ -206,7 +245,7 @@ def test_finetune_schedule_ends_at_the_time_budget_when_that_comes_first():
     s = ft.FinetuneSettings(lr=1.0, warmup_ratio=0.1, max_seconds=60.0)
     by_steps = [ft.learning_rate(replace(s, max_seconds=None), step, 100, 0.0) for step in range(100)]
     assert by_steps[0] < by_steps[5] < by_steps[10] == pytest.approx(1.0)
-    assert all(a >= b for a, b in zip(by_steps[10:], by_steps[11:])) and by_steps[-1] < 0.02
+    assert all(a >= b for a, b in itertools.pairwise(by_steps)) and by_steps[-1] < 0.02
     # 1,000 steps planned, 60 s allowed: the peak comes at 6 s and the rate is down to nothing at 60 s
     assert ft.learning_rate(s, 3, 1000, 6.0) == pytest.approx(1.0)
     assert ft.learning_rate(s, 30, 1000, 33.0) == pytest.approx(0.5)
@@ -221,7 +260,9 @@ def test_finetune_learns_a_separable_task_and_leaves_the_base_untouched():
     train = ft.encode_examples(base.tokenizer, "sequence", _sentiment_like(160, 0), 32)
     heldout = ft.encode_examples(base.tokenizer, "sequence", _sentiment_like(80, 1), 32)
     steps = []
-    result = ft.finetune(model, train, settings, labels=["neg", "pos"], heldout=heldout, on_step=lambda s, m: steps.append(m))
+    result = ft.finetune(
+        model, train, settings, labels=["neg", "pos"], heldout=heldout, on_step=lambda s, m: steps.append(m)
+    )
     assert result.steps == len(steps) == 8 * 10
     assert result.evaluation.accuracy > 0.9
     assert sum(map(sum, result.evaluation.confusion)) == 80
@@ -236,8 +277,13 @@ def test_finetune_stops_when_asked_and_frozen_encoder_stays_fixed():
     model = ft.build_task_model(base, ["neg", "pos"], "sequence", "random")
     encoder_before = {k: v.clone() for k, v in model.bert.state_dict().items()}
     train = ft.encode_examples(base.tokenizer, "sequence", _sentiment_like(64, 0), 32)
-    result = ft.finetune(model, train, ft.FinetuneSettings(epochs=5, batch_size=8, freeze_encoder=True), labels=["neg", "pos"],
-                         should_stop=lambda: True)
+    result = ft.finetune(
+        model,
+        train,
+        ft.FinetuneSettings(epochs=5, batch_size=8, freeze_encoder=True),
+        labels=["neg", "pos"],
+        should_stop=lambda: True,
+    )
     assert result.stopped and result.steps == 1
     for k, v in model.bert.state_dict().items():
         assert torch.equal(v, encoder_before[k])
@@ -273,12 +319,18 @@ def test_tokenized_corpus_cache_follows_the_file_and_drops_stale_copies(tmp_path
     corpus = tmp_path / "train.jsonl"
     corpus.write_text('{"lang": "zh", "sentences": ["我去看电影", "电影好"]}\n', encoding="utf-8")
     first = pt.tokenize_corpus(corpus, tokenizer)
-    assert [list(s) for s in first.documents[0]] == [tokenizer.encode("我去看电影").ids[1:-1], tokenizer.encode("电影好").ids[1:-1]]
+    assert [list(s) for s in first.documents[0]] == [
+        tokenizer.encode("我去看电影").ids[1:-1],
+        tokenizer.encode("电影好").ids[1:-1],
+    ]
     (old_cache,) = tmp_path.glob("train.*.npz")
 
     corpus.write_text('{"lang": "en", "sentences": ["w1 w2", "w3"]}\n', encoding="utf-8")
     second = pt.tokenize_corpus(corpus, tokenizer)
     assert second.languages == ["en"]
-    assert [list(s) for s in second.documents[0]] == [tokenizer.encode("w1 w2").ids[1:-1], tokenizer.encode("w3").ids[1:-1]]
+    assert [list(s) for s in second.documents[0]] == [
+        tokenizer.encode("w1 w2").ids[1:-1],
+        tokenizer.encode("w3").ids[1:-1],
+    ]
     (new_cache,) = tmp_path.glob("train.*.npz")
     assert new_cache != old_cache

@@ -33,9 +33,7 @@ def attention_map(matrix: np.ndarray, tokens: Sequence[str], *, title: str, zmax
     )
     fig.update_xaxes(side="top", tickangle=-60)
     # Keys are labelled along the top, so the title goes to the very top of the figure, above them.
-    fig.update_layout(
-        title={"y": 1.0, "yref": "container", "yanchor": "top", "pad": {"t": 8}}, margin={"t": 130}
-    )
+    fig.update_layout(title={"y": 1.0, "yref": "container", "yanchor": "top", "pad": {"t": 8}}, margin={"t": 130})
     return fig
 
 
@@ -65,8 +63,11 @@ def statistics_grid(
     names = list(titles)
     rows = -(-len(names) // GRID_COLUMNS)
     fig = make_subplots(
-        rows=rows, cols=GRID_COLUMNS, subplot_titles=[titles[n] for n in names],
-        horizontal_spacing=0.05, vertical_spacing=0.16,
+        rows=rows,
+        cols=GRID_COLUMNS,
+        subplot_titles=[titles[n] for n in names],
+        horizontal_spacing=0.05,
+        vertical_spacing=0.16,
     )
     n_layers, n_heads = stats[names[0]].shape
     annotate = n_layers * n_heads <= MAX_ANNOTATED_HEADS
@@ -87,28 +88,30 @@ def statistics_grid(
                 textfont={"size": 9},
                 hovertemplate="L%{y} H%{x}: %{z:.3f}<extra>" + titles[name] + "</extra>",
             ),
-            row=row + 1, col=col + 1,
+            row=row + 1,
+            col=col + 1,
         )
         if selected is not None:
             fig.add_trace(
                 go.Scatter(
-                    x=[selected[1]], y=[selected[0]], mode="markers", name=selected_label, showlegend=i == 0,
+                    x=[selected[1]],
+                    y=[selected[0]],
+                    mode="markers",
+                    name=selected_label,
+                    showlegend=i == 0,
                     marker={"symbol": "square-open", "size": 16, "color": "#E45756", "line": {"width": 3}},
                     hoverinfo="skip",
                 ),
-                row=row + 1, col=col + 1,
+                row=row + 1,
+                col=col + 1,
             )
         # Fixed ranges: the ring marker would otherwise pad the axes by a phantom row and column.
-        fig.update_yaxes(
-            range=[n_layers - 0.5, -0.5], dtick=1 if n_layers <= 12 else 2, row=row + 1, col=col + 1
-        )
+        fig.update_yaxes(range=[n_layers - 0.5, -0.5], dtick=1 if n_layers <= 12 else 2, row=row + 1, col=col + 1)
         fig.update_xaxes(range=[-0.5, n_heads - 0.5], dtick=1 if n_heads <= 12 else 2, row=row + 1, col=col + 1)
     fig.update_xaxes(title_text=axis_labels[1], row=rows)
     fig.update_yaxes(title_text=axis_labels[0], col=1)
     style(fig, None, rows * max(240, 28 * n_layers + 110) + 60)
-    fig.update_layout(
-        margin={"t": 40}, showlegend=selected is not None, legend={"orientation": "h", "y": -0.1, "x": 0}
-    )
+    fig.update_layout(margin={"t": 40}, showlegend=selected is not None, legend={"orientation": "h", "y": -0.1, "x": 0})
     return fig
 
 

@@ -106,7 +106,9 @@ def heatmap(
     return style(fig, title, height or max(300, 22 * len(y_labels) + 120))
 
 
-def probability_bars(labels: Sequence[str], probs: Sequence[float], *, title: str | None = None, color: str = "#4C78A8") -> go.Figure:
+def probability_bars(
+    labels: Sequence[str], probs: Sequence[float], *, title: str | None = None, color: str = "#4C78A8"
+) -> go.Figure:
     """Horizontal bars, the most likely at the top."""
     fig = go.Figure(
         go.Bar(
@@ -140,8 +142,10 @@ def token_grid(
     Each cell shows ``labels[i]`` with a small grey ``captions[i]`` below it, is coloured ``colours[codes[i]]``,
     and hovers ``hovers[i]``; all three texts are escaped here. ``legend`` is (name, colour) pairs.
     """
-    cells = [f"{plotly_text(label)}<br><span style='font-size:10px;color:#555'>{plotly_text(caption)}</span>"
-             for label, caption in zip(labels, captions)]
+    cells = [
+        f"{plotly_text(label)}<br><span style='font-size:10px;color:#555'>{plotly_text(caption)}</span>"
+        for label, caption in zip(labels, captions)
+    ]
     last = max(1, len(colours) - 1)
     fig = go.Figure(
         go.Heatmap(
@@ -160,8 +164,15 @@ def token_grid(
         )
     )
     for name, colour in legend:  # legend entries only: a heatmap has no legend of its own
-        fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=plotly_text(name),
-                                 marker={"symbol": "square", "size": 14, "color": colour}))
+        fig.add_trace(
+            go.Scatter(
+                x=[None],
+                y=[None],
+                mode="markers",
+                name=plotly_text(name),
+                marker={"symbol": "square", "size": 14, "color": colour},
+            )
+        )
     rows = len(wrap(list(codes), per_row))
     fig.update_xaxes(visible=False)
     fig.update_yaxes(visible=False, autorange="reversed")

@@ -59,24 +59,36 @@ def token_vectors(
     for name in ("token", "segment", "position", "sum"):
         fig.add_trace(
             go.Scatter(
-                x=x, y=vectors[name][: len(x)], name=labels[name], mode="lines",
+                x=x,
+                y=vectors[name][: len(x)],
+                name=labels[name],
+                mode="lines",
                 line={"color": PART_COLORS[name], "width": 3 if name == "sum" else 1.5},
             ),
-            row=1, col=1,
+            row=1,
+            col=1,
         )
     fig.add_trace(
         go.Scatter(
-            x=x, y=recomposed[: len(x)], name=recomposed_label, mode="lines",
+            x=x,
+            y=recomposed[: len(x)],
+            name=recomposed_label,
+            mode="lines",
             line={"color": "black", "width": 1.5, "dash": "dot"},
         ),
-        row=1, col=1,
+        row=1,
+        col=1,
     )
     fig.add_trace(
         go.Scatter(
-            x=x, y=vectors["normalized"][: len(x)], name=labels["normalized"], mode="lines",
+            x=x,
+            y=vectors["normalized"][: len(x)],
+            name=labels["normalized"],
+            mode="lines",
             line={"color": PART_COLORS["normalized"], "width": 2},
         ),
-        row=2, col=1,
+        row=2,
+        col=1,
     )
     fig.update_xaxes(title_text="d", row=2, col=1)
     fig.update_layout(legend={"orientation": "h", "yanchor": "bottom", "y": 1.08, "x": 0}, hovermode="x unified")

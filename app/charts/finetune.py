@@ -55,13 +55,36 @@ def training_curves(
         colour = RUN_COLOURS.get(init, "#333333")
         for col, metric in ((1, "loss"), (2, "accuracy")):
             y = [h[metric] for h in steps]
-            fig.add_trace(go.Scatter(x=x, y=y, mode="lines", line={"color": colour, "width": 1}, opacity=0.3,
-                                     name=name, legendgroup=init, showlegend=False, hoverinfo="skip"), row=1, col=col)
-            fig.add_trace(go.Scatter(x=x, y=smooth(y, window), mode="lines+markers", line={"color": colour, "width": 3},
-                                     marker={"size": 4},
-                                     name=name, legendgroup=init, showlegend=col == 1,
-                                     hovertemplate=f"{plotly_text(name)} · %{{x}}: %{{y:.3f}}<extra></extra>"),
-                          row=1, col=col)
+            fig.add_trace(
+                go.Scatter(
+                    x=x,
+                    y=y,
+                    mode="lines",
+                    line={"color": colour, "width": 1},
+                    opacity=0.3,
+                    name=name,
+                    legendgroup=init,
+                    showlegend=False,
+                    hoverinfo="skip",
+                ),
+                row=1,
+                col=col,
+            )
+            fig.add_trace(
+                go.Scatter(
+                    x=x,
+                    y=smooth(y, window),
+                    mode="lines+markers",
+                    line={"color": colour, "width": 3},
+                    marker={"size": 4},
+                    name=name,
+                    legendgroup=init,
+                    showlegend=col == 1,
+                    hovertemplate=f"{plotly_text(name)} · %{{x}}: %{{y:.3f}}<extra></extra>",
+                ),
+                row=1,
+                col=col,
+            )
     # The x axis spans the whole run from the start, so a live chart grows across it instead of rescaling.
     last_step = max([h.get("total_steps", h["step"]) for h in history] + [1])
     fig.update_xaxes(title_text=step_title, range=[0, last_step * 1.02], dtick=max(1, math.ceil(last_step / 8)))
@@ -77,13 +100,27 @@ def titled(fig: go.Figure) -> go.Figure:
 
 
 def confusion_heatmap(
-    shares: np.ndarray, counts: Sequence[Sequence[int]], labels: Sequence[str], *, true_title: str, predicted_title: str,
+    shares: np.ndarray,
+    counts: Sequence[Sequence[int]],
+    labels: Sequence[str],
+    *,
+    true_title: str,
+    predicted_title: str,
     title: str | None = None,
 ) -> go.Figure:
     """Rows are the true labels, columns the predictions; colour is the row's share, the number is the count."""
-    fig = heatmap(shares, labels, labels, title=title, zmin=0, zmax=1,
-                  hover="%{y} → %{x}: %{customdata} (%{z:.0%})<extra></extra>")
-    fig.update_traces(customdata=np.asarray(counts), text=np.asarray(counts), texttemplate="%{text}", colorbar={"tickformat": ".0%"})
+    fig = heatmap(
+        shares,
+        labels,
+        labels,
+        title=title,
+        zmin=0,
+        zmax=1,
+        hover="%{y} → %{x}: %{customdata} (%{z:.0%})<extra></extra>",
+    )
+    fig.update_traces(
+        customdata=np.asarray(counts), text=np.asarray(counts), texttemplate="%{text}", colorbar={"tickformat": ".0%"}
+    )
     fig.update_xaxes(title_text=predicted_title, tickangle=0 if len(labels) <= 5 else -45)
     fig.update_yaxes(title_text=true_title)
     return fig
@@ -100,8 +137,9 @@ def tag_code(tag: str, token: str) -> int:
     return 1
 
 
-def tag_strip(tokens: Sequence[str], tags: Sequence[str], probs: Sequence[float], *, title: str | None = None,
-              per_row: int = 12) -> go.Figure:
+def tag_strip(
+    tokens: Sequence[str], tags: Sequence[str], probs: Sequence[float], *, title: str | None = None, per_row: int = 12
+) -> go.Figure:
     """The sentence as a grid of token cells, read left to right, coloured by predicted entity tag."""
     if not len(tokens) == len(tags) == len(probs):
         raise ValueError(f"{len(tokens)} tokens, {len(tags)} tags and {len(probs)} probabilities")
@@ -113,16 +151,30 @@ def tag_strip(tokens: Sequence[str], tags: Sequence[str], probs: Sequence[float]
     return token_grid(tokens, captions, hovers, codes, colours, legend, title=title, per_row=per_row)
 
 
-def cls_attention_bars(tokens: Sequence[str], before: Sequence[float], after: Sequence[float], *, before_name: str,
-                       after_name: str, title: str | None = None) -> go.Figure:
+def cls_attention_bars(
+    tokens: Sequence[str],
+    before: Sequence[float],
+    after: Sequence[float],
+    *,
+    before_name: str,
+    after_name: str,
+    title: str | None = None,
+) -> go.Figure:
     """Grouped bars over the tokens: how much [CLS] attends to each, before and after fine-tuning."""
     if not len(tokens) == len(before) == len(after):
         raise ValueError(f"{len(tokens)} tokens but {len(before)} and {len(after)} attention weights")
     x = unique_labels(tokens)  # escaped there
     fig = go.Figure()
     for values, name, colour in ((before, before_name, "#9DB9D8"), (after, after_name, "#F58518")):
-        fig.add_trace(go.Bar(x=x, y=list(values), name=name, marker_color=colour,
-                             hovertemplate=f"{plotly_text(name)} · %{{x}}: %{{y:.1%}}<extra></extra>"))
+        fig.add_trace(
+            go.Bar(
+                x=x,
+                y=list(values),
+                name=name,
+                marker_color=colour,
+                hovertemplate=f"{plotly_text(name)} · %{{x}}: %{{y:.1%}}<extra></extra>",
+            )
+        )
     fig.update_xaxes(type="category", tickangle=-45)
     fig.update_yaxes(tickformat=".0%", rangemode="tozero")
     fig.update_layout(barmode="group", legend={"orientation": "h", "y": 1.02, "yanchor": "bottom"})

@@ -36,10 +36,20 @@ def segment_strip(
     """
     codes = cell_codes(tokens, segment_ids)
     # Token on top, its position below: the three numbers BERT adds up are token, segment, position.
-    hovers = [f"{position_label} {i} · {token} · {segment_labels[int(segment)]}"
-              for i, (token, segment) in enumerate(zip(tokens, segment_ids))]
-    return token_grid(tokens, [str(i) for i in range(len(tokens))], hovers, codes, CELL_COLOURS,
-                      list(zip(segment_labels, LEGEND_COLOURS)), title=title, per_row=per_row)
+    hovers = [
+        f"{position_label} {i} · {token} · {segment_labels[int(segment)]}"
+        for i, (token, segment) in enumerate(zip(tokens, segment_ids))
+    ]
+    return token_grid(
+        tokens,
+        [str(i) for i in range(len(tokens))],
+        hovers,
+        codes,
+        CELL_COLOURS,
+        list(zip(segment_labels, LEGEND_COLOURS)),
+        title=title,
+        per_row=per_row,
+    )
 
 
 def is_next_gauge(probability: float, *, title: str) -> go.Figure:

@@ -101,8 +101,9 @@ def results_bars(
     """Grouped bars: the previous best beside BERT for each task."""
     fig = go.Figure(
         [
-            go.Bar(name=name, x=list(tasks), y=list(scores), marker_color=colour, text=list(scores),
-                   textposition="outside")
+            go.Bar(
+                name=name, x=list(tasks), y=list(scores), marker_color=colour, text=list(scores), textposition="outside"
+            )
             for name, scores, colour in ((before_label, before, "#BAB0AC"), (bert_label, bert, "#4C78A8"))
         ]
     )
@@ -136,23 +137,62 @@ def paradigm_figure(
     for title, steps, note, y, half_height, fill, line in rows:
         # The pre-training labels sit above their row, the fine-tuning ones below, clear of the connector.
         label_y = y + half_height + 0.3 if y == pretrain_y else y - half_height - 0.3
-        fig.add_annotation(x=0.1, y=label_y, text=f"<b>{title}</b>", showarrow=False, xanchor="left",
-                           font={"size": 15, "color": line})
-        fig.add_annotation(x=9.9, y=label_y, text=note, showarrow=False, xanchor="right",
-                           font={"size": 13, "color": "#555"})
+        fig.add_annotation(
+            x=0.1, y=label_y, text=f"<b>{title}</b>", showarrow=False, xanchor="left", font={"size": 15, "color": line}
+        )
+        fig.add_annotation(
+            x=9.9, y=label_y, text=note, showarrow=False, xanchor="right", font={"size": 13, "color": "#555"}
+        )
         centres[y] = [1.6 + 3.4 * i for i in range(len(steps))]
         for centre, step in zip(centres[y], steps):
-            fig.add_shape(type="rect", x0=centre - 1.4, x1=centre + 1.4, y0=y - half_height, y1=y + half_height,
-                          fillcolor=fill, line={"color": line, "width": 2})
+            fig.add_shape(
+                type="rect",
+                x0=centre - 1.4,
+                x1=centre + 1.4,
+                y0=y - half_height,
+                y1=y + half_height,
+                fillcolor=fill,
+                line={"color": line, "width": 2},
+            )
             fig.add_annotation(x=centre, y=y, text=step, showarrow=False, font={"size": 14, "color": "#222"})
         for left, right in zip(centres[y], centres[y][1:]):
-            fig.add_annotation(x=right - 1.45, y=y, ax=left + 1.45, ay=y, xref="x", yref="y", axref="x", ayref="y",
-                               text="", showarrow=True, arrowhead=3, arrowsize=1.2, arrowwidth=2, arrowcolor=line)
+            fig.add_annotation(
+                x=right - 1.45,
+                y=y,
+                ax=left + 1.45,
+                ay=y,
+                xref="x",
+                yref="y",
+                axref="x",
+                ayref="y",
+                text="",
+                showarrow=True,
+                arrowhead=3,
+                arrowsize=1.2,
+                arrowwidth=2,
+                arrowcolor=line,
+            )
     last, first = centres[pretrain_y][-1], centres[finetune_y][0]
-    fig.add_shape(type="path", path=f"M {last},{pretrain_y - pretrain_half} V {elbow_y} H {first}",
-                  line={"color": "#888", "width": 2})
-    fig.add_annotation(x=first, y=finetune_y + finetune_half + 0.02, ax=first, ay=elbow_y, xref="x", yref="y",
-                       axref="x", ayref="y", text="", showarrow=True, arrowhead=3, arrowwidth=2, arrowcolor="#888")
+    fig.add_shape(
+        type="path",
+        path=f"M {last},{pretrain_y - pretrain_half} V {elbow_y} H {first}",
+        line={"color": "#888", "width": 2},
+    )
+    fig.add_annotation(
+        x=first,
+        y=finetune_y + finetune_half + 0.02,
+        ax=first,
+        ay=elbow_y,
+        xref="x",
+        yref="y",
+        axref="x",
+        ayref="y",
+        text="",
+        showarrow=True,
+        arrowhead=3,
+        arrowwidth=2,
+        arrowcolor="#888",
+    )
     fig.update_xaxes(visible=False, range=[0, 10])
     fig.update_yaxes(visible=False, range=[-0.1, 4.6])
     fig.update_layout(plot_bgcolor="rgba(0,0,0,0)", paper_bgcolor="rgba(0,0,0,0)", dragmode=False)

@@ -30,7 +30,7 @@ TEXT = {
             "Below, **the same weights** run twice on the sidebar's sentence: once as BERT runs them (no mask) "
             "and once with GPT's causal mask. Each row is a token that looks (the query), each column a token "
             "it looks at (the key); every row sums to 1. In the causal map everything above the diagonal is "
-            "zero, as in the source's example \"我去\\_\\_\\_场看电影\": at \\_\\_\\_ GPT sees only \"我去\", BERT sees both sides."
+            'zero, as in the source\'s example "我去\\_\\_\\_场看电影": at \\_\\_\\_ GPT sees only "我去", BERT sees both sides.'
         ),
         "zh": (
             "下面用**同一套权重**在侧边栏的句子上跑两次：一次像 BERT 那样不加掩码，一次加上 GPT 的因果掩码。"
@@ -70,8 +70,8 @@ TEXT = {
         "zh": "下载上面两张图的数值（CSV），以及两种掩码下所有层、所有头的注意力（JSON）：",
     },
     "json_too_long": {
-        "en": "The JSON of every layer and head is offered for up to {limit} tokens (this input has {n}). For longer texts use the command line: `python -m model attention --json \"…\"`.",
-        "zh": "所有层和头的 JSON 只在不超过 {limit} 个 token 时提供（当前输入有 {n} 个）。更长的文本请用命令行：`python -m model attention --json \"…\"`。",
+        "en": 'The JSON of every layer and head is offered for up to {limit} tokens (this input has {n}). For longer texts use the command line: `python -m model attention --json "…"`.',
+        "zh": '所有层和头的 JSON 只在不超过 {limit} 个 token 时提供（当前输入有 {n} 个）。更长的文本请用命令行：`python -m model attention --json "…"`。',
     },
     "mask_bidirectional": {"en": "Bidirectional (BERT)", "zh": "双向（BERT）"},
     "mask_causal": {"en": "Causal (GPT-style)", "zh": "因果（GPT 式）"},

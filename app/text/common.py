@@ -6,7 +6,10 @@ TEXT = {
     "model_folder": {"en": "Local checkpoint folder", "zh": "本地检查点文件夹"},
     "model_embedded_name": {"en": "embedded model", "zh": "内置模型"},
     "model_hub": {"en": "{name} (Hugging Face hub, needs internet)", "zh": "{name}（Hugging Face Hub，需联网）"},
-    "folder_path": {"en": "Folder with config.json, weights and vocab.txt", "zh": "包含 config.json、权重和 vocab.txt 的文件夹"},
+    "folder_path": {
+        "en": "Folder with config.json, weights and vocab.txt",
+        "zh": "包含 config.json、权重和 vocab.txt 的文件夹",
+    },
     "folder_choice": {"en": "Model in the class's models folder", "zh": "课堂模型文件夹中的模型"},
     "no_models_in_folder": {"en": "The models folder has no models yet.", "zh": "模型文件夹中还没有模型。"},
     "hub_note": {
@@ -27,7 +30,10 @@ TEXT = {
         "en": "{name!r}: only the names of folders inside the models folder are allowed here.",
         "zh": "{name!r}：这里只能填写模型文件夹中的文件夹名。",
     },
-    "checkpoint_not_in_models_dir": {"en": "{name!r}: no such model in the models folder.", "zh": "{name!r}：模型文件夹中没有这个模型。"},
+    "checkpoint_not_in_models_dir": {
+        "en": "{name!r}: no such model in the models folder.",
+        "zh": "{name!r}：模型文件夹中没有这个模型。",
+    },
     "checkpoint_hub_unreachable": {
         "en": "{name} is not a local folder and could not be downloaded from the Hugging Face hub ({reason}); this server "
         "may be offline: download the model elsewhere and choose its folder instead.",
@@ -69,8 +75,14 @@ TEXT = {
         "zh": "该模型的预测头未经训练：预测是随机的。",
     },
     "error_empty_text": {"en": "The text is empty: type a sentence.", "zh": "输入为空：请输入一个句子。"},
-    "error_empty_first": {"en": "The first sentence (A) is empty: type a sentence.", "zh": "第一句（A）为空：请输入一个句子。"},
-    "error_empty_second": {"en": "The second sentence (B) is empty: type a sentence.", "zh": "第二句（B）为空：请输入一个句子。"},
+    "error_empty_first": {
+        "en": "The first sentence (A) is empty: type a sentence.",
+        "zh": "第一句（A）为空：请输入一个句子。",
+    },
+    "error_empty_second": {
+        "en": "The second sentence (B) is empty: type a sentence.",
+        "zh": "第二句（B）为空：请输入一个句子。",
+    },
     "error_too_long": {
         "en": "The text has {chars:,} characters; the limit is {limit:,}. Shorten it a little.",
         "zh": "文本有 {chars:,} 个字符，上限是 {limit:,}。请缩短一些。",
@@ -83,7 +95,10 @@ TEXT = {
         "en": "{name} is a fine-tuned classifier: it has no masked-language-model head.",
         "zh": "{name} 是微调后的分类器，没有掩码语言模型头。",
     },
-    "error_bad_top_k": {"en": "top-k must be a whole number from 1 to {limit}.", "zh": "top-k 必须是 1 到 {limit} 之间的整数。"},
+    "error_bad_top_k": {
+        "en": "top-k must be a whole number from 1 to {limit}.",
+        "zh": "top-k 必须是 1 到 {limit} 之间的整数。",
+    },
     "error_mask_cut_off": {
         "en": "Every [MASK] is past the model's {limit} tokens, which is all it reads: shorten the text or move the [MASK] forward.",
         "zh": "所有 [MASK] 都在模型能读的前 {limit} 个 token 之后：请缩短文本，或把 [MASK] 移到前面。",

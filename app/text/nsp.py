@@ -1,4 +1,4 @@
-from model.corpus import SOURCE_BY_ID
+from model.data.sources import SOURCE_BY_ID
 
 TEXT = {
     "title": {"en": "Next-sentence prediction (NSP)", "zh": "下一句预测（NSP）"},
@@ -40,8 +40,14 @@ TEXT = {
     "draw_number": {"en": "Draw #{n}", "zh": "第 {n} 次抽取"},
     "sentence_a": {"en": "Sentence A", "zh": "句子 A"},
     "sentence_b": {"en": "Sentence B", "zh": "句子 B"},
-    "truth_next": {"en": "Truth: B **is** the sentence that follows A in the text (IsNext).", "zh": "真实答案：B **是** 原文中 A 的下一句（IsNext）。"},
-    "truth_not": {"en": "Truth: B comes from another passage (NotNext).", "zh": "真实答案：B 取自另一个段落（NotNext）。"},
+    "truth_next": {
+        "en": "Truth: B **is** the sentence that follows A in the text (IsNext).",
+        "zh": "真实答案：B **是** 原文中 A 的下一句（IsNext）。",
+    },
+    "truth_not": {
+        "en": "Truth: B comes from another passage (NotNext).",
+        "zh": "真实答案：B 取自另一个段落（NotNext）。",
+    },
     "source_line": {"en": "Source: {source} · licence: {licence}", "zh": "出处：{source} · 许可：{licence}"},
     "type_intro": {
         "en": "Sentence A is the sidebar sentence (edit it there); type sentence B here.",
@@ -62,7 +68,10 @@ TEXT = {
     "prediction_header": {"en": "The model's answer", "zh": "模型的判断"},
     "gauge_title": {"en": "P(IsNext)", "zh": "P(IsNext)"},
     "verdict_next": {"en": "The model says **IsNext** ({p:.1%}).", "zh": "模型判断为 **IsNext**（{p:.1%}）。"},
-    "verdict_not": {"en": "The model says **NotNext** (P(IsNext) = {p:.1%}).", "zh": "模型判断为 **NotNext**（P(IsNext) = {p:.1%}）。"},
+    "verdict_not": {
+        "en": "The model says **NotNext** (P(IsNext) = {p:.1%}).",
+        "zh": "模型判断为 **NotNext**（P(IsNext) = {p:.1%}）。",
+    },
     "verdict_right": {"en": "That matches the truth.", "zh": "与真实答案一致。"},
     "verdict_wrong": {"en": "That does not match the truth.", "zh": "与真实答案不一致。"},
     "col_a": {"en": "sentence A", "zh": "句子 A"},

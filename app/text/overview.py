@@ -1,7 +1,7 @@
 TEXT = {
     "title": {"en": "BERT in one page", "zh": "一页读懂 BERT"},
     "intro": {
-        "en": "In 2018 BERT was NLP's \"ImageNet moment\": it set the state of the art on 11 benchmarks and made "
+        "en": 'In 2018 BERT was NLP\'s "ImageNet moment": it set the state of the art on 11 benchmarks and made '
         "**pre-train, then fine-tune** the way almost every model since is built. This lab runs a compact BERT "
         "live, so every idea below can be tried on your own sentence.",
         "zh": "2018 年，BERT 的出现如同 NLP 领域的“ImageNet 时刻”：它在 11 项 NLP 基准上取得 SOTA，"

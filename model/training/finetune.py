@@ -11,16 +11,16 @@ import copy
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 import torch
 
-from .checkpoint import LoadedBert
-from .modeling import BertConfig, BertForTaskHead
+from ..checkpoint import LoadedBert
+from ..modeling import BertConfig, BertForTaskHead
+from ..tokenization import BertTokenizer
 from .pretrain import make_optimizer
-from .tokenization import BertTokenizer
 
 
 @dataclass
@@ -49,10 +49,12 @@ class EncodedSet:
     def __len__(self) -> int:
         return self.input_ids.size(0)
 
-    def batch(self, index: torch.Tensor) -> "EncodedSet":
+    def batch(self, index: torch.Tensor) -> EncodedSet:
         keep = int(self.attention_mask[index].sum(dim=1).max())  # trim padding columns
         labels = self.labels[index] if self.labels.dim() == 1 else self.labels[index, :keep]
-        return EncodedSet(self.input_ids[index, :keep], self.token_type_ids[index, :keep], self.attention_mask[index, :keep], labels)
+        return EncodedSet(
+            self.input_ids[index, :keep], self.token_type_ids[index, :keep], self.attention_mask[index, :keep], labels
+        )
 
 
 def encode_examples(tokenizer: BertTokenizer, kind: str, examples: list, max_length: int) -> EncodedSet:
@@ -92,7 +94,9 @@ def encode_examples(tokenizer: BertTokenizer, kind: str, examples: list, max_len
     return EncodedSet(ids, torch.zeros_like(ids), mask, y)
 
 
-def build_task_model(base: LoadedBert, labels: list[str], kind: str, init: str = "pretrained", seed: int = 0) -> BertForTaskHead:
+def build_task_model(
+    base: LoadedBert, labels: list[str], kind: str, init: str = "pretrained", seed: int = 0
+) -> BertForTaskHead:
     """A fresh task head on a COPY of ``base``'s encoder (``init='pretrained'``) or on random weights.
 
     The copy matters: the app's shared model is never touched by a session's training.
@@ -226,8 +230,15 @@ def finetune(
             step += 1
             valid = b.labels != -100
             accuracy = float((out.logits.argmax(-1)[valid] == b.labels[valid]).float().mean())
-            metrics = {"step": step, "epoch": epoch + 1, "loss": out.loss.item(), "accuracy": accuracy, "lr": lr,
-                       "seconds": time.time() - started, "total_steps": total}
+            metrics = {
+                "step": step,
+                "epoch": epoch + 1,
+                "loss": out.loss.item(),
+                "accuracy": accuracy,
+                "lr": lr,
+                "seconds": time.time() - started,
+                "total_steps": total,
+            }
             if heldout is not None and settings.eval_every and step % settings.eval_every == 0:
                 result = evaluate(model, heldout, labels)
                 metrics.update(eval_accuracy=result.accuracy, eval_f1=result.f1)

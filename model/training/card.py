@@ -10,7 +10,7 @@ from __future__ import annotations
 import platform
 from pathlib import Path
 
-from .modeling import BertConfig, count_parameters
+from ..modeling import BertConfig, count_parameters
 
 PROBES = {
     # Everyday fill-in-the-blank probes: a model that only knows word frequencies ("the", "的", ",") fails
@@ -23,33 +23,79 @@ PROBES = {
         ("I have two [MASK] and a sister.", ["brothers", "sons", "children", "kids", "dogs", "cats"]),
         ("Please sit down on the [MASK].", ["chair", "floor", "bed", "couch", "sofa", "bench", "ground", "grass"]),
         ("I brushed my [MASK] before going to bed.", ["teeth", "hair"]),
-        ("The cat is sleeping on the [MASK].",
-         ["bed", "floor", "couch", "sofa", "chair", "table", "ground", "grass", "roof", "mat"]),
+        (
+            "The cat is sleeping on the [MASK].",
+            ["bed", "floor", "couch", "sofa", "chair", "table", "ground", "grass", "roof", "mat"],
+        ),
         ("She wrote a [MASK] to her mother.", ["letter", "note", "poem", "book", "message"]),
         ("It was raining, so I took my [MASK].", ["umbrella", "coat", "car", "hat"]),
         ("We eat breakfast in the [MASK].", ["morning", "kitchen", "house", "hall", "room"]),
-        ("He is reading a [MASK] in the library.",
-         ["book", "paper", "letter", "magazine", "newspaper", "story", "novel"]),
-        ("The children are playing in the [MASK].",
-         ["park", "garden", "yard", "street", "field", "house", "room", "snow", "water", "sand", "woods", "grass"]),
+        (
+            "He is reading a [MASK] in the library.",
+            ["book", "paper", "letter", "magazine", "newspaper", "story", "novel"],
+        ),
+        (
+            "The children are playing in the [MASK].",
+            ["park", "garden", "yard", "street", "field", "house", "room", "snow", "water", "sand", "woods", "grass"],
+        ),
         ("My father drives a red [MASK].", ["car", "truck", "bus", "van", "bicycle", "bike"]),
         ("The [MASK] barked at the stranger.", ["dog", "dogs"]),
         ("Water freezes when it is very [MASK].", ["cold"]),
-        ("She put the milk in the [MASK].",
-         ["fridge", "refrigerator", "cup", "glass", "bottle", "jar", "bowl", "pot", "pan", "tea", "coffee"]),
+        (
+            "She put the milk in the [MASK].",
+            ["fridge", "refrigerator", "cup", "glass", "bottle", "jar", "bowl", "pot", "pan", "tea", "coffee"],
+        ),
         ("Birds can [MASK] in the sky.", ["fly", "sing", "soar"]),
         ("I will see you [MASK].", ["tomorrow", "soon", "later", "again", "then", "there", "now", "tonight"]),
-        ("The teacher asked the students to open their [MASK].",
-         ["books", "eyes", "mouths", "notebooks", "doors", "hearts", "minds", "windows", "hands", "bags"]),
-        ("He was hungry, so he ate a [MASK].",
-         ["sandwich", "meal", "apple", "cake", "bread", "pie", "lunch", "dinner", "breakfast", "steak", "banana",
-          "snack", "burger", "egg", "biscuit"]),
-        ("The train arrived at the [MASK] on time.",
-         ["station", "airport", "city", "town", "village", "depot", "terminal", "platform"]),
+        (
+            "The teacher asked the students to open their [MASK].",
+            ["books", "eyes", "mouths", "notebooks", "doors", "hearts", "minds", "windows", "hands", "bags"],
+        ),
+        (
+            "He was hungry, so he ate a [MASK].",
+            [
+                "sandwich",
+                "meal",
+                "apple",
+                "cake",
+                "bread",
+                "pie",
+                "lunch",
+                "dinner",
+                "breakfast",
+                "steak",
+                "banana",
+                "snack",
+                "burger",
+                "egg",
+                "biscuit",
+            ],
+        ),
+        (
+            "The train arrived at the [MASK] on time.",
+            ["station", "airport", "city", "town", "village", "depot", "terminal", "platform"],
+        ),
         ("Monday is the first day of the [MASK].", ["week", "month", "year", "season", "term", "school"]),
-        ("She plays the [MASK] in the orchestra.",
-         ["violin", "piano", "flute", "cello", "guitar", "drums", "organ", "harp", "trumpet", "clarinet", "bass",
-          "horn", "oboe", "saxophone", "viola"]),
+        (
+            "She plays the [MASK] in the orchestra.",
+            [
+                "violin",
+                "piano",
+                "flute",
+                "cello",
+                "guitar",
+                "drums",
+                "organ",
+                "harp",
+                "trumpet",
+                "clarinet",
+                "bass",
+                "horn",
+                "oboe",
+                "saxophone",
+                "viola",
+            ],
+        ),
         ("Please close the [MASK] when you leave.", ["door", "window", "gate", "curtains"]),
         ("The doctor works at the [MASK].", ["hospital", "clinic", "office", "surgery", "practice"]),
     ],
@@ -121,32 +167,52 @@ def render(
     lines = [
         "# BERT Lab embedded model",
         "",
-        "A compact bilingual (English + Chinese) BERT that ships with BERT Lab so the app works offline. "
-        "It predicts masked words and next sentences; it is a teaching model, far smaller and weaker than BERT-Base.",
+        (
+            "A compact bilingual (English + Chinese) BERT that ships with BERT Lab so the app works offline. "
+            "It predicts masked words and next sentences; it is a teaching model, far smaller and weaker than BERT-Base."
+        ),
         "",
         "## Architecture",
         "",
-        f"- {config.num_hidden_layers} layers, hidden size {config.hidden_size}, {config.num_attention_heads} heads, "
-        f"feed-forward {config.intermediate_size}, up to {config.max_position_embeddings} positions",
-        f"- vocabulary {config.vocab_size:,} WordPiece tokens: the uncased English vocabulary of the initialisation "
-        "plus the Chinese characters that occur at least 3 times in the Chinese training text (one token per character)",
-        f"- {counts['total']:,} parameters (embeddings {counts['embeddings']:,}, encoder {counts['encoder']:,}); "
-        "MLM decoder tied to the word embeddings; weights stored in float16",
+        (
+            f"- {config.num_hidden_layers} layers, hidden size {config.hidden_size}, {config.num_attention_heads} heads, "
+            f"feed-forward {config.intermediate_size}, up to {config.max_position_embeddings} positions"
+        ),
+        (
+            f"- vocabulary {config.vocab_size:,} WordPiece tokens: the uncased English vocabulary of the initialisation "
+            "plus the Chinese characters that occur at least 3 times in the Chinese training text (one token per character)"
+        ),
+        (
+            f"- {counts['total']:,} parameters (embeddings {counts['embeddings']:,}, encoder {counts['encoder']:,}); "
+            "MLM decoder tied to the word embeddings; weights stored in float16"
+        ),
         "",
         "## Initialisation",
         "",
         f"- {MINILM_ATTRIBUTION}" if init in ("minilm", "embedded") else "- random (trained from scratch)",
-        *(["- this release continues the training of the previous embedded model (the steps below are this "
-           "run's; see the git history of this card for earlier runs)"] if init == "embedded" else []),
+        *(
+            [
+                (
+                    "- this release continues the training of the previous embedded model (the steps below are this "
+                    "run's; see the git history of this card for earlier runs)"
+                )
+            ]
+            if init == "embedded"
+            else []
+        ),
         "- new Chinese embedding rows start at the mean embedding plus small noise; the MLM and NSP heads are new",
         "",
         "## Training",
         "",
-        "Masked-language modelling (15% of tokens; 80% [MASK], 10% random, 10% unchanged) and next-sentence "
-        "prediction (50% IsNext, NotNext drawn from another document of the same language), as in the paper.",
+        (
+            "Masked-language modelling (15% of tokens; 80% [MASK], 10% random, 10% unchanged) and next-sentence "
+            "prediction (50% IsNext, NotNext drawn from another document of the same language), as in the paper."
+        ),
         "",
-        f"- {steps:,} steps of {batch_size} sequences × up to {seq_len} tokens "
-        f"({steps * batch_size * seq_len / 1e6:.1f}M token slots)",
+        (
+            f"- {steps:,} steps of {batch_size} sequences × up to {seq_len} tokens "
+            f"({steps * batch_size * seq_len / 1e6:.1f}M token slots)"
+        ),
         f"- {seconds / 3600:.2f} hours on {device} ({hardware()}, {threads} thread(s))",
         "",
         "| language | training tokens | held-out tokens |",
@@ -157,8 +223,15 @@ def render(
     lines += ["", "## Corpus sources", "", "| source | language | licence | obtained from |", "|---|---|---|---|"]
     for s in sources:
         lines.append(f"| {s['name']} | {s['lang']} | {s['licence']} | {s['obtained']} |")
-    lines += ["", "## Held-out metrics", "", "Measured on documents never seen in training (fixed batches, seed 12345).", "",
-              "| language | MLM top-1 | MLM top-5 | NSP accuracy |", "|---|---|---|---|"]
+    lines += [
+        "",
+        "## Held-out metrics",
+        "",
+        "Measured on documents never seen in training (fixed batches, seed 12345).",
+        "",
+        "| language | MLM top-1 | MLM top-5 | NSP accuracy |",
+        "|---|---|---|---|",
+    ]
     for lang in ("en", "zh"):
         if f"{lang}_mlm_top1" in metrics:
             lines.append(
@@ -166,20 +239,24 @@ def render(
             )
     if probes:
         lines += ["", "## Everyday probes (top 5)", ""]
-        for lang, rows in probes.items():
+        for rows in probes.values():
             for text, top in rows:
                 lines.append(f"- `{text}` → {', '.join(top)}")
     lines += [
         "",
         "## Limitations",
         "",
-        "Small, briefly trained, and trained mostly on older and literary text (Brown corpus, Austen, the Bible, "
-        "Shakespeare, People's Daily 1998, the Romance of the Three Kingdoms) plus a set of Chinese hotel, product "
-        "and book reviews: expect dated vocabulary and weak facts. Not for production use.",
+        (
+            "Small, briefly trained, and trained mostly on older and literary text (Brown corpus, Austen, the Bible, "
+            "Shakespeare, People's Daily 1998, the Romance of the Three Kingdoms) plus a set of Chinese hotel, product "
+            "and book reviews: expect dated vocabulary and weak facts. Not for production use."
+        ),
         "",
-        "Overlap with BERT Lab's fine-tuning tasks: the ner-zh sentences are People's Daily 1998 text, all of which is "
-        "in the pre-training corpus (without entity labels); the sentiment-zh training reviews are in it too (without "
-        "labels), its held-out reviews are not. topics-en (BBC News) is not in the corpus.",
+        (
+            "Overlap with BERT Lab's fine-tuning tasks: the ner-zh sentences are People's Daily 1998 text, all of which is "
+            "in the pre-training corpus (without entity labels); the sentiment-zh training reviews are in it too (without "
+            "labels), its held-out reviews are not. topics-en (BBC News) is not in the corpus."
+        ),
         "",
     ]
     return "\n".join(lines)

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import torch
 
+from ..cli import UsageError
+
 
 def register(sub, add_model) -> None:
     p = sub.add_parser("corpus", help="fetch and clean the bilingual pre-training corpus into the cache")
@@ -16,8 +18,12 @@ def register(sub, add_model) -> None:
     p.set_defaults(run=cmd_corpus)
 
     p = sub.add_parser("pretrain", help="pre-train with MLM + NSP (resumes from --state-dir)")
-    p.add_argument("--init", choices=("minilm", "embedded", "scratch"), default="minilm",
-                   help="minilm: warm start from all-MiniLM-L6-v2; embedded: continue from the shipped model; scratch")
+    p.add_argument(
+        "--init",
+        choices=("minilm", "embedded", "scratch"),
+        default="minilm",
+        help="minilm: warm start from all-MiniLM-L6-v2; embedded: continue from the shipped model; scratch",
+    )
     p.add_argument("--cache-dir", type=Path, default=None)
     p.add_argument("--state-dir", type=Path, default=None, help="checkpoints and resume (default: CACHE/pretrain)")
     p.add_argument("--out", type=Path, default=None, help="export the final model here (default: model/embedded)")
@@ -32,7 +38,12 @@ def register(sub, add_model) -> None:
     p.add_argument("--checkpoint-every", type=_positive_int, default=100)
     p.add_argument("--max-seconds", type=float, default=None)
     p.add_argument("--threads", type=_positive_int, default=None)
-    p.add_argument("--workers", type=_non_negative_int, default=0, help="processes that build batches in the background (for a GPU)")
+    p.add_argument(
+        "--workers",
+        type=_non_negative_int,
+        default=0,
+        help="processes that build batches in the background (for a GPU)",
+    )
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true", help="one JSON line per logged step instead of a progress bar")
     p.set_defaults(run=cmd_pretrain)
@@ -46,7 +57,9 @@ def register(sub, add_model) -> None:
     p.add_argument("--epochs", type=_positive_int, default=3)
     p.add_argument("--batch-size", type=_positive_int, default=16)
     p.add_argument("--lr", type=float, default=None, help="default: 1e-4 pretrained, 2e-4 random or frozen")
-    p.add_argument("--max-length", type=_positive_int, default=128, help="tokens per example; longer ones keep start and end")
+    p.add_argument(
+        "--max-length", type=_positive_int, default=128, help="tokens per example; longer ones keep start and end"
+    )
     p.add_argument("--freeze-encoder", action="store_true")
     p.add_argument("--seconds", type=float, default=None, help="stop training after this many seconds")
     p.add_argument("--threads", type=_positive_int, default=None)
@@ -71,7 +84,7 @@ def _non_negative_int(text: str) -> int:
 
 
 def cmd_corpus(args) -> None:
-    from .corpus import build_corpus
+    from ..data.corpus import build_corpus
 
     stats = build_corpus(args.cache_dir)
     print(json.dumps(stats, ensure_ascii=False, indent=2))
@@ -79,7 +92,7 @@ def cmd_corpus(args) -> None:
 
 def build_vocab(cache_dir: Path, minilm_dir: Path, corpus_path: Path) -> list[str]:
     """MiniLM's English WordPiece vocabulary plus the Chinese characters our corpus uses at least 3 times."""
-    from .corpus import extend_vocab, iter_documents
+    from ..data.corpus import extend_vocab, iter_documents
 
     base = (minilm_dir / "vocab.txt").read_text(encoding="utf-8").splitlines()
     texts = (s for doc in iter_documents(corpus_path) if doc["lang"] == "zh" for s in doc["sentences"])
@@ -87,10 +100,12 @@ def build_vocab(cache_dir: Path, minilm_dir: Path, corpus_path: Path) -> list[st
 
 
 def cmd_pretrain(args) -> None:
+    from ..checkpoint import EMBEDDED_DIR
+    from ..data.corpus import build_corpus
+    from ..data.fetch import default_cache_dir
+    from ..data.minilm import load_minilm
+    from ..tokenization import BertTokenizer
     from . import pretrain as pt
-    from .checkpoint import EMBEDDED_DIR
-    from .corpus import build_corpus, default_cache_dir, load_minilm
-    from .tokenization import BertTokenizer
 
     if args.threads:
         torch.set_num_threads(args.threads)
@@ -181,50 +196,73 @@ def cmd_pretrain(args) -> None:
 
 
 def cmd_finetune(args) -> None:
+    from ..checkpoint import load, save_folder
+    from ..data.tasks import TASKS, load_task
     from . import finetune as ft
-    from .checkpoint import load, save_folder
-    from .datasets import TASKS, load_task
 
     if args.task not in TASKS:
-        raise ValueError(f"unknown task {args.task!r}; choose one of {', '.join(TASKS)}")
+        raise UsageError(f"unknown task {args.task!r}; choose one of {', '.join(TASKS)}")
     if args.threads:
         torch.set_num_threads(args.threads)
     base = load(args.model)
     if args.max_length > base.config.max_position_embeddings:
-        raise ValueError(f"--max-length {args.max_length} is more than the model's {base.config.max_position_embeddings} positions")
+        raise UsageError(
+            f"--max-length {args.max_length} is more than the model's {base.config.max_position_embeddings} positions"
+        )
     task = load_task(args.task, seed=args.seed)
     lr = args.lr or (1e-4 if args.init == "pretrained" and not args.freeze_encoder else 2e-4)
-    settings = ft.FinetuneSettings(epochs=args.epochs, batch_size=args.batch_size, lr=lr, max_length=args.max_length,
-                                   freeze_encoder=args.freeze_encoder, max_seconds=args.seconds, seed=args.seed)
+    settings = ft.FinetuneSettings(
+        epochs=args.epochs,
+        batch_size=args.batch_size,
+        lr=lr,
+        max_length=args.max_length,
+        freeze_encoder=args.freeze_encoder,
+        max_seconds=args.seconds,
+        seed=args.seed,
+    )
     train = ft.encode_examples(base.tokenizer, task.kind, task.train[: args.train_size], settings.max_length)
     heldout = ft.encode_examples(base.tokenizer, task.kind, task.heldout[: args.heldout_size], settings.max_length)
     model = ft.build_task_model(base, task.labels, task.kind, args.init, seed=args.seed)
 
     def on_step(step: int, metrics: dict) -> None:
         if not args.json and (step % 10 == 0 or step == metrics["total_steps"]):
-            print(f"step {step}/{metrics['total_steps']}  loss {metrics['loss']:.4f}  acc {metrics['accuracy']:.3f}",
-                  file=sys.stderr)
+            print(
+                f"step {step}/{metrics['total_steps']}  loss {metrics['loss']:.4f}  acc {metrics['accuracy']:.3f}",
+                file=sys.stderr,
+            )
 
     result = ft.finetune(model, train, settings, labels=task.labels, heldout=heldout, on_step=on_step)
-    summary = {"task": args.task, "init": args.init, "steps": result.steps, "seconds": round(result.seconds, 2),
-               "eval_accuracy": result.evaluation.accuracy}
+    summary = {
+        "task": args.task,
+        "init": args.init,
+        "steps": result.steps,
+        "seconds": round(result.seconds, 2),
+        "eval_accuracy": result.evaluation.accuracy,
+    }
     if task.kind == "token":
         summary["eval_f1"] = result.evaluation.f1
     if args.save:
         save_folder(model, base.tokenizer, args.save)
-    print(json.dumps(summary, ensure_ascii=False) if args.json else
-          "  ".join(f"{k} {v:.4f}" if isinstance(v, float) else f"{k} {v}" for k, v in summary.items()))
+    print(
+        json.dumps(summary, ensure_ascii=False)
+        if args.json
+        else "  ".join(f"{k} {v:.4f}" if isinstance(v, float) else f"{k} {v}" for k, v in summary.items())
+    )
 
 
 def write_card(folder: Path, init: str, settings, metrics: dict, train, heldout, device: str) -> None:
     """README.md beside the exported weights, with the probes answered by the exported model itself."""
-    from . import card, inference
-    from .checkpoint import load_folder
-    from .corpus import SOURCES
+    from .. import inference
+    from ..checkpoint import load_folder
+    from ..data.sources import SOURCES
+    from . import card
 
     bundle = load_folder(folder)
     probes = {
-        lang: [(text, [p.token for p in inference.fill_mask(bundle, text, top_k=5).masks[0].predictions]) for text, _ in rows]
+        lang: [
+            (text, [p.token for p in inference.fill_mask(bundle, text, top_k=5).masks[0].predictions])
+            for text, _ in rows
+        ]
         for lang, rows in card.PROBES.items()
     }
     text = card.render(

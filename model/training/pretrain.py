@@ -16,17 +16,17 @@ import math
 import os
 import random
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator
 
 import numpy as np
 import torch
 
-from .checkpoint import load_weights, normalize_keys, read_state_dict, save_folder
-from .modeling import BertConfig, BertForPreTraining
+from ..checkpoint import load_weights, normalize_keys, read_state_dict, save_folder
+from ..modeling import BertConfig, BertForPreTraining
+from ..tokenization import BertTokenizer
 from .pretraining_data import mask_tokens
-from .tokenization import BertTokenizer
 
 
 @dataclass
@@ -103,7 +103,9 @@ def tokenize_corpus(path: Path, tokenizer: BertTokenizer) -> TokenizedCorpus:
         lengths = np.array([len(e.ids) for e in encoded], dtype=np.int64)
         ids = np.fromiter((i for e in encoded for i in e.ids), dtype=np.int32, count=int(lengths.sum()))
         tmp = cache.with_suffix(".tmp.npz")
-        np.savez(tmp, ids=ids, lengths=lengths, doc_sizes=np.array([len(d) for d in docs]), languages=np.array(languages))
+        np.savez(
+            tmp, ids=ids, lengths=lengths, doc_sizes=np.array([len(d) for d in docs]), languages=np.array(languages)
+        )
         tmp.replace(cache)
         # A changed corpus or vocabulary leaves the old ids behind: tens of MB each, never read again.
         for stale in path.parent.glob(f"{path.stem}.*.npz"):
@@ -268,7 +270,12 @@ def init_from_minilm(minilm_dir: Path, vocab: list[str], *, dropout: float, seed
     """
     base = BertConfig.from_json_file(minilm_dir / "config.json")
     config = BertConfig(
-        **{**asdict(base), "vocab_size": len(vocab), "hidden_dropout_prob": dropout, "attention_probs_dropout_prob": dropout}
+        **{
+            **asdict(base),
+            "vocab_size": len(vocab),
+            "hidden_dropout_prob": dropout,
+            "attention_probs_dropout_prob": dropout,
+        }
     )
     config.extra = {}
     state, path = read_state_dict(minilm_dir)
@@ -286,7 +293,7 @@ def init_from_minilm(minilm_dir: Path, vocab: list[str], *, dropout: float, seed
 
 def init_from_folder(folder: Path, *, dropout: float) -> BertForPreTraining:
     """Continue from an exported checkpoint (the shipped embedded model): weights only, a fresh optimizer."""
-    from .checkpoint import read_config
+    from ..checkpoint import read_config
 
     config = read_config(folder)
     config.hidden_dropout_prob = config.attention_probs_dropout_prob = dropout
@@ -298,7 +305,9 @@ def init_from_folder(folder: Path, *, dropout: float) -> BertForPreTraining:
 
 def init_from_scratch(vocab_size: int, *, dropout: float, seed: int, **sizes) -> BertForPreTraining:
     torch.manual_seed(seed)
-    config = BertConfig(vocab_size=vocab_size, hidden_dropout_prob=dropout, attention_probs_dropout_prob=dropout, **sizes)
+    config = BertConfig(
+        vocab_size=vocab_size, hidden_dropout_prob=dropout, attention_probs_dropout_prob=dropout, **sizes
+    )
     return BertForPreTraining(config)
 
 
@@ -356,12 +365,20 @@ def evaluate(model: BertForPreTraining, eval_batches: dict[str, list[dict]]) -> 
     return metrics
 
 
-def save_training_state(folder: Path, model, optimizer, step: int, settings: PretrainSettings, history: list, seconds: float) -> None:
+def save_training_state(
+    folder: Path, model, optimizer, step: int, settings: PretrainSettings, history: list, seconds: float
+) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     tmp = folder / "state.pt.tmp"
     torch.save(
-        {"model": model.state_dict(), "optimizer": optimizer.state_dict(), "step": step, "settings": asdict(settings),
-         "history": history, "seconds": seconds},
+        {
+            "model": model.state_dict(),
+            "optimizer": optimizer.state_dict(),
+            "step": step,
+            "settings": asdict(settings),
+            "history": history,
+            "seconds": seconds,
+        },
         tmp,
     )
     tmp.replace(folder / "state.pt")
@@ -426,11 +443,19 @@ def pretrain(
         tokens_seen += int(batch["attention_mask"].sum())
         elapsed = time.time() - started
         metrics.update(
-            step=step, loss=out.loss.item(), lr=lr, grad_norm=grad_norm.item(), tokens_per_s=tokens_seen / max(elapsed, 1e-9)
+            step=step,
+            loss=out.loss.item(),
+            lr=lr,
+            grad_norm=grad_norm.item(),
+            tokens_per_s=tokens_seen / max(elapsed, 1e-9),
         )
         history.append({k: metrics[k] for k in ("step", "loss", "lr")})
         out_of_time = settings.max_seconds is not None and elapsed >= settings.max_seconds
-        if state_dir is not None and rank == 0 and (step % settings.checkpoint_every == 0 or step == settings.steps or out_of_time):
+        if (
+            state_dir is not None
+            and rank == 0
+            and (step % settings.checkpoint_every == 0 or step == settings.steps or out_of_time)
+        ):
             save_training_state(state_dir, model, optimizer, step, settings, history, seconds_before + elapsed)
         if on_step is not None:
             on_step(step, dict(metrics))
@@ -464,7 +489,7 @@ def setup_distributed() -> tuple[bool, str]:
     backend = "nccl" if torch.cuda.is_available() else "gloo"
     torch.distributed.init_process_group(backend)
     if torch.cuda.is_available():
-        local = int(os.environ.get("LOCAL_RANK", 0))
+        local = int(os.environ.get("LOCAL_RANK", "0"))
         torch.cuda.set_device(local)
         return True, f"cuda:{local}"
     return True, "cpu"

