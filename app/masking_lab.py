@@ -19,7 +19,7 @@ import torch
 from model.checkpoint import LoadedBert
 from model.inference import FillMaskResult, pretraining_model
 from model.tokenization import BertTokenizer, Encoding
-from model.training.pretraining_data import KEPT, MASKED, NOT_CHOSEN, RANDOM, mask_tokens
+from model.training.pretraining_data import KEPT, MASKED, NOT_CHOSEN, RANDOM, mask_tokens, random_token_pool
 
 from .charts.base import distinct, left_to_right
 
@@ -159,15 +159,6 @@ def candidate_flags(enc: Encoding, mask_token_id: int) -> list[bool]:
     return [not special and token_id != mask_token_id for special, token_id in zip(enc.special, enc.ids)]
 
 
-@lru_cache(maxsize=8)
-def random_token_ids(tokenizer: BertTokenizer) -> torch.Tensor:
-    """The ids a "random token" is drawn from: the vocabulary without special and ``[unused…]`` entries,
-    so a random replacement is always a real word or character a reader can recognise."""
-    vocab = tokenizer.vocab()
-    keep = [i for i, tok in enumerate(vocab) if i not in tokenizer.special_ids and not tok.startswith("[unused")]
-    return torch.tensor(keep or [tokenizer.unk_token_id])
-
-
 def draw_masking(
     enc: Encoding, tokenizer: BertTokenizer, *, seed: int, settings: MaskingSettings = MaskingSettings(), text: str = ""
 ) -> MaskingDraw:
@@ -180,7 +171,7 @@ def draw_masking(
         torch.tensor(enc.ids),
         torch.tensor(candidates),
         mask_token_id=tokenizer.mask_token_id,
-        random_token_ids=random_token_ids(tokenizer),
+        random_token_ids=random_token_pool(tokenizer),
         generator=torch.Generator().manual_seed(int(seed)),
         word_ids=list(enc.word_ids) if settings.whole_word else None,
         **settings.mask_tokens_kwargs(),
@@ -331,7 +322,7 @@ def _statistics(ids, candidates, word_ids, tokenizer, draws, seed, settings) -> 
         batch_ids,
         batch_candidates,
         mask_token_id=tokenizer.mask_token_id,
-        random_token_ids=random_token_ids(tokenizer),
+        random_token_ids=random_token_pool(tokenizer),
         generator=torch.Generator().manual_seed(seed),
         word_ids=[list(word_ids)] * draws if word_ids is not None else None,
         **settings.mask_tokens_kwargs(),

@@ -1,9 +1,9 @@
 """Real consecutive sentences for the NSP lab, and the draw that turns them into IsNext / NotNext pairs.
 
-NSP needs documents whose sentences stay in order (seed notes, "下一句预测"). ``data/nsp_samples.json``
+NSP needs documents whose sentences stay in order (Devlin et al. 2019, §3.1). ``data/nsp_samples.json``
 holds a few dozen short runs of consecutive sentences per language, all public domain: Jane Austen's
 novels in English and 三国演义 (Romance of the Three Kingdoms) in Chinese, with their source and licence.
-A draw runs the real pairing code, ``model.training.pretraining_data.make_nsp_pairs``, so what the page shows is
+A draw runs the real pairing code, ``model.training.pretraining_data.draw_nsp_pair``, so what the page shows is
 what pre-training sees.
 
 Rebuild the JSON from the pretraining corpus cache (``python -m model corpus`` builds it) with
@@ -19,7 +19,8 @@ import re
 import sys
 from pathlib import Path
 
-from model.training.pretraining_data import NspPair, make_nsp_pairs
+from model.data.text import approx_tokens
+from model.training.pretraining_data import NspPair, draw_nsp_pair
 
 DATA_PATH = Path(__file__).resolve().parent / "data" / "nsp_samples.json"
 
@@ -28,6 +29,8 @@ DATA_PATH = Path(__file__).resolve().parent / "data" / "nsp_samples.json"
 SOURCE_FOR_LANG = {"en": "austen", "zh": "sanguo"}
 RUN_LENGTH = 4  # consecutive sentences per document: three IsNext candidates each
 DOCUMENTS_PER_LANG = 32
+# Pre-training fills 125 tokens per pair; a page pair of about two short sentences a side reads at a glance.
+PAGE_PAIR_TOKENS = 40
 _CLEAN_EN = re.compile(r"[A-Z][A-Za-z ,'\-]*[a-z][.!?]")
 _UNWANTED_ZH = re.compile(r"[“”‘’：；《》（）—…「」a-zA-Z0-9]")
 
@@ -66,19 +69,23 @@ def load_samples(path: Path = DATA_PATH) -> dict:
         return json.load(f)
 
 
-def draw_pair(samples: dict, lang: str, draw: int) -> NspPair:
+def draw_pair(samples: dict, lang: str, draw: int) -> NspPair[str]:
     """Pair number ``draw`` for ``lang``, reproducible: the same draw always gives the same pair.
 
-    ``make_nsp_pairs`` pairs every document of both languages with ``seed=draw`` and the language as the
-    group (so a NotNext sentence is never in the other language); one of ``lang``'s pairs is then chosen
-    with the same seed. The pair's document indices point into ``samples["documents"]``.
+    It is pre-training's own ``draw_nsp_pair``: documents of ``lang`` drawn in proportion to their length, A
+    and B split at a random sentence boundary, NotNext from another document of the same language. Only the
+    token budget is smaller, so a pair fits on the page. The pair's document indices point into
+    ``samples["documents"]``.
     """
-    documents = samples["documents"]
-    pairs = make_nsp_pairs([d["sentences"] for d in documents], seed=draw, group=[d["lang"] for d in documents])
-    candidates = [p for p in pairs if documents[p.document]["lang"] == lang]
-    if not candidates:
+    documents = [d["sentences"] for d in samples["documents"]]
+    ours = [i for i, d in enumerate(samples["documents"]) if d["lang"] == lang]
+    if not ours:
         raise ValueError(f"no NSP samples for language {lang!r}")
-    return random.Random(draw).choice(candidates)
+    weights = [sum(approx_tokens(s) for s in documents[i]) for i in ours]
+    rng = random.Random(draw)
+    return draw_nsp_pair(
+        documents, lambda r: r.choices(ours, weights=weights)[0], rng, budget=PAGE_PAIR_TOKENS, length=approx_tokens
+    )
 
 
 def pair_text(pair: NspPair) -> tuple[str, str]:

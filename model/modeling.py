@@ -1,8 +1,7 @@
 """A compact BERT in plain PyTorch.
 
 Devlin et al. 2018, "BERT: Pre-training of Deep Bidirectional Transformers for Language Understanding".
-The seed notes (``shared/seed/bert-paper-notes.zh.txt``) summarise it: token + segment + position
-embeddings summed, a stack of bidirectional Transformer encoder layers, an MLM head and an NSP head.
+Token + segment + position embeddings summed (§3.2), a stack of bidirectional Transformer encoder layers, an MLM head and an NSP head.
 
 Module and attribute names are the Hugging Face checkpoint keys (``bert.embeddings.word_embeddings``,
 ``bert.encoder.layer.0.attention.self.query``, ``cls.predictions.transform.LayerNorm`` ...), so loading a

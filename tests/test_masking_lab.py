@@ -134,10 +134,19 @@ def test_draw_knows_the_text_behind_each_token(tokenizer):
     assert hover[3].startswith("3:🎉:[UNK]:") and hover[0].startswith("0:[CLS]:[CLS]")
 
 
-def test_random_tokens_exclude_special_and_unused(tokenizer):
-    ids = lab.random_token_ids(tokenizer).tolist()
-    vocab = tokenizer.vocab()
-    assert ids and all(i not in tokenizer.special_ids and not vocab[i].startswith("[unused") for i in ids)
+def test_the_lab_draws_random_tokens_from_the_pre_training_pool(tokenizer, monkeypatch):
+    from model.training import pretraining_data
+
+    seen = []
+    real = pretraining_data.mask_tokens
+
+    def spy(*args, **kwargs):
+        seen.append(kwargs["random_token_ids"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(lab, "mask_tokens", spy)
+    lab.draw_masking(tokenizer.encode("She opened the door."), tokenizer, seed=0)
+    assert torch.equal(seen[0], pretraining_data.random_token_pool(tokenizer))
 
 
 # Predictions at the chosen positions -----------------------------------------------------------------------

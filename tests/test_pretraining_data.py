@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
+import random
+
 import torch
 
-from model.training.pretraining_data import KEPT, MASKED, NOT_CHOSEN, RANDOM, make_nsp_pairs, mask_tokens
+from model.tokenization import BertTokenizer
+from model.training.pretraining_data import (
+    KEPT,
+    MASKED,
+    NOT_CHOSEN,
+    RANDOM,
+    draw_nsp_pair,
+    mask_tokens,
+    random_token_pool,
+)
 
 MASK_ID = 4
 RANDOM_IDS = torch.arange(10, 1000)
@@ -91,25 +102,57 @@ def _docs():
     return [[f"d{d}s{s}" for s in range(5 + d % 3)] for d in range(40)]
 
 
+def _pairs(docs, seed, group=None, n=600, budget=2):
+    """``n`` pairs drawn as pre-training draws them: A's document uniformly, B's (for NotNext) among the
+    documents of A's group. One "token" per sentence, so a budget of 2 gives two sentences a pair."""
+    rng = random.Random(seed)
+    pairs = []
+    for _ in range(n):
+        first = rng.randrange(len(docs))
+        peers = [i for i in range(len(docs)) if group is None or group[i] == group[first]]
+        offered = [first]  # the first call picks A's document, later ones B's
+
+        def draw_document(r, offered=offered, peers=peers):
+            return offered.pop() if offered else r.choice(peers)
+
+        pairs.append(draw_nsp_pair(docs, draw_document, rng, budget=budget, length=lambda s: 1))
+    return pairs
+
+
 def test_nsp_pairs_half_is_next_and_is_next_pairs_are_consecutive():
     docs = _docs()
-    pairs = make_nsp_pairs(docs, seed=0)
-    share = sum(p.is_next for p in pairs) / len(pairs)
+    pairs = _pairs(docs, seed=0)
+    # A that ends its document has no true continuation, so it is always NotNext, as in the original;
+    # every other pair is IsNext half the time.
+    open_ended = [p for p in pairs if p.a[-1] != docs[p.document][-1]]
+    share = sum(p.is_next for p in open_ended) / len(open_ended)
     assert abs(share - 0.5) < 0.06
+    assert all(not p.is_next for p in pairs if p not in open_ended)
     for p in pairs:
         a_index = docs[p.document].index(p.a[0])
+        assert p.a == docs[p.document][a_index : a_index + len(p.a)]  # A is consecutive sentences
         if p.is_next:
-            assert p.other_document == p.document and docs[p.document][a_index + 1] == p.b[0]
+            assert p.other_document == p.document and docs[p.document][a_index + len(p.a)] == p.b[0]
         else:
             assert p.other_document != p.document and p.b[0] in docs[p.other_document]
 
 
-def test_nsp_not_next_stays_within_its_language():
+def test_nsp_not_next_stays_within_what_draw_document_offers():
     docs = _docs()
     group = ["en" if d % 2 else "zh" for d in range(len(docs))]
-    for p in make_nsp_pairs(docs, seed=1, group=group):
+    for p in _pairs(docs, seed=1, group=group):
         assert group[p.other_document] == group[p.document]
 
 
-def test_nsp_pairs_are_deterministic_under_seed():
-    assert make_nsp_pairs(_docs(), seed=5) == make_nsp_pairs(_docs(), seed=5)
+def test_nsp_pairs_fill_the_budget_and_are_deterministic_under_seed():
+    docs = _docs()
+    assert _pairs(docs, seed=5) == _pairs(docs, seed=5)
+    for p in _pairs(docs, seed=2, budget=3, n=100):
+        assert len(p.a) + len(p.b) <= 3 and p.a and p.b
+
+
+def test_random_token_pool_is_the_vocabulary_without_special_or_bracketed_entries():
+    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "[unused0]", "[", "the", "##ing", "中"]
+    tokenizer = BertTokenizer.from_vocab(vocab, lowercase=True)
+    pool = random_token_pool(tokenizer).tolist()
+    assert [vocab[i] for i in pool] == ["[", "the", "##ing", "中"]

@@ -30,9 +30,9 @@ TEXT = {
     "mode_sample": {"en": "Sample a pair from real text", "zh": "从真实文本中抽取句对"},
     "mode_type": {"en": "Type both sentences", "zh": "自己输入两个句子"},
     "sample_intro": {
-        "en": "Pairs are drawn by the same code that builds BERT's pre-training data (`make_nsp_pairs`), from short "
+        "en": "Pairs are drawn by the same code that builds BERT's pre-training data (`draw_nsp_pair`), from short "
         "passages of {source}: B is A's true successor with probability 50%, otherwise a sentence from another passage.",
-        "zh": "句对由构造 BERT 预训练数据的同一段代码（`make_nsp_pairs`）抽取，来自{source}的短段落："
+        "zh": "句对由构造 BERT 预训练数据的同一段代码（`draw_nsp_pair`）抽取，来自{source}的短段落："
         "B 句有 50% 的概率是 A 句真正的下一句，否则取自另一段落的句子。",
     },
     "sample_source": {"en": "Jane Austen's novels", "zh": "《三国演义》"},

@@ -1,4 +1,4 @@
-"""Fine-tuning: the "small step" of the seed notes (通用 BERT → 添加任务头 → 在特定任务上微调).
+"""Fine-tuning (Devlin et al. 2019, §4): a pre-trained BERT, a small task head, a short training run.
 
 A Linear head on the pooled [CLS] (sentence classification) or on every position (tagging) is trained
 with the encoder, or with the encoder frozen. ``finetune`` is a plain loop with an ``on_step`` callback and

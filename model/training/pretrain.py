@@ -26,7 +26,7 @@ import torch
 from ..checkpoint import load_weights, normalize_keys, read_state_dict, save_folder
 from ..modeling import BertConfig, BertForPreTraining
 from ..tokenization import BertTokenizer
-from .pretraining_data import mask_tokens
+from .pretraining_data import draw_nsp_pair, mask_tokens, random_token_pool
 
 
 @dataclass
@@ -122,37 +122,18 @@ def tokenize_corpus(path: Path, tokenizer: BertTokenizer) -> TokenizedCorpus:
     return TokenizedCorpus(documents, [str(x) for x in data["languages"]])
 
 
-def _sentences_from(doc: list[np.ndarray], start: int, tokens: int) -> list[np.ndarray]:
-    """Consecutive sentences of ``doc`` from ``start`` until they hold at least ``tokens`` tokens (or it ends)."""
-    taken, length = [], 0
-    for sentence in doc[start:]:
-        taken.append(sentence)
-        length += len(sentence)
-        if length >= tokens:
-            break
-    return taken
-
-
 def make_example(corpus: TokenizedCorpus, lang: str, rng: random.Random, seq_len: int, short_seq_prob: float):
-    """One NSP pair packed to about ``seq_len``: (ids A, ids B, is_next)."""
-    budget = seq_len - 3
-    target = rng.randint(8, budget) if rng.random() < short_seq_prob else budget
-    docs = corpus.by_language[lang]
-    d = corpus.draw_document(lang, rng)
-    doc = corpus.documents[d]
-    chunk = _sentences_from(doc, rng.randrange(len(doc)), target)
-    a_end = rng.randint(1, len(chunk) - 1) if len(chunk) >= 2 else 1
-    a = np.concatenate(chunk[:a_end])
-    is_next = len(chunk) >= 2 and rng.random() < 0.5
-    if is_next:
-        b = np.concatenate(chunk[a_end:])
-    else:
-        other = d
-        while other == d and len(docs) > 1:
-            other = corpus.draw_document(lang, rng)
-        odoc = corpus.documents[other]
-        b = np.concatenate(_sentences_from(odoc, rng.randrange(len(odoc)), target - len(a)))
-    while len(a) + len(b) > target:  # trim the longer side, alternating ends as the original does
+    """One NSP pair of ``lang`` packed to about ``seq_len``: (ids A, ids B, is_next)."""
+    budget = seq_len - 3  # [CLS] A [SEP] B [SEP]
+    pair = draw_nsp_pair(
+        corpus.documents,
+        lambda r: corpus.draw_document(lang, r),
+        rng,
+        budget=budget,
+        short_seq_prob=short_seq_prob,
+    )
+    a, b = np.concatenate(pair.a), np.concatenate(pair.b)
+    while len(a) + len(b) > budget:  # trim the longer side, alternating ends as the original does
         longer = a if len(a) > len(b) else b
         trimmed = longer[1:] if rng.random() < 0.5 else longer[:-1]
         if longer is a:
@@ -163,7 +144,7 @@ def make_example(corpus: TokenizedCorpus, lang: str, rng: random.Random, seq_len
         a = b[:1]
     if len(b) == 0:
         b = a[-1:]
-    return a, b, is_next
+    return a, b, pair.is_next
 
 
 def collate(examples, tokenizer: BertTokenizer, seq_len: int):
@@ -197,9 +178,7 @@ def batches(
     """An endless stream of masked MLM + NSP batches, deterministic under ``seed``."""
     rng = random.Random(seed)
     gen = torch.Generator().manual_seed(seed)
-    random_ids = torch.tensor(
-        [i for i, t in enumerate(tokenizer.vocab()) if i not in tokenizer.special_ids and not t.startswith("[")]
-    )
+    random_ids = random_token_pool(tokenizer)
     while True:
         examples = []
         for _ in range(settings.batch_size):
@@ -384,6 +363,18 @@ def save_training_state(
     tmp.replace(folder / "state.pt")
 
 
+def _shared_elapsed(started: float, ddp: bool, device) -> float:
+    """Seconds since ``started`` on rank 0's clock. Under DDP every rank must take the same learning rate and
+    stop at the same step: a rank that read its own clock could stop one step early and leave the others
+    waiting forever in the next gradient all-reduce."""
+    elapsed = time.time() - started
+    if not ddp:
+        return elapsed
+    shared = torch.tensor([elapsed], dtype=torch.float64, device=device)
+    torch.distributed.broadcast(shared, src=0)
+    return float(shared.item())
+
+
 def pretrain(
     model: BertForPreTraining,
     train_batches: Iterator[dict],
@@ -420,8 +411,9 @@ def pretrain(
     # bf16 autocast on a GPU: several times the fp32 throughput there; on a CPU without AMX it is slower
     # (pretraining-calibration.md), so the CPU stays in fp32.
     autocast = torch.autocast("cuda", dtype=torch.bfloat16, enabled=torch.device(device).type == "cuda")
+    elapsed = 0.0  # on rank 0's clock, shared by all ranks
     while step < settings.steps:
-        lr = lr_at(step, settings, time.time() - started)
+        lr = lr_at(step, settings, elapsed)
         for group in optimizer.param_groups:
             group["lr"] = lr
         if eval_batches and rank == 0 and step > 0 and step % settings.eval_every == 0:
@@ -441,7 +433,7 @@ def pretrain(
         optimizer.zero_grad(set_to_none=True)
         step += 1
         tokens_seen += int(batch["attention_mask"].sum())
-        elapsed = time.time() - started
+        elapsed = _shared_elapsed(started, ddp, device)
         metrics.update(
             step=step,
             loss=out.loss.item(),

@@ -1,20 +1,27 @@
 """The data side of BERT's two pre-training tasks, deterministic under a seed.
 
-MLM (paper §3.1, seed notes "MLM 具体做法"): choose 15% of the non-special tokens; of those, 80% become
+MLM (Devlin et al. 2019, §3.1 and appendix A.1): choose 15% of the non-special tokens; of those, 80% become
 [MASK], 10% a random token and 10% stay unchanged. The model must predict the original token at every
 chosen position, so it can never trust that an unmasked word is right, and it meets real words at
 positions it is graded on, as it will when fine-tuned (where [MASK] never appears).
 
-NSP (paper §3.1, "下一句预测"): pairs [CLS] A [SEP] B [SEP] where B is the true next sentence half the
-time (IsNext) and a sentence from another document otherwise (NotNext).
+NSP (§3.1): pairs [CLS] A [SEP] B [SEP] where B is the true continuation half the time (IsNext) and
+sentences from another document otherwise (NotNext). One function builds the pairs for pre-training and for
+the NSP page, and one function masks for pre-training and for the masking page.
 """
 
 from __future__ import annotations
 
 import random
+import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import Generic, TypeVar
 
 import torch
+
+S = TypeVar("S")  # a sentence: a string, or an array of token ids
 
 # What happened to each position; the masking page colours tokens by these codes.
 NOT_CHOSEN, MASKED, RANDOM, KEPT = 0, 1, 2, 3
@@ -81,6 +88,21 @@ def mask_tokens(
     return result
 
 
+_BRACKETED = re.compile(r"\[[^\]]+\]")
+
+
+@lru_cache(maxsize=8)
+def random_token_pool(tokenizer) -> torch.Tensor:
+    """The ids a "random token" is drawn from, in pre-training and on the masking page alike: the whole
+    vocabulary but the special tokens and bracketed entries such as ``[unused7]``, so a replacement is
+    always a real word piece or character. It spans every language the vocabulary covers: an English piece
+    can replace a Chinese character, as it does in pre-training."""
+    keep = [
+        i for i, tok in enumerate(tokenizer.vocab()) if i not in tokenizer.special_ids and not _BRACKETED.fullmatch(tok)
+    ]
+    return torch.tensor(keep or [tokenizer.unk_token_id])
+
+
 def _choose_tokens(candidates: torch.Tensor, rate: float, generator: torch.Generator) -> torch.Tensor:
     B, T = candidates.shape
     n = candidates.sum(dim=1)  # (B,)
@@ -118,41 +140,58 @@ def _choose_words(candidates: torch.Tensor, word_ids: list[int | None], rate: fl
 
 
 @dataclass
-class NspPair:
-    a: list[str]  # segment A: one or more consecutive sentences of one document
-    b: list[str]  # segment B: the sentences that follow (IsNext) or ones from another document (NotNext)
+class NspPair(Generic[S]):
+    a: list[S]  # segment A: one or more consecutive sentences of one document
+    b: list[S]  # segment B: the sentences that follow (IsNext) or ones from another document (NotNext)
     is_next: bool
     document: int  # index of A's document
     other_document: int  # index of B's document (== document when is_next)
 
 
-def make_nsp_pairs(
-    documents: list[list[str]],
-    *,
-    seed: int,
-    is_next_prob: float = 0.5,
-    group: list[str] | None = None,
-) -> list[NspPair]:
-    """One pair for every two consecutive sentences of every document, in order.
+def sentences_from(doc: Sequence[S], start: int, tokens: int, length: Callable[[S], int]) -> list[S]:
+    """Consecutive sentences of ``doc`` from ``start`` until they hold at least ``tokens`` tokens (or it ends)."""
+    taken, total = [], 0
+    for sentence in doc[start:]:
+        taken.append(sentence)
+        total += length(sentence)
+        if total >= tokens:
+            break
+    return taken
 
-    ``group`` (for example each document's language) restricts the NotNext sentence to documents of the
-    same group: otherwise the task can be solved by spotting that A is Chinese and B is English.
+
+def draw_nsp_pair(
+    documents: Sequence[Sequence[S]],
+    draw_document: Callable[[random.Random], int],
+    rng: random.Random,
+    *,
+    budget: int,
+    length: Callable[[S], int] = len,
+    short_seq_prob: float = 0.0,
+    is_next_prob: float = 0.5,
+) -> NspPair[S]:
+    """One NSP pair, as BERT's ``create_pretraining_data.py`` builds it.
+
+    Take consecutive sentences of a document (``draw_document``) from a random start until they fill
+    ``budget`` tokens (sometimes, with ``short_seq_prob``, a shorter random target), split them at a random
+    sentence boundary into A and B; with ``1 - is_next_prob`` replace B by sentences from another document
+    that ``draw_document`` gives (the caller keeps that to the same language: otherwise the task could be
+    solved by spotting that A is Chinese and B is English). Sentences are whatever ``length`` measures:
+    token-id arrays in pre-training, strings on the NSP page.
     """
-    rng = random.Random(seed)
-    by_group: dict[str, list[int]] = {}
-    for i, doc in enumerate(documents):
-        if doc:
-            by_group.setdefault(group[i] if group else "", []).append(i)
-    pairs = []
-    for d, doc in enumerate(documents):
-        peers = by_group.get(group[d] if group else "", [])
-        for s in range(len(doc) - 1):
-            if rng.random() < is_next_prob or len(peers) < 2:
-                pairs.append(NspPair([doc[s]], [doc[s + 1]], True, d, d))
-                continue
-            other = d
-            while other == d:
-                other = rng.choice(peers)
-            sentence = rng.choice(documents[other])
-            pairs.append(NspPair([doc[s]], [sentence], False, d, other))
-    return pairs
+    target = rng.randint(min(8, budget), budget) if rng.random() < short_seq_prob else budget
+    d = draw_document(rng)
+    doc = documents[d]
+    chunk = sentences_from(doc, rng.randrange(len(doc)), target, length)
+    a_end = rng.randint(1, len(chunk) - 1) if len(chunk) >= 2 else 1
+    a = chunk[:a_end]
+    if len(chunk) >= 2 and rng.random() < is_next_prob:
+        return NspPair(a, chunk[a_end:], True, d, d)
+    other = d
+    for _ in range(100):  # a one-document group has no other document; then B comes from the same one
+        if other != d:
+            break
+        other = draw_document(rng)
+    odoc = documents[other]
+    used = sum(length(s) for s in a)
+    b = sentences_from(odoc, rng.randrange(len(odoc)), max(1, target - used), length)
+    return NspPair(a, b, False, d, other)
