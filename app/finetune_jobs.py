@@ -29,7 +29,7 @@ import threading
 import time
 import uuid
 import weakref
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 import torch
@@ -39,6 +39,7 @@ from model.data.tasks import load_task
 from model.inference import AttentionResult, InputError, attention_maps, check_text
 from model.modeling import BertForTaskHead
 from model.training.finetune import (
+    DEMO_HELDOUT_SIZE,
     EvalResult,
     FinetuneResult,
     FinetuneSettings,
@@ -52,7 +53,7 @@ from .training_process import Request, TrainingFailed, train_in_process
 log = logging.getLogger(__name__)
 
 MAX_TRAININGS = max(1, int(os.environ.get("BERT_LAB_MAX_TRAININGS", "2")))
-HELDOUT_LIMIT = 200  # held-out examples scored after training: enough for a stable accuracy, quick on a CPU
+HELDOUT_LIMIT = DEMO_HELDOUT_SIZE
 QUEUED, RUNNING, DONE, STOPPED, FAILED = "queued", "running", "done", "stopped", "failed"
 ACTIVE = (QUEUED, RUNNING)
 INITS = ("pretrained", "random")
@@ -427,9 +428,3 @@ def explain(model: BertForTaskHead, tokenizer, text: str, labels: list[str] | tu
 def cls_row(attentions: np.ndarray) -> np.ndarray:
     """What [CLS] attends to in the last layer, averaged over heads: (L, nh, T, T) → (T,), sums to 1."""
     return np.asarray(attentions)[-1, :, 0, :].mean(axis=0)
-
-
-def demo_settings(**changes) -> FinetuneSettings:
-    """The page's defaults: quick enough for a classroom demo on two CPU cores."""
-    base = FinetuneSettings(epochs=3, batch_size=16, lr=1e-4, max_length=64, max_seconds=60.0)
-    return replace(base, **changes)

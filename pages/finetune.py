@@ -10,6 +10,7 @@ from app.charts.base import probability_bars
 from app.i18n import STRINGS, lang, t
 from app.navigation import require_entry
 from model.data.tasks import NER_LABELS, TASKS
+from model.training.finetune import DEMO_TRAIN_SIZE, demo_settings
 
 require_entry()
 
@@ -17,10 +18,7 @@ LEARNING_RATES = (2e-5, 3e-5, 5e-5, 1e-4, 2e-4, 1e-3)
 BATCH_SIZES = (8, 16, 32)
 MAX_LENGTHS = (32, 64, 128)
 BUDGETS = (30, 60, 120, 300)
-DEFAULTS = jobs.demo_settings()
-# 1,000 reviews, 3 epochs, lr 1e-4 and 60 s reach about 71% on sentiment-zh on 2 free cores; 400 for one
-# epoch stopped after 25 steps at chance (51%).
-DEFAULT_TRAIN_SIZE = 1000
+DEFAULTS = demo_settings()
 
 
 def label_name(label: str) -> str:
@@ -55,7 +53,7 @@ st.caption(t("finetune.licence", licence=t(f"finetune.licence_{task}")))
 
 size_column, optimiser_column, budget_column = st.columns(3)
 with size_column:
-    st.slider(t("finetune.train_size"), 100, 2000, DEFAULT_TRAIN_SIZE, step=100, key="finetune_size")
+    st.slider(t("finetune.train_size"), 100, 2000, DEMO_TRAIN_SIZE, step=100, key="finetune_size")
     st.slider(t("finetune.epochs"), 1, 5, DEFAULTS.epochs, key="finetune_epochs")
 with optimiser_column:
     st.selectbox(
@@ -104,7 +102,7 @@ def start_job(base, base_spec: str) -> None:
     previous = state.get("finetune_job")
     if previous is not None:
         previous.stop()
-    settings = jobs.demo_settings(
+    settings = demo_settings(
         epochs=state["finetune_epochs"],
         batch_size=state["finetune_batch"],
         lr=state["finetune_lr"],

@@ -198,3 +198,13 @@ def test_hub_id_offline_gives_a_clear_message():
     result = run("info", "--model", "bert-base-uncased")
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert "hub" in result.stderr and "offline" in result.stderr
+
+
+def test_finetune_without_flags_uses_the_fine_tuning_pages_recipe():
+    from model.cli import build_parser
+    from model.training.commands import finetune_settings
+    from model.training.finetune import DEMO_HELDOUT_SIZE, DEMO_TRAIN_SIZE, demo_settings
+
+    args = build_parser().parse_args(["finetune", "--task", "sentiment-zh", "--seconds", "60"])
+    assert finetune_settings(args) == demo_settings()
+    assert (args.train_size, args.heldout_size) == (DEMO_TRAIN_SIZE, DEMO_HELDOUT_SIZE)

@@ -21,6 +21,7 @@ from model.checkpoint import LoadedBert
 from model.data.tasks import TaskData
 from model.modeling import BertConfig, BertForPreTraining
 from model.tokenization import BertTokenizer
+from model.training.finetune import demo_settings
 
 LABELS = ["neg", "pos"]
 TAGS = ["O", "B-PER", "I-PER"]
@@ -76,8 +77,8 @@ def base() -> LoadedBert:
     return tiny_base()
 
 
-QUICK = jobs.demo_settings(epochs=3, batch_size=16, lr=3e-3, max_length=16, max_seconds=60.0)
-ENDLESS = jobs.demo_settings(epochs=500, batch_size=8, lr=1e-3, max_length=16, max_seconds=120.0)
+QUICK = demo_settings(epochs=3, batch_size=16, lr=3e-3, max_length=16, max_seconds=60.0)
+ENDLESS = demo_settings(epochs=500, batch_size=8, lr=1e-3, max_length=16, max_seconds=120.0)
 
 
 def wait_until(condition, timeout: float = 30.0) -> None:
@@ -146,7 +147,7 @@ def test_stop_ends_a_running_job_and_it_still_scores(base):
 def test_the_time_budget_ends_a_run_as_done(base):
     owner = jobs.Owner()
     job = jobs.start(
-        owner, base, "tiny", jobs.demo_settings(epochs=500, batch_size=8, max_length=16, max_seconds=0.5), "random", 96
+        owner, base, "tiny", demo_settings(epochs=500, batch_size=8, max_length=16, max_seconds=0.5), "random", 96
     )
     assert job.wait(30)
     snap = job.snapshot()
@@ -263,7 +264,7 @@ def test_a_training_process_exits_when_its_server_goes_away(base):
 def test_a_training_process_that_raises_fails_the_job_with_its_message(base):
     owner = jobs.Owner()
     job = jobs.start(
-        owner, base, "tiny", jobs.demo_settings(batch_size=0, max_length=16), "pretrained", 32
+        owner, base, "tiny", demo_settings(batch_size=0, max_length=16), "pretrained", 32
     )  # raises in the child
     assert job.wait(60)
     snap = job.snapshot()
@@ -339,7 +340,7 @@ def test_tables_and_shares():
 
 def test_ranked_and_last_step():
     assert jobs.ranked({"neg": 0.2, "pos": 0.8}) == (["pos", "neg"], [0.8, 0.2])
-    settings = jobs.demo_settings()
+    settings = demo_settings()
     history = ({"init": "pretrained", "step": 1}, {"init": "random", "step": 1}, {"init": "random", "step": 2})
     snap = jobs.JobSnapshot(
         "x",
@@ -365,7 +366,7 @@ def test_ranked_and_last_step():
 
 
 def test_progress_counts_steps_or_time_whichever_is_further():
-    settings = jobs.demo_settings(epochs=1, batch_size=10, max_seconds=10.0)
+    settings = demo_settings(epochs=1, batch_size=10, max_seconds=10.0)
     snap = jobs.JobSnapshot(
         1,
         jobs.RUNNING,

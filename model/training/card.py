@@ -1,16 +1,21 @@
 """The model card written beside an exported pretrained model (``README.md`` in its folder).
 
 It lists what a user of the weights must know: where they started from (with the licence and attribution),
-every corpus source and its licence, token counts per language, the architecture, how long training ran on
-what hardware, and the held-out metrics.
+every corpus source and its licence, token counts per language, the architecture, each training run with the
+command that ran it, and the held-out metrics. Nothing in it is typed by hand: ``python -m model card``
+renders it from the weights, ``runs.json`` (one record per training run, appended by ``python -m model
+pretrain``) and ``python -m model evaluate``.
 """
 
 from __future__ import annotations
 
+import json
 import platform
 from pathlib import Path
 
 from ..modeling import BertConfig, count_parameters
+
+RUNS_FILE = "runs.json"
 
 PROBES = {
     # Everyday fill-in-the-blank probes: a model that only knows word frequencies ("the", "的", ",") fails
@@ -147,116 +152,155 @@ def hardware() -> str:
     return cpu
 
 
+def read_runs(folder: Path) -> list[dict]:
+    path = Path(folder) / RUNS_FILE
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else []
+
+
+def write_runs(folder: Path, runs: list[dict]) -> None:
+    (Path(folder) / RUNS_FILE).write_text(json.dumps(runs, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def _run_lines(number: int, run: dict) -> list[str]:
+    slots = run["steps"] * run["batch_size"] * run["seq_len"]
+    seconds = run["seconds"]
+    duration = f"{seconds / 3600:.2f} hours" if seconds >= 3600 else f"{seconds:,.0f} seconds"
+    lines = [
+        f"{number}. **{run['steps']:,} steps** of {run['batch_size']} sequences × up to {run['seq_len']} tokens "
+        f"({slots / 1e6:.1f}M token slots), {duration} on {run['device']}.",
+        f"   Command: `{run['command']}`",
+    ]
+    if run.get("notes"):
+        lines.append(f"   {run['notes']}")
+    return lines
+
+
+def _percent(x: float) -> str:
+    return f"{x:.1%}"
+
+
 def render(
     *,
     config: BertConfig,
-    init: str,
+    runs: list[dict],
     sources: list[dict],
-    train_tokens: dict[str, int],
-    heldout_tokens: dict[str, int],
-    steps: int,
-    batch_size: int,
-    seq_len: int,
-    seconds: float,
-    device: str,
-    threads: int,
-    metrics: dict,
-    probes: dict[str, list[tuple[str, list[str]]]] | None = None,
+    evaluation: dict[str, dict[str, float]],
+    probes: dict[str, list[tuple[str, list[str]]]],
 ) -> str:
     counts = count_parameters(config)
+    init = runs[0]["init"] if runs else "scratch"
+    last = runs[-1] if runs else {}
+    used = set(last.get("sources", [s["id"] for s in sources]))
     lines = [
         "# BERT Lab embedded model",
         "",
-        (
-            "A compact bilingual (English + Chinese) BERT that ships with BERT Lab so the app works offline. "
-            "It predicts masked words and next sentences; it is a teaching model, far smaller and weaker than BERT-Base."
-        ),
+        "A compact bilingual (English + Chinese) BERT that ships with BERT Lab so the app works offline. "
+        "It predicts masked words and next sentences; it is a teaching model, far smaller and weaker than BERT-Base.",
+        "",
+        "This card is generated: `python -m model card` (weights, `runs.json`, `python -m model evaluate`).",
         "",
         "## Architecture",
         "",
-        (
-            f"- {config.num_hidden_layers} layers, hidden size {config.hidden_size}, {config.num_attention_heads} heads, "
-            f"feed-forward {config.intermediate_size}, up to {config.max_position_embeddings} positions"
-        ),
-        (
-            f"- vocabulary {config.vocab_size:,} WordPiece tokens: the uncased English vocabulary of the initialisation "
-            "plus the Chinese characters that occur at least 3 times in the Chinese training text (one token per character)"
-        ),
-        (
-            f"- {counts['total']:,} parameters (embeddings {counts['embeddings']:,}, encoder {counts['encoder']:,}); "
-            "MLM decoder tied to the word embeddings; weights stored in float16"
-        ),
+        f"- {config.num_hidden_layers} layers, hidden size {config.hidden_size}, {config.num_attention_heads} heads, "
+        f"feed-forward {config.intermediate_size}, up to {config.max_position_embeddings} positions",
+        f"- vocabulary {config.vocab_size:,} WordPiece tokens: the uncased English vocabulary of the initialisation "
+        "plus the Chinese characters that occur at least 3 times in the Chinese training text (one token per character)",
+        f"- {counts['total']:,} parameters (embeddings {counts['embeddings']:,}, encoder {counts['encoder']:,}); "
+        "MLM decoder tied to the word embeddings; weights stored in float16 (`python -m model info`)",
         "",
         "## Initialisation",
         "",
-        f"- {MINILM_ATTRIBUTION}" if init in ("minilm", "embedded") else "- random (trained from scratch)",
+        f"- {MINILM_ATTRIBUTION}" if init == "minilm" else "- random (trained from scratch)",
         *(
-            [
-                (
-                    "- this release continues the training of the previous embedded model (the steps below are this "
-                    "run's; see the git history of this card for earlier runs)"
-                )
-            ]
-            if init == "embedded"
+            ["- new Chinese embedding rows start at the mean embedding plus small noise; the MLM and NSP heads are new"]
+            if init == "minilm"
             else []
         ),
-        "- new Chinese embedding rows start at the mean embedding plus small noise; the MLM and NSP heads are new",
         "",
         "## Training",
         "",
-        (
-            "Masked-language modelling (15% of tokens; 80% [MASK], 10% random, 10% unchanged) and next-sentence "
-            "prediction (50% IsNext, NotNext drawn from another document of the same language), as in the paper."
-        ),
+        "Masked-language modelling (15% of tokens; 80% [MASK], 10% random, 10% unchanged) and next-sentence "
+        "prediction (50% IsNext, NotNext drawn from another document of the same language), as in the paper. "
+        "Each run continues from the weights of the one before (with a fresh optimizer).",
         "",
-        (
-            f"- {steps:,} steps of {batch_size} sequences × up to {seq_len} tokens "
-            f"({steps * batch_size * seq_len / 1e6:.1f}M token slots)"
-        ),
-        f"- {seconds / 3600:.2f} hours on {device} ({hardware()}, {threads} thread(s))",
-        "",
-        "| language | training tokens | held-out tokens |",
-        "|---|---|---|",
     ]
-    for lang in sorted(train_tokens):
-        lines.append(f"| {lang} | {train_tokens[lang]:,} | {heldout_tokens.get(lang, 0):,} |")
+    for number, run in enumerate(runs, 1):
+        lines += _run_lines(number, run)
+    if last.get("train_tokens"):
+        lines += [
+            "",
+            "Tokens of the corpus the last run read:",
+            "",
+            "| language | training tokens | held-out tokens |",
+            "|---|---|---|",
+        ]
+        for lang in sorted(last["train_tokens"]):
+            lines.append(f"| {lang} | {last['train_tokens'][lang]:,} | {last['heldout_tokens'].get(lang, 0):,} |")
     lines += ["", "## Corpus sources", "", "| source | language | licence | obtained from |", "|---|---|---|---|"]
     for s in sources:
-        lines.append(f"| {s['name']} | {s['lang']} | {s['licence']} | {s['obtained']} |")
+        if s["id"] in used:
+            lines.append(f"| {s['name']} | {s['lang']} | {s['licence']} | {s['obtained']} |")
+    sample_sizes = ", ".join(f"{m['pairs']} pairs in {lang}" for lang, m in evaluation.items())
     lines += [
         "",
         "## Held-out metrics",
         "",
-        "Measured on documents never seen in training (fixed batches, seed 12345).",
+        "`python -m model evaluate`: a fixed sample of text pairs from documents never seen in training "
+        f"({sample_sizes}), masked by pre-training's own "
+        "code with a fixed seed. MLM accuracy is given over all prediction targets and at [MASK] positions only: "
+        "the 10% of targets left unchanged are nearly always right, which flatters the first figure.",
         "",
-        "| language | MLM top-1 | MLM top-5 | NSP accuracy |",
-        "|---|---|---|---|",
+        "| language | MLM top-1 (all targets) | MLM top-5 (all targets) | MLM top-1 ([MASK] only) "
+        "| MLM top-5 ([MASK] only) | NSP accuracy |",
+        "|---|---|---|---|---|---|",
     ]
-    for lang in ("en", "zh"):
-        if f"{lang}_mlm_top1" in metrics:
-            lines.append(
-                f"| {lang} | {metrics[f'{lang}_mlm_top1']:.1%} | {metrics[f'{lang}_mlm_top5']:.1%} | {metrics[f'{lang}_nsp_acc']:.1%} |"
-            )
-    if probes:
-        lines += ["", "## Everyday probes (top 5)", ""]
-        for rows in probes.values():
-            for text, top in rows:
-                lines.append(f"- `{text}` → {', '.join(top)}")
+    for lang, m in evaluation.items():
+        cells = [m["mlm_top1"], m["mlm_top5"], m["mask_top1"], m["mask_top5"], m["nsp_accuracy"]]
+        lines.append(f"| {lang} | " + " | ".join(_percent(x) for x in cells) + " |")
     lines += [
         "",
+        "## Everyday probes (top 5)",
+        "",
+        "`python -m model fill-mask` on each sentence; a probe counts as answered when an accepted word is in the top 5.",
+        "",
+    ]
+    for lang, rows in probes.items():
+        hits = sum(any(tok in accepted for tok in top) for (_, accepted), (_, top) in zip(PROBES[lang], rows))
+        lines += [f"**{lang}: {hits} of {len(rows)} answered**", ""]
+        lines += [f"- `{text}` → {', '.join(top)}" for text, top in rows]
+        lines.append("")
+    lines += [
         "## Limitations",
         "",
-        (
-            "Small, briefly trained, and trained mostly on older and literary text (Brown corpus, Austen, the Bible, "
-            "Shakespeare, People's Daily 1998, the Romance of the Three Kingdoms) plus a set of Chinese hotel, product "
-            "and book reviews: expect dated vocabulary and weak facts. Not for production use."
-        ),
+        "Small, and trained mostly on older and literary text (Brown corpus, Austen, the Bible, Shakespeare, "
+        "People's Daily 1998, the Romance of the Three Kingdoms) plus a set of Chinese hotel, product and book "
+        "reviews: expect dated vocabulary and weak facts. Not for production use.",
         "",
-        (
-            "Overlap with BERT Lab's fine-tuning tasks: the ner-zh sentences are People's Daily 1998 text, all of which is "
-            "in the pre-training corpus (without entity labels); the sentiment-zh training reviews are in it too (without "
-            "labels), its held-out reviews are not. topics-en (BBC News) is not in the corpus."
-        ),
+        "Overlap with BERT Lab's fine-tuning tasks: the ner-zh sentences are People's Daily 1998 text, all of which is "
+        "in the pre-training corpus (without entity labels); the sentiment-zh training reviews are in it too (without "
+        "labels), its held-out reviews are not. topics-en (BBC News) is not in the corpus.",
         "",
     ]
     return "\n".join(lines)
+
+
+def write_card(folder: Path) -> str:
+    """Evaluate the model in ``folder``, answer the probes, and write its ``README.md``; returns the text."""
+    from .. import inference
+    from ..checkpoint import load_folder
+    from ..data.sources import SOURCES
+    from .evaluate import evaluate
+
+    bundle = load_folder(folder)
+    probes = {
+        lang: [
+            (text, [p.token for p in inference.fill_mask(bundle, text, top_k=5).masks[0].predictions])
+            for text, _ in rows
+        ]
+        for lang, rows in PROBES.items()
+    }
+    text = render(
+        config=bundle.config, runs=read_runs(folder), sources=SOURCES, evaluation=evaluate(bundle), probes=probes
+    )
+    (Path(folder) / "README.md").write_text(text, encoding="utf-8")
+    return text

@@ -474,6 +474,105 @@ def export(model: BertForPreTraining, tokenizer: BertTokenizer, folder: Path, *,
     return save_folder(model, tokenizer, folder, dtype=torch.float16 if half else None)
 
 
+def build_vocab(minilm_dir: Path, corpus_path: Path) -> list[str]:
+    """MiniLM's English WordPiece vocabulary plus the Chinese characters our corpus uses at least 3 times."""
+    from ..data.corpus import extend_vocab, iter_documents
+
+    base = (minilm_dir / "vocab.txt").read_text(encoding="utf-8").splitlines()
+    texts = (s for doc in iter_documents(corpus_path) if doc["lang"] == "zh" for s in doc["sentences"])
+    return extend_vocab(base, texts, min_count=3)
+
+
+@dataclass
+class PretrainJob:
+    """Where a pre-training run on the corpus starts from, and where it reads and writes."""
+
+    init: str  # "minilm", "embedded" (continue the shipped model) or "scratch"
+    command: str  # as typed, recorded in the model card
+    cache_dir: Path | None = None  # default: $BERT_LAB_CACHE or ~/.cache/bert-lab
+    state_dir: Path | None = None  # checkpoints for resuming (default: CACHE/pretrain)
+    out_dir: Path | None = None  # the exported model (default: the embedded model's folder)
+    workers: int = 0
+    skip_missing: bool = False
+
+
+def run_job(job: PretrainJob, settings: PretrainSettings, on_step: Callable[[int, dict], None] | None = None):
+    """Build the corpus, start the model as ``job.init`` says, pre-train, export, record the run and write the
+    card. Returns the run's summary on rank 0 (``None`` on other ranks); ``on_step`` is called on rank 0 only."""
+    from ..checkpoint import EMBEDDED_DIR
+    from ..data.corpus import build_corpus
+    from ..data.fetch import default_cache_dir
+    from ..data.minilm import load_minilm
+    from . import card
+
+    cache_dir = job.cache_dir or default_cache_dir()
+    state_dir = job.state_dir or cache_dir / "pretrain"
+    out_dir = job.out_dir or EMBEDDED_DIR
+    ddp, device = setup_distributed()
+    rank = torch.distributed.get_rank() if ddp else 0
+    stats = build_corpus(cache_dir, progress=rank == 0, skip_missing=job.skip_missing)
+    corpus_dir = cache_dir / "corpus"
+    minilm_dir = load_minilm(cache_dir) if job.init == "minilm" else None
+
+    state_dir.mkdir(parents=True, exist_ok=True)
+    vocab_path = state_dir / "vocab.txt"
+    if job.init == "embedded":  # the shipped model's vocabulary comes with it
+        vocab = (EMBEDDED_DIR / "vocab.txt").read_text(encoding="utf-8").splitlines()
+    elif vocab_path.exists():  # a resumed run must keep the vocabulary its weights were trained with
+        vocab = vocab_path.read_text(encoding="utf-8").splitlines()
+    else:
+        vocab = build_vocab(minilm_dir or load_minilm(cache_dir), corpus_dir / "train.jsonl")
+        if rank == 0:
+            vocab_path.write_text("\n".join(vocab) + "\n", encoding="utf-8")
+    tokenizer = BertTokenizer.from_vocab(vocab, lowercase=True)
+    if job.init == "minilm":
+        model = init_from_minilm(minilm_dir, vocab, dropout=settings.dropout, seed=settings.seed)
+    elif job.init == "embedded":
+        model = init_from_folder(EMBEDDED_DIR, dropout=settings.dropout)
+    else:
+        model = init_from_scratch(len(vocab), dropout=settings.dropout, seed=settings.seed)
+    train = tokenize_corpus(corpus_dir / "train.jsonl", tokenizer)
+    heldout = tokenize_corpus(corpus_dir / "heldout.jsonl", tokenizer)
+    stream = parallel_batches(train, tokenizer, settings, seed=settings.seed * 1000 + rank, workers=job.workers)
+    eval_batches = fixed_eval_batches(heldout, tokenizer, settings) if rank == 0 else None
+
+    started = time.time()
+    metrics = pretrain(
+        model,
+        stream,
+        settings,
+        eval_batches=eval_batches,
+        state_dir=state_dir,
+        on_step=on_step if rank == 0 else None,
+        device=device,
+        ddp=ddp,
+    )
+    summary = None
+    if rank == 0:
+        model.to("cpu").eval()
+        history = card.read_runs(EMBEDDED_DIR) if job.init == "embedded" else []
+        export(model, tokenizer, out_dir)
+        summary = {
+            "init": job.init,
+            "command": job.command,
+            "steps": metrics["step"],
+            "batch_size": settings.batch_size,
+            "seq_len": settings.seq_len,
+            "seconds": round(metrics["total_seconds"]),
+            "device": f"{device} ({card.hardware()}, {torch.get_num_threads()} thread(s))",
+            "sources": list(stats["sources"]),
+            "train_tokens": train.token_counts(),
+            "heldout_tokens": heldout.token_counts(),
+        }
+        card.write_runs(out_dir, [*history, summary])
+        card.write_card(out_dir)
+        summary = {**summary, "metrics": metrics, "seconds_this_run": round(time.time() - started, 1)}
+        (state_dir / "summary.json").write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
+    if ddp:
+        torch.distributed.destroy_process_group()
+    return summary
+
+
 def setup_distributed() -> tuple[bool, str]:
     """Under torchrun: join the process group (NCCL on GPUs, gloo on CPUs); returns (ddp, device)."""
     if "RANK" not in os.environ:

@@ -1,0 +1,154 @@
+"""Held-out evaluation of a pre-trained BERT: MLM top-1/top-5 and NSP accuracy per language.
+
+The sample is fixed and ships with the repository (``heldout_sample.jsonl``): text pairs drawn once from the
+corpus's held-out documents by pre-training's own ``draw_nsp_pair``. Any model, with any tokenizer, is
+measured on the same text, and nothing depends on a training flag (batch size, sequence length, language
+share). Masks are drawn with pre-training's ``mask_tokens`` under a fixed seed.
+
+Two MLM figures are reported, because they differ a lot: over all prediction targets (as pre-training's loss
+sees them), and at ``[MASK]`` positions only. The 10% of targets that are kept unchanged are almost always
+right (the answer is in the input), which flatters the first figure.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+from pathlib import Path
+
+import torch
+
+from ..checkpoint import LoadedBert
+from ..inference import pretraining_model
+from .pretraining_data import MASKED, draw_nsp_pair, mask_tokens, random_token_pool
+
+SAMPLE_PATH = Path(__file__).resolve().parent / "heldout_sample.jsonl"
+PAIRS_PER_LANGUAGE = 256
+SEQ_LEN = 128  # tokens per pair with [CLS] and the two [SEP], as in pre-training
+SAMPLE_SEED = 20261130
+MASK_SEED = 12345
+BATCH_SIZE = 32
+
+
+@dataclass(frozen=True)
+class SamplePair:
+    lang: str
+    a: str
+    b: str
+    is_next: bool
+    source: str
+
+
+def build_sample(heldout_path: Path, *, pairs_per_language: int = PAIRS_PER_LANGUAGE) -> list[SamplePair]:
+    """Draw the fixed sample from the corpus's ``heldout.jsonl`` (``python -m model evaluate --write-sample``).
+
+    Documents are drawn in proportion to their length, as in pre-training; sentence lengths are estimated
+    without a tokenizer (``approx_tokens``) so the sample does not depend on any model's vocabulary.
+    """
+    from ..data.corpus import iter_documents
+    from ..data.text import approx_tokens
+
+    docs = [d for d in iter_documents(heldout_path) if d["sentences"]]
+    sample = []
+    for lang in ("en", "zh"):
+        ours = [i for i, d in enumerate(docs) if d["lang"] == lang]
+        weights = [sum(approx_tokens(s) for s in docs[i]["sentences"]) for i in ours]
+        rng = random.Random(f"{SAMPLE_SEED}:{lang}")
+        documents = [d["sentences"] for d in docs]
+        for _ in range(pairs_per_language):
+            pair = draw_nsp_pair(
+                documents,
+                lambda r, ours=ours, weights=weights: r.choices(ours, weights=weights)[0],
+                rng,
+                budget=SEQ_LEN - 3,
+                length=approx_tokens,
+            )
+            joiner = "" if lang == "zh" else " "
+            sample.append(
+                SamplePair(lang, joiner.join(pair.a), joiner.join(pair.b), pair.is_next, docs[pair.document]["source"])
+            )
+    return sample
+
+
+def write_sample(sample: list[SamplePair], path: Path = SAMPLE_PATH) -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        for p in sample:
+            f.write(json.dumps(p.__dict__, ensure_ascii=False) + "\n")
+
+
+def load_sample(path: Path = SAMPLE_PATH) -> list[SamplePair]:
+    with open(path, encoding="utf-8") as f:
+        return [SamplePair(**json.loads(line)) for line in f if line.strip()]
+
+
+def _encode_pair(bundle: LoadedBert, pair: SamplePair) -> tuple[list[int], list[int]]:
+    """``[CLS] A [SEP] B [SEP]`` ids and segment ids, the longer side trimmed from its end to fit ``SEQ_LEN``
+    (or the model's positions, if it has fewer)."""
+    tok = bundle.tokenizer
+    limit = min(SEQ_LEN, bundle.config.max_position_embeddings)
+    a = tok.encode(pair.a).ids[1:-1]
+    b = tok.encode(pair.b).ids[1:-1]
+    while len(a) + len(b) > limit - 3:
+        if len(a) > len(b):
+            a = a[:-1]
+        else:
+            b = b[:-1]
+    ids = [tok.cls_token_id, *a, tok.sep_token_id, *b, tok.sep_token_id]
+    return ids, [0] * (len(a) + 2) + [1] * (len(b) + 1)
+
+
+@torch.no_grad()
+def evaluate(bundle: LoadedBert, sample: list[SamplePair] | None = None) -> dict[str, dict[str, float]]:
+    """Per language: ``mlm_top1``/``mlm_top5`` over all targets, ``mask_top1``/``mask_top5`` at ``[MASK]``
+    only, ``nsp_accuracy``, and the counts they rest on."""
+    sample = load_sample() if sample is None else sample
+    model = pretraining_model(bundle)
+    tok = bundle.tokenizer
+    pool = random_token_pool(tok)
+    generator = torch.Generator().manual_seed(MASK_SEED)
+    results = {}
+    for lang in sorted({p.lang for p in sample}):
+        pairs = [p for p in sample if p.lang == lang]
+        counts = dict.fromkeys(("targets", "top1", "top5", "masks", "mask_top1", "mask_top5", "nsp_right"), 0)
+        for start in range(0, len(pairs), BATCH_SIZE):
+            chunk = pairs[start : start + BATCH_SIZE]
+            encoded = [_encode_pair(bundle, p) for p in chunk]
+            T = max(len(ids) for ids, _ in encoded)
+            ids = torch.full((len(chunk), T), tok.pad_token_id)
+            types = torch.zeros((len(chunk), T), dtype=torch.long)
+            attention = torch.zeros((len(chunk), T), dtype=torch.long)
+            for i, (row, segments) in enumerate(encoded):
+                ids[i, : len(row)] = torch.tensor(row)
+                types[i, : len(row)] = torch.tensor(segments)
+                attention[i, : len(row)] = 1
+            candidates = (attention == 1) & (ids != tok.cls_token_id) & (ids != tok.sep_token_id)
+            masked = mask_tokens(
+                ids, candidates, mask_token_id=tok.mask_token_id, random_token_ids=pool, generator=generator
+            )
+            out = model(masked.input_ids, types, attention, mlm_labels=masked.labels)
+            chosen = masked.labels != -100
+            targets = masked.labels[chosen]  # (N,)
+            best = out.mlm_logits.topk(5, dim=-1).indices  # (N, 5): the head runs at chosen positions only
+            hit1 = best[:, 0] == targets
+            hit5 = (best == targets[:, None]).any(dim=1)
+            at_mask = masked.outcome[chosen] == MASKED
+            counts["targets"] += len(targets)
+            counts["top1"] += int(hit1.sum())
+            counts["top5"] += int(hit5.sum())
+            counts["masks"] += int(at_mask.sum())
+            counts["mask_top1"] += int(hit1[at_mask].sum())
+            counts["mask_top5"] += int(hit5[at_mask].sum())
+            is_next = torch.tensor([p.is_next for p in chunk])
+            counts["nsp_right"] += int(((out.nsp_logits.argmax(dim=-1) == 0) == is_next).sum())  # 0 = IsNext
+        results[lang] = {
+            "mlm_top1": counts["top1"] / counts["targets"],
+            "mlm_top5": counts["top5"] / counts["targets"],
+            "mask_top1": counts["mask_top1"] / counts["masks"],
+            "mask_top5": counts["mask_top5"] / counts["masks"],
+            "nsp_accuracy": counts["nsp_right"] / len(pairs),
+            "pairs": len(pairs),
+            "targets": counts["targets"],
+            "masks": counts["masks"],
+        }
+    return results
