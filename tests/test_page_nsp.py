@@ -147,8 +147,10 @@ def test_draw_is_reproducible_and_uses_the_real_pairing():
         first = documents[pair.document]
         assert first["lang"] == "en" and documents[pair.other_document]["lang"] == "en"
         index = first["sentences"].index(pair.a[0])
+        assert pair.a == first["sentences"][index : index + len(pair.a)]
         if pair.is_next:
-            assert pair.b == [first["sentences"][index + 1]]
+            after = index + len(pair.a)
+            assert pair.b == first["sentences"][after : after + len(pair.b)]
         else:
             assert pair.other_document != pair.document
             assert pair.b[0] in documents[pair.other_document]["sentences"]

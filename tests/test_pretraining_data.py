@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import torch
 
 from model.tokenization import BertTokenizer
@@ -156,3 +157,23 @@ def test_random_token_pool_is_the_vocabulary_without_special_or_bracketed_entrie
     tokenizer = BertTokenizer.from_vocab(vocab, lowercase=True)
     pool = random_token_pool(tokenizer).tolist()
     assert [vocab[i] for i in pool] == ["[", "the", "##ing", "中"]
+
+
+def test_pre_training_and_the_nsp_page_draw_pairs_with_the_same_function(monkeypatch):
+    from app import nsp_samples
+    from model.training import pretrain, pretraining_data
+
+    drawn = []
+
+    def spy(*args, **kwargs):
+        drawn.append(pretraining_data.draw_nsp_pair(*args, **kwargs))
+        return drawn[-1]
+
+    monkeypatch.setattr(nsp_samples, "draw_nsp_pair", spy)
+    monkeypatch.setattr(pretrain, "draw_nsp_pair", spy)
+    pair = nsp_samples.draw_pair(nsp_samples.load_samples(), "en", draw=3)
+    assert drawn == [pair]
+    corpus = pretrain.TokenizedCorpus([[np.arange(5, 12), np.arange(12, 20)]] * 4, ["en"] * 4)
+    a, b, is_next = pretrain.make_example(corpus, "en", random.Random(0), seq_len=32, short_seq_prob=0.0)
+    assert len(drawn) == 2 and drawn[-1].is_next == is_next
+    assert a.tolist() == np.concatenate(drawn[-1].a).tolist()
