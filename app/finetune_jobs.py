@@ -29,7 +29,7 @@ import threading
 import time
 import uuid
 import weakref
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import torch
@@ -56,8 +56,15 @@ MAX_TRAININGS = max(1, int(os.environ.get("BERT_LAB_MAX_TRAININGS", "2")))
 HELDOUT_LIMIT = DEMO_HELDOUT_SIZE
 QUEUED, RUNNING, DONE, STOPPED, FAILED = "queued", "running", "done", "stopped", "failed"
 ACTIVE = (QUEUED, RUNNING)
-INITS = ("pretrained", "random")
+INITS = ("pretrained", "random")  # where a single run starts
+FROZEN = "frozen"  # a run from the pre-trained weights with the encoder frozen: the feature-based baseline
 COMPARE = "compare"
+# Runs of a comparison, in order, all on the same data and budget.
+COMPARISONS = {
+    COMPARE: ("pretrained", "random"),
+    "compare-frozen": ("pretrained", FROZEN),
+    "compare-all": ("pretrained", "random", FROZEN),
+}
 _POLL_SECONDS = 0.1
 # Label names per task, for describing a head before its data is loaded (``load_task`` picks the same lists).
 
@@ -122,12 +129,12 @@ class Job:
     def __init__(
         self, owner: Owner, base: LoadedBert, task: str, settings: FinetuneSettings, init: str, train_size: int
     ):
-        if init not in INITS + (COMPARE,):
-            raise ValueError(f"init must be one of {INITS + (COMPARE,)}, not {init!r}")
+        if init not in INITS + (FROZEN, *COMPARISONS):
+            raise ValueError(f"init must be one of {INITS + (FROZEN, *COMPARISONS)}, not {init!r}")
         self.id = uuid.uuid4().hex  # unique even across a module re-import: pages cache results under it
         self.task = task
         self.settings = settings
-        self.inits = INITS if init == COMPARE else (init,)
+        self.inits = COMPARISONS.get(init, (init,))
         self.requested_size = int(train_size)
         self.tokenizer = base.tokenizer
         self._base: LoadedBert | None = base  # dropped once the copies are made
@@ -250,12 +257,15 @@ class Job:
             if self._should_stop():
                 break
             self._set(phase="loading", current_init=init)
+            frozen = init == FROZEN
             request = Request(
-                build_task_model(self._base, labels, data.kind, init, seed=self.settings.seed),
+                build_task_model(
+                    self._base, labels, data.kind, "pretrained" if frozen else init, seed=self.settings.seed
+                ),
                 train,
                 heldout,
                 labels,
-                self.settings,
+                replace(self.settings, freeze_encoder=True) if frozen else self.settings,
             )
 
             def record(metrics: dict, init=init) -> None:

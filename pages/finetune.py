@@ -10,7 +10,7 @@ from app.charts.base import probability_bars
 from app.i18n import STRINGS, lang, t
 from app.navigation import require_entry
 from model.data.tasks import NER_LABELS, TASKS
-from model.training.finetune import DEMO_TRAIN_SIZE, demo_settings
+from model.training.finetune import DEMO_TRAIN_SIZE, demo_settings, layer_changes
 
 require_entry()
 
@@ -88,11 +88,25 @@ with budget_column:
         help=t("finetune.budget_help"),
         key="finetune_budget",
     )
-st.toggle(t("finetune.freeze"), value=False, help=t("finetune.freeze_help"), key="finetune_freeze")
+st.toggle(
+    t("finetune.freeze"),
+    value=False,
+    help=t("finetune.freeze_help"),
+    disabled=st.session_state.get("finetune_compare_frozen", False),  # that comparison trains both ways
+    key="finetune_freeze",
+)
 compare = st.checkbox(t("finetune.compare"), value=False, help=t("finetune.compare_help"), key="finetune_compare")
-init_labels = {init: run_name(init) for init in jobs.INITS}
+compare_frozen = st.checkbox(
+    t("finetune.compare_frozen"), value=False, help=t("finetune.compare_frozen_help"), key="finetune_compare_frozen"
+)
+init_labels = {init: run_name(init) for init in (*jobs.INITS, jobs.FROZEN)}
 st.radio(
-    t("finetune.init"), jobs.INITS, format_func=init_labels.get, horizontal=True, disabled=compare, key="finetune_init"
+    t("finetune.init"),
+    jobs.INITS,
+    format_func=init_labels.get,
+    horizontal=True,
+    disabled=compare or compare_frozen,
+    key="finetune_init",
 )
 
 
@@ -108,9 +122,14 @@ def start_job(base, base_spec: str) -> None:
         lr=state["finetune_lr"],
         max_length=state["finetune_max_length"],
         max_seconds=float(state["finetune_budget"]),
-        freeze_encoder=state["finetune_freeze"],
+        freeze_encoder=state["finetune_freeze"] and not state["finetune_compare_frozen"],
     )
-    init = jobs.COMPARE if state["finetune_compare"] else state["finetune_init"]
+    comparison = {
+        (True, False): jobs.COMPARE,
+        (False, True): "compare-frozen",
+        (True, True): "compare-all",
+    }.get((state["finetune_compare"], state["finetune_compare_frozen"]))
+    init = comparison or state["finetune_init"]
     owner = state.setdefault("finetune_owner", jobs.Owner())
     state["finetune_job"] = jobs.start(owner, base, state["finetune_task"], settings, init, state["finetune_size"])
     state["finetune_spec"] = base_spec
@@ -266,6 +285,41 @@ for column, (init, result) in zip(result_columns, snapshot.results.items()):
         )
 st.caption(t("finetune.download_history"))
 ui.download_buttons("finetune_history", *jobs.history_rows(snapshot.history), key="finetune_history")
+
+
+@st.cache_data(max_entries=16, ttl=models.CACHE_TTL, show_spinner=False)
+def moved(job_id: str, base_spec: str, _job: jobs.Job) -> dict[str, float]:
+    return layer_changes(models.get_model(base_spec).model, _job.trained_model("pretrained"))
+
+
+def part_name(part: str) -> str:
+    if part.startswith("layer "):
+        return t("finetune.layer_part_layer", n=part.split()[1])
+    return t(f"finetune.layer_part_{part}")
+
+
+if job.trained_model("pretrained") is not None:
+    st.subheader(t("finetune.layers_header"))
+    st.caption(t("finetune.layers_note"))
+    changes = moved(job.id, st.session_state.get("finetune_spec", spec), job)
+    ui.plot(
+        charts.layer_change_bars(
+            {"pretrained": changes},
+            part_names=[part_name(p) for p in changes],
+            run_names={"pretrained": run_name("pretrained")},
+            axis_title=t("finetune.layers_axis"),
+            title=t("finetune.layers_title"),
+        ),
+        key="finetune_layers",
+    )
+    st.caption(t("finetune.download_layers"))
+    ui.download_buttons(
+        "finetune_layer_changes",
+        ["part", "relative_change"],
+        [[part, round(value, 6)] for part, value in changes.items()],
+        changes,
+        key="finetune_layer_changes",
+    )
 
 # --- 4. try a sentence ------------------------------------------------------------------------------------
 

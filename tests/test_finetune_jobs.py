@@ -131,6 +131,21 @@ def test_compare_runs_pretrained_then_random_on_the_same_data(base):
     assert job.trained_model("random") is not job.trained_model("pretrained")
 
 
+def test_compare_with_a_frozen_encoder_trains_the_head_alone_on_the_same_data(base):
+    from model.training.finetune import layer_changes
+
+    owner = jobs.Owner()
+    job = jobs.start(owner, base, "tiny", QUICK, "compare-frozen", 64)
+    assert job.wait(60)
+    snap = job.snapshot()
+    assert snap.inits == ("pretrained", jobs.FROZEN) and set(snap.results) == {"pretrained", jobs.FROZEN}
+    assert [h["init"] for h in snap.history] == ["pretrained"] * 12 + [jobs.FROZEN] * 12
+    frozen, full = job.trained_model(jobs.FROZEN), job.trained_model("pretrained")
+    assert all(change == 0.0 for change in layer_changes(base.model, frozen).values())
+    assert any(change > 0.0 for change in layer_changes(base.model, full).values())
+    assert not torch.equal(frozen.classifier.weight, full.classifier.weight)  # its head did learn
+
+
 def test_stop_ends_a_running_job_and_it_still_scores(base):
     owner = jobs.Owner()
     job = jobs.start(owner, base, "tiny", ENDLESS, "pretrained", 96)

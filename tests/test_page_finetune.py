@@ -85,6 +85,9 @@ def test_the_page_explains_the_paradigm_and_offers_every_control(lang):
     assert "Linear(384, 7)" in texts(at)
     at.checkbox(key="finetune_compare").check().run()
     assert at.radio(key="finetune_init").disabled
+    at.checkbox(key="finetune_compare").uncheck().run()
+    at.checkbox(key="finetune_compare_frozen").check().run()
+    assert at.radio(key="finetune_init").disabled and at.toggle(key="finetune_freeze").disabled
 
 
 def test_a_tiny_training_draws_live_curves_stops_and_shows_results():
@@ -120,7 +123,13 @@ def test_a_tiny_training_draws_live_curves_stops_and_shows_results():
     titles = figure_titles(at)
     assert "Confusion matrix: Pre-trained weights" in titles
     assert "Class probabilities" in titles and any(t.startswith("Attention from [CLS]") for t in titles)
-    assert len(at.get("download_button")) == 2  # history and confusion matrix, as CSV
+    downloads = {button.key for button in at.get("download_button")}
+    assert {"csv_finetune_history", "csv_finetune_confusion_pretrained", "csv_finetune_layer_changes"} <= downloads
+    assert "Relative weight change per part of the encoder" in titles
+    layers = next(f for f in figures(at) if f["layout"]["title"]["text"].startswith("Relative weight change"))
+    parts = layers["data"][0]["x"]
+    assert parts[0] == "embeddings" and parts[-1] == "pooler"
+    assert parts[1:-1] == [f"layer {n}" for n in range(1, len(parts) - 1)]
     assert not at.button(key="finetune_start").disabled
 
     # The shared sentence box is per task: hostile text gives a message or a notice, never a traceback.

@@ -364,3 +364,17 @@ def test_tokenized_corpus_cache_follows_the_file_and_drops_stale_copies(tmp_path
     ]
     (new_cache,) = tmp_path.glob("train.*.npz")
     assert new_cache != old_cache
+
+
+def test_layer_changes_measure_how_far_each_part_moved():
+    base = _base_bundle()
+    untouched = ft.build_task_model(base, ["neg", "pos"], "sequence", "pretrained")
+    changes = ft.layer_changes(base.model, untouched)
+    assert list(changes) == ["embeddings", "layer 1", "layer 2", "pooler"]
+    assert all(v == 0.0 for v in changes.values())
+    with torch.no_grad():  # move layer 2's weights by 10% of themselves, and nothing else
+        for p in untouched.bert.encoder.layer[1].parameters():
+            p.mul_(1.1)
+    changes = ft.layer_changes(base.model, untouched)
+    assert changes["layer 2"] == pytest.approx(0.1, rel=1e-4)
+    assert changes["layer 1"] == changes["embeddings"] == changes["pooler"] == 0.0

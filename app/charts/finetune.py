@@ -179,3 +179,30 @@ def cls_attention_bars(
     fig.update_yaxes(tickformat=".0%", rangemode="tozero")
     fig.update_layout(barmode="group", legend={"orientation": "h", "y": 1.02, "yanchor": "bottom"})
     return titled(style(fig, title, 380))
+
+
+def layer_change_bars(
+    changes: Mapping[str, Mapping[str, float]],
+    *,
+    part_names: Sequence[str],
+    run_names: Mapping[str, str],
+    axis_title: str,
+    title: str | None = None,
+) -> go.Figure:
+    """Bars per encoder part, bottom to top (one group per run): how far fine-tuning moved its weights,
+    ``‖ΔW‖ / ‖W‖``. ``part_names`` label ``changes``' keys, in their order."""
+    fig = go.Figure()
+    for run, values in changes.items():
+        fig.add_trace(
+            go.Bar(
+                x=list(part_names),
+                y=list(values.values()),
+                name=run_names[run],
+                marker_color=RUN_COLOURS.get(run, "#4C78A8"),
+                hovertemplate=f"{plotly_text(run_names[run])} · %{{x}}: %{{y:.2%}}<extra></extra>",
+            )
+        )
+    fig.update_xaxes(type="category")
+    fig.update_yaxes(title_text=axis_title, tickformat=".1%", rangemode="tozero")
+    fig.update_layout(barmode="group", legend={"orientation": "h", "y": 1.02, "yanchor": "bottom"})
+    return titled(style(fig, title, 340))

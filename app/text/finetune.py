@@ -81,6 +81,33 @@ TEXT = {
     "init": {"en": "Start from", "zh": "初始权重"},
     "init_pretrained": {"en": "Pre-trained weights", "zh": "预训练权重"},
     "init_random": {"en": "Random weights", "zh": "随机权重"},
+    "init_frozen": {"en": "Pre-trained, encoder frozen", "zh": "预训练权重，冻结编码器"},
+    "compare_frozen": {
+        "en": "Compare full fine-tuning vs a frozen encoder (same data and budget)",
+        "zh": "对比完整微调与冻结编码器（相同数据和时间）",
+    },
+    "compare_frozen_help": {
+        "en": "Also trains the head alone on the frozen pre-trained encoder: the feature-based approach the BERT "
+        "paper compares with fine-tuning on NER (Devlin et al. 2019, §5.3).",
+        "zh": "再训练一次：预训练编码器冻结，只训练任务头。这就是 BERT 论文在 NER 上与微调对比的基于特征的方法"
+        "（Devlin 等 2019，§5.3）。",
+    },
+    "layers_header": {"en": "Which layers changed", "zh": "哪些层变化了"},
+    "layers_note": {
+        "en": "How far fine-tuning moved each part of the pre-trained encoder: ‖W after − W before‖ / ‖W before‖ over "
+        "its weights, from the embeddings (bottom) to the pooler (top). Analyses of fine-tuned BERT (Merchant et al. "
+        "2020, Mosbach et al. 2020) find that the top layers change most and the lower ones, which hold more general "
+        "features, least.",
+        "zh": "微调把预训练编码器的每一部分移动了多少：该部分权重的 ‖微调后 W − 微调前 W‖ / ‖微调前 W‖，"
+        "从嵌入层（底部）到池化层（顶部）。对微调后 BERT 的分析（Merchant 等 2020，Mosbach 等 2020）发现："
+        "最上面几层变化最大，保存通用特征的底层变化最小。",
+    },
+    "layers_axis": {"en": "relative change of the weights", "zh": "权重的相对变化"},
+    "layers_title": {"en": "Relative weight change per part of the encoder", "zh": "编码器各部分权重的相对变化"},
+    "layer_part_embeddings": {"en": "embeddings", "zh": "嵌入层"},
+    "layer_part_layer": {"en": "layer {n}", "zh": "第 {n} 层"},
+    "layer_part_pooler": {"en": "pooler", "zh": "池化层"},
+    "download_layers": {"en": "The relative changes:", "zh": "各部分的相对变化："},
     "compare": {
         "en": "Compare pre-trained vs random (same data and budget)",
         "zh": "对比预训练与随机初始化（相同数据和时间）",

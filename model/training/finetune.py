@@ -268,6 +268,22 @@ def finetune(
 
 
 @torch.no_grad()
+def layer_changes(base: torch.nn.Module, tuned: torch.nn.Module) -> dict[str, float]:
+    """How far training moved each part of the encoder: ``‖W_tuned − W_base‖ / ‖W_base‖`` over all of the part's
+    weights, for ``embeddings``, ``layer 1`` … ``layer L`` in order, and ``pooler``. Both models hold a ``bert``
+    encoder of the same shape: the pre-trained model and its fine-tuned copy."""
+    before = base.bert.state_dict()
+    moved: dict[str, list[float]] = {}
+    for key, weight in tuned.bert.state_dict().items():
+        part, *rest = key.split(".")
+        name = f"layer {int(rest[1]) + 1}" if part == "encoder" else part  # encoder.layer.<i>.…
+        original = before[key].float()
+        sums = moved.setdefault(name, [0.0, 0.0])
+        sums[0] += float(((weight.float() - original) ** 2).sum())
+        sums[1] += float((original**2).sum())
+    return {name: math.sqrt(diff) / math.sqrt(norm) if norm else 0.0 for name, (diff, norm) in moved.items()}
+
+
 def predict(model: BertForTaskHead, tokenizer: BertTokenizer, text: str, labels: list[str]) -> dict:
     """Class probabilities for a sentence, or a tag (and its probability) for every token."""
     enc = tokenizer.encode(text, max_length=min(tokenizer.max_length, model.config.max_position_embeddings))
