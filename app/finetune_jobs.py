@@ -34,7 +34,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import torch
 
-from model.checkpoint import LoadedBert
+from model.checkpoint import LoadedBert, save_folder, zip_folder
 from model.data.tasks import load_task
 from model.inference import AttentionResult, InputError, attention_maps, check_text
 from model.modeling import BertForTaskHead
@@ -438,3 +438,12 @@ def explain(model: BertForTaskHead, tokenizer, text: str, labels: list[str] | tu
 def cls_row(attentions: np.ndarray) -> np.ndarray:
     """What [CLS] attends to in the last layer, averaged over heads: (L, nh, T, T) → (T,), sums to 1."""
     return np.asarray(attentions)[-1, :, 0, :].mean(axis=0)
+
+
+def model_zip(model, tokenizer) -> bytes:
+    """A fine-tuned model as a zipped Hugging Face-layout folder, which ``--model`` and the model picker load back."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        save_folder(model, tokenizer, folder)
+        return zip_folder(folder)

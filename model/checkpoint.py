@@ -9,7 +9,9 @@ one ``CheckpointError`` that names the file and the problem.
 
 from __future__ import annotations
 
+import io
 import json
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -245,7 +247,7 @@ def save_folder(model, tokenizer: BertTokenizer, folder: str | Path, *, dtype: t
 
 
 def resolve(spec: str | Path | None, *, models_dir: str | Path | None = None) -> tuple[str, Path | None]:
-    """What ``--model SPEC`` means: ('embedded', path), ('folder', path) or ('hub', None).
+    """What ``--model SPEC`` means: ('embedded', path), ('folder', path), ('zip', path) or ('hub', None).
 
     With ``models_dir`` set (the app when it serves a class), only the embedded model and folders directly
     inside ``models_dir`` are allowed: no server paths, no ``..``, no hub.
@@ -268,6 +270,8 @@ def resolve(spec: str | Path | None, *, models_dir: str | Path | None = None) ->
             raise CheckpointError(f"{name!r}: no such model in the models folder", "not_in_models_dir", name=name)
         return "folder", candidate
     path = Path(spec).expanduser()
+    if path.suffix.lower() == ".zip" and path.is_file():
+        return "zip", path
     if path.exists() or not _looks_like_hub_id(spec):
         return "folder", path
     return "hub", None
@@ -303,7 +307,53 @@ def _load(spec: str | Path | None, models_dir: str | Path | None) -> LoadedBert:
         return load_folder(path, name="embedded")
     if kind == "folder":
         return load_folder(path)
+    if kind == "zip":
+        return load_folder(unpack_zip(path), name=path.name)
     return load_folder(download_from_hub(str(spec)), name=str(spec))
+
+
+MAX_ZIP_BYTES = 4 * 2**30  # unpacked; BERT-Large in float32 is 1.3 GB
+
+
+def zip_folder(folder: str | Path) -> bytes:
+    """A checkpoint folder as one zip, its files at the top level: what the app offers for download."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in sorted(Path(folder).iterdir()):
+            if path.is_file():
+                archive.write(path, path.name)
+    return buffer.getvalue()
+
+
+def unpack_zip(path: Path) -> Path:
+    """Unpack a zipped checkpoint folder once, into a temporary folder named by its content, and return the folder
+    that holds ``config.json``. Entries that would land outside that folder, or an archive that unpacks to more
+    than ``MAX_ZIP_BYTES``, are refused before anything is written."""
+    import hashlib
+    import tempfile
+
+    data = path.read_bytes()
+    target = Path(tempfile.gettempdir()) / f"bert-lab-zip-{hashlib.sha1(data).hexdigest()[:16]}"
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+    except zipfile.BadZipFile:
+        raise CheckpointError(
+            f"{_shorten(str(path))}: not a zip archive", "bad_zip", path=_shorten(str(path))
+        ) from None
+    with archive:
+        members = archive.infolist()
+        names = [m.filename for m in members]
+        if any(Path(n).is_absolute() or ".." in Path(n).parts for n in names):
+            raise CheckpointError(f"{path.name}: the archive has paths outside its folder", "bad_zip", path=path.name)
+        if sum(m.file_size for m in members) > MAX_ZIP_BYTES:
+            raise CheckpointError(f"{path.name}: the archive unpacks to more than 4 GiB", "bad_zip", path=path.name)
+        if not (target / ".complete").exists():
+            archive.extractall(target)
+            (target / ".complete").touch()
+    configs = sorted(target.rglob("config.json"), key=lambda p: len(p.parts))
+    if not configs:
+        raise CheckpointError(f"{path.name}: the archive holds no config.json", "bad_zip", path=path.name)
+    return configs[0].parent
 
 
 def download_from_hub(repo_id: str) -> Path:

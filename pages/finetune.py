@@ -321,6 +321,20 @@ if job.trained_model("pretrained") is not None:
         key="finetune_layer_changes",
     )
 
+st.caption(t("finetune.download_model_note"))
+model_columns = st.columns(len(snapshot.results))
+for column, init in zip(model_columns, snapshot.results):
+    if job.trained_model(init) is not None:
+        column.download_button(
+            t("finetune.download_model", run=run_name(init)),
+            # Called only on a click (a zipped copy of the model is tens of MB), in a thread of its own.
+            data=lambda init=init: jobs.model_zip(job.trained_model(init), job.tokenizer),
+            file_name=f"bert-lab-{snapshot.task}-{init}.zip",
+            mime="application/zip",
+            on_click="ignore",
+            key=f"finetune_model_zip_{init}",
+        )
+
 # --- 4. try a sentence ------------------------------------------------------------------------------------
 
 

@@ -208,3 +208,28 @@ def test_finetune_without_flags_uses_the_fine_tuning_pages_recipe():
     args = build_parser().parse_args(["finetune", "--task", "sentiment-zh", "--seconds", "60"])
     assert finetune_settings(args) == demo_settings()
     assert (args.train_size, args.heldout_size) == (DEMO_TRAIN_SIZE, DEMO_HELDOUT_SIZE)
+
+
+def test_a_zipped_checkpoint_loads_like_its_folder_and_a_hostile_zip_is_refused(hf_checkpoint, tmp_path):
+    import zipfile
+
+    from model.checkpoint import CheckpointError, load, zip_folder
+
+    folder = hf_checkpoint[0]
+    archive = tmp_path / "model.zip"
+    archive.write_bytes(zip_folder(folder))
+    zipped, plain = load(str(archive)), load(str(folder))
+    for key, value in plain.model.state_dict().items():
+        assert torch.equal(value, zipped.model.state_dict()[key]), key
+    result = run("info", "--model", str(archive), "--json")
+    assert result.returncode == 0 and json.loads(result.stdout)["model"] == "model.zip"
+
+    evil = tmp_path / "evil.zip"
+    with zipfile.ZipFile(evil, "w") as z:
+        z.writestr("../escape/config.json", "{}")
+    with pytest.raises(CheckpointError, match="outside"):
+        load(str(evil))
+    broken = tmp_path / "broken.zip"
+    broken.write_bytes(b"not a zip")
+    result = run("info", "--model", str(broken))
+    assert result.returncode == 2 and "not a zip archive" in result.stderr

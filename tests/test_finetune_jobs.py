@@ -146,6 +146,22 @@ def test_compare_with_a_frozen_encoder_trains_the_head_alone_on_the_same_data(ba
     assert not torch.equal(frozen.classifier.weight, full.classifier.weight)  # its head did learn
 
 
+def test_a_downloaded_model_loads_back_and_answers_the_same(base, tmp_path):
+    from model.checkpoint import load
+
+    owner = jobs.Owner()
+    job = jobs.start(owner, base, "tiny", QUICK, "pretrained", 32)
+    assert job.wait(60)
+    trained = job.trained_model()
+    archive = tmp_path / "tuned.zip"
+    archive.write_bytes(jobs.model_zip(trained, job.tokenizer))
+    loaded = load(str(archive))
+    assert loaded.config.num_labels == len(LABELS)
+    here = jobs.try_sentence(trained, job.tokenizer, "w3 好 w4", LABELS)["probs"]
+    there = jobs.try_sentence(loaded.model, loaded.tokenizer, "w3 好 w4", LABELS)["probs"]
+    assert here == pytest.approx(there, abs=1e-6)
+
+
 def test_stop_ends_a_running_job_and_it_still_scores(base):
     owner = jobs.Owner()
     job = jobs.start(owner, base, "tiny", ENDLESS, "pretrained", 96)

@@ -124,7 +124,12 @@ def test_a_tiny_training_draws_live_curves_stops_and_shows_results():
     assert "Confusion matrix: Pre-trained weights" in titles
     assert "Class probabilities" in titles and any(t.startswith("Attention from [CLS]") for t in titles)
     downloads = {button.key for button in at.get("download_button")}
-    assert {"csv_finetune_history", "csv_finetune_confusion_pretrained", "csv_finetune_layer_changes"} <= downloads
+    assert {
+        "csv_finetune_history",
+        "csv_finetune_confusion_pretrained",
+        "csv_finetune_layer_changes",
+        "finetune_model_zip_pretrained",
+    } <= downloads
     assert "Relative weight change per part of the encoder" in titles
     layers = next(f for f in figures(at) if f["layout"]["title"]["text"].startswith("Relative weight change"))
     parts = layers["data"][0]["x"]

@@ -92,6 +92,14 @@ TEXT = {
         "zh": "再训练一次：预训练编码器冻结，只训练任务头。这就是 BERT 论文在 NER 上与微调对比的基于特征的方法"
         "（Devlin 等 2019，§5.3）。",
     },
+    "download_model": {"en": "Download the model: {run} (zip)", "zh": "下载模型：{run}（zip）"},
+    "download_model_note": {
+        "en": "A fine-tuned model is a Hugging Face-layout folder (config.json, model.safetensors, vocab.txt), zipped. "
+        "Load it back by typing the zip's path in the sidebar's model box, or with "
+        "`python -m model info --model path/to/model.zip`.",
+        "zh": "微调后的模型是一个 Hugging Face 格式的文件夹（config.json、model.safetensors、vocab.txt），打包为 zip。"
+        "在侧边栏的模型框里输入 zip 的路径即可重新加载，也可以用 `python -m model info --model path/to/model.zip`。",
+    },
     "layers_header": {"en": "Which layers changed", "zh": "哪些层变化了"},
     "layers_note": {
         "en": "How far fine-tuning moved each part of the pre-trained encoder: ‖W after − W before‖ / ‖W before‖ over "
