@@ -8,6 +8,10 @@ share). Masks are drawn with pre-training's ``mask_tokens`` under a fixed seed.
 Two MLM figures are reported, because they differ a lot: over all prediction targets (as pre-training's loss
 sees them), and at ``[MASK]`` positions only. The 10% of targets that are kept unchanged are almost always
 right (the answer is in the input), which flatters the first figure.
+
+The everyday cloze score asks what a teacher asks in class: one content word of a short everyday sentence is
+masked (``cloze_sample.jsonl``, drawn from Tatoeba's held-out sentences, CC-BY 2.0 FR), and the model's top-1
+and top-5 answers are compared with it.
 """
 
 from __future__ import annotations
@@ -24,6 +28,17 @@ from ..inference import pretraining_model
 from .pretraining_data import MASKED, draw_nsp_pair, mask_tokens, random_token_pool
 
 SAMPLE_PATH = Path(__file__).resolve().parent / "heldout_sample.jsonl"
+CLOZE_PATH = Path(__file__).resolve().parent / "cloze_sample.jsonl"
+CLOZE_PER_LANGUAGE = 300
+# Words a cloze item never asks for: the answer should need the sentence's meaning, not its grammar.
+EN_FUNCTION_WORDS = frozenset(
+    "a an the and or but if of to in on at by for from with as is am are was were be been being have has had do "
+    "does did not no yes it its this that these those there here he she they we you i me him her them us my your "
+    "his their our what which who whom whose when where why how will would can could shall should may might must "
+    "than then so too very just also only all any some each every both either neither about into over under "
+    "out up down off again once more most much many such own same other tom mary".split()
+)
+ZH_FUNCTION_CHARS = frozenset("的了是在我你他她它们这那有不也就都和与及着或个上下吗呢吧啊么很把被给让从到对说要会能没")
 PAIRS_PER_LANGUAGE = 256
 SEQ_LEN = 128  # tokens per pair with [CLS] and the two [SEP], as in pre-training
 SAMPLE_SEED = 20261130
@@ -80,6 +95,93 @@ def write_sample(sample: list[SamplePair], path: Path = SAMPLE_PATH) -> None:
 def load_sample(path: Path = SAMPLE_PATH) -> list[SamplePair]:
     with open(path, encoding="utf-8") as f:
         return [SamplePair(**json.loads(line)) for line in f if line.strip()]
+
+
+@dataclass(frozen=True)
+class ClozeItem:
+    lang: str
+    text: str  # the sentence with one word replaced by [MASK]
+    answer: str  # lower-cased
+
+
+def build_cloze(sentences_by_lang: dict[str, list[str]], vocab: set[str]) -> list[ClozeItem]:
+    """Draw the everyday cloze sample (``python -m model evaluate --write-sample``) from Tatoeba's held-out
+    sentences: short ones, one content word each (English) or one content character (Chinese) that is a single
+    token of ``vocab`` (BERT's uncased English vocabulary and the Chinese characters of the embedded model)."""
+    import re
+
+    from ..data.tatoeba import is_heldout
+
+    items = []
+    for lang in ("en", "zh"):
+        held = [s for s in sentences_by_lang[lang] if is_heldout(s)]
+        if lang == "en":
+            held = [s for s in held if 4 <= len(s.split()) <= 14 and s.isascii()]
+        else:
+            held = [s for s in held if 5 <= len(s) <= 20]
+        rng = random.Random(f"{SAMPLE_SEED}:cloze:{lang}")
+        rng.shuffle(held)
+        for sentence in held:
+            if lang == "en":
+                spans = [(m.start(), m.end()) for m in re.finditer(r"[A-Za-z]+", sentence)]
+                spans = [
+                    (a, b)
+                    for a, b in spans
+                    if b - a >= 3 and sentence[a:b].lower() not in EN_FUNCTION_WORDS and sentence[a:b].lower() in vocab
+                ]
+            else:
+                spans = [
+                    (i, i + 1)
+                    for i, ch in enumerate(sentence)
+                    if "\u4e00" <= ch <= "\u9fff" and ch not in ZH_FUNCTION_CHARS and ch in vocab
+                ]
+            if not spans:
+                continue
+            a, b = rng.choice(spans)
+            items.append(ClozeItem(lang, sentence[:a] + "[MASK]" + sentence[b:], sentence[a:b].lower()))
+            if sum(item.lang == lang for item in items) == CLOZE_PER_LANGUAGE:
+                break
+    return items
+
+
+def load_cloze(path: Path = CLOZE_PATH) -> list[ClozeItem]:
+    with open(path, encoding="utf-8") as f:
+        return [ClozeItem(**json.loads(line)) for line in f if line.strip()]
+
+
+def write_cloze(items: list[ClozeItem], path: Path = CLOZE_PATH) -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        for item in items:
+            f.write(json.dumps(item.__dict__, ensure_ascii=False) + "\n")
+
+
+@torch.no_grad()
+def everyday_cloze(bundle: LoadedBert, items: list[ClozeItem] | None = None) -> dict[str, dict[str, float]]:
+    """Per language: how often the answer is the model's first guess, or among its five. An answer that is not
+    one token of the model's vocabulary counts as missed."""
+    items = load_cloze() if items is None else items
+    model, tok = pretraining_model(bundle), bundle.tokenizer
+    scores: dict[str, dict[str, float]] = {}
+    for lang in sorted({item.lang for item in items}):
+        ours = [item for item in items if item.lang == lang]
+        top1 = top5 = 0
+        for start in range(0, len(ours), BATCH_SIZE):
+            chunk = ours[start : start + BATCH_SIZE]
+            rows = [tok.encode(item.text).ids for item in chunk]
+            ids = torch.full((len(rows), max(map(len, rows))), tok.pad_token_id)
+            attention = torch.zeros_like(ids)
+            for i, row in enumerate(rows):
+                ids[i, : len(row)] = torch.tensor(row)
+                attention[i, : len(row)] = 1
+            at_mask = ids == tok.mask_token_id  # one [MASK] per sentence
+            out = model(ids, torch.zeros_like(ids), attention, mlm_labels=torch.where(at_mask, 0, -100))
+            guesses = out.mlm_logits.topk(5, dim=-1).indices.tolist()  # (B, 5), sentences in order
+            for item, best in zip(chunk, guesses):
+                words = [tok.id_to_token(i).lower() for i in best]
+                top1 += words[0] == item.answer
+                top5 += item.answer in words
+        scores[lang] = {"cloze_top1": top1 / len(ours), "cloze_top5": top5 / len(ours), "cloze_items": len(ours)}
+    return scores
 
 
 def _encode_pair(bundle: LoadedBert, pair: SamplePair) -> tuple[list[int], list[int]]:
@@ -151,4 +253,6 @@ def evaluate(bundle: LoadedBert, sample: list[SamplePair] | None = None) -> dict
             "targets": counts["targets"],
             "masks": counts["masks"],
         }
+    for lang, scores in everyday_cloze(bundle).items():
+        results.setdefault(lang, {}).update(scores)
     return results
