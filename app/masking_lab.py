@@ -408,13 +408,11 @@ def mask_selected(text: str, offsets: list[tuple[int, int]], positions, mask: st
     return text
 
 
-def context_around(tokens: list[str], index: int, limit: int = 12) -> tuple[str, str]:
-    """The wordpieces left and right of ``index`` (without [CLS]/[SEP]), at most ``limit`` each, as text.
-
-    With a causal mask the prediction at ``index`` is computed from the left part only (seed notes: GPT at
-    "我去___场看电影" sees only "我去").
+def context_around(tokens: list[str], special: list[bool], index: int, limit: int = 12) -> tuple[str, str]:
+    """The wordpieces left and right of ``index`` (without the ones ``special`` flags), at most ``limit``
+    each, as text. With a causal mask the prediction at ``index`` is computed from the left part only.
     """
-    body = [(i, tok) for i, tok in enumerate(tokens) if tok not in ("[CLS]", "[SEP]", "[PAD]")]
+    body = [(i, tok) for i, (tok, flag) in enumerate(zip(tokens, special)) if not flag]
     left = [tok for i, tok in body if i < index]
     right = [tok for i, tok in body if i > index]
     left_text = ("… " if len(left) > limit else "") + " ".join(left[-limit:])

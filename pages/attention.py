@@ -21,7 +21,7 @@ MASKS = ("bidirectional", "causal")
 @st.cache_data(max_entries=64, ttl=CACHE_TTL, show_spinner=False)
 def statistics_for(spec: str, text: str, pair: str | None, causal: bool) -> dict:
     result = attention(spec, text, pair, causal)
-    return stats.head_statistics(result.attentions, result.tokens)
+    return stats.head_statistics(result.attentions, result.special)
 
 
 @st.cache_data(max_entries=32, ttl=CACHE_TTL, show_spinner=False)
@@ -69,6 +69,7 @@ if results["bidirectional"] is None:
 results["causal"] = attention(spec, text, pair, True)
 truncation_notice(results["bidirectional"], bundle.tokenizer.max_length)
 tokens = results["bidirectional"].tokens
+special = results["bidirectional"].special
 token_type_ids = results["bidirectional"].token_type_ids
 
 # A shared link or another model may name a layer or head this model does not have.
@@ -95,7 +96,9 @@ which = (
     else t("attention.head_label", layer=layer, head=head)
 )
 shown = {
-    mask: stats.displayed_map(results[mask].attentions, tokens, layer, head, hide=hide, renormalize=renormalize)
+    mask: stats.displayed_map(
+        results[mask].attentions, tokens, special, layer, head, hide=hide, renormalize=renormalize
+    )
     for mask in MASKS
 }
 shown_tokens = shown["bidirectional"][1]

@@ -100,7 +100,7 @@ nothing = t("fill_mask.nothing")
 readable = lab.readable_tokens(enc.tokens, lab.token_surface(text, enc.offsets))
 for number, (seen_both, seen_left) in enumerate(zip(bidirectional.masks[:MAX_PANELS], causal.masks), start=1):
     st.markdown("##### " + t("fill_mask.mask_heading", number=number, position=seen_both.index))
-    left, right = lab.context_around(readable, seen_both.index)
+    left, right = lab.context_around(readable, bidirectional.special, seen_both.index)
     st.caption(
         t("fill_mask.context", left=lab.escape_markdown(left) or nothing, right=lab.escape_markdown(right) or nothing)
     )

@@ -297,7 +297,9 @@ if answer["truncated"]:
     st.info(t("common.truncated", limit=len(answer["tokens"])))
 if snapshot.kind == "token":
     ui.plot(
-        charts.tag_strip(answer["tokens"], answer["tags"], answer["tag_probs"], title=t("finetune.tags_title")),
+        charts.tag_strip(
+            answer["tokens"], answer["tags"], answer["tag_probs"], answer["special"], title=t("finetune.tags_title")
+        ),
         key="finetune_tags",
     )
 else:

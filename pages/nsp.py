@@ -83,6 +83,7 @@ ui.plot(
     charts.segment_strip(
         result.tokens,
         result.token_type_ids,
+        result.special,
         segment_labels=segment_labels,
         position_label=t("nsp.position"),
         title=t("nsp.strip_title"),

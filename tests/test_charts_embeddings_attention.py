@@ -154,7 +154,7 @@ def test_statistics_grid_has_a_panel_per_statistic_and_rings_the_selected_head()
     rng = np.random.default_rng(0)
     scores = rng.random((3, 4, 6, 6))
     attn = scores / scores.sum(axis=-1, keepdims=True)
-    stats = head_statistics(attn, ["[CLS]", "a", "b", "c", "d", "[SEP]"])
+    stats = head_statistics(attn, [True, False, False, False, False, True])
     titles = {name: f"title {name}" for name in STATISTICS}
     fig = attention_charts.statistics_grid(stats, titles, selected=(2, 1), selected_label="here")
     heatmaps = [trace for trace in fig.data if trace.type == "heatmap"]

@@ -253,9 +253,11 @@ def test_pill_labels_are_escaped_and_distinct():
 
 def test_context_around_splits_left_and_right():
     tokens = ["[CLS]", "我", "去", "[MASK]", "场", "看", "[SEP]"]
-    assert lab.context_around(tokens, 3) == ("我 去", "场 看")
-    assert lab.context_around(tokens, 1) == ("", "去 [MASK] 场 看")
-    left, right = lab.context_around(["[CLS]"] + ["a"] * 30 + ["[MASK]", "[SEP]"], 31, limit=5)
+    special = [True, False, False, False, False, False, True]
+    assert lab.context_around(tokens, special, 3) == ("我 去", "场 看")
+    assert lab.context_around(tokens, special, 1) == ("", "去 [MASK] 场 看")
+    special = [True] + [False] * 31 + [True]
+    left, right = lab.context_around(["[CLS]"] + ["a"] * 30 + ["[MASK]", "[SEP]"], special, 31, limit=5)
     assert left == "… a a a a a" and right == ""
 
 
@@ -263,6 +265,7 @@ def test_prediction_rows_cover_both_kinds():
     result = FillMaskResult(
         "x",
         ["[CLS]", "[MASK]", "[SEP]"],
+        [True, False, True],
         [MaskPredictions(1, [Prediction("a", 5, 0.6), Prediction("b", 6, 0.3)])],
         False,
     )

@@ -189,13 +189,14 @@ def test_confusion_heatmap_colours_shares_and_prints_counts():
 def test_tag_strip_colours_entities_and_escapes_tokens():
     tokens = ["[CLS]", "李", "明", "<b>", "[SEP]"]
     tags = ["O", "B-PER", "I-PER", "B-XYZ", "O"]
-    assert [charts.tag_code(tag, token) for tag, token in zip(tags, tokens)] == [0, 2, 3, 1, 0]
-    fig = charts.tag_strip(tokens, tags, [0.9] * 5, per_row=3)
+    special = [True, False, False, False, True]
+    assert [charts.tag_code(tag, flag) for tag, flag in zip(tags, special)] == [0, 2, 3, 1, 0]
+    fig = charts.tag_strip(tokens, tags, [0.9] * 5, special, per_row=3)
     cells = [cell for row in fig.data[0].text for cell in row]
     assert cells[3].startswith("&lt;b&gt;") and not any("<b>" in cell for cell in cells)
     assert len(fig.data[0].z) == 2
     with pytest.raises(ValueError):
-        charts.tag_strip(tokens, tags[:2], [0.5] * 5)
+        charts.tag_strip(tokens, tags[:2], [0.5] * 5, special)
 
 
 def test_cls_attention_bars_group_before_and_after():

@@ -194,10 +194,10 @@ def test_pair_record_and_provenance():
 
 
 def test_cell_codes_mark_segments_and_specials():
-    tokens = ["[CLS]", "a", "[SEP]", "b", "c", "[SEP]"]
-    assert charts.cell_codes(tokens, [0, 0, 0, 1, 1, 1]) == [1, 0, 1, 2, 2, 3]
+    special = [True, False, True, False, False, True]
+    assert charts.cell_codes([0, 0, 0, 1, 1, 1], special) == [1, 0, 1, 2, 2, 3]
     with pytest.raises(ValueError):
-        charts.cell_codes(tokens, [0, 1])
+        charts.cell_codes([0, 1], special)
 
 
 def test_wrap_pads_the_last_row():
