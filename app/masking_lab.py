@@ -1,6 +1,6 @@
 """Pure logic behind the two masked-language-model pages: one MLM draw, many draws, and fill-mask helpers.
 
-Seed notes "MLM 具体做法": choose 15% of the tokens; 80% → [MASK], 10% → a random token, 10% unchanged.
+Devlin et al. 2019, section 3.1: choose 15% of the tokens; 80% → [MASK], 10% → a random token, 10% unchanged.
 The draw itself is ``model.training.pretraining_data.mask_tokens`` (the code pre-training uses); this module only
 prepares its inputs from an ``Encoding`` and turns its tensors into lists, shares and table rows that the
 pages show. Nothing here imports Streamlit, so every function is unit-tested on its own.
@@ -70,6 +70,13 @@ class MaskingSettings:
 
 # One draw ----------------------------------------------------------------------------------------------
 
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ffff]")
+
+
+def is_cjk(token: str) -> bool:
+    """Whether a wordpiece holds a CJK character (the tokenizer makes every such character its own token)."""
+    return bool(_CJK.search(token))
+
 
 @dataclass
 class MaskingDraw:
@@ -103,25 +110,39 @@ class MaskingDraw:
         return [self.tokens[i] if label != -100 else "" for i, label in enumerate(self.labels)]
 
     def hover_texts(self, template: str) -> list[str]:
-        """One hover line per position from ``template`` with {position}, {surface}, {token} and {read}."""
+        """One hover line per position from ``template`` with {position} (counted from 1, [CLS] first),
+        {surface}, {token} and {read}."""
         return [
             template.format(
-                position=i, surface=self.surface[i] or self.tokens[i], token=self.tokens[i], read=self.read_tokens[i]
+                position=i + 1,
+                surface=self.surface[i] or self.tokens[i],
+                token=self.tokens[i],
+                read=self.read_tokens[i],
             )
             for i in range(len(self.tokens))
         ]
 
     def chosen_rows(self, outcome_names: dict[int, str]) -> list[list]:
-        """One row per graded position: position, original, what happened, what the model reads, label."""
+        """One row per graded position: position (counted from 1 for a reader, [CLS] first), original, what
+        happened, what the model reads, label."""
         return [
             [
-                i,
+                i + 1,
                 left_to_right(self.tokens[i]),
                 outcome_names[self.outcome[i]],
                 left_to_right(self.read_tokens[i]),
                 left_to_right(self.tokens[i]),
             ]
             for i in self.chosen
+        ]
+
+    def foreign_replacements(self) -> list[str]:
+        """Random replacements written in another script than the token they replace (an English piece in a
+        Chinese sentence, or the reverse): the pool is the whole vocabulary, so this happens, and puzzles."""
+        return [
+            self.read_tokens[i]
+            for i in self.chosen
+            if self.outcome[i] == RANDOM and is_cjk(self.read_tokens[i]) != is_cjk(self.tokens[i])
         ]
 
     def rows(self) -> list[list]:

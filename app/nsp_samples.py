@@ -1,6 +1,6 @@
 """Real consecutive sentences for the NSP lab, and the draw that turns them into IsNext / NotNext pairs.
 
-NSP needs documents whose sentences stay in order (seed notes, "下一句预测"). ``data/nsp_samples.json``
+NSP needs documents whose sentences stay in order (Devlin et al. 2019, section 3.1, "Task #2"). ``data/nsp_samples.json``
 holds a few dozen short runs of consecutive sentences per language, all public domain: Jane Austen's
 novels in English and 三国演义 (Romance of the Three Kingdoms) in Chinese, with their source and licence.
 A draw runs the real pairing code, ``model.training.pretraining_data.make_nsp_pairs``, so what the page shows is

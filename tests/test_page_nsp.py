@@ -208,7 +208,8 @@ def test_wrap_pads_the_last_row():
 def test_segment_strip_escapes_tokens_and_wraps_rows():
     tokens = ["[CLS]", "<b>x</b>", "[SEP]"] + ["w"] * 20 + ["[SEP]"]
     segments = [0, 0, 0] + [1] * 21
-    fig = charts.segment_strip(tokens, segments, segment_labels=["A", "B"], position_label="pos", per_row=10)
+    special = [token in ("[CLS]", "[SEP]") for token in tokens]
+    fig = charts.segment_strip(tokens, segments, special, segment_labels=["A", "B"], position_label="pos", per_row=10)
     heatmap = fig.data[0]
     assert len(heatmap.z) == 3 and len(heatmap.z[0]) == 10
     assert heatmap.text[0][1].startswith("&lt;b&gt;x&lt;/b&gt;<br>")
