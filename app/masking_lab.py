@@ -73,9 +73,15 @@ class MaskingSettings:
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ffff]")
 
 
-def is_cjk(token: str) -> bool:
-    """Whether a wordpiece holds a CJK character (the tokenizer makes every such character its own token)."""
-    return bool(_CJK.search(token))
+_LATIN = re.compile(r"[A-Za-z\u00c0-\u024f]")
+
+
+def script(token: str) -> str | None:
+    """ "cjk" or "latin" for a wordpiece written in one of the model's two languages; None for punctuation,
+    digits and the like, which belong to neither."""
+    if _CJK.search(token):
+        return "cjk"
+    return "latin" if _LATIN.search(token) else None
 
 
 @dataclass
@@ -139,11 +145,12 @@ class MaskingDraw:
     def foreign_replacements(self) -> list[str]:
         """Random replacements written in another script than the token they replace (an English piece in a
         Chinese sentence, or the reverse): the pool is the whole vocabulary, so this happens, and puzzles."""
-        return [
-            self.read_tokens[i]
-            for i in self.chosen
-            if self.outcome[i] == RANDOM and is_cjk(self.read_tokens[i]) != is_cjk(self.tokens[i])
-        ]
+        found = []
+        for i in self.chosen:
+            original, read = script(self.tokens[i]), script(self.read_tokens[i])
+            if self.outcome[i] == RANDOM and None not in (original, read) and original != read:
+                found.append(self.read_tokens[i])
+        return found
 
     def rows(self) -> list[list]:
         """One row per position, for the CSV download."""

@@ -30,9 +30,7 @@ def _load_example(key: str) -> None:
 
 # The reader's language first; the other stays offered, since the model reads both.
 examples = ("example_en", "example_zh") if context.lang == "en" else ("example_zh", "example_en")
-label_column, *example_columns = st.columns(
-    [1, 4, 2] if context.lang == "en" else [1, 2, 4], vertical_alignment="center"
-)
+label_column, *example_columns, _ = st.columns([1, 2, 2, 2], vertical_alignment="center")
 label_column.markdown(t("fill_mask.examples"))
 for column, key in zip(example_columns, examples):
     column.button(

@@ -18,6 +18,7 @@ from model.training.pretraining_data import KEPT, MASKED, RANDOM
 
 MAX_STRIP_TOKENS = 128  # beyond this the picture is taller than a screen; the table and CSV keep all
 DRAW_COUNTS = (100, 1000, 5000)
+MAX_FOREIGN_NAMED = 6  # the caption names a few such replacements; the strip shows them all
 SERIES_COLORS = ("#4C78A8", "#E45756", "#F58518", "#54A24B")
 
 context = require_entry()
@@ -115,7 +116,10 @@ fig = token_strip(
 ui.plot(fig, key="masking_strip")
 foreign = draw.foreign_replacements()
 if foreign:
-    st.caption(t("masking.random_from_vocabulary", tokens="  ".join(map(lab.escape_markdown, foreign))))
+    named = "  ".join(map(lab.escape_markdown, foreign[:MAX_FOREIGN_NAMED])) + (
+        " …" if len(foreign) > MAX_FOREIGN_NAMED else ""
+    )
+    st.caption(t("masking.random_from_vocabulary", tokens=named))
 if shown < len(draw.tokens):
     st.caption(t("masking.strip_truncated", shown=shown, total=len(draw.tokens)))
 

@@ -141,10 +141,11 @@ def test_a_random_replacement_from_another_script_is_named(tokenizer):
     settings = lab.MaskingSettings(rate=1.0, mask_prob=0.0, random_prob=1.0)  # every token replaced at random
     draws = [lab.draw_masking(enc, tokenizer, seed=seed, settings=settings, text=text) for seed in range(5)]
     foreign = [token for draw in draws for token in draw.foreign_replacements()]
-    assert foreign and not any(lab.is_cjk(token) for token in foreign)
+    assert foreign and all(lab.script(token) == "latin" for token in foreign)
     for draw in draws:
         replaced = [draw.read_tokens[i] for i in draw.chosen if draw.read_ids[i] != draw.ids[i]]
-        assert sorted(draw.foreign_replacements()) == sorted(t for t in replaced if not lab.is_cjk(t))
+        assert sorted(draw.foreign_replacements()) == sorted(t for t in replaced if lab.script(t) == "latin")
+    assert (lab.script("##cating"), lab.script("影"), lab.script("。"), lab.script("2")) == ("latin", "cjk", None, None)
 
 
 def test_random_tokens_exclude_special_and_unused(tokenizer):
