@@ -59,8 +59,7 @@ def test_layer_and_head_persist_in_state_and_average_disables_head():
     at.selectbox(key="w_head").set_value(7).run()
     assert not at.exception
     assert at.session_state["layer"] == 3 and at.session_state["head"] == 7
-    # The URL half (sync_url) is checked in the browser: AppTest runs a switched-to page without the
-    # entry script while a pages/ folder exists (Streamlit's MPA v1 fallback).
+    assert at.query_params["layer"] == "3" and at.query_params["head"] == "7"  # a shared link keeps them
     assert map_titles(at)[0] == TEXT["bidirectional_title"]["en"].format(which="L3 H7")
     at.toggle(key="w_attention_average").set_value(True).run()
     assert not at.exception and at.selectbox(key="w_head").disabled
