@@ -1,7 +1,7 @@
 """What each attention head does, in numbers: the statistics behind the attention page.
 
 GPT's causal mask lets a token look only to its left; BERT's encoder lets every position see every other
-(Devlin et al. 2019, section 3, and its figure 3). The functions here turn a model's attention weights into
+(Devlin et al. 2019, section 3 and appendix A.4). The functions here turn a model's attention weights into
 what a student can compare across masks and heads. The per-head statistics follow Clark et al., "What Does
 BERT Look At?" (2019): mean entropy, and how much weight goes to [CLS], to [SEP], to the token itself and
 to its neighbours.

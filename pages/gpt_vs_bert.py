@@ -1,4 +1,4 @@
-"""GPT versus BERT: the two compared (Devlin et al. 2019, section 3 and figure 3), then one model read both ways, live."""
+"""GPT versus BERT: the two compared (Devlin et al. 2019, appendix A.4), then one model read both ways, live."""
 
 import pandas as pd
 import streamlit as st
