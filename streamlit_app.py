@@ -10,8 +10,8 @@ from app.state import init_state, sync_url
 st.set_page_config(page_title="BERT Lab", page_icon="app/icon.png", layout="wide")
 init_state()
 page = st.navigation(pages())
-render_sidebar()
-sync_url()
+context = render_sidebar()
+sync_url()  # the only write of the URL in a run: widgets' callbacks have all run before the script
 st.sidebar.caption(t("common.app_title"))
-mark_entry()
+mark_entry(context)
 page.run()

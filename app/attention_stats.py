@@ -1,7 +1,7 @@
 """What each attention head does, in numbers: the statistics behind the attention page.
 
-The source document contrasts GPT's "掩码自注意力 ↑ 因果掩码，只能从左到右" with BERT's
-"双向自注意力 ↑ 无掩码，所有位置互相可见". The functions here turn a model's attention weights into
+GPT's causal mask lets a token look only to its left; BERT's encoder lets every position see every other
+(Devlin et al. 2019, section 3 and appendix A.4). The functions here turn a model's attention weights into
 what a student can compare across masks and heads. The per-head statistics follow Clark et al., "What Does
 BERT Look At?" (2019): mean entropy, and how much weight goes to [CLS], to [SEP], to the token itself and
 to its neighbours.
@@ -16,19 +16,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-CLS_TOKEN = "[CLS]"
-SEP_TOKEN = "[SEP]"
-SPECIAL_TOKENS = frozenset({CLS_TOKEN, SEP_TOKEN, "[PAD]"})
-
 # The statistics, in the order the page shows them. "entropy" is in bits; the others are shares in [0, 1].
 STATISTICS = ("entropy", "cls", "sep", "self", "previous", "next")
 # The JSON of every layer and head of both masks is ~5 MB at 64 tokens and grows with the square of it.
 MAX_JSON_TOKENS = 64
-
-
-def is_special(tokens: Sequence[str]) -> np.ndarray:
-    """Boolean mask (T,) of the [CLS]/[SEP]/[PAD] positions."""
-    return np.array([t in SPECIAL_TOKENS for t in tokens], dtype=bool)
 
 
 def sentence_b_start(token_type_ids: Sequence[int]) -> int | None:
@@ -45,14 +36,17 @@ def select_map(attentions: np.ndarray, layer: int, head: int | None) -> np.ndarr
     return maps.mean(axis=0) if head is None else maps[head]
 
 
-def hide_special(matrix: np.ndarray, tokens: Sequence[str], *, renormalize: bool) -> tuple[np.ndarray, list[str]]:
-    """Drop the rows and columns of [CLS]/[SEP]/[PAD]; optionally rescale each row to sum to 1 again.
+def hide_special(
+    matrix: np.ndarray, tokens: Sequence[str], special: Sequence[bool], *, renormalize: bool
+) -> tuple[np.ndarray, list[str]]:
+    """Drop the rows and columns the tokenizer flags as special ([CLS], [SEP], [PAD]); optionally rescale
+    each row to sum to 1 again.
 
     Without renormalising, a row sums to what the token gave to ordinary tokens (often much less than 1,
     since BERT parks a lot of attention on [SEP]). A row that gave everything to special tokens stays all
     zero rather than turning into NaN. If nothing but special tokens exists, the matrix is returned whole.
     """
-    keep = ~is_special(tokens)
+    keep = ~np.asarray(special, dtype=bool)
     if not keep.any():
         return np.asarray(matrix, dtype=float), list(tokens)
     sub = np.asarray(matrix, dtype=float)[np.ix_(keep, keep)]  # (T', T')
@@ -65,6 +59,7 @@ def hide_special(matrix: np.ndarray, tokens: Sequence[str], *, renormalize: bool
 def displayed_map(
     attentions: np.ndarray,
     tokens: Sequence[str],
+    special: Sequence[bool],
     layer: int,
     head: int | None,
     *,
@@ -74,27 +69,29 @@ def displayed_map(
     """The (T', T') map a page shows and its tokens: ``select_map``, then optionally ``hide_special``."""
     matrix = select_map(attentions, layer, head)
     if hide:
-        return hide_special(matrix, tokens, renormalize=renormalize)
+        return hide_special(matrix, tokens, special, renormalize=renormalize)
     return np.asarray(matrix, dtype=float), list(tokens)
 
 
-def head_statistics(attentions: np.ndarray, tokens: Sequence[str]) -> dict[str, np.ndarray]:
+def head_statistics(attentions: np.ndarray, special: Sequence[bool]) -> dict[str, np.ndarray]:
     """One (L, nh) array per name in ``STATISTICS``, each averaged over the query positions (rows).
 
     * ``entropy``: mean of -Σ p·log2 p over a row: 0 bits when a token looks at one token only,
       log2(T) when it spreads evenly over all T tokens.
-    * ``cls`` / ``sep``: mean share of a row that lands on [CLS] / on any [SEP].
+    * ``cls`` / ``sep``: mean share of a row that lands on [CLS] / on any [SEP]. ``special`` is the
+      tokenizer's flags; the first special position is the [CLS] it puts in front, the others are [SEP].
     * ``self``: mean weight a token gives itself (the diagonal).
     * ``previous`` / ``next``: mean weight on the token just before / after (rows that have one).
     """
     attn = np.asarray(attentions, dtype=np.float64)  # (L, nh, T, T)
-    if attn.ndim != 4 or attn.shape[-1] != attn.shape[-2] or attn.shape[-1] != len(tokens):
-        raise ValueError(f"attentions of shape {attn.shape} do not fit {len(tokens)} tokens")
+    if attn.ndim != 4 or attn.shape[-1] != attn.shape[-2] or attn.shape[-1] != len(special):
+        raise ValueError(f"attentions of shape {attn.shape} do not fit {len(special)} tokens")
     n_layers, n_heads, _seq_len, _ = attn.shape
     logs = np.log2(attn, out=np.zeros_like(attn), where=attn > 0)
-    tokens = list(tokens)
-    is_cls = np.array([t == CLS_TOKEN for t in tokens])
-    is_sep = np.array([t == SEP_TOKEN for t in tokens])
+    is_sep = np.array(special, dtype=bool)
+    is_cls = np.zeros_like(is_sep)
+    is_cls[0] = is_sep[0]
+    is_sep[0] = False
     zeros = np.zeros((n_layers, n_heads))
 
     def neighbour(offset: int) -> np.ndarray:

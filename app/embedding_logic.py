@@ -1,8 +1,8 @@
 """The numbers behind the embeddings page: BERT's input is token + segment + position, then LayerNorm.
 
-Source passage (输入表示): "[CLS] 我 爱 [MASK] 学 习 [SEP] 它 很 有 趣 [SEP]"; Token Embeddings map each
-word to a vector, Segment Embeddings tell sentence A (0) from B (1), Position Embeddings encode the place;
-"三者相加 → BERT 的输入". Pure functions: a model's arrays in, plain arrays and tables out.
+Devlin et al. 2019, section 3 ("Input/Output Representations") and figure 2: token embeddings map each
+wordpiece to a vector, segment embeddings tell sentence A (0) from B (1), position embeddings encode the place,
+and the three are added. Pure functions: a model's arrays in, plain arrays and tables out.
 """
 
 from __future__ import annotations

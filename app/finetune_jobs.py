@@ -1,4 +1,4 @@
-"""Background fine-tuning jobs for the Fine-tuning lab (seed notes, 三: 通用 BERT → 添加任务头 → 在特定任务上微调).
+"""Background fine-tuning jobs for the Fine-tuning lab (general BERT → add a task head → fine-tune on the task).
 
 Each browser session owns at most one job. A job loads a task, puts a fresh head on a COPY of the shared
 model (``build_task_model``) and trains it with ``model.training.finetune.finetune`` in a child process

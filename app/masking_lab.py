@@ -1,6 +1,6 @@
 """Pure logic behind the two masked-language-model pages: one MLM draw, many draws, and fill-mask helpers.
 
-Seed notes "MLM 具体做法": choose 15% of the tokens; 80% → [MASK], 10% → a random token, 10% unchanged.
+Devlin et al. 2019, section 3.1: choose 15% of the tokens; 80% → [MASK], 10% → a random token, 10% unchanged.
 The draw itself is ``model.training.pretraining_data.mask_tokens`` (the code pre-training uses); this module only
 prepares its inputs from an ``Encoding`` and turns its tensors into lists, shares and table rows that the
 pages show. Nothing here imports Streamlit, so every function is unit-tested on its own.
@@ -70,6 +70,19 @@ class MaskingSettings:
 
 # One draw ----------------------------------------------------------------------------------------------
 
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ffff]")
+
+
+_LATIN = re.compile(r"[A-Za-z\u00c0-\u024f]")
+
+
+def script(token: str) -> str | None:
+    """ "cjk" or "latin" for a wordpiece written in one of the model's two languages; None for punctuation,
+    digits and the like, which belong to neither."""
+    if _CJK.search(token):
+        return "cjk"
+    return "latin" if _LATIN.search(token) else None
+
 
 @dataclass
 class MaskingDraw:
@@ -103,19 +116,24 @@ class MaskingDraw:
         return [self.tokens[i] if label != -100 else "" for i, label in enumerate(self.labels)]
 
     def hover_texts(self, template: str) -> list[str]:
-        """One hover line per position from ``template`` with {position}, {surface}, {token} and {read}."""
+        """One hover line per position from ``template`` with {position} (counted from 1, [CLS] first),
+        {surface}, {token} and {read}."""
         return [
             template.format(
-                position=i, surface=self.surface[i] or self.tokens[i], token=self.tokens[i], read=self.read_tokens[i]
+                position=i + 1,
+                surface=self.surface[i] or self.tokens[i],
+                token=self.tokens[i],
+                read=self.read_tokens[i],
             )
             for i in range(len(self.tokens))
         ]
 
     def chosen_rows(self, outcome_names: dict[int, str]) -> list[list]:
-        """One row per graded position: position, original, what happened, what the model reads, label."""
+        """One row per graded position: position (counted from 1 for a reader, [CLS] first), original, what
+        happened, what the model reads, label."""
         return [
             [
-                i,
+                i + 1,
                 left_to_right(self.tokens[i]),
                 outcome_names[self.outcome[i]],
                 left_to_right(self.read_tokens[i]),
@@ -123,6 +141,16 @@ class MaskingDraw:
             ]
             for i in self.chosen
         ]
+
+    def foreign_replacements(self) -> list[str]:
+        """Random replacements written in another script than the token they replace (an English piece in a
+        Chinese sentence, or the reverse): the pool is the whole vocabulary, so this happens, and puzzles."""
+        found = []
+        for i in self.chosen:
+            original, read = script(self.tokens[i]), script(self.read_tokens[i])
+            if self.outcome[i] == RANDOM and None not in (original, read) and original != read:
+                found.append(self.read_tokens[i])
+        return found
 
     def rows(self) -> list[list]:
         """One row per position, for the CSV download."""
@@ -399,13 +427,11 @@ def mask_selected(text: str, offsets: list[tuple[int, int]], positions, mask: st
     return text
 
 
-def context_around(tokens: list[str], index: int, limit: int = 12) -> tuple[str, str]:
-    """The wordpieces left and right of ``index`` (without [CLS]/[SEP]), at most ``limit`` each, as text.
-
-    With a causal mask the prediction at ``index`` is computed from the left part only (seed notes: GPT at
-    "我去___场看电影" sees only "我去").
+def context_around(tokens: list[str], special: list[bool], index: int, limit: int = 12) -> tuple[str, str]:
+    """The wordpieces left and right of ``index`` (without the ones ``special`` flags), at most ``limit``
+    each, as text. With a causal mask the prediction at ``index`` is computed from the left part only.
     """
-    body = [(i, tok) for i, tok in enumerate(tokens) if tok not in ("[CLS]", "[SEP]", "[PAD]")]
+    body = [(i, tok) for i, (tok, flag) in enumerate(zip(tokens, special)) if not flag]
     left = [tok for i, tok in body if i < index]
     right = [tok for i, tok in body if i > index]
     left_text = ("… " if len(left) > limit else "") + " ".join(left[-limit:])

@@ -42,16 +42,6 @@ def chosen_spec() -> str:
     return choice
 
 
-def current_spec() -> str:
-    """The spec of the model this run really uses: the chosen one, or "embedded" when that failed to load."""
-    return st.session_state.get("loaded_spec") or chosen_spec()
-
-
-def current_model() -> LoadedBert:
-    """The model this run uses, as ``load_chosen_model`` (called by the sidebar before the page) settled it."""
-    return get_model(current_spec())
-
-
 def display_name(bundle: LoadedBert) -> str:
     """What a page calls the model: the embedded one by its name in the session's language, a folder by its
     own name (not the server's path to it)."""
@@ -60,11 +50,10 @@ def display_name(bundle: LoadedBert) -> str:
     return t("common.model_embedded_name") if bundle.name == "embedded" else Path(bundle.name).name
 
 
-def load_chosen_model() -> LoadedBert:
-    """The model the sidebar chose; falls back to the embedded one with a message if that fails.
+def load_chosen_model() -> tuple[LoadedBert, str]:
+    """The model the sidebar chose and its spec; falls back to the embedded one with a message if that fails.
 
-    The sidebar calls this once per run, before the page, so ``current_spec()`` is settled for the whole run
-    and the message is shown once.
+    The sidebar calls this once per run, before the page, and hands both to the page in its ``PageContext``.
     """
     from .i18n import t
     from .ui import explain
@@ -73,16 +62,14 @@ def load_chosen_model() -> LoadedBert:
     try:
         with st.spinner(t("common.loading_model")):
             bundle = get_model(spec)
-        st.session_state["loaded_spec"] = spec
-        return bundle
+        return bundle, spec
     except CheckpointError as e:
         if spec == "embedded":
             st.error(t("common.model_failed", error=explain(e)))
             st.stop()
         st.sidebar.error(t("common.model_failed", error=explain(e)))
         st.sidebar.info(t("common.using_fallback"))
-        st.session_state["loaded_spec"] = "embedded"
-        return get_model("embedded")
+        return get_model("embedded"), "embedded"
 
 
 def available_folders() -> list[str]:

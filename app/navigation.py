@@ -7,6 +7,7 @@ from pathlib import Path
 import streamlit as st
 
 from .i18n import t
+from .state import PageContext
 
 PAGES_DIR = Path(__file__).resolve().parent.parent / "pages"
 PAGE_FILES = ("overview", "masking", "nsp", "embeddings", "attention", "fill_mask", "gpt_vs_bert", "finetune")
@@ -27,21 +28,22 @@ ICONS = {
 ENTRY_MARK = "_entry_ran"
 
 
-def mark_entry() -> None:
-    """Called by the entry script just before it runs the page."""
-    st.session_state[ENTRY_MARK] = True
+def mark_entry(context: PageContext) -> None:
+    """Called by the entry script just before it runs the page, with what its sidebar settled."""
+    st.session_state[ENTRY_MARK] = context
 
 
-def require_entry() -> None:
-    """First line of every page: make sure the entry script (state, sidebar, URL) ran before it.
+def require_entry() -> PageContext:
+    """First line of every page: the run's context (model, spec, sentence, language) from the entry script.
 
     Streamlit treats an app with a ``pages/`` folder as a legacy multipage app until ``st.navigation``
     is first called, and in that mode a link straight to ``/attention`` on a freshly started server (or
     an AppTest ``switch_page``) runs the page file alone. Calling ``st.navigation`` leaves that mode for
     good; the rerun then goes through the entry script to the same page.
     """
-    if st.session_state.pop(ENTRY_MARK, False):
-        return
+    context = st.session_state.pop(ENTRY_MARK, None)
+    if context is not None:
+        return context
     st.navigation(pages(), position="hidden")
     st.rerun()
 

@@ -9,31 +9,28 @@ from model.modeling import count_parameters
 from .i18n import t
 from .masking_lab import escape_markdown
 from .models import HUB_MODELS, available_folders, load_chosen_model, models_dir
-from .state import DEFAULT_TEXT, bind, store
+from .state import DEFAULT_TEXT, MAX_URL_TEXT, PageContext, keep
 from .text import LANGUAGES
 
 LANGUAGE_NAMES = {"zh": "中文", "en": "English"}
 MAX_UNKNOWN_SHOWN = 8  # a text full of emoji lists a few, not a wall of them
 
 
-def _on_language_change() -> None:
-    old = st.session_state["lang"]
-    store("lang")
+def _follow_language() -> None:
     # The untouched default sentence follows the language; anything the user typed stays.
-    if st.session_state["text"] == DEFAULT_TEXT.get(old):
+    if st.session_state["text"] in DEFAULT_TEXT.values():
         st.session_state["text"] = DEFAULT_TEXT[st.session_state["lang"]]
 
 
-def render_sidebar():
-    """Draw the shared controls and return the loaded model."""
+def render_sidebar() -> PageContext:
+    """Draw the shared controls; return what the page needs (the model loaded once for this run)."""
     with st.sidebar:
         st.radio(
             t("common.language"),
             LANGUAGES,
             format_func=LANGUAGE_NAMES.get,
             horizontal=True,
-            key=bind("lang"),
-            on_change=_on_language_change,
+            **keep("lang", on_change=_follow_language),
         )
         classroom = models_dir() is not None
         choices = ["embedded", "folder"] + ([] if classroom else list(HUB_MODELS))
@@ -45,9 +42,7 @@ def render_sidebar():
             t("common.model"),
             choices,
             format_func=labels.get,
-            key=bind("model_choice"),
-            on_change=store,
-            args=("model_choice",),
+            **keep("model_choice"),
         )
         if st.session_state["model_choice"] == "folder":
             if classroom:
@@ -55,23 +50,18 @@ def render_sidebar():
                 if folders:
                     if st.session_state["model_folder"] not in folders:
                         st.session_state["model_folder"] = folders[0]
-                    st.selectbox(
-                        t("common.folder_choice"),
-                        folders,
-                        key=bind("model_folder"),
-                        on_change=store,
-                        args=("model_folder",),
-                    )
+                    st.selectbox(t("common.folder_choice"), folders, **keep("model_folder"))
                 else:
                     st.info(t("common.no_models_in_folder"))
             else:
-                st.text_input(
-                    t("common.folder_path"), key=bind("model_folder"), on_change=store, args=("model_folder",)
-                )
+                st.text_input(t("common.folder_path"), **keep("model_folder"))
         elif st.session_state["model_choice"] in HUB_MODELS:
             st.caption(t("common.hub_note"))
-        bundle = load_chosen_model()
+        bundle, spec = load_chosen_model()
         config = bundle.config
+        # A shared link or another model may name a layer or head this model does not have.
+        st.session_state["layer"] = min(st.session_state["layer"], config.num_hidden_layers - 1)
+        st.session_state["head"] = min(st.session_state["head"], config.num_attention_heads - 1)
         st.caption(
             t(
                 "common.model_summary",
@@ -84,17 +74,18 @@ def render_sidebar():
         )
         st.text_area(
             t("common.sentence"),
-            key=bind("text"),
-            on_change=store,
-            args=("text",),
+            **keep("text"),
             help=t("common.sentence_help"),
             height=100,
             max_chars=None,
         )
-        unknown = bundle.tokenizer.unknown_spans(st.session_state["text"])
+        text = st.session_state["text"]
+        unknown = bundle.tokenizer.unknown_spans(text)
         if unknown:
             shown = "  ".join(map(escape_markdown, unknown[:MAX_UNKNOWN_SHOWN]))
             shown += " …" if len(unknown) > MAX_UNKNOWN_SHOWN else ""
             st.caption(t("common.unknown_tokens", spans=shown))
         st.caption(t("common.share_hint"))
-    return bundle
+        if len(text) > MAX_URL_TEXT:
+            st.caption(t("common.url_text_cut", limit=f"{MAX_URL_TEXT:,}", n=f"{len(text):,}"))
+    return PageContext(bundle, spec, text, st.session_state["lang"])

@@ -1,13 +1,23 @@
 """Session state, created in one place, and mirrored in the URL so a teacher can share a view.
 
-The URL carries the language, the sentence, the layer and the head (the page is the URL's path).
+``SETTINGS`` lists every value a widget keeps when the reader changes page: its default, the values it may
+take, and whether a shared link carries it. The URL always carries the language, the sentence, the layer
+and the head (the page is the URL's path), and every other shared setting that differs from its default.
 Values read from the URL are validated: a hand-edited link can never crash a page.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 import streamlit as st
 
+from model.checkpoint import LoadedBert
+from model.data.tasks import TASKS
+from model.training.finetune import DEMO_TRAIN_SIZE, demo_settings
+
+from .finetune_jobs import INITS, Owner
 from .text import LANGUAGES
 
 DEFAULT_TEXT = {
@@ -15,56 +25,155 @@ DEFAULT_TEXT = {
     "en": "She opened the door and walked into the room.",
 }
 MAX_URL_TEXT = 2000  # characters of the sentence kept in a shared link
-URL_KEYS = ("lang", "text", "layer", "head")
+ALWAYS_IN_URL = ("lang", "text", "layer", "head")
 
 
-def _int_param(value, default: int, upper: int = 1024) -> int:
+@dataclass(frozen=True)
+class Setting:
+    """One remembered value. A link may set it to one of ``options``, or a whole number in ``low..high``."""
+
+    default: Any
+    options: tuple = ()
+    low: int = 0
+    high: int = 0
+    kind: str = "one"  # "one" value, a "flag", a "pair" of numbers, or a "list" of numbers
+    shared: bool = True  # carried by a shared link
+
+    def parse(self, raw: str) -> Any:
+        """The value a URL's ``raw`` string stands for; ``ValueError`` when a link may not set it."""
+        if self.kind == "flag":
+            if raw not in ("0", "1"):
+                raise ValueError(raw)
+            return raw == "1"
+        if self.options:
+            by_text = {url_value(option): option for option in self.options}
+            if raw not in by_text:
+                raise ValueError(raw)
+            return by_text[raw]
+        numbers = [int(part) for part in raw.split(",")] if raw else []
+        if any(not self.low <= n <= self.high for n in numbers):
+            raise ValueError(raw)
+        if self.kind == "pair":
+            if len(numbers) != 2 or numbers[0] > numbers[1]:
+                raise ValueError(raw)
+            return tuple(numbers)
+        if self.kind == "list":
+            return sorted(set(numbers))
+        if len(numbers) != 1:
+            raise ValueError(raw)
+        return numbers[0]
+
+
+def url_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, tuple | list):
+        return ",".join(map(str, value))
+    return str(value)
+
+
+_FINETUNE = demo_settings()
+MAX_LAYERS = 1024  # bounds a hand-edited link; the sidebar clamps to the loaded model's layers and heads
+
+SETTINGS: dict[str, Setting] = {
+    "lang": Setting(LANGUAGES[0], options=LANGUAGES),
+    "layer": Setting(0, low=0, high=MAX_LAYERS - 1),
+    "head": Setting(0, low=0, high=MAX_LAYERS - 1),
+    "model_choice": Setting("embedded", shared=False),  # a server path or download is no one else's business
+    "model_folder": Setting("", shared=False),
+    "fill_mask_top_k": Setting(5, low=1, high=20),
+    "masking_rate": Setting(15, low=1, high=100),
+    "masking_split": Setting((80, 90), low=0, high=100, kind="pair"),
+    "masking_whole_word": Setting(False, kind="flag"),
+    "masking_seed": Setting(3, low=0, high=2**31 - 1),
+    "nsp_mode": Setting("sample", options=("sample", "type")),
+    "nsp_draw": Setting(0, low=0, high=10**6),
+    "attention_average": Setting(False, kind="flag"),
+    "attention_hide": Setting(False, kind="flag"),
+    "attention_renormalize": Setting(True, kind="flag"),
+    "attention_bertviz_view": Setting("head", options=("head", "model")),
+    "attention_bertviz_mask": Setting("bidirectional", options=("bidirectional", "causal")),
+    # None: the layer chosen above; an empty list is a reader's choice and stays empty.
+    "attention_bertviz_layers": Setting(None, low=0, high=MAX_LAYERS - 1, kind="list"),
+    "finetune_task": Setting(next(iter(TASKS)), options=tuple(TASKS)),
+    "finetune_size": Setting(DEMO_TRAIN_SIZE, low=100, high=2000),
+    "finetune_epochs": Setting(_FINETUNE.epochs, low=1, high=5),
+    "finetune_lr": Setting(_FINETUNE.lr, options=(2e-5, 3e-5, 5e-5, 1e-4, 2e-4, 1e-3)),
+    "finetune_batch": Setting(_FINETUNE.batch_size, options=(8, 16, 32)),
+    "finetune_max_length": Setting(_FINETUNE.max_length, options=(32, 64, 128)),
+    "finetune_budget": Setting(int(_FINETUNE.max_seconds), options=(30, 60, 120, 300)),
+    "finetune_freeze": Setting(_FINETUNE.freeze_encoder, kind="flag"),
+    "finetune_compare": Setting(False, kind="flag"),
+    "finetune_compare_frozen": Setting(False, kind="flag"),
+    "finetune_init": Setting(INITS[0], options=INITS),
+}
+
+
+@dataclass(frozen=True)
+class PageContext:
+    """What the sidebar settles for one run and every page reads: the model, its spec, the sentence, the language."""
+
+    bundle: LoadedBert
+    spec: str  # the model really loaded: the chosen one, or "embedded" when that failed
+    text: str
+    lang: str
+
+
+def _from_url(name: str, setting: Setting) -> Any:
+    raw = st.query_params.get(name)
+    if raw is None or not setting.shared:
+        return setting.default
     try:
-        number = int(value)
-    except (TypeError, ValueError):
-        return default
-    return number if 0 <= number < upper else default
+        return setting.parse(raw)
+    except ValueError:
+        return setting.default
 
 
 def init_state() -> None:
     """Fill session state on a session's first run: from the URL where it says something, else defaults."""
     if st.session_state.get("_initialised"):
         return
-    params = st.query_params
-    lang = params.get("lang")
-    lang = lang if lang in LANGUAGES else st.session_state.get("lang", LANGUAGES[0])
-    st.session_state["lang"] = lang if lang in LANGUAGES else LANGUAGES[0]
-    text = params.get("text")
-    st.session_state.setdefault("text", text[:MAX_URL_TEXT] if isinstance(text, str) else DEFAULT_TEXT[lang])
-    st.session_state.setdefault("layer", _int_param(params.get("layer"), 0))
-    st.session_state.setdefault("head", _int_param(params.get("head"), 0))
-    st.session_state.setdefault("model_choice", "embedded")
-    st.session_state.setdefault("model_folder", "")
+    for name, setting in SETTINGS.items():
+        st.session_state.setdefault(name, _from_url(name, setting))
+    text = st.query_params.get("text")
+    st.session_state.setdefault("text", text[:MAX_URL_TEXT] if text else DEFAULT_TEXT[st.session_state["lang"]])
+    # The session's token for its fine-tuning jobs: a job lives only as long as the session holds it.
+    st.session_state.setdefault("finetune_owner", Owner())
     st.session_state["_initialised"] = True
 
 
+def url_params() -> dict[str, str]:
+    """The shareable part of the state, as the address bar spells it."""
+    wanted = {"text": st.session_state["text"][:MAX_URL_TEXT]}
+    for name, setting in SETTINGS.items():
+        value = st.session_state[name]
+        if setting.shared and (name in ALWAYS_IN_URL or value != setting.default):
+            wanted[name] = url_value(value)
+    return wanted
+
+
 def sync_url() -> None:
-    """Write the shareable part of the state into the address bar."""
-    wanted = {
-        "lang": st.session_state["lang"],
-        "text": st.session_state["text"][:MAX_URL_TEXT],
-        "layer": str(st.session_state["layer"]),
-        "head": str(st.session_state["head"]),
-    }
-    if any(st.query_params.get(k) != v for k, v in wanted.items()):
-        st.query_params.update(wanted)
+    """Write the shareable part of the state into the address bar (the entry script calls this once a run)."""
+    wanted = url_params()
+    if st.query_params.to_dict() != wanted:
+        st.query_params.from_dict(wanted)
 
 
-def bind(name: str) -> str:
-    """Widget key for a value that must outlive the page that shows its widget.
+def keep(name: str, on_change=None) -> dict:
+    """Keyword arguments for a widget whose value must outlive the page that shows it.
 
     Streamlit forgets a widget's state when its page is left; the value itself lives under ``name`` and
-    the widget under ``w_<name>``, refreshed from it on every run. Pass ``on_change=store, args=(name,)``.
+    the widget under ``w_<name>``, refreshed from it on every run. ``on_change`` runs after the value is
+    stored. Use as ``st.slider(label, 1, 20, **keep("fill_mask_top_k"))``.
     """
     widget_key = f"w_{name}"
     st.session_state[widget_key] = st.session_state[name]
-    return widget_key
+    return {"key": widget_key, "on_change": _store, "args": (name, on_change)}
 
 
-def store(name: str) -> None:
+def _store(name: str, then=None) -> None:
     st.session_state[name] = st.session_state[f"w_{name}"]
+    if then is not None:
+        then()

@@ -47,6 +47,7 @@ class MaskPredictions:
 class FillMaskResult:
     text: str
     tokens: list[str]
+    special: list[bool]  # the tokenizer's flags for [CLS], [SEP], [PAD], parallel to ``tokens``
     masks: list[MaskPredictions]
     truncated: bool
 
@@ -54,6 +55,7 @@ class FillMaskResult:
         return {
             "text": self.text,
             "tokens": self.tokens,
+            "special": self.special,
             "masks": [
                 {
                     "index": m.index,
@@ -68,6 +70,7 @@ class FillMaskResult:
 class AttentionResult:
     tokens: list[str]
     token_type_ids: list[int]
+    special: list[bool]  # the tokenizer's flags for [CLS], [SEP], [PAD], parallel to ``tokens``
     attentions: np.ndarray  # (L, nh, T, T), rows sum to 1
     truncated: bool
 
@@ -75,6 +78,7 @@ class AttentionResult:
         return {
             "tokens": self.tokens,
             "token_type_ids": self.token_type_ids,
+            "special": self.special,
             "attentions": np.round(self.attentions, 6).tolist(),
         }
 
@@ -83,17 +87,19 @@ class AttentionResult:
 class NspResult:
     tokens: list[str]
     token_type_ids: list[int]
+    special: list[bool]  # the tokenizer's flags for [CLS], [SEP], [PAD], parallel to ``tokens``
     is_next: float  # probability that B follows A
     truncated: bool
 
     def to_json(self) -> dict:
-        return {"tokens": self.tokens, "is_next": self.is_next}
+        return {"tokens": self.tokens, "special": self.special, "is_next": self.is_next}
 
 
 @dataclass
 class EmbeddingResult:
     tokens: list[str]
     token_type_ids: list[int]
+    special: list[bool]  # the tokenizer's flags for [CLS], [SEP], [PAD], parallel to ``tokens``
     token: np.ndarray  # (T, H) each of these
     segment: np.ndarray
     position: np.ndarray
@@ -178,7 +184,7 @@ def fill_mask(bundle: LoadedBert, text: str, *, top_k: int = 5, causal: bool = F
             for p, i in zip(top.values[row], top.indices[row])
         ]
         masks.append(MaskPredictions(pos, preds))
-    return FillMaskResult(text, enc.tokens, masks, enc.truncated)
+    return FillMaskResult(text, enc.tokens, enc.special, masks, enc.truncated)
 
 
 @torch.inference_mode()
@@ -187,7 +193,7 @@ def attention_maps(bundle: LoadedBert, text: str, pair: str | None = None, *, ca
     ids, types = _tensors(enc)
     out = bundle.model.bert(ids, types, causal=causal, output_attentions=True)
     maps = torch.stack([a[0] for a in out.attentions]).float().numpy()  # (L, nh, T, T)
-    return AttentionResult(enc.tokens, enc.token_type_ids, maps, enc.truncated)
+    return AttentionResult(enc.tokens, enc.token_type_ids, enc.special, maps, enc.truncated)
 
 
 @torch.inference_mode()
@@ -197,7 +203,7 @@ def next_sentence(bundle: LoadedBert, first: str, second: str) -> NspResult:
     ids, types = _tensors(enc)
     out = model(ids, types, mlm_positions=torch.zeros_like(ids, dtype=torch.bool))
     is_next = float(out.nsp_logits.float().softmax(dim=-1)[0, 0])  # index 0 = IsNext
-    return NspResult(enc.tokens, enc.token_type_ids, is_next, enc.truncated)
+    return NspResult(enc.tokens, enc.token_type_ids, enc.special, is_next, enc.truncated)
 
 
 @torch.inference_mode()
@@ -206,4 +212,4 @@ def embedding_parts(bundle: LoadedBert, text: str, pair: str | None = None) -> E
     ids, types = _tensors(enc)
     _, parts = bundle.model.bert.embeddings(ids, types, return_parts=True)
     arrays = [t[0].float().numpy() for t in (parts.token, parts.segment, parts.position, parts.sum, parts.normalized)]
-    return EmbeddingResult(enc.tokens, enc.token_type_ids, *arrays, enc.truncated)
+    return EmbeddingResult(enc.tokens, enc.token_type_ids, enc.special, *arrays, enc.truncated)

@@ -6,14 +6,14 @@ from app import attention_stats as stats
 from app.bertviz_view import BERTVIZ_WORDS, MAX_BERTVIZ_TOKENS, head_view_html, model_view_html
 from app.charts import attention as charts
 from app.i18n import t
-from app.models import CACHE_TTL, attention, current_model, current_spec
+from app.models import CACHE_TTL, attention
 from app.navigation import require_entry
-from app.state import bind, store, sync_url
+from app.state import SETTINGS, keep
 from app.ui import download_buttons, plot, run_or_explain, truncation_notice
 
-require_entry()
+context = require_entry()
 
-MASKS = ("bidirectional", "causal")
+MASKS = SETTINGS["attention_bertviz_mask"].options
 
 
 # Cached beside app.models.attention: at 512 tokens the statistics take half a second, and a model
@@ -21,7 +21,7 @@ MASKS = ("bidirectional", "causal")
 @st.cache_data(max_entries=64, ttl=CACHE_TTL, show_spinner=False)
 def statistics_for(spec: str, text: str, pair: str | None, causal: bool) -> dict:
     result = attention(spec, text, pair, causal)
-    return stats.head_statistics(result.attentions, result.tokens)
+    return stats.head_statistics(result.attentions, result.special)
 
 
 @st.cache_data(max_entries=32, ttl=CACHE_TTL, show_spinner=False)
@@ -56,8 +56,7 @@ st.markdown(t("attention.intro"))
 st.code(t("attention.source_block"), language=None)
 st.markdown(t("attention.how_to_read"))
 
-bundle = current_model()
-spec, text = current_spec(), st.session_state["text"]
+bundle, spec, text = context.bundle, context.spec, context.text
 n_layers, n_heads = bundle.config.num_hidden_layers, bundle.config.num_attention_heads
 pair = None
 if st.toggle(t("attention.use_pair"), key="attention_use_pair"):
@@ -69,22 +68,19 @@ if results["bidirectional"] is None:
 results["causal"] = attention(spec, text, pair, True)
 truncation_notice(results["bidirectional"], bundle.tokenizer.max_length)
 tokens = results["bidirectional"].tokens
+special = results["bidirectional"].special
 token_type_ids = results["bidirectional"].token_type_ids
 
-# A shared link or another model may name a layer or head this model does not have.
-st.session_state["layer"] = min(st.session_state["layer"], n_layers - 1)
-st.session_state["head"] = min(st.session_state["head"], n_heads - 1)
-sync_url()  # a shared link to layer 99 of a 6-layer model now says which layer is shown
 columns = st.columns(4)
 with columns[2]:
-    average = st.toggle(t("attention.average"), key="attention_average")
+    average = st.toggle(t("attention.average"), **keep("attention_average"))
 with columns[0]:
-    st.selectbox(t("common.layer"), range(n_layers), key=bind("layer"), on_change=store, args=("layer",))
+    st.selectbox(t("common.layer"), range(n_layers), **keep("layer"))
 with columns[1]:
-    st.selectbox(t("common.head"), range(n_heads), key=bind("head"), on_change=store, args=("head",), disabled=average)
+    st.selectbox(t("common.head"), range(n_heads), disabled=average, **keep("head"))
 with columns[3]:
-    hide = st.toggle(t("attention.hide_special"), key="attention_hide")
-    renormalize = st.checkbox(t("attention.renormalize"), value=True, key="attention_renormalize", disabled=not hide)
+    hide = st.toggle(t("attention.hide_special"), **keep("attention_hide"))
+    renormalize = st.checkbox(t("attention.renormalize"), disabled=not hide, **keep("attention_renormalize"))
 st.caption(t("attention.count_note"))
 
 layer = st.session_state["layer"]
@@ -95,7 +91,9 @@ which = (
     else t("attention.head_label", layer=layer, head=head)
 )
 shown = {
-    mask: stats.displayed_map(results[mask].attentions, tokens, layer, head, hide=hide, renormalize=renormalize)
+    mask: stats.displayed_map(
+        results[mask].attentions, tokens, special, layer, head, hide=hide, renormalize=renormalize
+    )
     for mask in MASKS
 }
 shown_tokens = shown["bidirectional"][1]
@@ -171,19 +169,14 @@ download_buttons("attention_head_statistics", *stats.statistics_rows(head_stats)
 
 st.subheader(t("attention.bertviz_title"))
 st.markdown(t("attention.bertviz_intro"))
-# These choices are bound (app.state.bind): a run that stops early, on an emptied sentence, must not reset them.
-st.session_state.setdefault("attention_bertviz_view", "head")
-st.session_state.setdefault("attention_bertviz_mask", MASKS[0])
 view_column, mask_column, layers_column = st.columns([1, 1, 2])
 with view_column:
     view = st.radio(
         t("attention.bertviz_view"),
-        ("head", "model"),
-        format_func={v: t(f"attention.view_{v}") for v in ("head", "model")}.get,
+        SETTINGS["attention_bertviz_view"].options,
+        format_func={v: t(f"attention.view_{v}") for v in SETTINGS["attention_bertviz_view"].options}.get,
         horizontal=True,
-        key=bind("attention_bertviz_view"),
-        on_change=store,
-        args=("attention_bertviz_view",),
+        **keep("attention_bertviz_view"),
     )
 with mask_column:
     bertviz_mask = st.radio(
@@ -191,13 +184,11 @@ with mask_column:
         MASKS,
         format_func=mask_labels.get,
         horizontal=True,
-        key=bind("attention_bertviz_mask"),
-        on_change=store,
-        args=("attention_bertviz_mask",),
+        **keep("attention_bertviz_mask"),
     )
-chosen_key = "attention_bertviz_layers"
-if chosen_key not in st.session_state or any(not 0 <= x < n_layers for x in st.session_state[chosen_key]):
-    st.session_state[chosen_key] = [layer]
+chosen_layers = st.session_state["attention_bertviz_layers"]
+if chosen_layers is None or any(not 0 <= x < n_layers for x in chosen_layers):
+    st.session_state["attention_bertviz_layers"] = [layer]
 with layers_column:
     chosen = st.multiselect(
         t("attention.bertviz_layers"),
@@ -205,19 +196,15 @@ with layers_column:
         # Formatted now, in this run's language: Streamlit matches the widget's value by its label.
         format_func={x: t("attention.layer_chip", layer=x) for x in range(n_layers)}.get,
         help=t("attention.bertviz_layers_help"),
-        key=bind(chosen_key),
-        on_change=store,
-        args=(chosen_key,),
+        **keep("attention_bertviz_layers"),
     )
 if not chosen:
     st.info(t("attention.bertviz_no_layers"))
 elif len(tokens) > MAX_BERTVIZ_TOKENS:
     st.info(t("attention.bertviz_too_long", limit=MAX_BERTVIZ_TOKENS, n=len(tokens)))
 else:
-    try:
-        labels = tuple((word, t(f"attention.bertviz_word_{name}")) for name, word in BERTVIZ_WORDS.items())
-        html = bertviz_for(spec, text, pair, bertviz_mask == "causal", view, tuple(sorted(chosen)), labels)
-    except ValueError as error:
-        st.warning(t("attention.bertviz_failed", error=error))
-    else:
-        st.iframe(html, height=charts.bertviz_height(view, len(tokens), len(chosen), n_heads))
+    # Everything a reader can get wrong (an empty or over-long input, no layer, a layer the model lacks) is
+    # answered above; an error from bertviz here is a bug and surfaces as one.
+    labels = tuple((word, t(f"attention.bertviz_word_{name}")) for name, word in BERTVIZ_WORDS.items())
+    html = bertviz_for(spec, text, pair, bertviz_mask == "causal", view, tuple(sorted(chosen)), labels)
+    st.iframe(html, height=charts.bertviz_height(view, len(tokens), len(chosen), n_heads))

@@ -5,24 +5,24 @@ import streamlit as st
 from app import embedding_logic as logic
 from app.charts import embeddings as charts
 from app.i18n import t
-from app.models import current_model, current_spec, embeddings
+from app.models import embeddings
 from app.navigation import require_entry
 from app.ui import download_buttons, plot, run_or_explain, truncation_notice
 
-require_entry()
+context = require_entry()
 
 st.title(t("embeddings.title"))
 st.markdown(t("embeddings.intro"))
 st.code(t("embeddings.source_block"), language=None)
 st.markdown(t("embeddings.explain"))
 
-bundle = current_model()
+bundle = context.bundle
 pair = None
 if st.toggle(t("embeddings.use_pair"), key="embeddings_use_pair"):
     pair = st.text_input(t("embeddings.pair_label"), value=t("embeddings.default_pair"), key="embeddings_pair")
     st.caption(t("embeddings.pair_hint"))
 
-result = run_or_explain(embeddings, current_spec(), st.session_state["text"], pair)
+result = run_or_explain(embeddings, context.spec, context.text, pair)
 if result is None:
     st.stop()
 truncation_notice(result, bundle.tokenizer.max_length)

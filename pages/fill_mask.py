@@ -1,6 +1,6 @@
 """Fill-mask: the model's top-k guesses at every [MASK] of the session sentence, bidirectional beside causal.
 
-Seed notes "为什么需要 MLM" (GPT at "我去___场看电影" sees only "我去") and 五、GPT vs BERT (单向 vs 双向).
+Why BERT masks instead of reading left to right: Devlin et al. 2019, section 3.1 ("Task #1: Masked LM").
 """
 
 import hashlib
@@ -12,11 +12,12 @@ from app import models, ui
 from app.charts.fill_mask import prediction_bars
 from app.i18n import t
 from app.navigation import require_entry
+from app.state import SETTINGS, keep
 
 MAX_PANELS = 20  # two charts per [MASK]: beyond this the page is a scroll of bars nobody reads
 MAX_PILLS = 80
 
-require_entry()
+context = require_entry()
 
 st.title(t("fill_mask.title"))
 st.markdown(t("fill_mask.lead"))
@@ -27,19 +28,19 @@ def _load_example(key: str) -> None:
     st.session_state["text"] = t(f"fill_mask.{key}")
 
 
-label_column, *example_columns = st.columns([1, 2, 4], vertical_alignment="center")
+# The reader's language first; the other stays offered, since the model reads both.
+examples = ("example_en", "example_zh") if context.lang == "en" else ("example_zh", "example_en")
+label_column, *example_columns, _ = st.columns([1, 2, 2, 2], vertical_alignment="center")
 label_column.markdown(t("fill_mask.examples"))
-for column, key in zip(example_columns, ("example_zh", "example_en")):
+for column, key in zip(example_columns, examples):
     column.button(
         lab.escape_markdown(t(f"fill_mask.{key}")), on_click=_load_example, args=(key,), key=f"fill_mask_{key}"
     )
 
-text = st.session_state["text"]
+bundle, spec, text = context.bundle, context.spec, context.text
 if not text.strip():
     st.info(t("common.empty_input"))
     st.stop()
-bundle = models.current_model()
-spec = models.current_spec()
 if not lab.has_mlm_head(bundle):
     st.warning(t("fill_mask.no_mlm_head"))
     st.stop()
@@ -78,7 +79,8 @@ if clickable:
     if len(clickable) > MAX_PILLS:
         st.caption(t("fill_mask.pick_truncated", limit=MAX_PILLS))
 
-top_k = st.slider(t("fill_mask.top_k"), 1, 20, 5, key="fill_mask_top_k")
+top_k_range = SETTINGS["fill_mask_top_k"]
+top_k = st.slider(t("fill_mask.top_k"), top_k_range.low, top_k_range.high, **keep("fill_mask_top_k"))
 
 enc = base_enc if text == base else ui.run_or_explain(models.tokenize, spec, text)
 if enc is None:
@@ -99,8 +101,8 @@ if total > MAX_PANELS:
 nothing = t("fill_mask.nothing")
 readable = lab.readable_tokens(enc.tokens, lab.token_surface(text, enc.offsets))
 for number, (seen_both, seen_left) in enumerate(zip(bidirectional.masks[:MAX_PANELS], causal.masks), start=1):
-    st.markdown("##### " + t("fill_mask.mask_heading", number=number, position=seen_both.index))
-    left, right = lab.context_around(readable, seen_both.index)
+    st.markdown("##### " + t("fill_mask.mask_heading", number=number, position=seen_both.index + 1))
+    left, right = lab.context_around(readable, bidirectional.special, seen_both.index)
     st.caption(
         t("fill_mask.context", left=lab.escape_markdown(left) or nothing, right=lab.escape_markdown(right) or nothing)
     )

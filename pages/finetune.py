@@ -1,4 +1,4 @@
-"""Fine-tuning lab: the "small step" of pre-train + fine-tune (seed notes, 三): add a head, train on a little
+"""Fine-tuning lab: the "small step" of pre-train + fine-tune (Devlin et al. 2019, section 3.2): add a head, train on a little
 labelled data, watch the curves live, score held-out data, try a sentence, see [CLS]'s attention move."""
 
 import streamlit as st
@@ -7,18 +7,13 @@ from app import finetune_jobs as jobs
 from app import models, ui
 from app.charts import finetune as charts
 from app.charts.base import probability_bars
-from app.i18n import STRINGS, lang, t
+from app.i18n import STRINGS, t
 from app.navigation import require_entry
+from app.state import SETTINGS, keep
 from model.data.tasks import NER_LABELS, TASKS
-from model.training.finetune import DEMO_TRAIN_SIZE, demo_settings, layer_changes
+from model.training.finetune import demo_settings, layer_changes
 
-require_entry()
-
-LEARNING_RATES = (2e-5, 3e-5, 5e-5, 1e-4, 2e-4, 1e-3)
-BATCH_SIZES = (8, 16, 32)
-MAX_LENGTHS = (32, 64, 128)
-BUDGETS = (30, 60, 120, 300)
-DEFAULTS = demo_settings()
+context = require_entry()
 
 
 def label_name(label: str) -> str:
@@ -32,8 +27,7 @@ def run_name(init: str) -> str:
 
 st.title(t("finetune.title"))
 st.markdown(t("finetune.intro"))
-spec = models.current_spec()
-bundle = models.current_model()
+spec, bundle = context.spec, context.bundle
 hidden = bundle.config.hidden_size
 st.code(t("finetune.paradigm"), language=None)
 st.code(t("finetune.examples", hidden=hidden), language=None)
@@ -42,62 +36,54 @@ st.caption(t("finetune.examples_note", hidden=hidden, n_tags=len(NER_LABELS)))
 # --- 1. set-up --------------------------------------------------------------------------------------------
 st.subheader(t("finetune.setup_header"))
 task_labels = {name: t(f"finetune.task_{name}") for name in TASKS}
-task = st.selectbox(t("finetune.task"), tuple(TASKS), format_func=task_labels.get, key="finetune_task")
+task = st.selectbox(t("finetune.task"), tuple(TASKS), format_func=task_labels.get, **keep("finetune_task"))
 info = TASKS[task]
 head_labels = TASKS[task]["labels"]
 head_key = "finetune.head_token" if info["kind"] == "token" else "finetune.head_sequence"
 st.markdown(
-    f"{info[lang()]}  \n`{t(head_key, hidden=hidden, n=len(head_labels), labels=' / '.join(map(label_name, head_labels)))}`"
+    f"{info[context.lang]}  \n`{t(head_key, hidden=hidden, n=len(head_labels), labels=' / '.join(map(label_name, head_labels)))}`"
 )
 st.caption(t("finetune.licence", licence=t(f"finetune.licence_{task}")))
 
 size_column, optimiser_column, budget_column = st.columns(3)
+size, epochs = SETTINGS["finetune_size"], SETTINGS["finetune_epochs"]
 with size_column:
-    st.slider(t("finetune.train_size"), 100, 2000, DEMO_TRAIN_SIZE, step=100, key="finetune_size")
-    st.slider(t("finetune.epochs"), 1, 5, DEFAULTS.epochs, key="finetune_epochs")
+    st.slider(t("finetune.train_size"), size.low, size.high, step=100, **keep("finetune_size"))
+    st.slider(t("finetune.epochs"), epochs.low, epochs.high, **keep("finetune_epochs"))
 with optimiser_column:
     st.selectbox(
         t("finetune.lr"),
-        LEARNING_RATES,
-        index=LEARNING_RATES.index(DEFAULTS.lr),
+        SETTINGS["finetune_lr"].options,
         format_func="{:g}".format,
         help=t("finetune.lr_help"),
-        key="finetune_lr",
+        **keep("finetune_lr"),
     )
-    st.radio(
-        t("finetune.batch_size"),
-        BATCH_SIZES,
-        index=BATCH_SIZES.index(DEFAULTS.batch_size),
-        horizontal=True,
-        key="finetune_batch",
-    )
+    st.radio(t("finetune.batch_size"), SETTINGS["finetune_batch"].options, horizontal=True, **keep("finetune_batch"))
 with budget_column:
     st.radio(
         t("finetune.max_length"),
-        MAX_LENGTHS,
-        index=MAX_LENGTHS.index(DEFAULTS.max_length),
+        SETTINGS["finetune_max_length"].options,
         horizontal=True,
-        key="finetune_max_length",
+        **keep("finetune_max_length"),
     )
-    budget_labels = {seconds: t("finetune.budget_value", seconds=seconds) for seconds in BUDGETS}
+    budgets = SETTINGS["finetune_budget"].options
+    budget_labels = {seconds: t("finetune.budget_value", seconds=seconds) for seconds in budgets}
     st.selectbox(
         t("finetune.budget"),
-        BUDGETS,
-        index=BUDGETS.index(int(DEFAULTS.max_seconds)),
+        budgets,
         format_func=budget_labels.get,
         help=t("finetune.budget_help"),
-        key="finetune_budget",
+        **keep("finetune_budget"),
     )
 st.toggle(
     t("finetune.freeze"),
-    value=False,
     help=t("finetune.freeze_help"),
     disabled=st.session_state.get("finetune_compare_frozen", False),  # that comparison trains both ways
-    key="finetune_freeze",
+    **keep("finetune_freeze"),
 )
-compare = st.checkbox(t("finetune.compare"), value=False, help=t("finetune.compare_help"), key="finetune_compare")
+compare = st.checkbox(t("finetune.compare"), help=t("finetune.compare_help"), **keep("finetune_compare"))
 compare_frozen = st.checkbox(
-    t("finetune.compare_frozen"), value=False, help=t("finetune.compare_frozen_help"), key="finetune_compare_frozen"
+    t("finetune.compare_frozen"), help=t("finetune.compare_frozen_help"), **keep("finetune_compare_frozen")
 )
 init_labels = {init: run_name(init) for init in (*jobs.INITS, jobs.FROZEN)}
 st.radio(
@@ -106,7 +92,7 @@ st.radio(
     format_func=init_labels.get,
     horizontal=True,
     disabled=compare or compare_frozen,
-    key="finetune_init",
+    **keep("finetune_init"),
 )
 
 
@@ -130,8 +116,9 @@ def start_job(base, base_spec: str) -> None:
         (True, True): "compare-all",
     }.get((state["finetune_compare"], state["finetune_compare_frozen"]))
     init = comparison or state["finetune_init"]
-    owner = state.setdefault("finetune_owner", jobs.Owner())
-    state["finetune_job"] = jobs.start(owner, base, state["finetune_task"], settings, init, state["finetune_size"])
+    state["finetune_job"] = jobs.start(
+        state["finetune_owner"], base, state["finetune_task"], settings, init, state["finetune_size"]
+    )
     state["finetune_spec"] = base_spec
 
 
@@ -363,7 +350,9 @@ if answer["truncated"]:
     st.info(t("common.truncated", limit=len(answer["tokens"])))
 if snapshot.kind == "token":
     ui.plot(
-        charts.tag_strip(answer["tokens"], answer["tags"], answer["tag_probs"], title=t("finetune.tags_title")),
+        charts.tag_strip(
+            answer["tokens"], answer["tags"], answer["tag_probs"], answer["special"], title=t("finetune.tags_title")
+        ),
         key="finetune_tags",
     )
 else:

@@ -1,15 +1,16 @@
-"""GPT versus BERT (seed notes 一, 二, 五): the notes' comparison, then one model read both ways, live."""
+"""GPT versus BERT: the two compared (Devlin et al. 2019, appendix A.4), then one model read both ways, live."""
 
 import pandas as pd
 import streamlit as st
 
 from app import models, ui
 from app.charts import gpt_vs_bert as charts
+from app.charts.attention import paired_maps
 from app.charts.base import probability_bars
 from app.i18n import t
 from app.navigation import require_entry
 
-require_entry()
+context = require_entry()
 
 st.title(t("gpt_vs_bert.title"))
 st.markdown(t("gpt_vs_bert.intro"))
@@ -25,12 +26,11 @@ st.header(t("gpt_vs_bert.sketch_header"))
 st.code(t("gpt_vs_bert.sketch_gpt"), language=None)
 st.code(t("gpt_vs_bert.sketch_bert"), language=None)
 
-spec = models.current_spec()
-bundle = models.current_model()
+spec, bundle = context.spec, context.bundle
 
 st.header(t("gpt_vs_bert.live_header"))
 st.markdown(t("gpt_vs_bert.live_intro"))
-text = st.session_state["text"]
+text = context.text
 # Both readings take the same input, so a bad input is explained once, by the first call.
 bidirectional = ui.run_or_explain(models.attention, spec, text, None, False)
 causal = models.attention(spec, text, None, True) if bidirectional is not None else None
@@ -49,16 +49,17 @@ if causal is not None:
     bidirectional_shown, _ = charts.crop(bidirectional_mean, bidirectional.tokens)
     if len(tokens) < len(causal.tokens):
         st.caption(t("gpt_vs_bert.cropped", shown=len(tokens), total=len(causal.tokens)))
-    ui.plot(
-        charts.attention_pair(
-            causal_shown,
-            bidirectional_shown,
-            tokens,
-            causal_title=t("gpt_vs_bert.causal_title"),
-            bidirectional_title=t("gpt_vs_bert.bidirectional_title"),
-        ),
-        key="gpt_vs_bert_attention",
+    bidirectional_map, causal_map = paired_maps(
+        bidirectional_shown,
+        causal_shown,
+        tokens,
+        titles=(t("gpt_vs_bert.bidirectional_title"), t("gpt_vs_bert.causal_title")),
     )
+    causal_column, bidirectional_column = st.columns(2)  # GPT first, as in the table and the sketch above
+    with causal_column:
+        ui.plot(causal_map, key="gpt_vs_bert_attention_causal")
+    with bidirectional_column:
+        ui.plot(bidirectional_map, key="gpt_vs_bert_attention_bidirectional")
     ui.download_buttons(
         "attention_causal_vs_bidirectional",
         ["reading", "row", "column", "row_token", "column_token", "weight"],

@@ -1,6 +1,6 @@
 """MLM masking lab: why BERT masks, how (15%; 80/10/10), and live seeded draws on the session sentence.
 
-Seed notes 一、核心创新：MLM ("为什么需要 MLM", "MLM 具体做法", "为什么三种策略同时用").
+Devlin et al. 2019, section 3.1 ("Task #1: Masked LM") and appendix C.2 (why the 80/10/10 mix).
 """
 
 import random
@@ -13,13 +13,15 @@ from app import models, ui
 from app.charts.masking import convergence_chart, token_strip
 from app.i18n import t
 from app.navigation import require_entry
+from app.state import SETTINGS, keep
 from model.training.pretraining_data import KEPT, MASKED, RANDOM
 
 MAX_STRIP_TOKENS = 128  # beyond this the picture is taller than a screen; the table and CSV keep all
 DRAW_COUNTS = (100, 1000, 5000)
+MAX_FOREIGN_NAMED = 6  # the caption names a few such replacements; the strip shows them all
 SERIES_COLORS = ("#4C78A8", "#E45756", "#F58518", "#54A24B")
 
-require_entry()
+context = require_entry()
 
 st.title(t("masking.title"))
 st.markdown(t("masking.lead"))
@@ -39,17 +41,11 @@ st.divider()
 st.header(t("masking.lab_heading"))
 st.caption(t("masking.lab_intro"))
 
-text = st.session_state["text"]
-bundle = models.current_model()
-enc = ui.run_or_explain(models.tokenize, models.current_spec(), text)  # an empty text: the shared prompt
+bundle, text = context.bundle, context.text
+enc = ui.run_or_explain(models.tokenize, context.spec, text)  # an empty text: the shared prompt
 if enc is None:
     st.stop()
 ui.truncation_notice(enc, bundle.tokenizer.max_length)
-
-st.session_state.setdefault("masking_rate", 15)
-st.session_state.setdefault("masking_split", (80, 90))
-st.session_state.setdefault("masking_whole_word", False)
-st.session_state.setdefault("masking_seed", 3)
 
 
 def _new_seed() -> None:
@@ -62,14 +58,21 @@ def _request_statistics() -> None:
 
 
 left, right = st.columns(2)
-rate_percent = left.slider(t("masking.rate"), 1, 100, format="%d%%", help=t("masking.rate_help"), key="masking_rate")
-split = right.slider(t("masking.split"), 0, 100, format="%d%%", help=t("masking.split_help"), key="masking_split")
+rate, split, seed_range = SETTINGS["masking_rate"], SETTINGS["masking_split"], SETTINGS["masking_seed"]
+rate_percent = left.slider(
+    t("masking.rate"), rate.low, rate.high, format="%d%%", help=t("masking.rate_help"), **keep("masking_rate")
+)
+split = right.slider(
+    t("masking.split"), split.low, split.high, format="%d%%", help=t("masking.split_help"), **keep("masking_split")
+)
 seed_column, button_column, word_column = st.columns([2, 1, 2], vertical_alignment="bottom")
 seed = seed_column.number_input(
-    t("masking.seed"), 0, 2**31 - 1, step=1, help=t("masking.seed_help"), key="masking_seed"
+    t("masking.seed"), seed_range.low, seed_range.high, step=1, help=t("masking.seed_help"), **keep("masking_seed")
 )
 button_column.button(t("masking.draw_again"), on_click=_new_seed, key="masking_draw_again")
-whole_word = word_column.toggle(t("masking.whole_word"), help=t("masking.whole_word_help"), key="masking_whole_word")
+whole_word = word_column.toggle(
+    t("masking.whole_word"), help=t("masking.whole_word_help"), **keep("masking_whole_word")
+)
 
 settings = lab.MaskingSettings.from_sliders(rate_percent, split, whole_word)
 right.markdown(
@@ -111,6 +114,12 @@ fig = token_strip(
     title=t("masking.strip_title", seed=draw.seed),
 )
 ui.plot(fig, key="masking_strip")
+foreign = draw.foreign_replacements()
+if foreign:
+    named = "  ".join(map(lab.escape_markdown, foreign[:MAX_FOREIGN_NAMED])) + (
+        " …" if len(foreign) > MAX_FOREIGN_NAMED else ""
+    )
+    st.caption(t("masking.random_from_vocabulary", tokens=named))
 if shown < len(draw.tokens):
     st.caption(t("masking.strip_truncated", shown=shown, total=len(draw.tokens)))
 

@@ -1,4 +1,4 @@
-"""NSP lab: does sentence B follow sentence A? (seed notes, 下一句预测)
+"""NSP lab: does sentence B follow sentence A? (Devlin et al. 2019, section 3.1, "Task #2")
 
 Real pairs drawn as pre-training draws them, or two typed sentences; the input layout and the model's answer.
 """
@@ -7,18 +7,17 @@ import streamlit as st
 
 from app import models, ui
 from app.charts import nsp as charts
-from app.i18n import lang, t
+from app.i18n import t
 from app.navigation import require_entry
 from app.nsp_samples import draw_pair, load_samples, pair_record, pair_text, provenance
-from app.state import bind, store
+from app.state import SETTINGS, keep
 
-require_entry()
+context = require_entry()
 
 st.title(t("nsp.title"))
 st.markdown(t("nsp.intro"))
 st.code(t("nsp.examples"), language=None)
-spec = models.current_spec()
-bundle = models.current_model()
+spec, bundle = context.spec, context.bundle
 example_next = ui.run_or_explain(models.next_sentence, spec, t("nsp.example_a"), t("nsp.example_b_next"))
 example_not = ui.run_or_explain(models.next_sentence, spec, t("nsp.example_a"), t("nsp.example_b_not"))
 if example_next is not None and example_not is not None:
@@ -27,38 +26,28 @@ st.caption(t("nsp.cls_note"))
 
 
 def _next_draw() -> None:
-    st.session_state["nsp_draw"] = st.session_state.get("nsp_draw", 0) + 1
+    st.session_state["nsp_draw"] += 1
 
 
 # A plain dict for the labels: a format_func must not read the session (AppTest calls it outside a run).
-mode_labels = {mode: t(f"nsp.mode_{mode}") for mode in ("sample", "type")}
-# Bound like the sidebar's widgets: a plain key loses the selection on screen when the language changes the labels.
-st.session_state.setdefault("nsp_mode", "sample")
-mode = st.radio(
-    t("nsp.mode"),
-    tuple(mode_labels),
-    format_func=mode_labels.get,
-    horizontal=True,
-    key=bind("nsp_mode"),
-    on_change=store,
-    args=("nsp_mode",),
-)
+mode_labels = {mode: t(f"nsp.mode_{mode}") for mode in SETTINGS["nsp_mode"].options}
+mode = st.radio(t("nsp.mode"), tuple(mode_labels), format_func=mode_labels.get, horizontal=True, **keep("nsp_mode"))
 origin = None
 if mode == "sample":
     st.markdown(t("nsp.sample_intro", source=t("nsp.sample_source")))
     st.button(t("nsp.sample_again"), on_click=_next_draw, key="nsp_sample_again", icon=":material/casino:")
-    draw = st.session_state.get("nsp_draw", 0)
+    draw = st.session_state["nsp_draw"]
     samples = load_samples()
-    pair = draw_pair(samples, lang(), draw)
+    pair = draw_pair(samples, context.lang, draw)
     first, second = pair_text(pair)
     truth = pair.is_next
     origin = provenance(samples, pair)
     st.caption(t("nsp.draw_number", n=draw + 1))
 else:
     st.markdown(t("nsp.type_intro"))
-    first = st.session_state["text"]
+    first = context.text
     # One box per language, so switching language shows that language's default instead of the other's.
-    second = st.text_input(t("nsp.sentence_b"), value=t("nsp.second_default"), key=f"nsp_second_{lang()}")
+    second = st.text_input(t("nsp.sentence_b"), value=t("nsp.second_default"), key=f"nsp_second_{context.lang}")
     truth = None
 
 left, right = st.columns(2)
@@ -83,6 +72,7 @@ ui.plot(
     charts.segment_strip(
         result.tokens,
         result.token_type_ids,
+        result.special,
         segment_labels=segment_labels,
         position_label=t("nsp.position"),
         title=t("nsp.strip_title"),

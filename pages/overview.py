@@ -1,4 +1,4 @@
-"""Overview (seed notes 二–四): the pre-training → fine-tuning paradigm, BERT's sizes, results and legacy."""
+"""Overview (Devlin et al. 2019, sections 3–4): the pre-training → fine-tuning paradigm, sizes, results, legacy."""
 
 import pandas as pd
 import streamlit as st
@@ -6,11 +6,11 @@ import streamlit as st
 from app import ui
 from app.charts import overview as charts
 from app.i18n import t
-from app.models import current_model, display_name
+from app.models import display_name
 from app.navigation import ICONS, PAGE_FILES, PAGES_DIR, require_entry
 from model.modeling import bert_base, bert_large
 
-require_entry()
+context = require_entry()
 
 st.title(t("overview.title"))
 st.markdown(t("overview.intro"))
@@ -36,7 +36,7 @@ for column, example in zip(st.columns(3), ("sentiment", "ner", "qa")):
 
 st.header(t("overview.sizes_header"))
 st.markdown(t("overview.sizes_intro"))
-bundle = current_model()
+bundle = context.bundle
 models = {
     t("overview.model_base"): bert_base(),
     t("overview.model_large"): bert_large(),

@@ -13,7 +13,6 @@ from app.attention_stats import (
     displayed_map,
     head_statistics,
     hide_special,
-    is_special,
     map_rows,
     notable_heads,
     select_map,
@@ -22,6 +21,7 @@ from app.attention_stats import (
 )
 
 TOKENS = ["[CLS]", "我", "爱", "学", "习", "[SEP]"]  # T = 6
+SPECIAL = [True, False, False, False, False, True]  # what the tokenizer flags for these tokens
 T = len(TOKENS)
 
 
@@ -51,8 +51,8 @@ def stack(*heads_per_layer: list[np.ndarray]) -> np.ndarray:
     return np.array([np.stack(heads) for heads in heads_per_layer])  # (L, nh, T, T)
 
 
-def stats_of(matrix: np.ndarray, tokens=TOKENS) -> dict[str, float]:
-    result = head_statistics(matrix[None, None], tokens)
+def stats_of(matrix: np.ndarray, special=SPECIAL) -> dict[str, float]:
+    result = head_statistics(matrix[None, None], special)
     return {name: float(result[name][0, 0]) for name in STATISTICS}
 
 
@@ -99,7 +99,7 @@ def test_causal_matrix_has_no_next_token_share():
 
 def test_shapes_per_layer_and_head_and_notable_heads():
     attn = stack([uniform(), identity(), previous()], [on_sep(), uniform(), uniform()])  # (2, 3, T, T)
-    stats = head_statistics(attn, TOKENS)
+    stats = head_statistics(attn, SPECIAL)
     assert all(stats[name].shape == (2, 3) for name in STATISTICS)
     found = {n.kind: (n.layer, n.head) for n in notable_heads(stats)}
     assert found["previous"] == (0, 2)
@@ -111,7 +111,7 @@ def test_shapes_per_layer_and_head_and_notable_heads():
 
 
 def test_a_share_no_head_has_is_not_offered_as_notable():
-    stats = head_statistics(stack([identity(), previous()]), TOKENS)  # causal heads: nobody looks at the next token
+    stats = head_statistics(stack([identity(), previous()]), SPECIAL)  # causal heads: nobody looks at the next token
     assert stats["next"].max() == 0
     assert [n.kind for n in notable_heads(stats)] == ["focused", "broad", "cls", "sep", "self", "previous"]
 
@@ -119,10 +119,10 @@ def test_a_share_no_head_has_is_not_offered_as_notable():
 def test_single_token_and_bad_shapes():
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no "mean of empty slice"
-        s = stats_of(np.ones((1, 1)), ["[CLS]"])
+        s = stats_of(np.ones((1, 1)), [True])
     assert s["previous"] == 0.0 and s["next"] == 0.0 and s["cls"] == 1.0
     with pytest.raises(ValueError):
-        head_statistics(np.ones((1, 1, 3, 3)) / 3, TOKENS)
+        head_statistics(np.ones((1, 1, 3, 3)) / 3, SPECIAL)
 
 
 def test_select_map_head_and_average():
@@ -133,41 +133,53 @@ def test_select_map_head_and_average():
 
 def test_hide_special_renormalised_and_as_is():
     m = uniform()
-    hidden, kept = hide_special(m, TOKENS, renormalize=False)
+    hidden, kept = hide_special(m, TOKENS, SPECIAL, renormalize=False)
     assert kept == ["我", "爱", "学", "习"]
     assert hidden.shape == (4, 4) and np.allclose(hidden.sum(axis=1), 4 / T)
-    renormed, _ = hide_special(m, TOKENS, renormalize=True)
+    renormed, _ = hide_special(m, TOKENS, SPECIAL, renormalize=True)
     assert np.allclose(renormed.sum(axis=1), 1.0)
 
 
 def test_hide_special_row_that_only_looked_at_specials_stays_zero():
-    renormed, _ = hide_special(on_sep(), TOKENS, renormalize=True)
+    renormed, _ = hide_special(on_sep(), TOKENS, SPECIAL, renormalize=True)
     assert not np.isnan(renormed).any() and np.all(renormed == 0)
 
 
 def test_hide_special_keeps_everything_when_only_specials_exist():
-    matrix, kept = hide_special(np.eye(2), ["[CLS]", "[SEP]"], renormalize=True)
+    matrix, kept = hide_special(np.eye(2), ["[CLS]", "[SEP]"], [True, True], renormalize=True)
     assert kept == ["[CLS]", "[SEP]"] and np.array_equal(matrix, np.eye(2))
 
 
 def test_displayed_map():
     attn = stack([uniform(), identity()])
-    matrix, kept = displayed_map(attn, TOKENS, 0, 1)
+    matrix, kept = displayed_map(attn, TOKENS, SPECIAL, 0, 1)
     assert kept == TOKENS and np.array_equal(matrix, identity())
-    matrix, kept = displayed_map(attn, TOKENS, 0, None, hide=True, renormalize=True)
+    matrix, kept = displayed_map(attn, TOKENS, SPECIAL, 0, None, hide=True, renormalize=True)
     assert len(kept) == 4 and np.allclose(matrix.sum(axis=1), 1.0)
 
 
-def test_specials_and_sentence_b():
-    assert is_special(TOKENS).tolist() == [True, False, False, False, False, True]
-    assert is_special(["<b>x</b>", "[PAD]"]).tolist() == [False, True]
+def test_hide_special_follows_the_flags_not_the_token_text():
+    matrix, kept = hide_special(uniform(), ["[CLS]", "a", "[SEP]", "b", "c", "[SEP]"], SPECIAL, renormalize=False)
+    assert kept == ["a", "[SEP]", "b", "c"] and matrix.shape == (4, 4)
+
+
+def test_cls_and_sep_shares_come_from_the_flags():
+    s = stats_of(on_sep())
+    assert s["sep"] == 1.0 and s["cls"] == 0.0
+    first = np.zeros((T, T))
+    first[:, 0] = 1
+    s = stats_of(first)
+    assert s["cls"] == 1.0 and s["sep"] == 0.0
+
+
+def test_sentence_b_start():
     assert sentence_b_start([0, 0, 0, 1, 1]) == 3
     assert sentence_b_start([0, 0, 0]) is None
 
 
 def test_tables_and_json():
     attn = stack([uniform(), identity()], [previous(), on_sep()])
-    stats = head_statistics(attn, TOKENS)
+    stats = head_statistics(attn, SPECIAL)
     header, rows = statistics_rows(stats)
     assert header == ["layer", "head", *STATISTICS] and len(rows) == 4
     assert rows[1][:2] == [0, 1] and rows[1][header.index("self")] == 1.0

@@ -187,6 +187,15 @@ def test_sentence_edit_updates_fill_mask_predictions(page, server):
     shot(page, "fill_mask_typed_zh")
 
 
+def test_a_shared_link_restores_the_masking_settings(page, server):
+    open_page(page, server, "masking", "en", masking_seed="4321", masking_rate="40", masking_whole_word="1")
+    assert page.get_by_test_id("stException").count() == 0
+    assert page.get_by_label("Seed", exact=True).input_value() == "4321"
+    assert page.get_by_text("Seed 4321").count() > 0  # the strip's title: the draw of that seed
+    assert all(f"{k}={v}" in page.url for k, v in (("masking_seed", 4321), ("masking_rate", 40)))  # kept in the URL
+    shot(page, "masking_shared_link_en")
+
+
 @pytest.mark.parametrize("name", ["masking", "fill_mask", "attention", "embeddings", "nsp"])
 def test_hostile_input_stays_text(page, server, name):
     hostile = "<script>alert(1)</script><img src=x onerror=alert(2)> **bold** [MASK] 🙂 \u202eabc"

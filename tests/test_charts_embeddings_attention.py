@@ -138,7 +138,8 @@ def test_paired_maps_share_one_colour_scale_and_keep_tokens_literal():
     right = np.tril(np.ones((T, T)))
     right /= right.sum(axis=1, keepdims=True)
     a, b = attention_charts.paired_maps(left, right, HOSTILE, titles=("BERT", "GPT"))
-    assert a.data[0].zmax == b.data[0].zmax == 1.0 and a.data[0].zmin == 0.0
+    # The causal first row (1.0 by construction) does not count; the causal second row's 0.5 is the maximum.
+    assert a.data[0].zmax == b.data[0].zmax == 0.5 and a.data[0].zmin == 0.0
     assert a.layout.title.text == "BERT" and b.layout.title.text == "GPT"
     assert list(a.data[0].x)[1] == html.escape(HOSTILE[1], quote=False) and list(a.data[0].y)[2] == "**bold**"
     assert a.layout.height <= attention_charts.MAX_MAP_HEIGHT
@@ -154,7 +155,7 @@ def test_statistics_grid_has_a_panel_per_statistic_and_rings_the_selected_head()
     rng = np.random.default_rng(0)
     scores = rng.random((3, 4, 6, 6))
     attn = scores / scores.sum(axis=-1, keepdims=True)
-    stats = head_statistics(attn, ["[CLS]", "a", "b", "c", "d", "[SEP]"])
+    stats = head_statistics(attn, [True, False, False, False, False, True])
     titles = {name: f"title {name}" for name in STATISTICS}
     fig = attention_charts.statistics_grid(stats, titles, selected=(2, 1), selected_label="here")
     heatmaps = [trace for trace in fig.data if trace.type == "heatmap"]

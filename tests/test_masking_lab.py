@@ -121,7 +121,8 @@ def test_draw_rows_and_json_cover_every_position(tokenizer):
     payload = json.loads(json.dumps(draw.to_json()))
     assert payload["seed"] == 3 and len(payload["positions"]) == len(enc.ids)
     names = {MASKED: "M", RANDOM: "R", KEPT: "K"}
-    assert [r[0] for r in draw.chosen_rows(names)] == draw.chosen
+    assert [r[0] for r in draw.chosen_rows(names)] == [i + 1 for i in draw.chosen]  # a reader counts from 1
+    assert [r[0] for r in rows] == list(range(len(enc.ids)))  # the download keeps the model's index
     assert draw.label_tokens()[0] == ""
 
 
@@ -131,7 +132,20 @@ def test_draw_knows_the_text_behind_each_token(tokenizer):
     draw = lab.draw_masking(enc, tokenizer, seed=0, text=text)
     assert draw.surface[1:-1] == ["She", "opened", "🎉", "door"]  # the emoji is an [UNK] token
     hover = draw.hover_texts("{position}:{surface}:{token}:{read}")
-    assert hover[3].startswith("3:🎉:[UNK]:") and hover[0].startswith("0:[CLS]:[CLS]")
+    assert hover[3].startswith("4:🎉:[UNK]:") and hover[0].startswith("1:[CLS]:[CLS]")  # counted from 1
+
+
+def test_a_random_replacement_from_another_script_is_named(tokenizer):
+    text = "我去电影场看电影"  # every character is in the test vocabulary: no [UNK]
+    enc = tokenizer.encode(text)
+    settings = lab.MaskingSettings(rate=1.0, mask_prob=0.0, random_prob=1.0)  # every token replaced at random
+    draws = [lab.draw_masking(enc, tokenizer, seed=seed, settings=settings, text=text) for seed in range(5)]
+    foreign = [token for draw in draws for token in draw.foreign_replacements()]
+    assert foreign and all(lab.script(token) == "latin" for token in foreign)
+    for draw in draws:
+        replaced = [draw.read_tokens[i] for i in draw.chosen if draw.read_ids[i] != draw.ids[i]]
+        assert sorted(draw.foreign_replacements()) == sorted(t for t in replaced if lab.script(t) == "latin")
+    assert (lab.script("##cating"), lab.script("影"), lab.script("。"), lab.script("2")) == ("latin", "cjk", None, None)
 
 
 def test_the_lab_draws_random_tokens_from_the_pre_training_pool(tokenizer, monkeypatch):
@@ -262,9 +276,11 @@ def test_pill_labels_are_escaped_and_distinct():
 
 def test_context_around_splits_left_and_right():
     tokens = ["[CLS]", "我", "去", "[MASK]", "场", "看", "[SEP]"]
-    assert lab.context_around(tokens, 3) == ("我 去", "场 看")
-    assert lab.context_around(tokens, 1) == ("", "去 [MASK] 场 看")
-    left, right = lab.context_around(["[CLS]"] + ["a"] * 30 + ["[MASK]", "[SEP]"], 31, limit=5)
+    special = [True, False, False, False, False, False, True]
+    assert lab.context_around(tokens, special, 3) == ("我 去", "场 看")
+    assert lab.context_around(tokens, special, 1) == ("", "去 [MASK] 场 看")
+    special = [True] + [False] * 31 + [True]
+    left, right = lab.context_around(["[CLS]"] + ["a"] * 30 + ["[MASK]", "[SEP]"], special, 31, limit=5)
     assert left == "… a a a a a" and right == ""
 
 
@@ -272,6 +288,7 @@ def test_prediction_rows_cover_both_kinds():
     result = FillMaskResult(
         "x",
         ["[CLS]", "[MASK]", "[SEP]"],
+        [True, False, True],
         [MaskPredictions(1, [Prediction("a", 5, 0.6), Prediction("b", 6, 0.3)])],
         False,
     )

@@ -18,7 +18,10 @@ def open_page(lang: str, text: str | None = None) -> AppTest:
 def test_page_explains_and_draws_in_each_language(lang):
     at = open_page(lang)
     assert at.title[0].value == TEXT["title"][lang]
-    assert "[CLS] 我 爱 [MASK] 学 习 [SEP]  它 很 有 趣 [SEP]" in at.code[0].value
+    example = (
+        "[CLS] 我 爱 [MASK] 学 习 [SEP]" if lang == "zh" else "[CLS] my dog is [MASK] [SEP]"
+    )  # the reader's language
+    assert example in at.code[0].value
     summed = "三者相加 → BERT 的输入" if lang == "zh" else "The three are added → BERT's input"
     assert summed in at.code[0].value
     markdown = " ".join(m.value for m in at.markdown)

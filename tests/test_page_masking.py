@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import re
 
 import numpy as np
 import pytest
@@ -34,7 +35,10 @@ def test_page_explains_and_draws_in_each_language(lang):
     markdown = " ".join(m.value for m in at.markdown)
     assert TEXT["why_body"][lang] in markdown and TEXT["reasons_body"][lang] in markdown
     code = " ".join(c.value for c in at.code)
-    assert "我去 [MASK] 场看电影" in code and "我去 操 场看电影" in code and "我去 电 场看电影" in code
+    if lang == "zh":
+        assert "我去 [MASK] 场看电影" in code and "我去 操 场看电影" in code and "我去 电 场看电影" in code
+    else:  # the English page teaches with an English sentence
+        assert "He went to the [MASK] to swim." in code and "He went to the apple to swim." in code
     assert len(figures(at)) == 1  # the token strip
     legend = [trace.get("name") for trace in figures(at)[0]["data"][1:]]
     assert TEXT["legend_masked"][lang] in legend and TEXT["legend_random"][lang] in legend
@@ -44,25 +48,25 @@ def test_page_explains_and_draws_in_each_language(lang):
 
 def test_draw_again_changes_seed_and_draw_and_a_typed_seed_reproduces():
     at = open_page("en", LONG_EN)
-    first_seed, first_cells = at.number_input(key="masking_seed").value, strip_cells(at)
+    first_seed, first_cells = at.number_input(key="w_masking_seed").value, strip_cells(at)
     at.button(key="masking_draw_again").click().run()
     assert not at.exception
-    second_seed = at.number_input(key="masking_seed").value
+    second_seed = at.number_input(key="w_masking_seed").value
     assert second_seed != first_seed and not np.array_equal(strip_cells(at), first_cells, equal_nan=True)
     assert f"**{second_seed}**" in " ".join(m.value for m in at.markdown)
-    at.number_input(key="masking_seed").set_value(first_seed).run()
+    at.number_input(key="w_masking_seed").set_value(first_seed).run()
     assert np.array_equal(strip_cells(at), first_cells, equal_nan=True)
 
 
 def test_sliders_change_the_draw():
     at = open_page("en", LONG_EN)
-    at.slider(key="masking_rate").set_value(100).run()
-    at.slider(key="masking_split").set_value((100, 100)).run()
+    at.slider(key="w_masking_rate").set_value(100).run()
+    at.slider(key="w_masking_split").set_value((100, 100)).run()
     assert not at.exception
     cells = strip_cells(at)
     assert set(cells[~np.isnan(cells)].tolist()) == {1, 4}  # every candidate chosen and masked; [CLS]/[SEP] never
     assert "**100%** → [MASK]" in " ".join(m.value for m in at.markdown)
-    at.toggle(key="masking_whole_word").set_value(True).run()
+    at.toggle(key="w_masking_whole_word").set_value(True).run()
     assert not at.exception
 
 
@@ -80,7 +84,7 @@ def test_predictions_and_many_draws():
     table = at.dataframe[-1].value
     assert list(table["目标"]) == pytest.approx([0.15, 0.8, 0.1, 0.1])
     # The chart follows the settings once requested.
-    at.slider(key="masking_split").set_value((50, 75)).run()
+    at.slider(key="w_masking_split").set_value((50, 75)).run()
     assert figures(at)[1]["data"][3]["y"] == [0.5, 0.5]
 
 
@@ -111,3 +115,23 @@ def test_hostile_inputs_never_raise(lang):
     at.run()
     assert any("512" in i.value for i in at.info)  # truncation notice
     assert any("128" in c.value for c in at.caption)  # the strip shows a part, and says so
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_english_piece_in_a_chinese_sentence_is_explained(lang):
+    at = open_page(lang, "我去电影院看电影，电影很好看。")
+    at.slider(key="w_masking_rate").set_value(100).run()
+    at.slider(key="w_masking_split").set_value((0, 100)).run()  # every chosen token replaced at random
+    assert not at.exception
+    lead = TEXT["random_from_vocabulary"][lang].split("{tokens}")[0]
+    notes = [c.value for c in at.caption if c.value.startswith(lead)]
+    assert len(notes) == 1 and re.search(r"[a-z#]", notes[0][len(lead) :])  # names the foreign pieces
+    at.slider(key="w_masking_split").set_value((100, 100)).run()  # every chosen token → [MASK]: nothing foreign
+    assert not [c.value for c in at.caption if c.value.startswith(lead)]
+
+
+def test_the_labels_table_counts_positions_from_one():
+    at = open_page("en", "She opened the door.")
+    at.slider(key="w_masking_rate").set_value(100).run()
+    positions = at.dataframe[0].value.iloc[:, 0].tolist()
+    assert positions == [2, 3, 4, 5, 6]  # [CLS] is token 1; "she" … "." are 2 to 6

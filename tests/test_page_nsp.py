@@ -196,10 +196,10 @@ def test_pair_record_and_provenance():
 
 
 def test_cell_codes_mark_segments_and_specials():
-    tokens = ["[CLS]", "a", "[SEP]", "b", "c", "[SEP]"]
-    assert charts.cell_codes(tokens, [0, 0, 0, 1, 1, 1]) == [1, 0, 1, 2, 2, 3]
+    special = [True, False, True, False, False, True]
+    assert charts.cell_codes([0, 0, 0, 1, 1, 1], special) == [1, 0, 1, 2, 2, 3]
     with pytest.raises(ValueError):
-        charts.cell_codes(tokens, [0, 1])
+        charts.cell_codes([0, 1], special)
 
 
 def test_wrap_pads_the_last_row():
@@ -210,7 +210,8 @@ def test_wrap_pads_the_last_row():
 def test_segment_strip_escapes_tokens_and_wraps_rows():
     tokens = ["[CLS]", "<b>x</b>", "[SEP]"] + ["w"] * 20 + ["[SEP]"]
     segments = [0, 0, 0] + [1] * 21
-    fig = charts.segment_strip(tokens, segments, segment_labels=["A", "B"], position_label="pos", per_row=10)
+    special = [token in ("[CLS]", "[SEP]") for token in tokens]
+    fig = charts.segment_strip(tokens, segments, special, segment_labels=["A", "B"], position_label="pos", per_row=10)
     heatmap = fig.data[0]
     assert len(heatmap.z) == 3 and len(heatmap.z[0]) == 10
     assert heatmap.text[0][1].startswith("&lt;b&gt;x&lt;/b&gt;<br>")

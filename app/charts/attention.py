@@ -38,13 +38,21 @@ def attention_map(matrix: np.ndarray, tokens: Sequence[str], *, title: str, zmax
 
 
 def paired_maps(
-    left: np.ndarray, right: np.ndarray, tokens: Sequence[str], *, titles: tuple[str, str]
+    bidirectional: np.ndarray, causal: np.ndarray, tokens: Sequence[str], *, titles: tuple[str, str]
 ) -> tuple[go.Figure, go.Figure]:
-    """Two maps of the same tokens on one colour scale, so equal colours mean equal weights."""
-    zmax = max(float(np.max(left, initial=0.0)), float(np.max(right, initial=0.0))) or 1.0
+    """The bidirectional and the causal map of the same tokens on one colour scale, so equal colours mean
+    equal weights; ``titles`` in the same order. Every page that compares the two readings draws them here.
+
+    The causal map's first row is left out of the scale's maximum: that token sees only itself, so its row is
+    1.0 (or, with special tokens hidden, all it has left) by construction, and it would wash every learned
+    weight out to white.
+    """
+    bidirectional = np.asarray(bidirectional, dtype=float)
+    causal = np.asarray(causal, dtype=float)
+    zmax = max(float(np.max(bidirectional, initial=0.0)), float(np.max(causal[1:], initial=0.0))) or 1.0
     return (
-        attention_map(left, tokens, title=titles[0], zmax=zmax),
-        attention_map(right, tokens, title=titles[1], zmax=zmax),
+        attention_map(bidirectional, tokens, title=titles[0], zmax=zmax),
+        attention_map(causal, tokens, title=titles[1], zmax=zmax),
     )
 
 

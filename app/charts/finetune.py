@@ -20,7 +20,6 @@ RUN_COLOURS = {"pretrained": "#4C78A8", "random": "#E45756"}
 ENTITY_COLOURS = {"PER": ("#F58518", "#FBC58C"), "LOC": ("#54A24B", "#A9D9A3"), "ORG": ("#B279A2", "#DDBCD3")}
 OUTSIDE_COLOUR = "#F2F2F2"
 SPECIAL_COLOUR = "#D9D9D9"
-SPECIAL_TOKENS = frozenset(("[CLS]", "[SEP]", "[PAD]"))
 
 
 def smooth(values: Sequence[float], window: int = 5) -> list[float]:
@@ -126,9 +125,9 @@ def confusion_heatmap(
     return fig
 
 
-def tag_code(tag: str, token: str) -> int:
+def tag_code(tag: str, special: bool) -> int:
     """Colour code of a tagged token: 0 special, 1 outside, then B-/I- of PER, LOC, ORG (unknown types as O)."""
-    if token in SPECIAL_TOKENS:
+    if special:
         return 0
     kinds = list(ENTITY_COLOURS)
     prefix, _, kind = tag.partition("-")
@@ -138,13 +137,20 @@ def tag_code(tag: str, token: str) -> int:
 
 
 def tag_strip(
-    tokens: Sequence[str], tags: Sequence[str], probs: Sequence[float], *, title: str | None = None, per_row: int = 12
+    tokens: Sequence[str],
+    tags: Sequence[str],
+    probs: Sequence[float],
+    special: Sequence[bool],
+    *,
+    title: str | None = None,
+    per_row: int = 12,
 ) -> go.Figure:
-    """The sentence as a grid of token cells, read left to right, coloured by predicted entity tag."""
-    if not len(tokens) == len(tags) == len(probs):
-        raise ValueError(f"{len(tokens)} tokens, {len(tags)} tags and {len(probs)} probabilities")
+    """The sentence as a grid of token cells, read left to right, coloured by predicted entity tag
+    (grey where the tokenizer flags [CLS] and [SEP])."""
+    if not len(tokens) == len(tags) == len(probs) == len(special):
+        raise ValueError(f"{len(tokens)} tokens, {len(tags)} tags, {len(probs)} probabilities, {len(special)} flags")
     colours = [SPECIAL_COLOUR, OUTSIDE_COLOUR] + [c for pair in ENTITY_COLOURS.values() for c in pair]
-    codes = [tag_code(tag, token) for tag, token in zip(tags, tokens)]
+    codes = [tag_code(tag, flag) for tag, flag in zip(tags, special)]
     captions = ["" if code == 0 else tag for tag, code in zip(tags, codes)]
     hovers = [f"{i} · {token} · {tag} {p:.0%}" for i, (token, tag, p) in enumerate(zip(tokens, tags, probs))]
     legend = [(kind, strong) for kind, (strong, _) in ENTITY_COLOURS.items()]

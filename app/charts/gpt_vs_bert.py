@@ -1,7 +1,7 @@
-"""GPT versus BERT made live: the same weights read causally and bidirectionally (seed notes, 与 GPT 的架构对比).
+"""GPT versus BERT made live: the same weights read causally and bidirectionally.
 
 Pure helpers for the page: head-averaged attention, how much of it falls to the right of each token, what a
-[MASK] position can see, and the side-by-side heatmaps.
+[MASK] position can see, and the download rows. The two heatmaps are ``app.charts.attention.paired_maps``.
 """
 
 from __future__ import annotations
@@ -9,10 +9,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-import plotly.graph_objects as go
-from plotly.subplots import make_subplots
-
-from .base import FONT, unique_labels
 
 MAX_HEATMAP_TOKENS = 64  # beyond this a token-by-token heatmap is unreadable and heavy to send
 
@@ -61,35 +57,3 @@ def attention_rows(tokens: Sequence[str], matrices: dict[str, np.ndarray]) -> li
 def prediction_rows(mode: str, predictions) -> list[list]:
     """Download rows ``[mode, rank, token, probability]`` for one mask's predictions."""
     return [[mode, rank, p.token, round(p.prob, 6)] for rank, p in enumerate(predictions, start=1)]
-
-
-def attention_pair(
-    causal: np.ndarray, bidirectional: np.ndarray, tokens: Sequence[str], *, causal_title: str, bidirectional_title: str
-) -> go.Figure:
-    """Two heatmaps on one colour scale, so equal shades mean equal weights in both."""
-    labels = unique_labels(tokens)  # escaped there: plotly renders a few HTML tags
-    # The causal first row is 1.0 on itself by construction (it sees nothing else). It is left out of the
-    # scale's maximum, or it would wash every learned weight out to white.
-    causal = np.asarray(causal, dtype=float)
-    zmax = float(max(causal[1:].max(initial=0.0), np.max(bidirectional), 1e-9))
-    fig = make_subplots(rows=1, cols=2, subplot_titles=(causal_title, bidirectional_title), horizontal_spacing=0.08)
-    for column, matrix in ((1, causal), (2, bidirectional)):
-        fig.add_trace(
-            go.Heatmap(
-                z=np.asarray(matrix, dtype=float),
-                x=labels,
-                y=labels,
-                zmin=0,
-                zmax=zmax,
-                colorscale="Blues",
-                showscale=column == 2,
-                hovertemplate="%{y} → %{x}: %{z:.3f}<extra></extra>",
-            ),
-            row=1,
-            col=column,
-        )
-        fig.update_xaxes(type="category", tickangle=-45, row=1, col=column)
-        fig.update_yaxes(type="category", autorange="reversed", row=1, col=column)
-    side = max(320, 18 * len(tokens) + 160)
-    fig.update_layout(font={"family": FONT}, margin={"l": 10, "r": 10, "t": 60, "b": 10}, height=side)
-    return fig

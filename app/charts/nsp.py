@@ -8,22 +8,22 @@ import plotly.graph_objects as go
 
 from .base import style, token_grid
 
-SPECIAL = frozenset(("[CLS]", "[SEP]"))
 # Cell codes: 2 * segment + (1 if special): A word, A special, B word, B special.
 CELL_COLOURS = ("#D4E4F4", "#8FB3D9", "#FDE3C8", "#F7B77A")
 LEGEND_COLOURS = (CELL_COLOURS[1], CELL_COLOURS[3])
 
 
-def cell_codes(tokens: Sequence[str], segment_ids: Sequence[int]) -> list[int]:
-    """One colour code per token: its segment, darker for [CLS] and [SEP]."""
-    if len(tokens) != len(segment_ids):
-        raise ValueError(f"{len(tokens)} tokens but {len(segment_ids)} segment ids")
-    return [2 * int(segment) + (token in SPECIAL) for token, segment in zip(tokens, segment_ids)]
+def cell_codes(segment_ids: Sequence[int], special: Sequence[bool]) -> list[int]:
+    """One colour code per token: its segment, darker where the tokenizer flags [CLS] and [SEP]."""
+    if len(special) != len(segment_ids):
+        raise ValueError(f"{len(special)} special flags but {len(segment_ids)} segment ids")
+    return [2 * int(segment) + bool(flag) for segment, flag in zip(segment_ids, special)]
 
 
 def segment_strip(
     tokens: Sequence[str],
     segment_ids: Sequence[int],
+    special: Sequence[bool],
     *,
     segment_labels: Sequence[str],
     position_label: str,
@@ -34,7 +34,7 @@ def segment_strip(
 
     Tokens are HTML-escaped: plotly renders a small set of tags inside text, and a token must show literally.
     """
-    codes = cell_codes(tokens, segment_ids)
+    codes = cell_codes(segment_ids, special)
     # Token on top, its position below: the three numbers BERT adds up are token, segment, position.
     hovers = [
         f"{position_label} {i} · {token} · {segment_labels[int(segment)]}"

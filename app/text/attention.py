@@ -3,9 +3,11 @@ TEXT = {
     "intro": {
         "en": (
             "Self-attention lets every token collect information from the other tokens. "
-            "The source document puts the one difference between GPT and BERT like this:"
+            "The one difference between GPT and BERT is which tokens it may look at "
+            "(Devlin et al. 2019, section 3, “Model Architecture”, and appendix A.4 with figure 3):"
         ),
-        "zh": "自注意力让每个 token 从其他 token 那里汇集信息。原文这样概括 GPT 与 BERT 在这一点上的区别：",
+        "zh": "自注意力让每个 token 从其他 token 那里汇集信息。GPT 与 BERT 在这一点上唯一的区别是 token 能看向哪些 token"
+        "（Devlin 等 2019，第 3 节“Model Architecture”及附录 A.4 的图 3）：",
     },
     "source_block": {
         "en": (
@@ -30,12 +32,13 @@ TEXT = {
             "Below, **the same weights** run twice on the sidebar's sentence: once as BERT runs them (no mask) "
             "and once with GPT's causal mask. Each row is a token that looks (the query), each column a token "
             "it looks at (the key); every row sums to 1. In the causal map everything above the diagonal is "
-            'zero, as in the source\'s example "我去\\_\\_\\_场看电影": at \\_\\_\\_ GPT sees only "我去", BERT sees both sides.'
+            'zero. In "He went to the \\_\\_\\_ to swim." GPT at \\_\\_\\_ sees only "He went to the"; BERT also '
+            'sees "to swim".'
         ),
         "zh": (
             "下面用**同一套权重**在侧边栏的句子上跑两次：一次像 BERT 那样不加掩码，一次加上 GPT 的因果掩码。"
             "每一行是“发出注意”的 token（query），每一列是“被注意”的 token（key），每行之和为 1。"
-            "因果掩码下对角线右上方全为 0——正如原文的例子“我去\\_\\_\\_场看电影”：GPT 处理到 \\_\\_\\_ 时只能看到“我去”，"
+            "因果掩码下对角线右上方全为 0——例如“我去\\_\\_\\_场看电影”：GPT 处理到 \\_\\_\\_ 时只能看到“我去”，"
             "BERT 则两边都能看到。"
         ),
     },
@@ -164,7 +167,6 @@ TEXT = {
         "en": "bertviz draws at most {limit} tokens and this input has {n}. Shorten the sentence (or sentence B) to see it; the heatmaps above show every token.",
         "zh": "bertviz 最多绘制 {limit} 个 token，而当前输入有 {n} 个。请缩短句子（或句子 B）；上面的热力图仍显示全部 token。",
     },
-    "bertviz_failed": {"en": "bertviz cannot draw this input: {error}", "zh": "bertviz 无法绘制该输入：{error}"},
     "layer_chip": {"en": "L{layer}", "zh": "第 {layer} 层"},
     # bertviz's own words, inside its drawing
     "bertviz_word_layer": {"en": "Layer:", "zh": "层："},

@@ -64,8 +64,14 @@ TEXT = {
         "zh": "要把图表保存为图片，请点击图表右上角的相机图标。",
     },
     "share_hint": {
-        "en": "The address bar holds this page, sentence, language, layer and head: copy it to share exactly this view.",
-        "zh": "地址栏包含当前页面、句子、语言、层和头：复制它即可分享当前视图。",
+        "en": "The address bar holds this page, the sentence, the language and every setting you changed on the pages: "
+        "copy it to share exactly this view.",
+        "zh": "地址栏包含当前页面、句子、语言，以及你在各页面上改过的每项设置：复制它即可分享当前视图。",
+    },
+    "url_text_cut": {
+        "en": "⚠️ This sentence has {n} characters; a shared link keeps only the first {limit}, so whoever opens it "
+        "sees a shorter sentence.",
+        "zh": "⚠️ 这个句子有 {n} 个字符；分享链接只保留前 {limit} 个，打开链接的人看到的句子会短一些。",
     },
     "empty_input": {"en": "Type a sentence in the sidebar to start.", "zh": "请先在侧边栏输入一个句子。"},
     "layer": {"en": "Layer", "zh": "层"},

@@ -1,12 +1,14 @@
 TEXT = {
     "title": {"en": "Input embeddings: token + segment + position", "zh": "输入表示：词元 + 句段 + 位置"},
     "intro": {
-        "en": "Before any attention happens, BERT turns each token into one vector. The source document's section on the input representation:",
-        "zh": "在任何注意力计算之前，BERT 先把每个 token 变成一个向量。原文“输入表示”一节是这样写的：",
+        "en": "Before any attention happens, BERT turns each token into one vector, the sum of three learned parts "
+        "(Devlin et al. 2019, section 3, “Input/Output Representations”, and figure 2):",
+        "zh": "在任何注意力计算之前，BERT 先把每个 token 变成一个向量，它是三个学到的部分之和"
+        "（Devlin 等 2019，第 3 节“Input/Output Representations”及图 2）：",
     },
     "source_block": {
         "en": (
-            "Input:  [CLS] 我 爱 [MASK] 学 习 [SEP]  它 很 有 趣 [SEP]\n\n"
+            "Input:  [CLS] my dog is [MASK] [SEP]  he likes play ##ing [SEP]\n\n"
             "Token Embeddings:    each token is mapped to a vector\n"
             "Segment Embeddings:  tell sentence A (0) from sentence B (1)\n"
             "Position Embeddings: encode the position\n\n"
@@ -43,7 +45,7 @@ TEXT = {
         "zh": "加入句子 B 后，输入变成 [CLS] A [SEP] B [SEP]，B 句的 token 使用句段 1。",
     },
     "table_title": {"en": "What BERT looks up for each token", "zh": "BERT 为每个 token 查的三张表"},
-    "col_position": {"en": "Position", "zh": "位置"},
+    "col_position": {"en": "Position id (from 0)", "zh": "位置编号（从 0 起）"},
     "col_token": {"en": "Token", "zh": "Token"},
     "col_segment": {"en": "Segment", "zh": "句段"},
     "col_segment_id": {"en": "Segment id", "zh": "句段编号"},

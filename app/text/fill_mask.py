@@ -8,10 +8,10 @@ TEXT = {
         "句子每改动一次，预测就会随之更新。",
     },
     "gpt_point": {
-        "en": 'Sentence: "我去___场看电影"\n\n'
-        'GPT (left to right), at ___, sees only "我去"\n'
-        '→ it does not know that "场看电影" follows ❌\n\n'
-        'BERT (MLM) sees "我去" and "场看电影" at the same time\n'
+        "en": 'Sentence: "He went to the ___ to swim."\n\n'
+        'GPT (left to right), at ___, sees only "He went to the"\n'
+        '→ it does not know that "to swim" follows ❌\n\n'
+        'BERT (MLM) sees "He went to the" and "to swim" at the same time\n'
         "→ the full context → a more accurate prediction ✅",
         "zh": '句子: "我去___场看电影"\n\n'
         'GPT（从左到右）处理到 ___ 时，只能看到 "我去"\n'
@@ -29,11 +29,9 @@ TEXT = {
         "丢掉了什么，而不是 GPT 能做到多好。",
     },
     "examples": {"en": "Examples:", "zh": "示例："},
+    # Both examples on both pages (the model reads both languages); the page's own language comes first.
     "example_zh": {"en": "我去[MASK]场看电影", "zh": "我去[MASK]场看电影"},
-    "example_en": {
-        "en": "She opened the [MASK] and walked into the room.",
-        "zh": "She opened the [MASK] and walked into the room.",
-    },
+    "example_en": {"en": "He went to the [MASK] to swim.", "zh": "He went to the [MASK] to swim."},
     "top_k": {"en": "How many guesses per [MASK] (top-k)", "zh": "每个 [MASK] 显示几个猜测（top-k）"},
     "pick_label": {
         "en": "Click tokens to replace them with [MASK]; click again to bring the word back",
@@ -45,7 +43,7 @@ TEXT = {
     },
     "no_mask": {
         "en": "The sentence has no [MASK] yet, so there is nothing to predict. Type [MASK] in the sidebar where a word "
-        "should be (for example “我去[MASK]场看电影”), click one of the tokens above, or load an example.",
+        "should be (for example “He went to the [MASK] to swim.”), click one of the tokens above, or load an example.",
         "zh": "句子里还没有 [MASK]，所以没有可预测的内容。请在侧边栏中需要填词的位置输入 [MASK]"
         "（例如“我去[MASK]场看电影”），或点击上面的某个 token，或载入一个示例。",
     },
@@ -54,8 +52,8 @@ TEXT = {
         "zh": "句子中共有 {total} 个 [MASK]，这里只显示前 {shown} 个。下载文件包含全部结果。",
     },
     "mask_heading": {
-        "en": "[MASK] no. {number} (token {position})",
-        "zh": "第 {number} 个 [MASK]（第 {position} 个 token）",
+        "en": "[MASK] no. {number} (token {position}, counting [CLS] as 1)",
+        "zh": "第 {number} 个 [MASK]（第 {position} 个 token，[CLS] 算第 1 个）",
     },
     "bidirectional_title": {"en": "BERT: sees both sides", "zh": "BERT：看得到两侧"},
     "causal_title": {"en": "Causal mask: sees only the left", "zh": "因果掩码：只看得到左侧"},

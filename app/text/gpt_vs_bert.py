@@ -59,11 +59,10 @@ TEXT = {
         "zh": "为什么 BERT 猜得更准：“我去___场看电影”",
     },
     "mask_intro": {
-        "en": 'The notes\' example: in "我去___场看电影" ("I went to the ___ to watch a movie"), GPT at ___ sees only '
-        '"我去" ("I went to the"); it cannot know that "场看电影" ("to watch a movie") follows. BERT\'s MLM sees '
-        'both sides. The English sentence below works the same way: from "He went to the" alone, ___ could be '
-        'any place; "to swim" on the right says which. Here is the same model predicting the [MASK] both ways:',
-        "zh": "笔记中的例子：句子“我去___场看电影”，GPT 处理到 ___ 时只能看到“我去”，不知道后面是“场看电影”，"
+        "en": 'From "He went to the" alone, ___ could be any place; GPT at ___ sees only that. "To swim" on the '
+        "right says which place, and BERT's MLM sees both sides. Here is the same model predicting the [MASK] "
+        "both ways:",
+        "zh": "例如句子“我去___场看电影”，GPT 处理到 ___ 时只能看到“我去”，不知道后面是“场看电影”，"
         "预测难度大、信息利用不充分；BERT 的 MLM 同时看到“我去”和“场看电影”，上下文完整，预测更准确。"
         "下面是同一个模型用两种方式预测 [MASK]：",
     },
@@ -74,7 +73,7 @@ TEXT = {
     },
     "mask_source_default": {
         "en": "Using the example above; put [MASK] into the sidebar sentence to try your own.",
-        "zh": "使用笔记中的例子；在侧边栏的句子里放入 [MASK] 即可换成你自己的句子。",
+        "zh": "使用上面的例子；在侧边栏的句子里放入 [MASK] 即可换成你自己的句子。",
     },
     "several_masks": {
         "en": "The text has {n} [MASK] tokens; the comparison below is for the first.",

@@ -13,13 +13,13 @@ TEXT = {
         "zh": "在 BERT 之前，GPT 使用自回归（从左到右）方式预训练。这种方式有天然缺陷：只能利用单向上下文。",
     },
     "why_example": {
-        "en": 'Sentence: "我去___场看电影"   (roughly: "I\'m going to the ___ to see a film")\n\n'
-        'GPT, when it reaches ___, sees only "我去" ("I\'m going to")\n'
-        '→ it does not know that "场看电影" follows\n'
+        "en": 'Sentence: "He went to the ___ to swim."\n\n'
+        'GPT, when it reaches ___, sees only "He went to the"\n'
+        '→ it does not know that "to swim" follows: ___ could be any place\n'
         "→ hard to predict, the information is not fully used ❌\n\n"
         "BERT's MLM:\n"
-        'sees "我去" and "场看电影" at the same time\n'
-        "→ the full context → a more accurate prediction ✅",
+        'sees "He went to the" and "to swim" at the same time\n'
+        "→ the full context (a place to swim: a pool, a beach) → a more accurate prediction ✅",
         "zh": '句子: "我去___场看电影"\n\n'
         'GPT 处理到 ___ 时，只能看到 "我去"\n'
         '→ 不知道后面是 "场看电影"\n'
@@ -30,16 +30,23 @@ TEXT = {
     },
     "recipe_heading": {"en": "How MLM masks", "zh": "MLM 具体做法"},
     "recipe_body": {
-        "en": "Choose 15% of the tokens at random for masking, then treat each chosen token in one of three ways:",
-        "zh": "随机选择 15% 的 token 进行掩码处理，三种替换策略：",
+        "en": "Choose 15% of the tokens at random for masking, then treat each chosen token in one of three ways "
+        "(Devlin et al. 2019, section 3.1, “Task #1: Masked LM”):",
+        "zh": "随机选择 15% 的 token 进行掩码处理，三种替换策略（Devlin 等 2019，第 3.1 节“Task #1: Masked LM”）：",
     },
     "recipe_example": {
-        "en": '80% → [MASK]:        "我去 [MASK] 场看电影"\n'
-        '10% → random token:  "我去 操 场看电影"  ← forces the model to rely on the context\n'
-        '10% → unchanged:     "我去 电 场看电影"  ← forces the model to output the original word',
+        "en": '80% → [MASK]:        "He went to the [MASK] to swim."\n'
+        "                     the word is hidden: the model must guess it from both sides\n"
+        '10% → random token:  "He went to the apple to swim."\n'
+        "                     a wrong word sits there: the model cannot trust it and must check it against the context\n"
+        '10% → unchanged:     "He went to the pool to swim."\n'
+        "                     the right word stays: the model must also describe real words well, as in fine-tuning",
         "zh": '80% → [MASK]:      "我去 [MASK] 场看电影"\n'
-        '10% → 随机词:       "我去 操 场看电影"  ← 迫使模型依赖上下文\n'
-        '10% → 保持不变:     "我去 电 场看电影"  ← 迫使模型输出原词',
+        "                   词被遮住：模型必须根据两侧的上下文猜出它\n"
+        '10% → 随机词:       "我去 操 场看电影"\n'
+        "                   换成了一个错词：模型不能轻信它，要用上下文检查它对不对\n"
+        '10% → 保持不变:     "我去 电 场看电影"\n'
+        "                   原词不变：模型也要把真实的词表示好，就像微调时看到的那样",
     },
     "reasons_heading": {"en": "Why use all three strategies?", "zh": "为什么三种策略同时用？"},
     "reasons_body": {
@@ -54,6 +61,12 @@ TEXT = {
         "3. 当看到错词时 → 知道这个词不合理，用上下文纠正",
     },
     "lab_heading": {"en": "Try it on your sentence", "zh": "在你的句子上动手试试"},
+    "random_from_vocabulary": {
+        "en": "Why {tokens} appears in this sentence: a random replacement is drawn from the whole vocabulary, as in "
+        "pre-training, so a piece of another language can land anywhere.",
+        "zh": "为什么句子里会出现 {tokens}：随机替换的词是从整个词表中抽取的（与预训练相同），"
+        "所以另一种语言的词片也可能出现在这里。",
+    },
     "lab_intro": {
         "en": "The sidebar's sentence, cut into the model's tokens. Each draw chooses and replaces tokens exactly as "
         "BERT's pre-training data does (it is the same code the training script runs).",
@@ -114,8 +127,8 @@ TEXT = {
     "legend_special": {"en": "special token (never chosen)", "zh": "特殊 token（不参与选择）"},
     "strip_title": {"en": "Seed {seed}", "zh": "种子 {seed}"},
     "hover": {
-        "en": "#{position} · text: {surface} · token: {token} · model reads: {read}",
-        "zh": "#{position} · 原文：{surface} · token：{token} · 模型读到：{read}",
+        "en": "token {position} · text: {surface} · token: {token} · model reads: {read}",
+        "zh": "第 {position} 个 token · 原文：{surface} · token：{token} · 模型读到：{read}",
     },
     "strip_truncated": {
         "en": "The picture shows the first {shown} of {total} tokens; the table and the download have all of them.",
@@ -129,7 +142,7 @@ TEXT = {
         "zh": "在每个被选中的位置，损失函数都要求模型输出原来的 token，无论它读到的是 [MASK]、随机词还是原词本身。"
         "未被选中的位置没有标签，不计入损失。",
     },
-    "col_position": {"en": "position", "zh": "位置"},
+    "col_position": {"en": "token no.", "zh": "第几个 token"},
     "col_original": {"en": "original", "zh": "原 token"},
     "col_outcome": {"en": "what happened", "zh": "处理方式"},
     "col_read": {"en": "model reads", "zh": "模型读到"},

@@ -63,7 +63,7 @@ TEXT = {
     },
     "segment_a": {"en": "segment 0 (A)", "zh": "segment 0（A 句）"},
     "segment_b": {"en": "segment 1 (B)", "zh": "segment 1（B 句）"},
-    "position": {"en": "position", "zh": "位置"},
+    "position": {"en": "position id", "zh": "位置编号"},
     "strip_title": {"en": "[CLS] A [SEP] B [SEP], coloured by segment", "zh": "[CLS] A [SEP] B [SEP]，按 segment 着色"},
     "prediction_header": {"en": "The model's answer", "zh": "模型的判断"},
     "gauge_title": {"en": "P(IsNext)", "zh": "P(IsNext)"},
