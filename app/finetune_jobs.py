@@ -45,6 +45,7 @@ from model.training.finetune import (
     FinetuneSettings,
     build_task_model,
     encode_examples,
+    layer_changes,
     predict,
 )
 
@@ -97,6 +98,8 @@ class JobSnapshot:
     ahead: int  # jobs ahead in the queue while queued
     history: tuple[dict, ...]  # one entry per step, with its run's "init"
     results: dict[str, FinetuneResult]
+    # Per run that started from the pre-trained encoder: how far each part of it moved (``layer_changes``).
+    layer_changes: dict[str, dict[str, float]]
     error: str | None
     stop_reason: str | None  # "user" or "owner"; a time budget ends a run as done, with result.stopped
     seconds: float  # since the job started running
@@ -117,6 +120,7 @@ class _State:
     heldout_size: int = 0
     history: list[dict] = field(default_factory=list)
     results: dict[str, FinetuneResult] = field(default_factory=dict)
+    layer_changes: dict[str, dict[str, float]] = field(default_factory=dict)
     error: str | None = None
     stop_reason: str | None = None
     started: float | None = None
@@ -171,6 +175,7 @@ class Job:
                 ahead=ahead,
                 history=tuple(s.history),
                 results=dict(s.results),
+                layer_changes=dict(s.layer_changes),
                 error=s.error,
                 stop_reason=s.stop_reason,
                 seconds=0.0 if s.started is None else end - s.started,
@@ -283,9 +288,13 @@ class Job:
             if trained is None:
                 break
             result, model = trained
+            # Measured here, while the base model is still at hand; a frozen run's encoder does not move.
+            moved = layer_changes(self._base.model, model) if init == "pretrained" else None
             with self._lock:
                 self._models[init] = model
                 self._state.results[init] = result
+                if moved is not None:
+                    self._state.layer_changes[init] = moved
         if self._owner_gone():
             self._finish_stopped()
             return

@@ -11,7 +11,7 @@ from app.i18n import STRINGS, t
 from app.navigation import require_entry
 from app.state import SETTINGS, keep
 from model.data.tasks import NER_LABELS, TASKS
-from model.training.finetune import demo_settings, layer_changes
+from model.training.finetune import demo_settings
 
 context = require_entry()
 
@@ -274,21 +274,16 @@ st.caption(t("finetune.download_history"))
 ui.download_buttons("finetune_history", *jobs.history_rows(snapshot.history), key="finetune_history")
 
 
-@st.cache_data(max_entries=16, ttl=models.CACHE_TTL, show_spinner=False)
-def moved(job_id: str, base_spec: str, _job: jobs.Job) -> dict[str, float]:
-    return layer_changes(models.get_model(base_spec).model, _job.trained_model("pretrained"))
-
-
 def part_name(part: str) -> str:
     if part.startswith("layer "):
         return t("finetune.layer_part_layer", n=part.split()[1])
     return t(f"finetune.layer_part_{part}")
 
 
-if job.trained_model("pretrained") is not None:
+if "pretrained" in snapshot.layer_changes:
     st.subheader(t("finetune.layers_header"))
     st.caption(t("finetune.layers_note"))
-    changes = moved(job.id, st.session_state.get("finetune_spec", spec), job)
+    changes = snapshot.layer_changes["pretrained"]
     ui.plot(
         charts.layer_change_bars(
             {"pretrained": changes},

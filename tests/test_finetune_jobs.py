@@ -142,7 +142,8 @@ def test_compare_with_a_frozen_encoder_trains_the_head_alone_on_the_same_data(ba
     assert [h["init"] for h in snap.history] == ["pretrained"] * 12 + [jobs.FROZEN] * 12
     frozen, full = job.trained_model(jobs.FROZEN), job.trained_model("pretrained")
     assert all(change == 0.0 for change in layer_changes(base.model, frozen).values())
-    assert any(change > 0.0 for change in layer_changes(base.model, full).values())
+    assert snap.layer_changes == {"pretrained": layer_changes(base.model, full)}  # measured as the run ended
+    assert any(change > 0.0 for change in snap.layer_changes["pretrained"].values())
     assert not torch.equal(frozen.classifier.weight, full.classifier.weight)  # its head did learn
 
 
@@ -388,6 +389,7 @@ def test_ranked_and_last_step():
         0,
         history,
         {},
+        {},
         None,
         None,
         1.0,
@@ -412,6 +414,7 @@ def test_progress_counts_steps_or_time_whichever_is_further():
         10,
         0,
         ({"init": "pretrained", "step": 2, "seconds": 5.0},),
+        {},
         {},
         None,
         None,
