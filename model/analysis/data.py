@@ -250,6 +250,8 @@ def find_contexts(word: str, limit: int = 40, cache_dir: Path | None = None, see
     if lang == "en":
         key = word.lower()
         for line, _held in _brown_lines(cache):
+            if key not in line.lower():  # most lines: skip them before parsing
+                continue
             sentence = _english(line)
             lowered = [w.lower() for w in sentence.words]
             if key in lowered:
@@ -257,6 +259,8 @@ def find_contexts(word: str, limit: int = 40, cache_dir: Path | None = None, see
                 found.append((sentence, i, sentence.tags[i]))
     else:
         for tagged, _held in _pd_sentences(cache):
+            if not any(word[0] in w for w, _tag in tagged):
+                continue
             chars, owner = [], []
             for w, _tag in tagged:
                 for ch in w:

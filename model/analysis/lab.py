@@ -20,7 +20,7 @@ from . import data, features, geometry, probing
 TRAIN_SENTENCES = 100
 TEST_SENTENCES = 40
 CONTEXTS = 40
-ANISOTROPY_SENTENCES = 100
+ANISOTROPY_SENTENCES = 40  # about 1,000 pieces: 2,000 pairs of them
 ANISOTROPY_PAIRS = 2000
 DEFAULT_WORDS = {"en": ("bank", "play", "light", "run"), "zh": ("行", "打", "花", "长")}
 
