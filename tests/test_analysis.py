@@ -79,7 +79,7 @@ def test_layer_count_matches_the_model(tiny_bundle):
     batched = {}
     for init in features.INITS:
         encoder = features.encoder_for(tiny_bundle, init)
-        batched[init] = features.extract(encoder, tiny_bundle.tokenizer, sentences, batch_tokens=8)
+        batched[init] = features.extract(encoder, tiny_bundle.tokenizer, sentences)  # one padded batch
         assert batched[init].vectors.shape == shape
         assert batched[init].word.tolist() == [0, 1, 2, 0, 1, 2, 3, 4, 0]
     # padding changes nothing: a sentence alone gets the vectors it got in a padded batch
