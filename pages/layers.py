@@ -77,7 +77,7 @@ else:
     inits = INITS if show_random else INITS[:1]
     reports: dict[str, dict] = {}
     try:
-        bar = st.progress(0.0)
+        bar = st.progress(0.0, text=t("layers.loading_corpus"))
         for init in inits:
             model_name = t(f"layers.model_{init}")
 

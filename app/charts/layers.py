@@ -175,5 +175,7 @@ def pca_panels(
             )
     fig.update_xaxes(showticklabels=False, zeroline=False)
     fig.update_yaxes(showticklabels=False, zeroline=False)
-    fig.update_layout(legend={"orientation": "h", "y": -0.05, "yanchor": "top"})
-    return style(fig, title, 280 * rows + 80)
+    fig = style(fig, title, 280 * rows + 80)
+    # room above the first row for its panel titles (style() leaves 10 px when the figure has no title)
+    fig.update_layout(legend={"orientation": "h", "y": -0.05, "yanchor": "top"}, margin={"t": 70 if title else 40})
+    return fig

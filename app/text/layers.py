@@ -76,6 +76,10 @@ TEXT = {
         "CPU cores the first time; results are then cached for this model.",
         "zh": "按下按钮运行探针。默认设置下，首次运行在两个 CPU 核心上约需半分钟；之后结果会为该模型缓存。",
     },
+    "loading_corpus": {
+        "en": "Reading the held-out sentences of the corpus…",
+        "zh": "正在读取语料中留出的句子……",
+    },
     "computing": {
         "en": "Computing the vectors of every layer ({model}): {done} of {total} sentences",
         "zh": "正在计算每一层的向量（{model}）：{done} / {total} 个句子",
