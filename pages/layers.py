@@ -180,6 +180,11 @@ else:
             for init in INITS:
                 anisotropy[init] = lab.anisotropy(spec, init, contexts.language)
                 vectors[init] = lab.word_vectors(spec, word, n_contexts, init)
+    except data.ContextError as error:
+        values = dict(error.values)
+        if "language" in values:  # the corpus searched, by name
+            values["corpus"] = t(f"layers.corpus_{values.pop('language')}")
+        st.warning(t(f"layers.word_error_{error.code}", **values))
     except (FetchError, OSError, ValueError) as error:
         st.warning(t("layers.word_error", error=error))
     if vectors:

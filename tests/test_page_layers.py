@@ -75,4 +75,7 @@ def test_task_and_word_come_from_a_shared_link():
 
 def test_a_word_the_corpus_lacks_is_explained():
     at = open_page("en", layers_word="qqqzzz", layers_geometry_ran=True)
-    assert TEXT["word_error"]["en"].split("{")[0] in " ".join(w.value for w in at.warning)
+    corpus = TEXT["corpus_en"]["en"]
+    assert [w.value for w in at.warning] == [TEXT["word_error_too_few"]["en"].format(corpus=corpus, n=0)]
+    at.text_input(key="w_layers_word").set_value("two words").run()
+    assert [w.value for w in at.warning] == [TEXT["word_error_not_one_word"]["en"]]

@@ -148,6 +148,14 @@ TEXT = {
     },
     "measuring": {"en": "Running the sentences through both models…", "zh": "正在让句子分别经过两个模型……"},
     "word_error": {"en": "No geometry for this word: {error}", "zh": "无法分析这个词：{error}"},
+    "word_error_not_one_word": {
+        "en": "Type one word, without spaces (an English word, or Chinese characters).",
+        "zh": "请输入一个词，不要带空格（一个英文单词，或一到几个汉字）。",
+    },
+    "word_error_too_few": {
+        "en": "The {corpus} has {n} sentence(s) with this word; the geometry needs at least 2. Try another word.",
+        "zh": "{corpus}中只有 {n} 个句子含这个词，几何分析至少需要 2 个。请换一个词。",
+    },
     "found_contexts": {
         "en": "{n} sentences with “{word}” from the {corpus}.",
         "zh": "从{corpus}中找到 {n} 个含「{word}」的句子。",

@@ -234,6 +234,15 @@ class WordContexts:
     labels: tuple[str, ...]
 
 
+class ContextError(ValueError):
+    """A word the geometry cannot use; ``code`` and ``values`` let a page say why in its own language."""
+
+    def __init__(self, message: str, code: str, **values):
+        super().__init__(message)
+        self.code = code
+        self.values = values
+
+
 def word_language(word: str) -> str:
     return "zh" if re.search(r"[\u3400-\u9fff\uf900-\ufaff]", word) else "en"
 
@@ -243,7 +252,7 @@ def find_contexts(word: str, limit: int = 40, cache_dir: Path | None = None, see
     nothing) that contain ``word``, one occurrence each, sampled with ``seed`` when there are more."""
     word = word.strip()
     if not word or len(word.split()) != 1:
-        raise ValueError("give one word (no spaces)")
+        raise ContextError("give one word (no spaces)", "not_one_word")
     cache = Path(cache_dir) if cache_dir is not None else default_cache_dir()
     lang = word_language(word)
     found: list[tuple[TaggedSentence, int, str]] = []
@@ -273,7 +282,12 @@ def find_contexts(word: str, limit: int = 40, cache_dir: Path | None = None, see
             sentence = TaggedSentence(tuple(chars), tuple("" for _ in chars), text)
             found.append((sentence, at, owner[at]))
     if len(found) < 2:
-        raise ValueError(f"the corpus has {len(found)} sentence(s) with {word!r}; at least 2 are needed")
+        raise ContextError(
+            f"the corpus has {len(found)} sentence(s) with {word!r}; at least 2 are needed",
+            "too_few",
+            n=len(found),
+            language=lang,
+        )
     if len(found) > limit:
         found = [found[i] for i in sorted(random.Random(seed).sample(range(len(found)), limit))]
     return WordContexts(
