@@ -57,9 +57,12 @@ TEXT = {
     },
     "task_note_ner-zh": {
         "en": "Person, place and organisation in BIO tags, one per character, as in the fine-tuning lab's "
-        "entity task. Most characters are O (outside), so compare with the majority line.",
+        "entity task. Most characters are O (outside), so compare with the majority line. The control task "
+        "inherits that skew (nearly every character type draws O), so it is easy, and selectivity can fall "
+        "below zero: accuracy says little on a task this lopsided.",
         "zh": "人名、地名、机构名的 BIO 标注，每个字一个标签，与微调实验中的实体任务相同。"
-        "大多数字是 O（非实体），请与多数类基线对照。",
+        "大多数字是 O（非实体），请与多数类基线对照。控制任务也继承了这种偏斜（几乎每个字型都抽到 O），"
+        "因此很容易，选择性甚至可能为负：在如此不均衡的任务上，准确率说明不了多少。",
     },
     "train_sentences": {"en": "Training sentences", "zh": "训练句子数"},
     "test_sentences": {"en": "Test sentences", "zh": "测试句子数"},

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import json
 import time
@@ -34,9 +35,13 @@ def register(sub, add_model) -> None:
 
 
 def _positive_int(text: str) -> int:
-    value = int(text)
+    # ArgumentTypeError: argparse shows its message as it is (a ValueError becomes "invalid _positive_int value")
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
     if value < 1:
-        raise ValueError(f"expected a positive whole number, got {text}")
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
     return value
 
 
@@ -52,7 +57,7 @@ def _data_errors():
 
 
 def _row(values) -> str:
-    return "  ".join("    —" if v is None else f"{v:5.3f}" for v in values)
+    return " ".join("     —" if v is None else f"{v:6.3f}" for v in values)
 
 
 def cmd_probe(args) -> None:
@@ -78,7 +83,7 @@ def cmd_probe(args) -> None:
     lines = [
         f"{args.task} on {bundle.name} ({args.init}): {report.train_words} train words, "
         f"{report.test_words} test words, majority baseline {report.majority:.3f}",
-        f"{'layer':<12}" + "  ".join(f"{i:>5}" for i in range(len(report.layers))),
+        f"{'layer':<12}" + " ".join(f"{i:>6}" for i in range(len(report.layers))),
         f"{'accuracy':<12}" + _row(report.layers),
     ]
     if report.control is not None:
@@ -111,7 +116,7 @@ def cmd_geometry(args) -> None:
     n = len(out["anisotropy"]["pretrained"])
     lines = [
         f"{contexts.word!r} in {out['contexts']} sentences, {bundle.name}",
-        f"{'layer':<30}" + "  ".join(f"{i:>5}" for i in range(n)),
+        f"{'layer':<30}" + " ".join(f"{i:>6}" for i in range(n)),
     ]
     for init in ("pretrained", "random"):
         lines.append(f"{f'anisotropy ({init})':<30}" + _row(out["anisotropy"][init]))
