@@ -1,8 +1,9 @@
 """What the layers page shares with the app: cached features and results, tables, and its part of the URL.
 
-Features (every layer's vectors for a task's sentences) are the slow part and the large one (about 10 MB for
-the embedded model at the default sizes, 13 layers x 768 for BERT-Base), so they are cached as resources per
-model, task, init and size, a few at a time, and the probes that read them are cached as small results.
+Features (every layer's vectors for a task's sentences) are the slow part and the large one: float32, 7 layers x
+384 for the embedded model, 30-40 MB a set at the default sizes (BERT-Base: 13 x 768, about 4 times that). They
+are kept per model, task, init and size, at most ``MAX_FEATURE_SETS`` sets per process, and the probes that read
+them are cached as small results.
 The page's settings are mirrored in the URL (``task``, ``train``, ``test``, ``word``, ``contexts`` and which
 experiments ran), validated on the way in, so a teacher can share a finished experiment.
 """
