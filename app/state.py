@@ -13,6 +13,8 @@ from typing import Any
 
 import streamlit as st
 
+from model.analysis import lab as layers
+from model.analysis.data import PROBE_TASKS
 from model.checkpoint import LoadedBert
 from model.data.tasks import TASKS
 from model.training.finetune import DEMO_TRAIN_SIZE, demo_settings
@@ -36,7 +38,7 @@ class Setting:
     options: tuple = ()
     low: int = 0
     high: int = 0
-    kind: str = "one"  # "one" value, a "flag", a "pair" of numbers, or a "list" of numbers
+    kind: str = "one"  # "one" value, a "flag", a "pair" of numbers, a "list" of numbers, or "text" (high: its length)
     shared: bool = True  # carried by a shared link
 
     def parse(self, raw: str) -> Any:
@@ -45,6 +47,10 @@ class Setting:
             if raw not in ("0", "1"):
                 raise ValueError(raw)
             return raw == "1"
+        if self.kind == "text":
+            if not raw.strip():
+                raise ValueError(raw)
+            return raw.strip()[: self.high]
         if self.options:
             by_text = {url_value(option): option for option in self.options}
             if raw not in by_text:
@@ -108,6 +114,14 @@ SETTINGS: dict[str, Setting] = {
     "finetune_compare": Setting(False, kind="flag"),
     "finetune_compare_frozen": Setting(False, kind="flag"),
     "finetune_init": Setting(INITS[0], options=INITS),
+    # The layers lab; its task and word follow the page's language until a reader or a link sets them.
+    "layers_task": Setting(PROBE_TASKS[0], options=PROBE_TASKS),
+    "layers_train": Setting(layers.TRAIN_SENTENCES, low=20, high=400),
+    "layers_test": Setting(layers.TEST_SENTENCES, low=20, high=200),
+    "layers_word": Setting(layers.DEFAULT_WORDS["en"][0], high=20, kind="text"),
+    "layers_contexts": Setting(layers.CONTEXTS, low=5, high=100),
+    "layers_probe_ran": Setting(False, kind="flag"),
+    "layers_geometry_ran": Setting(False, kind="flag"),
 }
 
 

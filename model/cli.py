@@ -69,6 +69,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .training import commands  # training and data commands live beside their code
 
     commands.register(sub, _add_model)
+    from .analysis import commands as analysis_commands  # the layers lab: probe, geometry
+
+    analysis_commands.register(sub, _add_model)
     return parser
 
 

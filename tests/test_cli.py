@@ -233,3 +233,35 @@ def test_a_zipped_checkpoint_loads_like_its_folder_and_a_hostile_zip_is_refused(
     broken.write_bytes(b"not a zip")
     result = run("info", "--model", str(broken))
     assert result.returncode == 2 and "not a zip archive" in result.stderr
+
+
+def test_probe_and_geometry_json(capsys):
+    n_layers = 7  # the embedded model: embeddings + 6 encoder layers
+    code = main(
+        ["probe", "--task", "pos-en", "--control", "--train-sentences", "10", "--test-sentences", "5", "--json"]
+    )
+    assert code == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["task"] == "pos-en" and out["init"] == "pretrained"
+    assert len(out["layers"]) == len(out["control"]) == len(out["selectivity"]) == n_layers
+    assert all(0 <= a <= 1 for a in out["layers"])
+    assert main(["geometry", "--word", "play", "--contexts", "5", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["contexts"] == 5
+    assert set(out["anisotropy"]) == set(out["self_similarity"]) == {"pretrained", "random"}
+    assert all(len(values) == n_layers for values in out["self_similarity"].values())
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["probe", "--task", "pos-fr"], "invalid choice: 'pos-fr'"),
+        (["probe", "--task", "pos-en", "--train-sentences", "0"], "expected a positive whole number"),
+        (["geometry", "--word", "zzqxj"], "the corpus has 0 sentence(s) with 'zzqxj'"),
+        (["geometry", "--word", "two words"], "give one word"),
+    ],
+)
+def test_probe_and_geometry_refuse_bad_input_in_one_line(args, message, capsys):
+    assert main(args) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("error: ") and message in err and "\n" not in err

@@ -130,6 +130,10 @@ TEXT = {
         "en": "Who looks at whom: attention maps for every layer and head.",
         "zh": "谁在看谁：每一层、每个头的注意力图。",
     },
+    "guide_layers": {
+        "en": "What each layer knows: probes for part of speech and entities, and how the vectors are shaped.",
+        "zh": "每一层学到了什么：词性与实体的探针，以及向量的几何形状。",
+    },
     "guide_fill_mask": {
         "en": "Put [MASK] in a sentence and see what the model guesses.",
         "zh": "在句子里放一个 [MASK]，看看模型猜什么。",

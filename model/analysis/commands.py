@@ -1,0 +1,124 @@
+"""The layers lab's sub-commands of ``python -m model``: ``probe`` and ``geometry``."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import time
+
+from ..cli import UsageError
+
+
+def register(sub, add_model) -> None:
+    from .data import PROBE_TASKS
+    from .lab import CONTEXTS, TEST_SENTENCES, TRAIN_SENTENCES
+
+    p = sub.add_parser("probe", help="linear probes on every layer: accuracy by layer (0 = embeddings)")
+    p.add_argument("--task", required=True, choices=PROBE_TASKS)
+    add_model(p)
+    p.add_argument("--init", choices=("pretrained", "random"), default="pretrained")
+    p.add_argument("--control", action="store_true", help="also a control task (random label per word type)")
+    p.add_argument("--train-sentences", type=_positive_int, default=TRAIN_SENTENCES)
+    p.add_argument("--test-sentences", type=_positive_int, default=TEST_SENTENCES)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_probe)
+
+    p = sub.add_parser("geometry", help="anisotropy and a word's self-similarity per layer")
+    add_model(p)
+    p.add_argument("--word", required=True, help="an English word or Chinese characters, e.g. bank, 行")
+    p.add_argument("--contexts", type=_positive_int, default=CONTEXTS, help="sentences with the word")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_geometry)
+
+
+def _positive_int(text: str) -> int:
+    # ArgumentTypeError: argparse shows its message as it is (a ValueError becomes "invalid _positive_int value")
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
+    return value
+
+
+@contextlib.contextmanager
+def _data_errors():
+    """A corpus that cannot be fetched (offline, no npm) is a one-line error like any other bad input."""
+    from ..data.fetch import FetchError
+
+    try:
+        yield
+    except FetchError as e:
+        raise UsageError(f"the corpus could not be fetched: {e}") from None
+
+
+def _row(values) -> str:
+    return " ".join("     —" if v is None else f"{v:6.3f}" for v in values)
+
+
+def cmd_probe(args) -> None:
+    from ..checkpoint import load
+    from .lab import probe_features, run_probes
+
+    bundle = load(args.model)
+    started = time.perf_counter()
+    with _data_errors():
+        feats = probe_features(
+            bundle,
+            args.task,
+            args.init,
+            train_sentences=args.train_sentences,
+            test_sentences=args.test_sentences,
+            seed=args.seed,
+        )
+    report = run_probes(feats, control=args.control, seed=args.seed)
+    out = report.to_json() | {"model": bundle.name, "seconds": round(time.perf_counter() - started, 2)}
+    if args.json:
+        print(json.dumps(out, ensure_ascii=False), flush=True)
+        return
+    lines = [
+        f"{args.task} on {bundle.name} ({args.init}): {report.train_words} train words, "
+        f"{report.test_words} test words, majority baseline {report.majority:.3f}",
+        f"{'layer':<12}" + " ".join(f"{i:>6}" for i in range(len(report.layers))),
+        f"{'accuracy':<12}" + _row(report.layers),
+    ]
+    if report.control is not None:
+        lines += [f"{'control':<12}" + _row(report.control), f"{'selectivity':<12}" + _row(report.selectivity)]
+    expected = "—" if report.expected_layer is None else f"{report.expected_layer:.2f}"
+    lines.append(f"expected layer {expected}; {out['seconds']} s")
+    print("\n".join(lines), flush=True)
+
+
+def cmd_geometry(args) -> None:
+    from ..checkpoint import load
+    from .data import find_contexts
+    from .lab import anisotropy_by_layer, word_vectors
+
+    bundle = load(args.model)
+    with _data_errors():
+        contexts = find_contexts(args.word, args.contexts, seed=args.seed)
+    out: dict = {"word": contexts.word, "model": bundle.name, "contexts": len(contexts.sentences)}
+    out["anisotropy"] = {
+        init: anisotropy_by_layer(bundle, init, contexts.language, seed=args.seed) for init in ("pretrained", "random")
+    }
+    vectors = {init: word_vectors(bundle, contexts, init, seed=args.seed) for init in ("pretrained", "random")}
+    out["self_similarity"] = {init: v.self_similarity for init, v in vectors.items()}
+    out["first_component_share"] = {
+        init: [round(float(x), 6) for x in v.explained[:, 0]] for init, v in vectors.items()
+    }
+    if args.json:
+        print(json.dumps(out, ensure_ascii=False), flush=True)
+        return
+    n = len(out["anisotropy"]["pretrained"])
+    lines = [
+        f"{contexts.word!r} in {out['contexts']} sentences, {bundle.name}",
+        f"{'layer':<30}" + " ".join(f"{i:>6}" for i in range(n)),
+    ]
+    for init in ("pretrained", "random"):
+        lines.append(f"{f'anisotropy ({init})':<30}" + _row(out["anisotropy"][init]))
+        lines.append(f"{f'self-similarity ({init})':<30}" + _row(out["self_similarity"][init]))
+    print("\n".join(lines), flush=True)

@@ -1,0 +1,90 @@
+"""The layers lab page in both languages, driven through Streamlit's AppTest.
+
+Small sizes keep the runs short; the numbers themselves come from ``model.analysis`` (tested on its own in
+``test_analysis.py``), so here the page must show them, in the right language, with its tables and downloads.
+"""
+
+from __future__ import annotations
+
+import pytest
+from apptest_helpers import figures, open_app_page
+
+from app.text.layers import TEXT
+from model.checkpoint import load
+
+N_LAYERS = load("embedded").config.num_hidden_layers + 1
+
+
+def open_page(lang: str, **state):
+    at = open_app_page("layers", lang, layers_train=20, layers_test=20, layers_contexts=8, **state)
+    at.default_timeout = 300  # a run computes features: seconds alone, minutes on a shared, loaded machine
+    return at
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_page_waits_then_probes_and_measures_in_each_language(lang):
+    at = open_page(lang)
+    assert at.title[0].value == TEXT["title"][lang]
+    assert [i.value for i in at.info][1:] == [TEXT["probe_waiting"][lang], TEXT["geometry_waiting"][lang]]
+    assert not figures(at)  # nothing runs before the button: a visit costs no CPU
+
+    at.button(key="layers_run_probe").click().run(timeout=300)
+    assert not at.exception, at.exception[0].message if at.exception else ""
+    (accuracy,) = figures(at)
+    task = "pos-en" if lang == "en" else "pos-zh"
+    assert accuracy["layout"]["title"]["text"] == TEXT["accuracy_title"][lang].format(task=TEXT[f"task_{task}"][lang])
+    names = [trace["name"] for trace in accuracy["data"]]
+    assert names == [TEXT[f"line_{k}"][lang] for k in ("selectivity", "pretrained", "random", "control")]
+    table = at.dataframe[0].value
+    assert list(table.columns) == [
+        TEXT[f"col_{k}"][lang] for k in ("layer", "pretrained", "random", "control", "selectivity")
+    ]
+    assert len(table) == N_LAYERS
+    # the table and the plotted lines are the same numbers, and selectivity is accuracy minus control
+    assert table.iloc[:, 1].tolist() == pytest.approx(accuracy["data"][1]["y"], abs=1e-4)
+    assert (table.iloc[:, 1] - table.iloc[:, 3]).tolist() == pytest.approx(table.iloc[:, 4].tolist(), abs=2e-4)
+    assert table.iloc[:, 1].max() > table.iloc[:, 3].max()  # the real task beats the control task somewhere
+
+    at.button(key="layers_run_geometry").click().run(timeout=300)
+    assert not at.exception, at.exception[0].message if at.exception else ""
+    geometry, projection = figures(at)[1:]
+    assert geometry["layout"]["title"]["text"] == TEXT["geometry_title"][lang].format(
+        word=at.session_state["layers_word"]
+    )
+    panel_titles = [a["text"] for a in projection["layout"]["annotations"]]
+    assert len(panel_titles) == N_LAYERS and panel_titles[0].startswith(TEXT["panel_title"][lang].split("{")[0])
+    hover = projection["data"][0]["text"][0]
+    assert "<br>" in hover  # label, then the sentence
+    assert len(at.get("download_button")) == 5  # probe CSV+JSON, geometry CSV+JSON, projection CSV
+
+
+def test_task_and_word_come_from_a_shared_link():
+    from apptest_helpers import APP
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(APP, default_timeout=300)
+    at.query_params.update(
+        {
+            "layers_task": "ner-zh",
+            "layers_word": "打",
+            "layers_train": "20",
+            "layers_test": "20",
+            "layers_contexts": "6",
+            "layers_probe_ran": "1",
+        }
+    )
+    at.session_state["lang"] = "en"
+    at.run()
+    at.switch_page("pages/layers.py")
+    at.run()
+    assert not at.exception, at.exception[0].message if at.exception else ""
+    assert at.session_state["layers_task"] == "ner-zh" and at.session_state["layers_word"] == "打"
+    assert figures(at)[0]["layout"]["title"]["text"].startswith(TEXT["task_ner-zh"]["en"])
+
+
+def test_a_word_the_corpus_lacks_is_explained():
+    at = open_page("en", layers_word="qqqzzz", layers_geometry_ran=True)
+    corpus = TEXT["corpus_en"]["en"]
+    assert [w.value for w in at.warning] == [TEXT["word_error_too_few"]["en"].format(corpus=corpus, n=0)]
+    at.text_input(key="w_layers_word").set_value("two words").run()
+    assert [w.value for w in at.warning] == [TEXT["word_error_not_one_word"]["en"]]
