@@ -14,6 +14,15 @@ def open_page(lang: str, text: str | None = None) -> AppTest:
     return open_app_page("fill_mask", lang, text=text)
 
 
+def fill_tab(at: AppTest):
+    """The first tab, where the [MASK]s are filled (the second scores whole sentences)."""
+    return at.tabs[0]
+
+
+def score_tab(at: AppTest):
+    return at.tabs[1]
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_no_mask_explains_then_example_predicts(lang):
     at = open_page(lang)  # the default sentence has no [MASK]
@@ -24,14 +33,14 @@ def test_no_mask_explains_then_example_predicts(lang):
     at.button(key="fill_mask_example_zh").click().run()
     assert not at.exception
     assert at.session_state["text"] == "我去[MASK]场看电影"
-    charts = figures(at)
+    charts = figures(fill_tab(at))
     assert len(charts) == 2  # one [MASK]: bidirectional and causal
     assert charts[0]["layout"]["title"]["text"] == TEXT["bidirectional_title"][lang]
     assert charts[1]["layout"]["title"]["text"] == TEXT["causal_title"][lang]
     assert len(charts[0]["data"][0]["y"]) == 5
     seen_from_left = TEXT["context"][lang].split("{left}")[0]
     assert any(c.value.startswith(seen_from_left + "我") for c in at.caption)  # only "我去" lies to the left
-    assert len(at.get("download_button")) == 2
+    assert len(fill_tab(at).get("download_button")) == 2
 
 
 def test_clicking_tokens_masks_them_and_clicking_again_restores():
@@ -42,7 +51,7 @@ def test_clicking_tokens_masks_them_and_clicking_again_restores():
     pills.set_value([4, 8]).run()  # values are token positions: "door" and the second "the"
     assert not at.exception
     assert at.session_state["text"] == "She opened the [MASK] and walked into [MASK] room."
-    assert len(figures(at)) == 4
+    assert len(figures(fill_tab(at))) == 4
     at.button_group[0].set_value([4]).run()
     assert at.session_state["text"] == "She opened the [MASK] and walked into the room."
     at.button_group[0].set_value([]).run()
@@ -54,9 +63,9 @@ def test_top_k_slider_changes_the_bars():
     at = open_page("en", "She opened the [MASK].")
     at.slider(key="fill_mask_top_k").set_value(12).run()
     assert not at.exception
-    assert all(len(chart["data"][0]["y"]) == 12 for chart in figures(at))
+    assert all(len(chart["data"][0]["y"]) == 12 for chart in figures(fill_tab(at)))
     at.slider(key="fill_mask_top_k").set_value(1).run()
-    assert all(len(chart["data"][0]["y"]) == 1 for chart in figures(at))
+    assert all(len(chart["data"][0]["y"]) == 1 for chart in figures(fill_tab(at)))
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -82,10 +91,10 @@ def test_hostile_inputs_never_raise(lang):
         elif expected == "warning":
             assert at.warning
         else:
-            assert len(at.get("plotly_chart")) == expected, text[:40]
+            assert len(fill_tab(at).get("plotly_chart")) == expected, text[:40]
     at.session_state["text"] = "word " * 600 + "The [MASK] is red."  # the only [MASK] is past the 512th token
     at.run()
-    assert not at.exception and not at.get("plotly_chart")
+    assert not at.exception and not fill_tab(at).get("plotly_chart")
     assert [w.value for w in at.warning] == [COMMON["error_mask_cut_off"][lang].format(limit=512)]
     at.session_state["text"] = "[MASK]" * 2000
     at.run()
