@@ -188,7 +188,10 @@ def iterative_results(text: str, enc, readable: list[str], independent, top_k: i
         n = round_of[mask.index]
         st.markdown("##### " + t("fill_mask.mask_heading", number=number, position=mask.index))
         left, right = lab.context_around(seen_in_round[n], mask.index)
-        st.caption(t("fill_mask.iterative_context", text=lab.escape_markdown(f"{left} [MASK] {right}".strip())))
+        seen = " ".join(
+            part for part in (lab.escape_markdown(left), "**\\[MASK\\]**", lab.escape_markdown(right)) if part
+        )
+        st.caption(t("fill_mask.iterative_context", text=seen))  # this mask in bold; earlier rounds' tokens filled
         all_column, one_column = st.columns(2)
         with all_column:
             ui.plot(

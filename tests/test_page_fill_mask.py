@@ -6,6 +6,7 @@ import pytest
 from apptest_helpers import figures, open_app_page
 from streamlit.testing.v1 import AppTest
 
+from app.masking_lab import escape_markdown
 from app.text.common import TEXT as COMMON
 from app.text.fill_mask import TEXT
 
@@ -99,3 +100,128 @@ def test_hostile_inputs_never_raise(lang):
     at.session_state["text"] = "[MASK]" * 2000
     at.run()
     assert any("20" in i.value for i in at.info)  # only the first 20 masks get panels, and the page says so
+
+
+# Several masks at once ------------------------------------------------------------------------------------
+
+
+def _embedded():
+    from model.checkpoint import load
+
+    return load("embedded")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_page_says_masks_are_independent_and_fills_one_at_a_time(lang):
+    at = open_page(lang)
+    assert any(TEXT["independent_note"][lang][:30] in m.value for m in fill_tab(at).markdown)
+    at.button(key=f"fill_mask_example_two_{lang}").click().run()
+    text = at.session_state["text"]
+    assert text == TEXT[f"example_two_{lang}"][lang] and text.count("[MASK]") == 2
+    assert len(figures(fill_tab(at))) == 4  # all at once: bidirectional and causal for each mask
+    at.radio(key="w_fill_mask_decode").set_value("iterative").run()
+    assert not at.exception
+    from model import inference
+
+    expected = inference.fill_mask_iterative(_embedded(), text, top_k=5)
+    independent = inference.fill_mask(_embedded(), text, top_k=5)
+    markdown = [m.value for m in fill_tab(at).markdown]
+    assert TEXT["filled_iterative"][lang].format(text=escape_markdown(expected.filled_text)) in markdown
+    assert "[MASK]" not in expected.filled_text
+    charts = figures(fill_tab(at))
+    assert len(charts) == 1 + 2 * 2  # the order of filling, then all-at-once beside one-at-a-time per mask
+    order = charts[0]
+    numbers = {m.index: n for n, m in enumerate(independent.masks, start=1)}
+    assert order["data"][0]["y"] == [
+        TEXT["order_label"][lang].format(round=n, token=step.chosen.token, mask=numbers[step.index])
+        for n, step in enumerate(expected.steps, start=1)
+    ]
+    assert order["data"][0]["x"] == pytest.approx([step.chosen.prob for step in expected.steps])
+    round_titles = [c["layout"]["title"]["text"] for c in charts[2::2]]
+    rounds = {step.index: n for n, step in enumerate(expected.steps, start=1)}
+    assert round_titles == [TEXT["iterative_title"][lang].format(round=rounds[m.index]) for m in independent.masks]
+    # Each mask's caption shows the sentence as the model read it in that mask's round: this mask in bold,
+    # the other one still [MASK] in round 1, and already filled in round 2.
+    context = TEXT["iterative_context"][lang].split("{text}")[0]
+    captions = [c.value for c in fill_tab(at).caption if c.value.startswith(context)]
+    assert len(captions) == 2
+    for mask, caption in zip(independent.masks, captions):
+        assert caption.count("**\\[MASK\\]**") == 1
+        assert caption.count("\\[MASK\\]") == (2 if rounds[mask.index] == 1 else 1), caption
+    filled_last = captions[[m.index for m in independent.masks].index(expected.steps[1].index)]
+    assert expected.steps[0].chosen.token in filled_last
+    assert len(fill_tab(at).get("download_button")) == 2
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_one_at_a_time_with_hostile_input(lang):
+    at = open_page(lang, "我去[MASK]场看电影")
+    at.radio(key="w_fill_mask_decode").set_value("iterative").run()
+    assert any(TEXT["single_mask_same"][lang] == c.value for c in fill_tab(at).caption)
+    cases = {
+        "[MASK]" * 2000: "warning",  # more masks than one-at-a-time filling takes
+        "no mask here": "info",
+        "": "info",
+        "</script><script>alert(1)</script> <b>x</b> [MASK] [MASK]": 5,
+        "😀 [MASK] 🎉": 3,
+    }
+    for text, expected in cases.items():
+        at.session_state["text"] = text
+        at.run()
+        assert not at.exception, text[:40]
+        if expected == "warning":
+            assert [w.value for w in at.warning] == [COMMON["error_too_many_masks"][lang].format(count=510, limit=20)]
+        elif expected == "info":
+            assert fill_tab(at).info and not fill_tab(at).get("plotly_chart")
+        else:
+            assert len(fill_tab(at).get("plotly_chart")) == expected, text[:40]
+
+
+def _score_chart(at):
+    charts = figures(score_tab(at))
+    assert len(charts) == 1
+    return charts[0]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_score_tab_ranks_candidates_by_pll_with_each_token(lang):
+    from model import inference
+
+    at = open_page(lang)
+    assert at.text_area(key="w_fill_mask_candidates").value == TEXT["score_default"][lang]
+    candidates = ["我去剧场看电影", "我去机场看电影", "She opened the door and walked into the room."]
+    at.text_area(key="w_fill_mask_candidates").set_value("\n".join(candidates) + "\n\n").run()
+    assert not at.exception
+    scores = sorted((inference.pseudo_log_likelihood(_embedded(), c) for c in candidates), key=lambda r: -r.pll)
+    chart = _score_chart(at)
+    assert chart["layout"]["title"]["text"] == TEXT["score_chart_title"][lang]
+    first_segments = chart["data"][0]
+    assert first_segments["y"] == [r.text for r in scores]  # best first
+    assert first_segments["x"] == pytest.approx([-r.tokens[0].log_prob for r in scores])
+    totals = {a["y"]: float(a["text"]) for a in chart["layout"]["annotations"]}
+    assert totals == {r.text: pytest.approx(r.pll, abs=0.005) for r in scores}
+    longest = max(len(r.tokens) for r in scores)
+    assert len(chart["data"]) == longest  # one trace per token position
+    assert len(score_tab(at).get("download_button")) == 2
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_score_tab_hostile_input_never_raises(lang):
+    at = open_page(lang)
+    box = "w_fill_mask_candidates"
+    at.text_area(key=box).set_value("  \n \n").run()
+    assert [i.value for i in score_tab(at).info] == [TEXT["score_empty"][lang]]
+    lines = ["a [MASK] here", "x" * 30_000, "word " * 100, "<b>bold</b> <script>alert(1)</script>", "好"]
+    at.text_area(key=box).set_value("\n".join(lines)).run()
+    assert not at.exception
+    warnings = [w.value for w in score_tab(at).warning]
+    assert len(warnings) == 3
+    prefix = TEXT["score_line_error"][lang].split("{reason}")[0]
+    assert warnings[0] == prefix.format(line=1) + COMMON["error_mask_in_score"][lang]
+    assert warnings[1].startswith(prefix.format(line=2))
+    assert warnings[2].startswith(prefix.format(line=3)) and "100" in warnings[2]
+    chart = _score_chart(at)
+    assert "&lt;script&gt;" in "".join(chart["data"][0]["y"])  # shown as text, not markup
+    at.text_area(key=box).set_value("\n".join(f"sentence {n}" for n in range(12))).run()
+    assert any("8" in i.value and "12" in i.value for i in score_tab(at).info)
+    assert len(_score_chart(at)["data"][0]["y"]) == 8
