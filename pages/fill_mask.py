@@ -122,6 +122,9 @@ def fill_section() -> None:
         return
     causal = models.fill_mask(spec, text, top_k, True)  # the same text, just validated
     ui.truncation_notice(bidirectional, bundle.tokenizer.max_length)
+    if len(bidirectional.masks) > 1:  # what the independent guesses say together
+        guessed = lab.top_guess_text(text, enc.offsets, bidirectional)
+        st.markdown(t("fill_mask.filled_independent", text=lab.escape_markdown(guessed)))
     st.caption(t("fill_mask.compare_note"))
     total = len(bidirectional.masks)
     if total > MAX_PANELS:
