@@ -271,8 +271,9 @@ def score_section() -> None:
     )
 
 
-fill_tab, score_tab = st.tabs([t("fill_mask.tab_fill"), t("fill_mask.tab_score")])
-with fill_tab:
+# Two sections one after the other (not tabs: the scores stay in view when there is no [MASK] to fill).
+with st.container(key="fill_mask_predict"):
     fill_section()
-with score_tab:
+with st.container(key="fill_mask_score"):
+    st.header(t("fill_mask.score_heading"), divider="gray")
     score_section()

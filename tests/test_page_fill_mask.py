@@ -17,13 +17,31 @@ def open_page(lang: str, text: str | None = None) -> AppTest:
     return open_app_page("fill_mask", lang, text=text)
 
 
-def fill_tab(at: AppTest):
-    """The first tab, where the [MASK]s are filled (the second scores whole sentences)."""
-    return at.tabs[0]
+def section(at: AppTest, key: str):
+    """The page's container with this key."""
+
+    def find(node):
+        for child in getattr(node, "children", {}).values():
+            if getattr(child, "key", None) == key:
+                return child
+            found = find(child)
+            if found is not None:
+                return found
+        return None
+
+    block = find(at.main)
+    assert block is not None, key
+    return block
 
 
-def score_tab(at: AppTest):
-    return at.tabs[1]
+def fill_section(at: AppTest):
+    """The first section, where the [MASK]s are filled."""
+    return section(at, "fill_mask_predict")
+
+
+def score_section(at: AppTest):
+    """The second section, which scores whole sentences."""
+    return section(at, "fill_mask_score")
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -36,14 +54,14 @@ def test_no_mask_explains_then_example_predicts(lang):
     at.button(key="fill_mask_example_zh").click().run()
     assert not at.exception
     assert at.session_state["text"] == "我去[MASK]场看电影"
-    charts = figures(fill_tab(at))
+    charts = figures(fill_section(at))
     assert len(charts) == 2  # one [MASK]: bidirectional and causal
     assert charts[0]["layout"]["title"]["text"] == TEXT["bidirectional_title"][lang]
     assert charts[1]["layout"]["title"]["text"] == TEXT["causal_title"][lang]
     assert len(charts[0]["data"][0]["y"]) == 5
     seen_from_left = TEXT["context"][lang].split("{left}")[0]
     assert any(c.value.startswith(seen_from_left + "我") for c in at.caption)  # only "我去" lies to the left
-    assert len(fill_tab(at).get("download_button")) == 2
+    assert len(fill_section(at).get("download_button")) == 2
 
 
 def test_clicking_tokens_masks_them_and_clicking_again_restores():
@@ -54,7 +72,7 @@ def test_clicking_tokens_masks_them_and_clicking_again_restores():
     pills.set_value([4, 8]).run()  # values are token positions: "door" and the second "the"
     assert not at.exception
     assert at.session_state["text"] == "She opened the [MASK] and walked into [MASK] room."
-    assert len(figures(fill_tab(at))) == 4
+    assert len(figures(fill_section(at))) == 4
     at.button_group[0].set_value([4]).run()
     assert at.session_state["text"] == "She opened the [MASK] and walked into the room."
     at.button_group[0].set_value([]).run()
@@ -66,9 +84,9 @@ def test_top_k_slider_changes_the_bars():
     at = open_page("en", "She opened the [MASK].")
     at.slider(key="fill_mask_top_k").set_value(12).run()
     assert not at.exception
-    assert all(len(chart["data"][0]["y"]) == 12 for chart in figures(fill_tab(at)))
+    assert all(len(chart["data"][0]["y"]) == 12 for chart in figures(fill_section(at)))
     at.slider(key="fill_mask_top_k").set_value(1).run()
-    assert all(len(chart["data"][0]["y"]) == 1 for chart in figures(fill_tab(at)))
+    assert all(len(chart["data"][0]["y"]) == 1 for chart in figures(fill_section(at)))
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -94,10 +112,10 @@ def test_hostile_inputs_never_raise(lang):
         elif expected == "warning":
             assert at.warning
         else:
-            assert len(fill_tab(at).get("plotly_chart")) == expected, text[:40]
+            assert len(fill_section(at).get("plotly_chart")) == expected, text[:40]
     at.session_state["text"] = "word " * 600 + "The [MASK] is red."  # the only [MASK] is past the 512th token
     at.run()
-    assert not at.exception and not fill_tab(at).get("plotly_chart")
+    assert not at.exception and not fill_section(at).get("plotly_chart")
     assert [w.value for w in at.warning] == [COMMON["error_mask_cut_off"][lang].format(limit=512)]
     at.session_state["text"] = "[MASK]" * 2000
     at.run()
@@ -117,11 +135,11 @@ def _embedded():
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_page_says_masks_are_independent_and_fills_one_at_a_time(lang):
     at = open_page(lang)
-    assert any(TEXT["independent_note"][lang][:30] in m.value for m in fill_tab(at).markdown)
+    assert any(TEXT["independent_note"][lang][:30] in m.value for m in fill_section(at).markdown)
     at.button(key=f"fill_mask_example_two_{lang}").click().run()
     text = at.session_state["text"]
     assert text == TEXT[f"example_two_{lang}"][lang] and text.count("[MASK]") == 2
-    assert len(figures(fill_tab(at))) == 4  # all at once: bidirectional and causal for each mask
+    assert len(figures(fill_section(at))) == 4  # all at once: bidirectional and causal for each mask
     from model import inference
 
     expected = inference.fill_mask_iterative(_embedded(), text, top_k=5)
@@ -129,14 +147,14 @@ def test_page_says_masks_are_independent_and_fills_one_at_a_time(lang):
     tops = {m.index: m.predictions[0].token for m in independent.masks}
     together = inference.fill_in(text, _embedded().tokenizer.encode(text).offsets, tops)
     all_at_once = TEXT["filled_independent"][lang].format(text=escape_markdown(together))
-    assert all_at_once in [m.value for m in fill_tab(at).markdown]  # what the independent guesses say together
+    assert all_at_once in [m.value for m in fill_section(at).markdown]  # what the independent guesses say together
     at.radio(key="w_fill_mask_decode").set_value("iterative").run()
     assert not at.exception
-    markdown = [m.value for m in fill_tab(at).markdown]
+    markdown = [m.value for m in fill_section(at).markdown]
     assert all_at_once in markdown
     assert TEXT["filled_iterative"][lang].format(text=escape_markdown(expected.filled_text)) in markdown
     assert "[MASK]" not in expected.filled_text
-    charts = figures(fill_tab(at))
+    charts = figures(fill_section(at))
     assert len(charts) == 1 + 2 * 2  # the order of filling, then all-at-once beside one-at-a-time per mask
     order = charts[0]
     numbers = {m.index: n for n, m in enumerate(independent.masks, start=1)}
@@ -151,21 +169,21 @@ def test_page_says_masks_are_independent_and_fills_one_at_a_time(lang):
     # Each mask's caption shows the sentence as the model read it in that mask's round: this mask in bold,
     # the other one still [MASK] in round 1, and already filled in round 2.
     context = TEXT["iterative_context"][lang].split("{text}")[0]
-    captions = [c.value for c in fill_tab(at).caption if c.value.startswith(context)]
+    captions = [c.value for c in fill_section(at).caption if c.value.startswith(context)]
     assert len(captions) == 2
     for mask, caption in zip(independent.masks, captions):
         assert caption.count("**\\[MASK\\]**") == 1
         assert caption.count("\\[MASK\\]") == (2 if rounds[mask.index] == 1 else 1), caption
     filled_last = captions[[m.index for m in independent.masks].index(expected.steps[1].index)]
     assert expected.steps[0].chosen.token in filled_last
-    assert len(fill_tab(at).get("download_button")) == 2
+    assert len(fill_section(at).get("download_button")) == 2
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_one_at_a_time_with_hostile_input(lang):
     at = open_page(lang, "我去[MASK]场看电影")
     at.radio(key="w_fill_mask_decode").set_value("iterative").run()
-    assert any(TEXT["single_mask_same"][lang] == c.value for c in fill_tab(at).caption)
+    assert any(TEXT["single_mask_same"][lang] == c.value for c in fill_section(at).caption)
     cases = {
         "[MASK]" * 2000: "warning",  # more masks than one-at-a-time filling takes
         "no mask here": "info",
@@ -180,19 +198,19 @@ def test_one_at_a_time_with_hostile_input(lang):
         if expected == "warning":
             assert [w.value for w in at.warning] == [COMMON["error_too_many_masks"][lang].format(count=510, limit=20)]
         elif expected == "info":
-            assert fill_tab(at).info and not fill_tab(at).get("plotly_chart")
+            assert fill_section(at).info and not fill_section(at).get("plotly_chart")
         else:
-            assert len(fill_tab(at).get("plotly_chart")) == expected, text[:40]
+            assert len(fill_section(at).get("plotly_chart")) == expected, text[:40]
 
 
 def _score_chart(at):
-    charts = figures(score_tab(at))
+    charts = figures(score_section(at))
     assert len(charts) == 1
     return charts[0]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_score_tab_ranks_candidates_by_pll_with_each_token(lang):
+def test_score_section_ranks_candidates_by_pll_with_each_token(lang):
     from model import inference
 
     at = open_page(lang)
@@ -210,19 +228,19 @@ def test_score_tab_ranks_candidates_by_pll_with_each_token(lang):
     assert totals == {r.text: pytest.approx(r.pll, abs=0.005) for r in scores}
     longest = max(len(r.tokens) for r in scores)
     assert len(chart["data"]) == longest  # one trace per token position
-    assert len(score_tab(at).get("download_button")) == 2
+    assert len(score_section(at).get("download_button")) == 2
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_score_tab_hostile_input_never_raises(lang):
+def test_score_section_hostile_input_never_raises(lang):
     at = open_page(lang)
     box = "w_fill_mask_candidates"
     at.text_area(key=box).set_value("  \n \n").run()
-    assert [i.value for i in score_tab(at).info] == [TEXT["score_empty"][lang]]
+    assert [i.value for i in score_section(at).info] == [TEXT["score_empty"][lang]]
     lines = ["a [MASK] here", "x" * 30_000, "word " * 100, "<b>bold</b> <script>alert(1)</script>", "好"]
     at.text_area(key=box).set_value("\n".join(lines)).run()
     assert not at.exception
-    warnings = [w.value for w in score_tab(at).warning]
+    warnings = [w.value for w in score_section(at).warning]
     assert len(warnings) == 3
     prefix = TEXT["score_line_error"][lang].split("{reason}")[0]
     assert warnings[0] == prefix.format(line=1) + COMMON["error_mask_in_score"][lang]
@@ -231,5 +249,5 @@ def test_score_tab_hostile_input_never_raises(lang):
     chart = _score_chart(at)
     assert "&lt;script&gt;" in "".join(chart["data"][0]["y"])  # shown as text, not markup
     at.text_area(key=box).set_value("\n".join(f"sentence {n}" for n in range(12))).run()
-    assert any("8" in i.value and "12" in i.value for i in score_tab(at).info)
+    assert any("8" in i.value and "12" in i.value for i in score_section(at).info)
     assert len(_score_chart(at)["data"][0]["y"]) == 8

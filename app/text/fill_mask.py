@@ -71,8 +71,7 @@ TEXT = {
     },
     "downloads": {"en": "All predictions", "zh": "全部预测结果"},
     # Several masks at once
-    "tab_fill": {"en": "Fill in [MASK]", "zh": "预测 [MASK]"},
-    "tab_score": {"en": "Score whole sentences", "zh": "给整句打分"},
+    "score_heading": {"en": "Score whole sentences", "zh": "给整句打分"},
     "independent_note": {
         "en": "**Several masks are guessed independently.** BERT predicts every [MASK] from the same pass, "
         "in which the other masks are still [MASK]: no guess knows what the others chose. "
