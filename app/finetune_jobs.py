@@ -38,6 +38,7 @@ from model.checkpoint import LoadedBert, save_folder, zip_folder
 from model.data.tasks import load_task
 from model.inference import AttentionResult, InputError, attention_maps, check_text
 from model.modeling import BertForTaskHead
+from model.training.baselines import bag_of_characters_accuracy, majority_accuracy
 from model.training.finetune import (
     DEMO_HELDOUT_SIZE,
     EvalResult,
@@ -103,6 +104,8 @@ class JobSnapshot:
     error: str | None
     stop_reason: str | None  # "user" or "owner"; a time budget ends a run as done, with result.stopped
     seconds: float  # since the job started running
+    # Held-out accuracy of what a classifier must beat (sentence tasks): "majority", "bag_of_characters"
+    baselines: dict[str, float] = field(default_factory=dict)
 
     @property
     def finished(self) -> bool:
@@ -125,6 +128,7 @@ class _State:
     stop_reason: str | None = None
     started: float | None = None
     ended: float | None = None
+    baselines: dict[str, float] = field(default_factory=dict)
 
 
 class Job:
@@ -179,6 +183,7 @@ class Job:
                 error=s.error,
                 stop_reason=s.stop_reason,
                 seconds=0.0 if s.started is None else end - s.started,
+                baselines=dict(s.baselines),
             )
 
     def stop(self) -> None:
@@ -258,6 +263,9 @@ class Job:
         heldout = encode_examples(self.tokenizer, data.kind, heldout_examples, self.settings.max_length)
         labels = list(data.labels)
         self._set(kind=data.kind, labels=tuple(labels), train_size=len(train), heldout_size=len(heldout))
+        if data.kind == "sequence":
+            key = (self.task, self.settings.seed, len(train_examples), len(heldout_examples))
+            self._set(baselines=sentence_baselines(key, train_examples, heldout_examples, len(labels)))
         for init in self.inits:
             if self._should_stop():
                 break
@@ -317,6 +325,24 @@ class Job:
             self._state.phase = ""
             self._state.current_init = None
             self._state.ended = time.time()
+
+
+_baselines_lock = threading.Lock()
+_baselines: dict[tuple, dict[str, float]] = {}
+
+
+def sentence_baselines(key: tuple, train: list, heldout: list, num_labels: int) -> dict[str, float]:
+    """The majority class's and a bag of characters' held-out accuracy, computed once per ``key`` (task, seed,
+    sizes: the examples they pick are always the same), since a class tends to run the same defaults."""
+    with _baselines_lock:
+        if key in _baselines:
+            return _baselines[key]
+    values = {
+        "majority": majority_accuracy([label for _, label in heldout]),
+        "bag_of_characters": bag_of_characters_accuracy(train, heldout, num_labels),
+    }
+    with _baselines_lock:
+        return _baselines.setdefault(key, values)
 
 
 def start(
@@ -406,10 +432,12 @@ def row_shares(confusion: list[list[int]]) -> np.ndarray:
     return np.divide(counts, totals, out=np.zeros_like(counts), where=totals > 0)
 
 
-def majority_share(confusion: list[list[int]]) -> float:
-    """Accuracy of always answering the most common true label: the bar a model has to clear."""
-    counts = np.asarray(confusion, dtype=float)
-    return float(counts.sum(axis=1).max() / counts.sum()) if counts.sum() else 0.0
+def time_figures(snapshot: JobSnapshot) -> tuple[float, float | None]:
+    """The seconds a finished job spent training (its runs together, as their "training time" metrics add
+    up), and its total seconds with loading the data and the held-out scoring, or None where the two are
+    the same in whole seconds: one figure for time, a second only when it says something."""
+    training = sum(result.seconds for result in snapshot.results.values())
+    return training, (snapshot.seconds if round(snapshot.seconds) > round(training) else None)
 
 
 def try_sentence(model: BertForTaskHead, tokenizer, text: str, labels: list[str] | tuple[str, ...]) -> dict:

@@ -17,7 +17,7 @@ import numpy as np
 import torch
 
 from model.checkpoint import LoadedBert
-from model.inference import FillMaskResult, pretraining_model
+from model.inference import FillMaskResult, IterativeFillResult, PllResult, fill_in, pretraining_model
 from model.tokenization import BertTokenizer, Encoding
 from model.training.pretraining_data import KEPT, MASKED, NOT_CHOSEN, RANDOM, mask_tokens, random_token_pool
 
@@ -450,6 +450,58 @@ def prediction_rows(results: dict[str, FillMaskResult]) -> list[list]:
 
 
 PREDICTION_HEADER = ["attention", "mask", "position", "rank", "token", "id", "probability"]
+
+
+# Several masks, and scoring sentences --------------------------------------------------------------------
+
+
+def top_guess_text(text: str, offsets: list[tuple[int, int]], result: FillMaskResult) -> str:
+    """``text`` with every [MASK] replaced by its own top guess, each chosen without seeing the others'."""
+    return fill_in(text, offsets, {mask.index: mask.predictions[0].token for mask in result.masks})
+
+
+def tokens_before_rounds(tokens: list[str], result: IterativeFillResult) -> list[list[str]]:
+    """The wordpieces as the model read them in each round of one-at-a-time filling: ``tokens`` (the input's,
+    masks included) with the tokens written in the earlier rounds."""
+    rounds = []
+    for n in range(len(result.steps)):
+        seen = list(tokens)
+        for step in result.steps[:n]:
+            seen[step.index] = step.chosen.token
+        rounds.append(seen)
+    return rounds
+
+
+def iterative_rows(result: IterativeFillResult, mask_numbers: dict[int, int]) -> list[list]:
+    """One row per (round, rank) for the CSV download; ``written`` marks the token put into the sentence."""
+    return [
+        [n, mask_numbers[step.index], step.index, rank, p.token, p.id, round(p.prob, 6), p.id == step.chosen.id]
+        for n, step in enumerate(result.steps, start=1)
+        for rank, p in enumerate(step.predictions, start=1)
+    ]
+
+
+ITERATIVE_HEADER = ["round", "mask", "position", "rank", "token", "id", "probability", "written"]
+
+
+def candidate_lines(text: str, limit: int) -> tuple[list[tuple[int, str]], int]:
+    """The non-blank lines of ``text`` as (line number, line), the first ``limit`` of them, and how many
+    non-blank lines there were."""
+    lines = [(n, line.strip()) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
+    return lines[:limit], len(lines)
+
+
+def score_rows(results: list[PllResult]) -> list[list]:
+    """One row per (sentence, token) for the CSV download, the best-scored sentence first."""
+    ranked = sorted(results, key=lambda r: r.pll, reverse=True)
+    return [
+        [rank, r.text, round(r.pll, 6), position, s.token, round(s.log_prob, 6)]
+        for rank, r in enumerate(ranked, start=1)
+        for position, s in enumerate(r.tokens, start=1)
+    ]
+
+
+SCORE_HEADER = ["rank", "sentence", "pll", "position", "token", "log_prob"]
 
 
 # Showing user text safely --------------------------------------------------------------------------------

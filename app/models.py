@@ -91,6 +91,16 @@ def fill_mask(spec: str, text: str, top_k: int = 5, causal: bool = False) -> inf
     return inference.fill_mask(get_model(spec), text, top_k=top_k, causal=causal)
 
 
+@st.cache_data(max_entries=512, ttl=CACHE_TTL, show_spinner=False)
+def fill_mask_iterative(spec: str, text: str, top_k: int = 5) -> inference.IterativeFillResult:
+    return inference.fill_mask_iterative(get_model(spec), text, top_k=top_k)
+
+
+@st.cache_data(max_entries=512, ttl=CACHE_TTL, show_spinner=False)
+def pseudo_log_likelihood(spec: str, text: str) -> inference.PllResult:
+    return inference.pseudo_log_likelihood(get_model(spec), text)
+
+
 @st.cache_data(max_entries=16, ttl=CACHE_TTL, show_spinner=False)
 def attention(spec: str, text: str, pair: str | None = None, causal: bool = False) -> inference.AttentionResult:
     return inference.attention_maps(get_model(spec), text, pair, causal=causal)

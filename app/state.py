@@ -90,6 +90,9 @@ SETTINGS: dict[str, Setting] = {
     "model_choice": Setting("embedded", shared=False),  # a server path or download is no one else's business
     "model_folder": Setting("", shared=False),
     "fill_mask_top_k": Setting(5, low=1, high=20),
+    "fill_mask_decode": Setting("independent", options=("independent", "iterative")),
+    # Candidate sentences to score: a reader's own text, not something to put in a link.
+    "fill_mask_candidates": Setting("", high=4000, kind="text", shared=False),
     "masking_rate": Setting(15, low=1, high=100),
     "masking_split": Setting((80, 90), low=0, high=100, kind="pair"),
     "masking_whole_word": Setting(False, kind="flag"),

@@ -42,9 +42,21 @@ def build_parser() -> argparse.ArgumentParser:
     _add_model(p)
     p.add_argument("--top-k", type=int, default=5, metavar="K")
     p.add_argument("--causal", action="store_true", help="let each position see only its left, like GPT")
+    p.add_argument(
+        "--decode",
+        choices=("independent", "iterative"),
+        default="independent",
+        help="independent: every [MASK] from one pass (default); iterative: fill the most confident, run again",
+    )
     p.add_argument("--json", action="store_true")
     p.add_argument("texts", nargs="+", metavar="TEXT", help="'-' reads one text per line from stdin")
     p.set_defaults(run=cmd_fill_mask)
+
+    p = sub.add_parser("score", help="pseudo-log-likelihood of whole sentences (Salazar et al. 2020)")
+    _add_model(p)
+    p.add_argument("--json", action="store_true")
+    p.add_argument("texts", nargs="+", metavar="TEXT", help="'-' reads one text per line from stdin")
+    p.set_defaults(run=cmd_score)
 
     p = sub.add_parser("attention", help="attention maps of every layer and head")
     _add_model(p)
@@ -84,21 +96,44 @@ def _notice(truncated: bool, bundle) -> None:
         print(f"note: input truncated to {bundle.tokenizer.max_length} tokens", file=sys.stderr)
 
 
-def cmd_fill_mask(args) -> None:
+def _texts(args) -> list[str]:
     texts = []
     for t in args.texts:
         texts.extend(line for line in sys.stdin.read().splitlines() if line.strip()) if t == "-" else texts.append(t)
     if not texts:
         raise inference.InputError("empty_text", "no text given on stdin")
+    return texts
+
+
+def cmd_fill_mask(args) -> None:
+    texts = _texts(args)
     bundle = load(args.model)
     for text in texts:
-        result = inference.fill_mask(bundle, text, top_k=args.top_k, causal=args.causal)
+        if args.decode == "iterative":
+            result = inference.fill_mask_iterative(bundle, text, top_k=args.top_k, causal=args.causal)
+            masks = [(s.index, s.predictions) for s in sorted(result.steps, key=lambda s: s.index)]
+        else:
+            result = inference.fill_mask(bundle, text, top_k=args.top_k, causal=args.causal)
+            masks = [(m.index, m.predictions) for m in result.masks]
         _notice(result.truncated, bundle)
         lines = [text]
-        for n, m in enumerate(result.masks, 1):
-            preds = ", ".join(f"{p.token} {p.prob:.3f}" for p in m.predictions)
-            lines.append(f"  [MASK] {n} (token {m.index}): {preds}")
+        for n, (index, predictions) in enumerate(masks, 1):
+            preds = ", ".join(f"{p.token} {p.prob:.3f}" for p in predictions)
+            lines.append(f"  [MASK] {n} (token {index}): {preds}")
+        if args.decode == "iterative":
+            order = ", ".join(f"{s.chosen.token} (token {s.index})" for s in result.steps)
+            lines += [f"  filled in this order: {order}", f"  -> {result.filled_text}"]
         _emit(args, result.to_json(), "\n".join(lines))
+
+
+def cmd_score(args) -> None:
+    texts = _texts(args)
+    bundle = load(args.model)
+    for text in texts:
+        result = inference.pseudo_log_likelihood(bundle, text)
+        _notice(result.truncated, bundle)
+        pieces = "  ".join(f"{s.token} {s.log_prob:.2f}" for s in result.tokens)
+        _emit(args, result.to_json(), f"{result.pll:.3f}\t{text}\n  {pieces}")
 
 
 def cmd_attention(args) -> None:

@@ -1,7 +1,9 @@
-"""What the CLI and the pages ask of a loaded model: fill masks, attention maps, NSP, embedding parts.
+"""What the CLI and the pages ask of a loaded model: fill masks, attention maps, NSP, embedding parts, and
+the pseudo-log-likelihood of whole sentences.
 
 Each function takes a ``LoadedBert``, validates the text (raising ``InputError`` with a message fit for a
-user), runs one forward pass without gradients and returns plain Python and NumPy values.
+user), runs without gradients and returns plain Python and NumPy values. Most run one forward pass;
+``fill_mask_iterative`` runs one per [MASK], and ``pseudo_log_likelihood`` one per token, batched.
 """
 
 from __future__ import annotations
@@ -16,6 +18,11 @@ from .tokenization import Encoding
 
 MAX_TOP_K = 100
 MAX_INPUT_CHARS = 20_000  # beyond this we refuse rather than tokenize megabytes that will be cut anyway
+# Pseudo-log-likelihood runs one copy of the sentence per token; copies go through the model in batches of
+# at most this many tokens (copies x length), so a 512-token sentence needs a few batches, a short one one.
+PLL_BATCH_TOKENS = 16_384
+# Filling masks one at a time costs a forward pass per mask; past this many the wait is not worth it.
+MAX_ITERATIVE_MASKS = 20
 
 
 class InputError(ValueError):
@@ -63,6 +70,72 @@ class FillMaskResult:
                 }
                 for m in self.masks
             ],
+        }
+
+
+@dataclass
+class FillStep:
+    """One round of iterative filling: which [MASK] was filled, with what, and what was guessed there."""
+
+    index: int  # the mask's position among the wordpieces, [CLS] = 0
+    chosen: Prediction  # the token written into the sentence
+    predictions: list[Prediction]  # the top-k at this mask in this round, the masks not yet filled still masked
+
+
+@dataclass
+class IterativeFillResult:
+    text: str
+    tokens: list[str]  # the input's wordpieces, [MASK]s included
+    special: list[bool]  # the tokenizer's flags for [CLS], [SEP], [PAD], parallel to ``tokens``
+    steps: list[FillStep]  # in the order the masks were filled
+    filled_tokens: list[str]  # the wordpieces with every [MASK] replaced by its chosen token
+    filled_text: str  # the text with every [MASK] replaced by its chosen token ("##" dropped)
+    truncated: bool
+
+    @property
+    def order(self) -> list[int]:
+        """The masks' positions in the order they were filled."""
+        return [step.index for step in self.steps]
+
+    def to_json(self) -> dict:
+        step_of = {step.index: n for n, step in enumerate(self.steps, 1)}
+        return {
+            "text": self.text,
+            "tokens": self.tokens,
+            "special": self.special,
+            "order": self.order,
+            "filled_tokens": self.filled_tokens,
+            "filled_text": self.filled_text,
+            "masks": [  # by position, like fill_mask's, with the round in which each was filled
+                {
+                    "index": step.index,
+                    "step": step_of[step.index],
+                    "chosen": {"token": step.chosen.token, "id": step.chosen.id, "prob": step.chosen.prob},
+                    "predictions": [{"token": p.token, "id": p.id, "prob": p.prob} for p in step.predictions],
+                }
+                for step in sorted(self.steps, key=lambda s: s.index)
+            ],
+        }
+
+
+@dataclass
+class TokenScore:
+    token: str
+    log_prob: float  # natural log of the probability of this token where it stands, with it masked
+
+
+@dataclass
+class PllResult:
+    text: str
+    pll: float  # pseudo-log-likelihood: the sum of the tokens' log_prob, [CLS] and [SEP] excluded
+    tokens: list[TokenScore]
+    truncated: bool
+
+    def to_json(self) -> dict:
+        return {
+            "text": self.text,
+            "pll": self.pll,
+            "tokens": [{"token": s.token, "log_prob": s.log_prob} for s in self.tokens],
         }
 
 
@@ -152,15 +225,9 @@ def pretraining_model(bundle: LoadedBert):
     return bundle.model
 
 
-@torch.inference_mode()
-def fill_mask(bundle: LoadedBert, text: str, *, top_k: int = 5, causal: bool = False) -> FillMaskResult:
-    """Top-k predictions for every [MASK]; ``causal`` lets each position see only itself and its left."""
-    if not isinstance(top_k, int) or not 1 <= top_k <= MAX_TOP_K:
-        raise InputError("bad_top_k", f"top-k must be a whole number from 1 to {MAX_TOP_K}.", limit=MAX_TOP_K)
-    model = pretraining_model(bundle)
-    enc = encode(bundle, text)
-    mask_id = bundle.tokenizer.mask_token_id
-    positions = [i for i, t in enumerate(enc.ids) if t == mask_id]
+def _mask_positions(bundle: LoadedBert, text: str, enc: Encoding) -> list[int]:
+    """Where the [MASK]s are; an InputError that says why when there is none the model can read."""
+    positions = [i for i, t in enumerate(enc.ids) if t == bundle.tokenizer.mask_token_id]
     if not positions:
         if enc.truncated and "[MASK]" in text:
             limit = len(enc.ids)
@@ -171,20 +238,123 @@ def fill_mask(bundle: LoadedBert, text: str, *, top_k: int = 5, causal: bool = F
                 limit=limit,
             )
         raise InputError("no_mask", "The text has no [MASK]: put [MASK] where a word should be predicted.")
-    ids, types = _tensors(enc)
+    return positions
+
+
+def _check_top_k(top_k) -> None:
+    if not isinstance(top_k, int) or not 1 <= top_k <= MAX_TOP_K:
+        raise InputError("bad_top_k", f"top-k must be a whole number from 1 to {MAX_TOP_K}.", limit=MAX_TOP_K)
+
+
+def _mask_probabilities(model, ids, types, positions: list[int], causal: bool) -> torch.Tensor:
+    """One forward pass; the vocabulary distribution at each of ``positions``, (N, V) in float32."""
     rows = torch.tensor(positions)
     hidden = model.bert(ids, types, causal=causal, last_layer_rows=rows).last_hidden_state  # (1, N, H)
-    probs = model.cls.predictions(hidden[0]).float().softmax(dim=-1)  # (N, V)
-    k = min(top_k, probs.size(-1))
-    top = probs.topk(k, dim=-1)
-    masks = []
-    for row, pos in enumerate(positions):
-        preds = [
-            Prediction(bundle.tokenizer.id_to_token(int(i)), int(i), float(p))
-            for p, i in zip(top.values[row], top.indices[row])
-        ]
-        masks.append(MaskPredictions(pos, preds))
+    return model.cls.predictions(hidden[0]).float().softmax(dim=-1)  # (N, V)
+
+
+def _top_predictions(bundle: LoadedBert, probs: torch.Tensor, top_k: int) -> list[list[Prediction]]:
+    """The ``top_k`` most probable tokens of each row of ``probs`` (N, V), most probable first."""
+    top = probs.topk(min(top_k, probs.size(-1)), dim=-1)
+    return [
+        [Prediction(bundle.tokenizer.id_to_token(int(i)), int(i), float(p)) for p, i in zip(values, indices)]
+        for values, indices in zip(top.values, top.indices)
+    ]
+
+
+@torch.inference_mode()
+def fill_mask(bundle: LoadedBert, text: str, *, top_k: int = 5, causal: bool = False) -> FillMaskResult:
+    """Top-k predictions for every [MASK]; ``causal`` lets each position see only itself and its left.
+
+    Every [MASK] is predicted from the same pass, so each guess sees the other masks still as [MASK]:
+    the guesses are independent of one another (``fill_mask_iterative`` is the alternative)."""
+    _check_top_k(top_k)
+    model = pretraining_model(bundle)
+    enc = encode(bundle, text)
+    positions = _mask_positions(bundle, text, enc)
+    ids, types = _tensors(enc)
+    probs = _mask_probabilities(model, ids, types, positions, causal)
+    masks = [MaskPredictions(pos, preds) for pos, preds in zip(positions, _top_predictions(bundle, probs, top_k))]
     return FillMaskResult(text, enc.tokens, enc.special, masks, enc.truncated)
+
+
+@torch.inference_mode()
+def fill_mask_iterative(bundle: LoadedBert, text: str, *, top_k: int = 5, causal: bool = False) -> IterativeFillResult:
+    """Fill the [MASK]s one at a time: predict all, write the most confident one's best token into the
+    sentence, predict again, until none is left. One forward pass per [MASK].
+
+    Confidence is the probability of the token that would be written; a special token ([MASK], [SEP] ...) is
+    never written, so the sentence really ends without masks. Equal confidences go to the leftmost mask.
+    The first pass is exactly ``fill_mask``'s, so with a single [MASK] the two agree."""
+    _check_top_k(top_k)
+    model = pretraining_model(bundle)
+    enc = encode(bundle, text)
+    remaining = _mask_positions(bundle, text, enc)
+    if len(remaining) > MAX_ITERATIVE_MASKS:
+        raise InputError(
+            "too_many_masks",
+            f"The text has {len(remaining)} [MASK]s; filling them one at a time is limited to {MAX_ITERATIVE_MASKS}.",
+            count=len(remaining),
+            limit=MAX_ITERATIVE_MASKS,
+        )
+    ids, types = _tensors(enc)
+    tokens = list(enc.tokens)
+    never_written = torch.tensor(sorted(bundle.tokenizer.special_ids))
+    steps = []
+    while remaining:
+        probs = _mask_probabilities(model, ids, types, remaining, causal)  # (N, V)
+        writable = probs.clone()
+        writable[:, never_written] = -1.0
+        best_prob, best_id = writable.max(dim=-1)  # (N,) each
+        row = int(best_prob.argmax())  # the first maximum: the leftmost of equally confident masks
+        position, token_id = remaining[row], int(best_id[row])
+        chosen = Prediction(bundle.tokenizer.id_to_token(token_id), token_id, float(best_prob[row]))
+        steps.append(FillStep(position, chosen, _top_predictions(bundle, probs[row : row + 1], top_k)[0]))
+        ids[0, position] = token_id
+        tokens[position] = chosen.token
+        del remaining[row]
+    filled_text = fill_in(text, enc.offsets, {step.index: step.chosen.token for step in steps})
+    return IterativeFillResult(text, enc.tokens, enc.special, steps, tokens, filled_text, enc.truncated)
+
+
+def fill_in(text: str, offsets: list[tuple[int, int]], tokens: dict[int, str]) -> str:
+    """``text`` with the wordpiece at each position of ``tokens`` (its [MASK]s) replaced by the given token,
+    found by the encoding's character ``offsets``; a continuation piece loses its "##"."""
+    for position in sorted(tokens, reverse=True):  # from the right, so earlier offsets stay valid
+        start, end = offsets[position]
+        text = text[:start] + tokens[position].removeprefix("##") + text[end:]
+    return text
+
+
+@torch.inference_mode()
+def pseudo_log_likelihood(bundle: LoadedBert, text: str) -> PllResult:
+    """How natural the model finds a whole sentence (Salazar et al. 2020, "Masked Language Model Scoring").
+
+    Each wordpiece in turn is replaced by [MASK] and the model's natural-log probability of the true piece
+    there is read; the score is their sum ([CLS] and [SEP] are not scored). That is one forward pass per
+    wordpiece: the masked copies of the sentence run together, ``PLL_BATCH_TOKENS`` tokens per batch."""
+    model = pretraining_model(bundle)
+    enc = encode(bundle, text)
+    if bundle.tokenizer.mask_token_id in enc.ids:
+        raise InputError(
+            "mask_in_score", "Scoring needs a whole sentence: replace every [MASK] with the word you mean."
+        )
+    ids, types = _tensors(enc)  # (1, T)
+    T = ids.size(1)
+    scored = torch.arange(1, T - 1)  # every position but [CLS] and [SEP]
+    per_batch = max(1, PLL_BATCH_TOKENS // T)
+    log_probs = []
+    for chunk in scored.split(per_batch):
+        n = chunk.numel()
+        copies = ids.repeat(n, 1)  # (n, T): copy j masks position chunk[j]
+        rows = torch.arange(n)
+        copies[rows, chunk] = bundle.tokenizer.mask_token_id
+        hidden = model.bert(copies, types.expand(n, T)).last_hidden_state[rows, chunk]  # (n, H)
+        logits = model.cls.predictions(hidden).float()  # (n, V)
+        log_probs.append(logits.log_softmax(dim=-1)[rows, ids[0, chunk]])  # (n,)
+    values = torch.cat(log_probs).tolist()
+    tokens = [TokenScore(enc.tokens[i], value) for i, value in zip(scored.tolist(), values)]
+    return PllResult(text, sum(values), tokens, enc.truncated)
 
 
 @torch.inference_mode()

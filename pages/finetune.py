@@ -161,6 +161,13 @@ def describe_settings(snapshot: jobs.JobSnapshot) -> str:
     )
 
 
+def baseline_name(task_name: str, key: str) -> str:
+    """ "majority class", or "bag of characters" (words, for an English task)."""
+    if key == "bag_of_characters":
+        return t(f"finetune.baseline_bag_{TASKS[task_name]['language']}")
+    return t(f"finetune.baseline_{key}")
+
+
 def show_status(snapshot: jobs.JobSnapshot) -> None:
     if snapshot.status == jobs.QUEUED:
         st.info(t("finetune.queued", slots=jobs.MAX_TRAININGS, ahead=snapshot.ahead), icon="⏳")
@@ -183,7 +190,11 @@ def show_status(snapshot: jobs.JobSnapshot) -> None:
         else:
             st.info(t("finetune.loading"), icon="📦")
     elif snapshot.status == jobs.DONE:
-        st.success(t("finetune.done", seconds=snapshot.seconds))
+        training, total = jobs.time_figures(snapshot)
+        if total is None:
+            st.success(t("finetune.done", training=training))
+        else:
+            st.success(t("finetune.done_total", training=training, total=total))
     elif snapshot.status == jobs.STOPPED:
         st.warning(t("finetune.stopped_owner") if snapshot.stop_reason == "owner" else t("finetune.stopped"))
     else:
@@ -221,9 +232,14 @@ def live_view() -> None:
                 accuracy_title=t("finetune.accuracy"),
                 step_title=t("finetune.step"),
                 title=t("finetune.curves_title"),
+                baselines={baseline_name(snapshot.task, key): value for key, value in snapshot.baselines.items()},
+                heldout={init: result.evaluation.accuracy for init, result in snapshot.results.items()},
+                heldout_name=t("finetune.heldout_marker"),
             ),
             key="finetune_curves",
         )
+        if snapshot.baselines:
+            st.caption(t("finetune.baselines_note"))
     if active and snapshot.finished:
         st.rerun()  # the whole page, so that the results below appear
 
@@ -238,11 +254,17 @@ if not snapshot.finished or not snapshot.results:
 # --- 3. held-out results ----------------------------------------------------------------------------------
 st.subheader(t("finetune.results_header"))
 labels = list(snapshot.labels)
-first_evaluation = next(iter(snapshot.results.values())).evaluation
 if snapshot.kind == "token":
     st.caption(t("finetune.results_note_token"))
 else:
-    st.caption(t("finetune.results_note", chance=jobs.majority_share(first_evaluation.confusion)))
+    st.caption(
+        t(
+            "finetune.results_note",
+            chance=snapshot.baselines["majority"],
+            bag=snapshot.baselines["bag_of_characters"],
+            bag_name=baseline_name(snapshot.task, "bag_of_characters"),
+        )
+    )
 result_columns = st.columns(len(snapshot.results))
 for column, (init, result) in zip(result_columns, snapshot.results.items()):
     with column:

@@ -102,6 +102,14 @@ def test_a_job_runs_to_done_with_history_and_evaluation(base):
     evaluation = snap.results["pretrained"].evaluation
     assert sum(map(sum, evaluation.confusion)) == 40 and 0.0 <= evaluation.accuracy <= 1.0
     assert jobs.progress(snap) == 1.0
+    # The baselines, on the same held-out examples: the majority label's share, and a bag of characters,
+    # which finds the one word (好 or 坏) that decides the class.
+    heldout_labels = [label for _, label in sentiment_like(40, 1)]
+    assert snap.baselines["majority"] == max(heldout_labels.count(0), heldout_labels.count(1)) / 40
+    assert snap.baselines["bag_of_characters"] >= 0.9
+    training, total = jobs.time_figures(snap)
+    assert training == snap.results["pretrained"].seconds
+    assert total is None or (total == snap.seconds and round(total) > round(training))
     model = job.trained_model()
     assert model is not None and not any(p.requires_grad for p in model.parameters())
     answer = jobs.try_sentence(model, job.tokenizer, "w3 好 w4", LABELS)
@@ -362,7 +370,6 @@ def test_tables_and_shares():
     evaluation = EvalResult(0.75, [[3, 1], [0, 0]])
     assert jobs.confusion_rows(evaluation, ["a", "b"], "t\\p") == (["t\\p", "a", "b"], [["a", 3, 1], ["b", 0, 0]])
     assert jobs.row_shares(evaluation.confusion).tolist() == [[0.75, 0.25], [0.0, 0.0]]
-    assert jobs.majority_share([[6, 0], [2, 2]]) == 0.6 and jobs.majority_share([[0]]) == 0.0
     history = [
         {"init": "random", "step": 1, "epoch": 1, "loss": 0.69314718, "accuracy": 0.5, "lr": 1e-5, "seconds": 0.1234}
     ]
@@ -396,6 +403,30 @@ def test_ranked_and_last_step():
     )
     assert jobs.last_step(snap, "random")["step"] == 2 and jobs.last_step(snap, "pretrained")["step"] == 1
     assert jobs.last_step(snap, None) is None
+
+
+def test_one_figure_for_time_and_the_total_only_when_it_differs():
+    from model.training.finetune import EvalResult, FinetuneResult
+
+    def finished(total: float, *training: float) -> jobs.JobSnapshot:
+        results = {
+            init: FinetuneResult(10, seconds, [], EvalResult(0.5, [[1, 1], [0, 0]]))
+            for init, seconds in zip(jobs.INITS, training)
+        }
+        return jobs.JobSnapshot(
+            "x", jobs.DONE, "", "t", "sequence", ("a", "b"), jobs.INITS[: len(training)], None,
+            jobs.demo_settings(), 10, 2, 0, (), results, None, None, total,
+        )  # fmt: skip
+
+    assert jobs.time_figures(finished(60.3, 60.1)) == (60.1, None)  # both 60 s: one figure
+    assert jobs.time_figures(finished(75.0, 61.0)) == (61.0, 75.0)  # loading and scoring took 14 s more
+    assert jobs.time_figures(finished(130.0, 60.0, 61.0)) == (121.0, 130.0)  # a comparison: both runs' training
+
+
+def test_a_token_task_has_no_sentence_baselines(base):
+    job = jobs.start(jobs.Owner(), base, "tiny-ner", QUICK, "pretrained", 24)
+    assert job.wait(60)
+    assert job.snapshot().baselines == {}
 
 
 def test_progress_counts_steps_or_time_whichever_is_further():

@@ -2,16 +2,46 @@
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 from apptest_helpers import figures, open_app_page
 from streamlit.testing.v1 import AppTest
 
+from app.masking_lab import escape_markdown
 from app.text.common import TEXT as COMMON
 from app.text.fill_mask import TEXT
 
 
 def open_page(lang: str, text: str | None = None) -> AppTest:
     return open_app_page("fill_mask", lang, text=text)
+
+
+def section(at: AppTest, key: str):
+    """The page's container with this key."""
+
+    def find(node):
+        for child in getattr(node, "children", {}).values():
+            if getattr(child, "key", None) == key:
+                return child
+            found = find(child)
+            if found is not None:
+                return found
+        return None
+
+    block = find(at.main)
+    assert block is not None, key
+    return block
+
+
+def fill_section(at: AppTest):
+    """The first section, where the [MASK]s are filled."""
+    return section(at, "fill_mask_predict")
+
+
+def score_section(at: AppTest):
+    """The second section, which scores whole sentences."""
+    return section(at, "fill_mask_score")
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -24,7 +54,7 @@ def test_no_mask_explains_then_example_predicts(lang):
     at.button(key="fill_mask_example_zh").click().run()
     assert not at.exception
     assert at.session_state["text"] == "我去[MASK]场看电影"
-    charts = figures(at)
+    charts = figures(fill_section(at))
     assert len(charts) == 2  # one [MASK]: bidirectional and causal
     assert charts[0]["layout"]["title"]["text"] == TEXT["bidirectional_title"][lang]
     assert charts[1]["layout"]["title"]["text"] == TEXT["causal_title"][lang]
@@ -33,7 +63,7 @@ def test_no_mask_explains_then_example_predicts(lang):
     assert TEXT["mask_heading"][lang].format(number=1, position=4) in [m.value.lstrip("# ") for m in at.markdown]
     seen_from_left = TEXT["context"][lang].split("{left}")[0]
     assert any(c.value.startswith(seen_from_left + "我") for c in at.caption)  # only "我去" lies to the left
-    assert len(at.get("download_button")) == 2
+    assert len(fill_section(at).get("download_button")) == 2
 
 
 def test_clicking_tokens_masks_them_and_clicking_again_restores():
@@ -44,7 +74,7 @@ def test_clicking_tokens_masks_them_and_clicking_again_restores():
     pills.set_value([4, 8]).run()  # values are token positions: "door" and the second "the"
     assert not at.exception
     assert at.session_state["text"] == "She opened the [MASK] and walked into [MASK] room."
-    assert len(figures(at)) == 4
+    assert len(figures(fill_section(at))) == 4
     at.button_group[0].set_value([4]).run()
     assert at.session_state["text"] == "She opened the [MASK] and walked into the room."
     at.button_group[0].set_value([]).run()
@@ -56,9 +86,9 @@ def test_top_k_slider_changes_the_bars():
     at = open_page("en", "She opened the [MASK].")
     at.slider(key="w_fill_mask_top_k").set_value(12).run()
     assert not at.exception
-    assert all(len(chart["data"][0]["y"]) == 12 for chart in figures(at))
+    assert all(len(chart["data"][0]["y"]) == 12 for chart in figures(fill_section(at)))
     at.slider(key="w_fill_mask_top_k").set_value(1).run()
-    assert all(len(chart["data"][0]["y"]) == 1 for chart in figures(at))
+    assert all(len(chart["data"][0]["y"]) == 1 for chart in figures(fill_section(at)))
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -84,11 +114,142 @@ def test_hostile_inputs_never_raise(lang):
         elif expected == "warning":
             assert at.warning
         else:
-            assert len(at.get("plotly_chart")) == expected, text[:40]
+            assert len(fill_section(at).get("plotly_chart")) == expected, text[:40]
     at.session_state["text"] = "word " * 600 + "The [MASK] is red."  # the only [MASK] is past the 512th token
     at.run()
-    assert not at.exception and not at.get("plotly_chart")
+    assert not at.exception and not fill_section(at).get("plotly_chart")
     assert [w.value for w in at.warning] == [COMMON["error_mask_cut_off"][lang].format(limit=512)]
     at.session_state["text"] = "[MASK]" * 2000
     at.run()
     assert any("20" in i.value for i in at.info)  # only the first 20 masks get panels, and the page says so
+
+
+# Several masks at once ------------------------------------------------------------------------------------
+
+
+@functools.cache
+def _embedded():
+    from model.checkpoint import load
+
+    return load("embedded")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_page_says_masks_are_independent_and_fills_one_at_a_time(lang):
+    at = open_page(lang)
+    assert any(TEXT["independent_note"][lang][:30] in m.value for m in fill_section(at).markdown)
+    at.button(key=f"fill_mask_example_two_{lang}").click().run()
+    text = at.session_state["text"]
+    assert text == TEXT[f"example_two_{lang}"][lang] and text.count("[MASK]") == 2
+    assert len(figures(fill_section(at))) == 4  # all at once: bidirectional and causal for each mask
+    from model import inference
+
+    expected = inference.fill_mask_iterative(_embedded(), text, top_k=5)
+    independent = inference.fill_mask(_embedded(), text, top_k=5)
+    tops = {m.index: m.predictions[0].token for m in independent.masks}
+    together = inference.fill_in(text, _embedded().tokenizer.encode(text).offsets, tops)
+    all_at_once = TEXT["filled_independent"][lang].format(text=escape_markdown(together))
+    assert all_at_once in [m.value for m in fill_section(at).markdown]  # what the independent guesses say together
+    at.radio(key="w_fill_mask_decode").set_value("iterative").run()
+    assert not at.exception
+    markdown = [m.value for m in fill_section(at).markdown]
+    assert all_at_once in markdown
+    assert TEXT["filled_iterative"][lang].format(text=escape_markdown(expected.filled_text)) in markdown
+    assert "[MASK]" not in expected.filled_text
+    charts = figures(fill_section(at))
+    assert len(charts) == 1 + 2 * 2  # the order of filling, then all-at-once beside one-at-a-time per mask
+    order = charts[0]
+    numbers = {m.index: n for n, m in enumerate(independent.masks, start=1)}
+    assert order["data"][0]["y"] == [
+        TEXT["order_label"][lang].format(round=n, token=step.chosen.token, mask=numbers[step.index])
+        for n, step in enumerate(expected.steps, start=1)
+    ]
+    assert order["data"][0]["x"] == pytest.approx([step.chosen.prob for step in expected.steps])
+    round_titles = [c["layout"]["title"]["text"] for c in charts[2::2]]
+    rounds = {step.index: n for n, step in enumerate(expected.steps, start=1)}
+    assert round_titles == [TEXT["iterative_title"][lang].format(round=rounds[m.index]) for m in independent.masks]
+    # Each mask's caption shows the sentence as the model read it in that mask's round: this mask in bold,
+    # the other one still [MASK] in round 1, and already filled in round 2.
+    context = TEXT["iterative_context"][lang].split("{text}")[0]
+    captions = [c.value for c in fill_section(at).caption if c.value.startswith(context)]
+    assert len(captions) == 2
+    for mask, caption in zip(independent.masks, captions):
+        assert caption.count("**\\[MASK\\]**") == 1
+        assert caption.count("\\[MASK\\]") == (2 if rounds[mask.index] == 1 else 1), caption
+    filled_last = captions[[m.index for m in independent.masks].index(expected.steps[1].index)]
+    assert expected.steps[0].chosen.token in filled_last
+    assert len(fill_section(at).get("download_button")) == 2
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_one_at_a_time_with_hostile_input(lang):
+    at = open_page(lang, "我去[MASK]场看电影")
+    at.radio(key="w_fill_mask_decode").set_value("iterative").run()
+    assert any(TEXT["single_mask_same"][lang] == c.value for c in fill_section(at).caption)
+    cases = {
+        "[MASK]" * 2000: "warning",  # more masks than one-at-a-time filling takes
+        "no mask here": "info",
+        "": "info",
+        "</script><script>alert(1)</script> <b>x</b> [MASK] [MASK]": 5,
+        "😀 [MASK] 🎉": 3,
+    }
+    for text, expected in cases.items():
+        at.session_state["text"] = text
+        at.run()
+        assert not at.exception, text[:40]
+        if expected == "warning":
+            assert [w.value for w in at.warning] == [COMMON["error_too_many_masks"][lang].format(count=510, limit=20)]
+        elif expected == "info":
+            assert fill_section(at).info and not fill_section(at).get("plotly_chart")
+        else:
+            assert len(fill_section(at).get("plotly_chart")) == expected, text[:40]
+
+
+def _score_chart(at):
+    charts = figures(score_section(at))
+    assert len(charts) == 1
+    return charts[0]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_score_section_ranks_candidates_by_pll_with_each_token(lang):
+    from model import inference
+
+    at = open_page(lang)
+    assert at.text_area(key="w_fill_mask_candidates").value == TEXT["score_default"][lang]
+    candidates = ["我去剧场看电影", "我去机场看电影", "She opened the door and walked into the room."]
+    at.text_area(key="w_fill_mask_candidates").set_value("\n".join(candidates) + "\n\n").run()
+    assert not at.exception
+    scores = sorted((inference.pseudo_log_likelihood(_embedded(), c) for c in candidates), key=lambda r: -r.pll)
+    chart = _score_chart(at)
+    assert chart["layout"]["title"]["text"] == TEXT["score_chart_title"][lang]
+    first_segments = chart["data"][0]
+    assert first_segments["y"] == [r.text for r in scores]  # best first
+    assert first_segments["x"] == pytest.approx([-r.tokens[0].log_prob for r in scores])
+    totals = {a["y"]: float(a["text"]) for a in chart["layout"]["annotations"]}
+    assert totals == {r.text: pytest.approx(r.pll, abs=0.005) for r in scores}
+    longest = max(len(r.tokens) for r in scores)
+    assert len(chart["data"]) == longest  # one trace per token position
+    assert len(score_section(at).get("download_button")) == 2
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_score_section_hostile_input_never_raises(lang):
+    at = open_page(lang)
+    box = "w_fill_mask_candidates"
+    at.text_area(key=box).set_value("  \n \n").run()
+    assert [i.value for i in score_section(at).info] == [TEXT["score_empty"][lang]]
+    lines = ["a [MASK] here", "x" * 30_000, "word " * 100, "<b>bold</b> <script>alert(1)</script>", "好"]
+    at.text_area(key=box).set_value("\n".join(lines)).run()
+    assert not at.exception
+    warnings = [w.value for w in score_section(at).warning]
+    assert len(warnings) == 3
+    prefix = TEXT["score_line_error"][lang].split("{reason}")[0]
+    assert warnings[0] == prefix.format(line=1) + COMMON["error_mask_in_score"][lang]
+    assert warnings[1].startswith(prefix.format(line=2))
+    assert warnings[2].startswith(prefix.format(line=3)) and "100" in warnings[2]
+    chart = _score_chart(at)
+    assert "&lt;script&gt;" in "".join(chart["data"][0]["y"])  # shown as text, not markup
+    at.text_area(key=box).set_value("\n".join(f"sentence {n}" for n in range(12))).run()
+    assert any("8" in i.value and "12" in i.value for i in score_section(at).info)
+    assert len(_score_chart(at)["data"][0]["y"]) == 8

@@ -116,6 +116,16 @@ def test_a_tiny_training_draws_live_curves_stops_and_shows_results():
     assert TEXT["results_header"]["en"] in [s.value for s in at.subheader]
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Held-out accuracy"].endswith("%") and int(metrics["Steps"]) == snapshot.results["pretrained"].steps
+    assert metrics[TEXT["seconds"]["en"]] == f"{snapshot.results['pretrained'].seconds:.0f}"
+    baselines = snapshot.baselines
+    note = TEXT["results_note"]["en"].format(
+        chance=baselines["majority"], bag=baselines["bag_of_characters"], bag_name=TEXT["baseline_bag_zh"]["en"]
+    )
+    assert note in [c.value for c in at.caption]
+    curves = next(f for f in figures(at) if f["layout"]["title"]["text"].startswith("Training curves"))
+    assert sorted(shape["y0"] for shape in curves["layout"]["shapes"]) == sorted(baselines.values())
+    diamond = next(trace for trace in curves["data"] if trace.get("name") == "Pre-trained weights: held-out")
+    assert diamond["y"] == [snapshot.results["pretrained"].evaluation.accuracy]
     titles = figure_titles(at)
     assert "Confusion matrix: Pre-trained weights" in titles
     assert "Class probabilities" in titles and any(t.startswith("Attention from [CLS]") for t in titles)
@@ -177,6 +187,26 @@ def test_curves_put_both_runs_on_one_chart_over_the_whole_run():
     assert ("P", True) in names and ("R", True) in names
     assert list(fig.layout.xaxis.range) == pytest.approx([0, 10.2])  # the whole run, so a live chart grows into it
     assert list(fig.data[1].y) == pytest.approx(charts.smooth([1.0, 0.5, 1 / 3, 0.25]))
+
+
+def test_curves_show_baselines_as_lines_and_held_out_scores_as_diamonds():
+    fig = charts.training_curves(
+        history("pretrained", 4) + history("random", 3),
+        run_names={"pretrained": "P", "random": "R"},
+        loss_title="loss",
+        accuracy_title="acc",
+        step_title="step",
+        baselines={"majority <b>": 0.54, "bag": 0.725},
+        heldout={"pretrained": 0.8},
+        heldout_name="{run}: held-out",
+    )
+    lines = [shape for shape in fig.layout.shapes if shape.type == "line"]
+    assert sorted(line.y0 for line in lines) == [0.54, 0.725] and all(line.y0 == line.y1 for line in lines)
+    assert all(line.yref == "y2" and line.line.dash == "dash" for line in lines)  # on the accuracy side
+    assert {a.text for a in fig.layout.annotations} >= {"majority &lt;b&gt; 54%", "bag 72%"}
+    diamond = next(trace for trace in fig.data if trace.name == "P: held-out")
+    assert list(diamond.x) == [4] and list(diamond.y) == [0.8] and diamond.marker.symbol == "diamond"
+    assert diamond.xaxis == "x2" and not any(trace.name == "R: held-out" for trace in fig.data)
 
 
 def test_smooth_is_a_trailing_mean():

@@ -42,9 +42,16 @@ def training_curves(
     step_title: str,
     title: str | None = None,
     window: int = 5,
+    baselines: Mapping[str, float] | None = None,
+    heldout: Mapping[str, float] | None = None,
+    heldout_name: str = "{run}: held-out",
 ) -> go.Figure:
     """Loss (left) and batch accuracy (right) against the step, one colour per run (pre-trained, random):
-    raw values faint, their running mean solid, so two runs compare on one chart."""
+    raw values faint, their running mean solid, so two runs compare on one chart.
+
+    On the accuracy side, ``baselines`` (name -> held-out accuracy, such as the majority class) are dashed
+    horizontal lines, and ``heldout`` (init -> held-out accuracy of a finished run) a diamond at the run's
+    last step, named by the ``heldout_name`` template: "did fine-tuning beat the baselines?" at a glance."""
     fig = make_subplots(rows=1, cols=2, subplot_titles=(loss_title, accuracy_title), horizontal_spacing=0.08)
     for init, name in run_names.items():
         steps = [h for h in history if h["init"] == init]
@@ -84,6 +91,35 @@ def training_curves(
                 row=1,
                 col=col,
             )
+    for init, accuracy in (heldout or {}).items():
+        steps = [h["step"] for h in history if h["init"] == init]
+        name = heldout_name.format(run=run_names.get(init, init))
+        fig.add_trace(
+            go.Scatter(
+                x=[max(steps, default=0)],
+                y=[accuracy],
+                mode="markers",
+                marker={
+                    "symbol": "diamond",
+                    "size": 13,
+                    "color": RUN_COLOURS.get(init, "#333333"),
+                    "line": {"color": "white", "width": 1},
+                },
+                name=plotly_text(name),
+                hovertemplate=f"{plotly_text(name)}: %{{y:.1%}}<extra></extra>",
+            ),
+            row=1,
+            col=2,
+        )
+    for name, accuracy in (baselines or {}).items():
+        fig.add_hline(
+            y=accuracy,
+            line={"dash": "dash", "color": "#777777", "width": 1.5},
+            annotation={"text": plotly_text(f"{name} {accuracy:.0%}"), "font": {"size": 11, "color": "#555555"}},
+            annotation_position="top left",
+            row=1,
+            col=2,
+        )
     # The x axis spans the whole run from the start, so a live chart grows across it instead of rescaling.
     last_step = max([h.get("total_steps", h["step"]) for h in history] + [1])
     fig.update_xaxes(title_text=step_title, range=[0, last_step * 1.02], dtick=max(1, math.ceil(last_step / 8)))

@@ -113,4 +113,12 @@ TEXT = {
         "en": "The text has no [MASK]: put [MASK] where a word should be predicted.",
         "zh": "文本中没有 [MASK]：请在要预测的位置写上 [MASK]。",
     },
+    "error_too_many_masks": {
+        "en": "The text has {count} [MASK]s; filling them one at a time is limited to {limit}.",
+        "zh": "文本中有 {count} 个 [MASK]；逐个填入最多支持 {limit} 个。",
+    },
+    "error_mask_in_score": {
+        "en": "Scoring needs a whole sentence: replace every [MASK] with the word you mean.",
+        "zh": "打分需要完整的句子：请把每个 [MASK] 换成你想要的词。",
+    },
 }

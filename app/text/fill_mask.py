@@ -68,4 +68,111 @@ TEXT = {
         "zh": "该模型是微调后的分类器，没有掩码语言模型头，无法预测 [MASK]。请在侧边栏选择内置模型。",
     },
     "downloads": {"en": "All predictions", "zh": "全部预测结果"},
+    # Several masks at once
+    "score_heading": {"en": "Score whole sentences", "zh": "给整句打分"},
+    "independent_note": {
+        "en": "**Several masks are guessed independently.** BERT predicts every [MASK] from the same pass, "
+        "in which the other masks are still [MASK]: no guess knows what the others chose. "
+        "Two masks side by side can therefore come back as two words that do not belong together "
+        "(“New New” for “New York”), the weakness XLNet was built to fix. "
+        "Choose **one at a time** below to fill the most confident mask first, run the model again, and repeat. "
+        "Try it on an example with two masks in a row:",
+        "zh": "**多个 [MASK] 是彼此独立地猜的。** BERT 在同一次前向计算中预测所有 [MASK]，"
+        "这时其他位置仍然是 [MASK]：每个猜测都不知道别的位置选了什么。"
+        "所以相邻的两个 [MASK] 可能各猜各的，拼起来却不成词（把 “New York” 猜成 “New New”），"
+        "这正是 XLNet 想要解决的弱点。在下面选择 **逐个填入**：先填最有把握的那个 [MASK]，"
+        "再让模型重新看一遍句子，如此重复。可以在两个连着的 [MASK] 的示例上试试：",
+    },
+    "example_two_zh": {"en": "他在[MASK][MASK]工作。", "zh": "他在[MASK][MASK]工作。"},
+    "example_two_en": {
+        "en": "The [MASK] [MASK] is the capital of France.",
+        "zh": "The [MASK] [MASK] is the capital of France.",
+    },
+    "decode_label": {"en": "How to fill several masks", "zh": "多个 [MASK] 怎么填"},
+    "decode_independent": {
+        "en": "All at once (independently, as BERT does)",
+        "zh": "一次全部（彼此独立，BERT 的做法）",
+    },
+    "decode_iterative": {
+        "en": "One at a time (most confident first)",
+        "zh": "逐个填入（最有把握的先填）",
+    },
+    "single_mask_same": {
+        "en": "With a single [MASK] both ways give the same answer: add a second [MASK] to see them differ.",
+        "zh": "只有一个 [MASK] 时两种方式的结果相同：再加一个 [MASK] 就能看出区别。",
+    },
+    "filled_independent": {
+        "en": "All at once, each mask's top guess: **{text}**",
+        "zh": "一次全部，每个 [MASK] 取第一名：**{text}**",
+    },
+    "filled_iterative": {
+        "en": "One at a time: **{text}**",
+        "zh": "逐个填入：**{text}**",
+    },
+    "order_title": {
+        "en": "Order of filling: the token written in each round, and its probability then",
+        "zh": "填入顺序：每一轮写入的 token 及其当时的概率",
+    },
+    "order_label": {
+        "en": "{round}. {token}  ([MASK] no. {mask})",
+        "zh": "第 {round} 轮：{token}（第 {mask} 个 [MASK]）",
+    },
+    "independent_title": {"en": "All at once: the other masks still [MASK]", "zh": "一次全部：其他位置仍是 [MASK]"},
+    "iterative_title": {"en": "One at a time: filled in round {round}", "zh": "逐个填入：第 {round} 轮填入"},
+    "iterative_context": {
+        "en": "When this mask was filled, the model read: {text}",
+        "zh": "填这个 [MASK] 时，模型看到的句子是：{text}",
+    },
+    "iterative_downloads": {"en": "All predictions, round by round", "zh": "全部预测结果（逐轮）"},
+    # Scoring sentences
+    "score_lead": {
+        "en": "Which of several sentences does the model find most natural? BERT gives no probability to a whole "
+        "sentence, but a **pseudo-log-likelihood** (PLL; Salazar et al. 2020) comes close: mask each token in "
+        "turn, ask the model for the probability of the true token there, and add up the logarithms. "
+        "Every token costs one forward pass. The closer to zero, the more natural the sentence. "
+        "Type one candidate per line, for example the same sentence with different words.",
+        "zh": "几个句子里，模型觉得哪个最自然？BERT 不能直接给整句一个概率，但**伪对数似然**"
+        "（pseudo-log-likelihood，PLL；Salazar 等，2020）可以近似：依次把每个 token 换成 [MASK]，"
+        "问模型原来那个 token 在这里的概率，再把这些概率的对数相加。每个 token 需要一次前向计算。"
+        "分数越接近 0，句子越自然。每行输入一个候选句，比如同一句话换用不同的词。",
+    },
+    "score_input": {"en": "Candidate sentences, one per line", "zh": "候选句子，每行一个"},
+    "score_default": {
+        "en": "She opened the door and walked into the room.\nShe opened the door and swam into the room.",
+        "zh": "我去剧场看电影。\n我去机场看电影。\n他在银行工作。\n他在银河工作。",
+    },
+    "score_empty": {
+        "en": "Type at least one sentence to score, one per line.",
+        "zh": "请至少输入一个要打分的句子，每行一个。",
+    },
+    "score_too_many": {
+        "en": "Only the first {limit} of the {total} lines are scored.",
+        "zh": "共 {total} 行，只给前 {limit} 行打分。",
+    },
+    "score_line_error": {"en": "Line {line} is not scored: {reason}", "zh": "第 {line} 行未打分：{reason}"},
+    "score_too_long": {
+        "en": "it has {tokens} tokens, and this page scores at most {limit} (each token is one forward pass; "
+        "`python -m model score` takes longer sentences).",
+        "zh": "它有 {tokens} 个 token，本页最多给 {limit} 个 token 的句子打分（每个 token 要一次前向计算；"
+        "更长的句子可以用 `python -m model score`）。",
+    },
+    "score_chart_title": {
+        "en": "Ranked by pseudo-log-likelihood (the number at the end of each bar), most natural at the top",
+        "zh": "按伪对数似然排序（每根柱子末端的数字），最自然的在最上面",
+    },
+    "score_axis": {
+        "en": "surprise −ln p of each token, laid end to end (nats)",
+        "zh": "每个 token 的意外程度 −ln p，首尾相接（奈特）",
+    },
+    "score_hover": {"en": "{token}: ln p = {log_prob}", "zh": "{token}：ln p = {log_prob}"},
+    "score_how_to_read": {
+        "en": "Each segment is one token: its length is how surprised the model was to find that token there "
+        "with it masked. The whole bar is minus the PLL. A PLL measures how predictable each piece is from the "
+        "rest, not whether the sentence makes sense: a common word whose characters predict each other can "
+        "outscore a rarer word that fits better, and longer sentences collect more surprise.",
+        "zh": "每一段是一个 token：长度表示把它遮住后，模型看到它出现在这里有多意外。整根柱子的长度是 PLL 的相反数。"
+        "PLL 衡量的是每个片段能否从其余部分预测出来，而不是句子是否合理：几个字常常一起出现的常见词，"
+        "得分可能高过更贴切但较少见的词；句子越长，累积的意外也越多。",
+    },
+    "score_downloads": {"en": "Scores", "zh": "打分结果"},
 }

@@ -142,14 +142,19 @@ TEXT = {
     },
     "loading": {"en": "Loading and tokenizing the task data…", "zh": "正在加载并切分任务数据…"},
     "training": {
-        "en": "Training ({run}): step {step} of {total} · {seconds:.0f} s",
-        "zh": "正在训练（{run}）：第 {step} / {total} 步 · {seconds:.0f} 秒",
+        "en": "Training ({run}): step {step} of {total} · training time {seconds:.0f} s",
+        "zh": "正在训练（{run}）：第 {step} / {total} 步 · 训练用时 {seconds:.0f} 秒",
     },
     "evaluating": {
         "en": "Scoring the model ({run}) on {n} held-out examples…",
         "zh": "正在用 {n} 条留出样本评估模型（{run}）…",
     },
-    "done": {"en": "Finished in {seconds:.0f} s.", "zh": "完成，用时 {seconds:.0f} 秒。"},
+    "done": {"en": "Finished: training time {training:.0f} s.", "zh": "完成：训练用时 {training:.0f} 秒。"},
+    "done_total": {
+        "en": "Finished: training time {training:.0f} s; total time {total:.0f} s, with loading the data and scoring "
+        "the held-out examples.",
+        "zh": "完成：训练用时 {training:.0f} 秒；总用时 {total:.0f} 秒，包括加载数据和在留出样本上评估。",
+    },
     "stopped": {
         "en": "Stopped. The results below are for what it learnt until then.",
         "zh": "已停止。下面是停止前学到的结果。",
@@ -175,11 +180,24 @@ TEXT = {
     },
     "loss": {"en": "Loss", "zh": "损失"},
     "accuracy": {"en": "Batch accuracy", "zh": "批次准确率"},
+    "baseline_majority": {"en": "majority class", "zh": "多数类"},
+    "baseline_bag_zh": {"en": "bag of characters", "zh": "字袋模型"},
+    "baseline_bag_en": {"en": "bag of words", "zh": "词袋模型"},
+    "heldout_marker": {"en": "{run}: held-out", "zh": "{run}：留出集"},
+    "baselines_note": {
+        "en": "On the accuracy side, dashed lines are held-out baselines: always answering the most common label, "
+        "and a logistic regression on which characters (in English: words) a text contains, trained on the same "
+        "examples without a time limit. A diamond marks each run's held-out accuracy when it ends; the curves are "
+        "accuracy on the training batches.",
+        "zh": "在准确率一侧，虚线是留出集上的参照：总是回答最常见的标签；以及一个只看文本包含哪些字（英文为词）的"
+        "逻辑回归，用相同的样本训练，不限时间。菱形标出每次训练结束时的留出集准确率；曲线是训练批次上的准确率。",
+    },
     "step": {"en": "Step", "zh": "步数"},
     "results_header": {"en": "3. Results on held-out data", "zh": "3. 留出集上的结果"},
     "results_note": {
-        "en": "Held-out examples were never seen in training. Always answering the most common label would score {chance:.0%}.",
-        "zh": "留出样本在训练中从未出现过。作为参照：总是回答最常见的标签，准确率为 {chance:.0%}。",
+        "en": "Held-out examples were never seen in training. Always answering the most common label would score "
+        "{chance:.0%}; a {bag_name} scores {bag:.0%}.",
+        "zh": "留出样本在训练中从未出现过。作为参照：总是回答最常见的标签，准确率为 {chance:.0%}；{bag_name}为 {bag:.0%}。",
     },
     "results_note_token": {
         "en": "Held-out sentences were never seen in training. Accuracy counts every character, and most are O (outside "
@@ -190,7 +208,7 @@ TEXT = {
     "heldout_accuracy": {"en": "Held-out accuracy", "zh": "留出集准确率"},
     "entity_f1": {"en": "Entity F1", "zh": "实体 F1"},
     "steps_done": {"en": "Steps", "zh": "训练步数"},
-    "seconds": {"en": "Seconds", "zh": "用时（秒）"},
+    "seconds": {"en": "Training time (s)", "zh": "训练用时（秒）"},
     "confusion_title": {"en": "Confusion matrix: {run}", "zh": "混淆矩阵：{run}"},
     "true_label": {"en": "True label", "zh": "真实标签"},
     "predicted_label": {"en": "Predicted label", "zh": "预测标签"},
