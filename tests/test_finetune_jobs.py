@@ -415,7 +415,7 @@ def test_one_figure_for_time_and_the_total_only_when_it_differs():
         }
         return jobs.JobSnapshot(
             "x", jobs.DONE, "", "t", "sequence", ("a", "b"), jobs.INITS[: len(training)], None,
-            jobs.demo_settings(), 10, 2, 0, (), results, None, None, total,
+            demo_settings(), 10, 2, 0, (), results, {}, None, None, total,
         )  # fmt: skip
 
     assert jobs.time_figures(finished(60.3, 60.1)) == (60.1, None)  # both 60 s: one figure

@@ -47,13 +47,17 @@ def _positive_int(text: str) -> int:
 
 @contextlib.contextmanager
 def _data_errors():
-    """A corpus that cannot be fetched (offline, no npm) is a one-line error like any other bad input."""
+    """A corpus that cannot be fetched (offline, no npm), or a word it does not hold, is a one-line error like
+    any other bad input."""
     from ..data.fetch import FetchError
+    from .data import ContextError
 
     try:
         yield
     except FetchError as e:
         raise UsageError(f"the corpus could not be fetched: {e}") from None
+    except ContextError as e:
+        raise UsageError(str(e)) from None
 
 
 def _row(values) -> str:
