@@ -32,6 +32,20 @@ def _add_model(p):
     )
 
 
+def _add_ablate(p):
+    p.add_argument(
+        "--ablate",
+        type=str,
+        default="",
+        metavar="L.H,...",
+        help="remove these heads (0-based layer.head, comma-separated), e.g. 3.7,5.0",
+    )
+
+
+def _removed_heads(args) -> list[tuple[int, int]]:
+    return inference.parse_heads(args.ablate) if args.ablate else []
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m model", description="A compact BERT: fill masks, attention, NSP, training.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -40,6 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_model(p)
     p.add_argument("--top-k", type=int, default=5, metavar="K")
     p.add_argument("--causal", action="store_true", help="let each position see only its left, like GPT")
+    _add_ablate(p)
     p.add_argument("--json", action="store_true")
     p.add_argument("texts", nargs="+", metavar="TEXT", help="'-' reads one text per line from stdin")
     p.set_defaults(run=cmd_fill_mask)
@@ -54,6 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("nsp", help="probability that TEXT_B follows TEXT_A")
     _add_model(p)
+    _add_ablate(p)
     p.add_argument("--json", action="store_true")
     p.add_argument("text_a", metavar="TEXT_A")
     p.add_argument("text_b", metavar="TEXT_B")
@@ -87,7 +103,9 @@ def cmd_fill_mask(args) -> None:
         raise inference.InputError("empty_text", "no text given on stdin")
     bundle = load(args.model)
     for text in texts:
-        result = inference.fill_mask(bundle, text, top_k=args.top_k, causal=args.causal)
+        result = inference.fill_mask(
+            bundle, text, top_k=args.top_k, causal=args.causal, removed_heads=_removed_heads(args)
+        )
         _notice(result.truncated, bundle)
         lines = [text]
         for n, m in enumerate(result.masks, 1):
@@ -107,7 +125,7 @@ def cmd_attention(args) -> None:
 
 def cmd_nsp(args) -> None:
     bundle = load(args.model)
-    result = inference.next_sentence(bundle, args.text_a, args.text_b)
+    result = inference.next_sentence(bundle, args.text_a, args.text_b, removed_heads=_removed_heads(args))
     _notice(result.truncated, bundle)
     _emit(args, result.to_json(), f"IsNext probability: {result.is_next:.4f}")
 

@@ -6,6 +6,7 @@ user), runs one forward pass without gradients and returns plain Python and NumP
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -129,6 +130,39 @@ def encode(bundle: LoadedBert, text: str, pair: str | None = None) -> Encoding:
     return enc
 
 
+def parse_heads(spec: str) -> list[tuple[int, int]]:
+    """``"3.7,5.0"`` -> [(3, 7), (5, 0)]: 0-based layer.head pairs, as the CLI's ``--ablate`` takes them."""
+    heads = []
+    for part in spec.split(","):
+        layer, dot, head = part.strip().partition(".")
+        if not (dot and layer.isdigit() and head.isdigit()):
+            raise InputError(
+                "bad_head", f"{part.strip()!r} is not a head: write layer.head, 0-based, such as 3.7", head=part
+            )
+        heads.append((int(layer), int(head)))
+    return heads
+
+
+def head_mask_for(bundle: LoadedBert, removed: Sequence[tuple[int, int]]) -> torch.Tensor | None:
+    """The model's (L, nh) head mask with 0 at each removed (layer, head); None when nothing is removed."""
+    if not removed:
+        return None
+    L, nh = bundle.config.num_hidden_layers, bundle.config.num_attention_heads
+    mask = torch.ones(L, nh)
+    for layer, head in removed:
+        if not (0 <= layer < L and 0 <= head < nh):
+            raise InputError(
+                "no_such_head",
+                f"There is no head {layer}.{head}: this model has layers 0-{L - 1} and heads 0-{nh - 1}.",
+                layer=layer,
+                head=head,
+                layers=L,
+                heads=nh,
+            )
+        mask[layer, head] = 0.0
+    return mask
+
+
 def _tensors(enc: Encoding):
     ids = torch.tensor([enc.ids])
     types = torch.tensor([enc.token_type_ids])
@@ -147,11 +181,20 @@ def pretraining_model(bundle: LoadedBert):
 
 
 @torch.inference_mode()
-def fill_mask(bundle: LoadedBert, text: str, *, top_k: int = 5, causal: bool = False) -> FillMaskResult:
-    """Top-k predictions for every [MASK]; ``causal`` lets each position see only itself and its left."""
+def fill_mask(
+    bundle: LoadedBert,
+    text: str,
+    *,
+    top_k: int = 5,
+    causal: bool = False,
+    removed_heads: Sequence[tuple[int, int]] = (),
+) -> FillMaskResult:
+    """Top-k predictions for every [MASK]; ``causal`` lets each position see only itself and its left;
+    ``removed_heads`` lists (layer, head) pairs switched off (see ``head_mask_for``)."""
     if not isinstance(top_k, int) or not 1 <= top_k <= MAX_TOP_K:
         raise InputError("bad_top_k", f"top-k must be a whole number from 1 to {MAX_TOP_K}.", limit=MAX_TOP_K)
     model = pretraining_model(bundle)
+    head_mask = head_mask_for(bundle, removed_heads)
     enc = encode(bundle, text)
     mask_id = bundle.tokenizer.mask_token_id
     positions = [i for i, t in enumerate(enc.ids) if t == mask_id]
@@ -167,7 +210,9 @@ def fill_mask(bundle: LoadedBert, text: str, *, top_k: int = 5, causal: bool = F
         raise InputError("no_mask", "The text has no [MASK]: put [MASK] where a word should be predicted.")
     ids, types = _tensors(enc)
     rows = torch.tensor(positions)
-    hidden = model.bert(ids, types, causal=causal, last_layer_rows=rows).last_hidden_state  # (1, N, H)
+    hidden = model.bert(
+        ids, types, causal=causal, last_layer_rows=rows, head_mask=head_mask
+    ).last_hidden_state  # (1, N, H)
     probs = model.cls.predictions(hidden[0]).float().softmax(dim=-1)  # (N, V)
     k = min(top_k, probs.size(-1))
     top = probs.topk(k, dim=-1)
@@ -191,11 +236,14 @@ def attention_maps(bundle: LoadedBert, text: str, pair: str | None = None, *, ca
 
 
 @torch.inference_mode()
-def next_sentence(bundle: LoadedBert, first: str, second: str) -> NspResult:
+def next_sentence(
+    bundle: LoadedBert, first: str, second: str, *, removed_heads: Sequence[tuple[int, int]] = ()
+) -> NspResult:
     model = pretraining_model(bundle)
+    head_mask = head_mask_for(bundle, removed_heads)
     enc = encode(bundle, first, second)
     ids, types = _tensors(enc)
-    out = model(ids, types, mlm_positions=torch.zeros_like(ids, dtype=torch.bool))
+    out = model(ids, types, mlm_positions=torch.zeros_like(ids, dtype=torch.bool), head_mask=head_mask)
     is_next = float(out.nsp_logits.float().softmax(dim=-1)[0, 0])  # index 0 = IsNext
     return NspResult(enc.tokens, enc.token_type_ids, is_next, enc.truncated)
 
