@@ -75,6 +75,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("text_b", metavar="TEXT_B")
     p.set_defaults(run=cmd_nsp)
 
+    p = sub.add_parser("heads", help="what every attention head does over a held-out sample, and its importance")
+    _add_model(p)
+    p.add_argument("--lang", choices=["en", "zh"], default="en", help="which held-out sample (default en)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_heads)
+
     p = sub.add_parser("info", help="configuration and parameter counts")
     _add_model(p)
     p.add_argument("--json", action="store_true")
@@ -128,6 +134,28 @@ def cmd_nsp(args) -> None:
     result = inference.next_sentence(bundle, args.text_a, args.text_b, removed_heads=_removed_heads(args))
     _notice(result.truncated, bundle)
     _emit(args, result.to_json(), f"IsNext probability: {result.is_next:.4f}")
+
+
+def cmd_heads(args) -> None:
+    from .analysis import heads  # numpy-heavy; only this command needs it
+
+    bundle = load(args.model)
+    inference.pretraining_model(bundle)  # the importance score needs the MLM head
+    stats = heads.head_statistics(bundle, args.lang)
+    lines = [
+        f"{bundle.name}: {stats.layers} layers x {stats.heads} heads over {stats.inputs} held-out {args.lang} "
+        f"sentence pairs ({stats.tokens:,} tokens), MLM loss {stats.mlm_loss:.3f}",
+        "layer.head  [CLS]  [SEP]  punct   self   prev   next  entropy  pattern              importance",
+    ]
+    f = stats.features
+    for layer in range(stats.layers):
+        for head in range(stats.heads):
+            shares = "  ".join(f"{f[k][layer, head]:5.2f}" for k in ("cls", "sep", "punct", "self", "prev", "next"))
+            lines.append(
+                f"{layer:>5}.{head:<4} {shares}  {f['entropy'][layer, head]:7.2f}  "
+                f"{stats.patterns[layer, head]:<19}  {stats.importance[layer, head]:10.3f}"
+            )
+    _emit(args, {"model": bundle.name, **stats.to_json()}, "\n".join(lines))
 
 
 def cmd_info(args) -> None:

@@ -121,3 +121,16 @@ def test_cli_ablate_bad_head_is_one_line_exit_2(spec, hf_checkpoint, capsys):
         code = main([command[0], "--model", str(hf_checkpoint[0]), "--ablate", spec, *command[1:]])
         err = capsys.readouterr().err
         assert code == 2 and err.startswith("error: ") and err.count("\n") == 1, err
+
+
+def test_a_per_sequence_head_mask_treats_each_sequence_as_its_own():
+    model = tiny()
+    first, second = torch.ones(L, NH), torch.ones(L, NH)
+    first[1, 2] = 0
+    second[0, 0] = second[2, 3] = 0
+    with torch.no_grad():
+        both = model(IDS, TYPES, head_mask=torch.stack([first, second])).mlm_logits
+        alone = [
+            model(IDS[i : i + 1], TYPES[i : i + 1], head_mask=m).mlm_logits[0] for i, m in enumerate([first, second])
+        ]
+    torch.testing.assert_close(both, torch.stack(alone), rtol=0, atol=1e-5)
