@@ -9,7 +9,7 @@ import streamlit as st
 from .i18n import t
 
 PAGES_DIR = Path(__file__).resolve().parent.parent / "pages"
-PAGE_FILES = ("overview", "masking", "nsp", "embeddings", "attention", "fill_mask", "gpt_vs_bert", "finetune")
+PAGE_FILES = ("overview", "masking", "nsp", "embeddings", "attention", "heads", "fill_mask", "gpt_vs_bert", "finetune")
 # Emoji rather than Material icons: Streamlit fetches Material icons from a font CDN, which an offline
 # classroom cannot reach.
 ICONS = {
@@ -18,6 +18,7 @@ ICONS = {
     "nsp": "🔗",
     "embeddings": "➕",
     "attention": "👀",
+    "heads": "🔬",
     "fill_mask": "✍️",
     "gpt_vs_bert": "⚖️",
     "finetune": "🏋️",

@@ -124,6 +124,10 @@ TEXT = {
         "en": "Who looks at whom: attention maps for every layer and head.",
         "zh": "谁在看谁：每一层、每个头的注意力图。",
     },
+    "guide_heads": {
+        "en": "What each head does over many sentences, what breaks when you switch heads off, and what attention weights miss.",
+        "zh": "每个头在许多句子上做什么，关掉一些头会坏掉什么，以及注意力权重看不到的东西。",
+    },
     "guide_fill_mask": {
         "en": "Put [MASK] in a sentence and see what the model guesses.",
         "zh": "在句子里放一个 [MASK]，看看模型猜什么。",
