@@ -30,15 +30,11 @@ if "heads_off" not in st.session_state:
     st.session_state["heads_off"] = [
         lab.head_name(h) for h in lab.parse_off(st.query_params.get("off"), n_layers, n_heads)
     ]
-removed = lab.parse_off(",".join(st.session_state["heads_off"]), n_layers, n_heads)
-st.session_state["heads_off"] = [lab.head_name(h) for h in removed]
+kept_names = lab.parse_off(",".join(st.session_state["heads_off"]), n_layers, n_heads)  # valid for this model
+st.session_state["heads_off"] = [lab.head_name(h) for h in kept_names]
 st.session_state["layer"] = min(st.session_state["layer"], n_layers - 1)
 st.session_state["head"] = min(st.session_state["head"], n_heads - 1)
 sync_url()
-if removed:
-    st.query_params["off"] = lab.removed_list(removed)
-elif "off" in st.query_params:
-    del st.query_params["off"]
 
 st.session_state.setdefault("heads_lang", lang())
 sample_lang = st.radio(
@@ -136,82 +132,99 @@ def set_removed(names: list[str]) -> None:
     st.session_state["heads_off"] = names
 
 
-chart_key = f"heads_grid_{st.session_state.get('heads_grid_version', 0)}"
-st.plotly_chart(
-    charts.head_grid(
-        stats.importance,
-        removed,
-        title=t("heads.grid_title"),
-        value_name=t("heads.importance"),
-        removed_name=t("heads.removed"),
-        axis=axis,
-    ),
-    config=PLOTLY_CONFIG,
-    key=chart_key,
-    on_select=lambda: toggle_clicked(chart_key),
-    selection_mode="points",
-    width="stretch",
-)
-all_names = [lab.head_name((layer, head)) for layer in range(n_layers) for head in range(n_heads)]
-st.multiselect(t("heads.removed_select"), all_names, key=bind("heads_off"), on_change=store, args=("heads_off",))
-layer_column, keep_column, restore_column = st.columns(3)
-with layer_column:
-    whole = st.selectbox(t("heads.remove_layer"), range(n_layers), key="heads_whole_layer")
-    st.button(
-        t("heads.remove_layer_button", layer=whole),
-        on_click=set_removed,
-        args=(sorted(set(st.session_state["heads_off"]) | {lab.head_name((whole, h)) for h in range(n_heads)}),),
-        key="heads_remove_layer",
-    )
-with keep_column:
-    keep = st.number_input(t("heads.keep_k"), 0, n_layers * n_heads, value=n_layers * n_heads // 2, key="heads_keep")
-    st.button(
-        t("heads.keep_k_button", k=keep),
-        on_click=set_removed,
-        args=([lab.head_name(h) for h in lab.most_important(stats.importance, int(keep))],),
-        key="heads_keep_button",
-    )
-with restore_column:
-    st.button(t("heads.restore_all"), on_click=set_removed, args=([],), key="heads_restore")
-st.caption(t("heads.removed_count", n=len(removed), total=n_layers * n_heads))
-
-fill_column, nsp_column = st.columns(2)
-removed_key = tuple(removed)
 sentence = st.session_state["text"] if "[MASK]" in st.session_state["text"] else t("heads.fill_default")
-with fill_column:
-    fill_text = st.text_input(t("heads.fill_label"), value=sentence, key="heads_fill_text")
-    full = run_or_explain(lab.fill_mask, spec, fill_text, ())
-    if full is not None:
-        ablated = lab.fill_mask(spec, fill_text, removed_key)
-        rows = lab.compared_predictions(full, ablated)
-        plot(
-            charts.compared_bars(rows, (t("heads.with_all"), t("heads.without")), title=t("heads.fill_title")),
-            key="heads_fill",
+fill_text = st.text_input(t("heads.fill_label"), value=sentence, key="heads_fill_text")
+
+
+# A fragment: removing or restoring a head reruns this section alone, not the sample's figures around it.
+@st.fragment
+def switch_heads_off() -> None:
+    removed = lab.parse_off(",".join(st.session_state["heads_off"]), n_layers, n_heads)
+    if removed:
+        st.query_params["off"] = lab.removed_list(removed)
+    elif "off" in st.query_params:
+        del st.query_params["off"]
+    chart_key = f"heads_grid_{st.session_state.get('heads_grid_version', 0)}"
+    st.plotly_chart(
+        charts.head_grid(
+            stats.importance,
+            removed,
+            title=t("heads.grid_title"),
+            value_name=t("heads.importance"),
+            removed_name=t("heads.removed"),
+            axis=axis,
+        ),
+        config=PLOTLY_CONFIG,
+        key=chart_key,
+        on_select=lambda: toggle_clicked(chart_key),
+        selection_mode="points",
+        width="stretch",
+    )
+    all_names = [lab.head_name((layer, head)) for layer in range(n_layers) for head in range(n_heads)]
+    st.multiselect(t("heads.removed_select"), all_names, key=bind("heads_off"), on_change=store, args=("heads_off",))
+    layer_column, keep_column, restore_column = st.columns(3)
+    with layer_column:
+        whole = st.selectbox(t("heads.remove_layer"), range(n_layers), key="heads_whole_layer")
+        st.button(
+            t("heads.remove_layer_button", layer=whole),
+            on_click=set_removed,
+            args=(sorted(set(st.session_state["heads_off"]) | {lab.head_name((whole, h)) for h in range(n_heads)}),),
+            key="heads_remove_layer",
         )
-        before, after = full.masks[0].predictions[0].token, ablated.masks[0].predictions[0].token
-        st.markdown(
-            t("heads.top_same", token=before) if before == after else t("heads.top_changed", before=before, after=after)
+    with keep_column:
+        keep = st.number_input(
+            t("heads.keep_k"), 0, n_layers * n_heads, value=n_layers * n_heads // 2, key="heads_keep"
         )
-        st.caption(t("heads.download_ablation"))
-        download_buttons(
-            "heads_fill_mask",
-            ["token", "prob_all_heads", "prob_without_removed"],
-            [list(r) for r in rows],
-            data={"removed": lab.removed_list(removed), "all_heads": full.to_json(), "without": ablated.to_json()},
-            key="heads_fill",
+        st.button(
+            t("heads.keep_k_button", k=keep),
+            on_click=set_removed,
+            args=([lab.head_name(h) for h in lab.most_important(stats.importance, int(keep))],),
+            key="heads_keep_button",
         )
-with nsp_column:
-    first = st.text_input(t("heads.nsp_a"), value=t("heads.nsp_default_a"), key="heads_nsp_a")
-    second = st.text_input(t("heads.nsp_b"), value=t("heads.nsp_default_b"), key="heads_nsp_b")
-    nsp_full = run_or_explain(lab.next_sentence, spec, first, second, ())
-    if nsp_full is not None:
-        nsp_ablated = lab.next_sentence(spec, first, second, removed_key)
-        st.metric(
-            t("heads.nsp_metric"),
-            f"{nsp_ablated.is_next:.1%}",
-            delta=f"{(nsp_ablated.is_next - nsp_full.is_next) * 100:+.1f} pp",
-        )
-        st.caption(t("heads.nsp_full", p=nsp_full.is_next))
+    with restore_column:
+        st.button(t("heads.restore_all"), on_click=set_removed, args=([],), key="heads_restore")
+    st.caption(t("heads.removed_count", n=len(removed), total=n_layers * n_heads))
+
+    fill_column, nsp_column = st.columns(2)
+    removed_key = tuple(removed)
+    with fill_column:
+        full = run_or_explain(lab.fill_mask, spec, fill_text, ())
+        if full is not None:
+            ablated = lab.fill_mask(spec, fill_text, removed_key)
+            rows = lab.compared_predictions(full, ablated)
+            plot(
+                charts.compared_bars(rows, (t("heads.with_all"), t("heads.without")), title=t("heads.fill_title")),
+                key="heads_fill",
+            )
+            before, after = full.masks[0].predictions[0].token, ablated.masks[0].predictions[0].token
+            st.markdown(
+                t("heads.top_same", token=before)
+                if before == after
+                else t("heads.top_changed", before=before, after=after)
+            )
+            st.caption(t("heads.download_ablation"))
+            download_buttons(
+                "heads_fill_mask",
+                ["token", "prob_all_heads", "prob_without_removed"],
+                [list(r) for r in rows],
+                data={"removed": lab.removed_list(removed), "all_heads": full.to_json(), "without": ablated.to_json()},
+                key="heads_fill",
+            )
+    with nsp_column:
+        first = st.text_input(t("heads.nsp_a"), value=t("heads.nsp_default_a"), key="heads_nsp_a")
+        second = st.text_input(t("heads.nsp_b"), value=t("heads.nsp_default_b"), key="heads_nsp_b")
+        nsp_full = run_or_explain(lab.next_sentence, spec, first, second, ())
+        if nsp_full is not None:
+            nsp_ablated = lab.next_sentence(spec, first, second, removed_key)
+            st.metric(
+                t("heads.nsp_metric"),
+                f"{nsp_ablated.is_next:.1%}",
+                delta=f"{(nsp_ablated.is_next - nsp_full.is_next) * 100:+.1f} pp",
+            )
+            st.caption(t("heads.nsp_full", p=nsp_full.is_next))
+
+
+switch_heads_off()
 
 st.subheader(t("heads.curve_title"))
 st.markdown(t("heads.curve_intro", every=heads.PRUNING_EVERY, runs=heads.RANDOM_ORDERS))

@@ -124,8 +124,9 @@ TEXT = {
             "**The rule** (for one map; a head gets the type it has on most of the sample's pairs). "
             "*diagonal* = average attention within one position of the token itself (itself, previous, next); "
             "*vertical* = average attention, outside that band, to the {columns} keys that receive the most "
-            "(such as [CLS] and [SEP]); *rest* = everything else.\n"
-            "1. vertical ≥ {strong:.0%} → vertical;  2. diagonal ≥ {strong:.0%} → diagonal;\n"
+            "(such as [CLS] and [SEP]); *rest* = everything else.\n\n"
+            "1. vertical ≥ {strong:.0%} → vertical;\n"
+            "2. diagonal ≥ {strong:.0%} → diagonal;\n"
             "3. vertical ≥ {mixed:.0%} and diagonal ≥ {mixed:.0%} → vertical + diagonal;\n"
             "4. two segments, rest ≥ {mixed:.0%} and at least {block:.0%} of the rest within the token's own sentence → block;\n"
             "5. otherwise → heterogeneous."
@@ -133,8 +134,9 @@ TEXT = {
         "zh": (
             "**判定规则**（针对一张图；一个头取它在多数样本句对上的类型）。"
             "*对角* = 落在自身位置前后一格内（自身、前一个、后一个）的平均注意力；"
-            "*竖直* = 这条带之外、流向得到注意力最多的 {columns} 个 key（如 [CLS] 和 [SEP]）的平均注意力；*其余* = 剩下的部分。\n"
-            "1. 竖直 ≥ {strong:.0%} → 竖直型；2. 对角 ≥ {strong:.0%} → 对角型；\n"
+            "*竖直* = 这条带之外、流向得到注意力最多的 {columns} 个 key（如 [CLS] 和 [SEP]）的平均注意力；*其余* = 剩下的部分。\n\n"
+            "1. 竖直 ≥ {strong:.0%} → 竖直型；\n"
+            "2. 对角 ≥ {strong:.0%} → 对角型；\n"
             "3. 竖直 ≥ {mixed:.0%} 且对角 ≥ {mixed:.0%} → 竖直 + 对角型；\n"
             "4. 输入有两段，其余 ≥ {mixed:.0%}，且其余中至少 {block:.0%} 落在本句之内 → 块状型；\n"
             "5. 否则 → 混杂型。"
@@ -193,7 +195,7 @@ TEXT = {
     "curve_title": {"en": "Pruning curve", "zh": "剪枝曲线"},
     "curve_intro": {
         "en": (
-            "Held-out MLM top-1 accuracy (every {every}rd pair of the sample) as 10%, 20%, … of the heads are "
+            "Held-out MLM top-1 accuracy (every {every}th pair of the sample) as 10%, 20%, … of the heads are "
             "removed: least important first, versus the mean of {runs} random orders. Michel et al. (2019) found "
             "that many heads can go with little loss and a few cannot, and that the importance order keeps "
             "accuracy far longer than a random one; Voita et al. (2019) pruned 38 of 48 encoder heads of a "
