@@ -173,14 +173,22 @@ def _csp_hash(script: str) -> str:
 
 
 # bertviz draws at a fixed size: in a narrow column (a projector at 1024 px) the model view's last heads
-# would be cut off, so the drawing shrinks to the frame's width instead.
+# would be cut off, so the drawing shrinks to the frame's width instead. The frame then takes the drawing's
+# height (where the page lets it reach its frame element), so no blank space is left under a shrunk drawing.
 _FIT_WIDTH = """\
 (function () {
   "use strict";
   function fit() {
     document.body.style.zoom = 1;
-    var natural = document.documentElement.scrollWidth, room = window.innerWidth;
-    if (natural > room) document.body.style.zoom = room / natural;
+    var natural = document.documentElement.scrollWidth, room = window.innerWidth, zoom = 1;
+    if (natural > room) zoom = room / natural;
+    document.body.style.zoom = zoom;
+    var frame = null;
+    try { frame = window.frameElement; } catch (e) { frame = null; }
+    if (frame) {
+      var margin = 16;  // body margin, top and bottom
+      frame.style.height = Math.ceil(document.body.scrollHeight * zoom + margin) + "px";
+    }
   }
   window.addEventListener("load", function () { fit(); setTimeout(fit, 100); });
   window.addEventListener("resize", fit);
