@@ -133,25 +133,23 @@ def map_features(attn: np.ndarray, tokens: Sequence[str]) -> dict[str, np.ndarra
     ``attn`` (L, nh, T, T) rows sum to 1. Returns {feature: (L, nh)} for FEATURES; "prev" of the first token
     and "next" of the last count as 0, and entropy is in nats.
     """
-    T = len(tokens)
     cls = np.array([t == "[CLS]" for t in tokens])
     sep = np.array([t == "[SEP]" for t in tokens])
     punct = np.array([is_punctuation(t) for t in tokens])
-    rows_mean = lambda x: x.mean(-1)  # noqa: E731 - mean over query rows of a (L, nh, T) array
     diag = np.diagonal(attn, axis1=-2, axis2=-1)  # (L, nh, T)
     prev = np.concatenate([np.zeros(attn.shape[:2] + (1,)), np.diagonal(attn, -1, -2, -1)], -1)  # row i: A[i, i-1]
     nxt = np.concatenate([np.diagonal(attn, 1, -2, -1), np.zeros(attn.shape[:2] + (1,))], -1)  # row i: A[i, i+1]
     entropy = -(attn * np.log(np.clip(attn, 1e-12, None))).sum(-1)  # (L, nh, T)
-    assert diag.shape[-1] == T
-    return {
-        "cls": rows_mean(attn[..., cls].sum(-1)),
-        "sep": rows_mean(attn[..., sep].sum(-1)),
-        "punct": rows_mean(attn[..., punct].sum(-1)),
-        "self": rows_mean(diag),
-        "prev": rows_mean(prev),
-        "next": rows_mean(nxt),
-        "entropy": rows_mean(entropy),
+    per_row = {  # each (L, nh, T): one value per query row
+        "cls": attn[..., cls].sum(-1),
+        "sep": attn[..., sep].sum(-1),
+        "punct": attn[..., punct].sum(-1),
+        "self": diag,
+        "prev": prev,
+        "next": nxt,
+        "entropy": entropy,
     }
+    return {name: values.mean(-1) for name, values in per_row.items()}
 
 
 # The pattern rule's thresholds, shown on the page next to the rule.
@@ -522,7 +520,7 @@ def value_vector_norms(bundle: LoadedBert, hidden: torch.Tensor, layer: int) -> 
     nh, hs = bundle.config.num_attention_heads, bundle.config.head_size
     values = attention.self.value(hidden).view(-1, nh, hs)  # (T, nh, hs)
     w_out = attention.output.dense.weight.view(-1, nh, hs)  # (H, nh, hs): columns of each head
-    transformed = torch.einsum("tnd,hnd->nth", values, w_out)  # (nh, T, H)
+    transformed = torch.einsum("tnd,knd->ntk", values, w_out)  # (nh, T, H): f_h(x_j) for every head and token
     return transformed.norm(dim=-1)
 
 
