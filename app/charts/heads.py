@@ -61,18 +61,22 @@ def thumbnails(
         for head in range(nh):
             m = maps[layer, head]
             canvas[layer * cell : layer * cell + t, head * cell : head * cell + t] = m / (m.max() or 1.0)
-    fig = go.Figure(go.Heatmap(z=canvas, colorscale="Blues", zmin=0, zmax=1, showscale=False, hoverinfo="skip"))
-    for layer in range(L):
-        for head in range(nh):
-            kind = str(patterns[layer, head])
-            fig.add_shape(
-                type="rect",
-                x0=head * cell - 0.5,
-                x1=head * cell + t - 0.5,
-                y0=layer * cell - 0.5,
-                y1=layer * cell + t - 0.5,
-                line={"color": PATTERN_COLOURS[kind], "width": 3},
-            )
+    frames = [  # one list set at once: 144 add_shape calls would take a second of validation
+        {
+            "type": "rect",
+            "x0": head * cell - 0.5,
+            "x1": head * cell + t - 0.5,
+            "y0": layer * cell - 0.5,
+            "y1": layer * cell + t - 0.5,
+            "line": {"color": PATTERN_COLOURS[str(patterns[layer, head])], "width": 3},
+        }
+        for layer in range(L)
+        for head in range(nh)
+    ]
+    fig = go.Figure(
+        go.Heatmap(z=canvas, colorscale="Blues", zmin=0, zmax=1, showscale=False, hoverinfo="skip"),
+        layout={"shapes": frames},
+    )
     for kind, colour in PATTERN_COLOURS.items():  # legend entries for the frame colours
         fig.add_trace(
             go.Scatter(
