@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import statistics
 import sys
 import time
@@ -21,6 +22,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+# As in the app (app/__init__.py), before torch starts its threads: idle OpenMP threads must not spin.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 
 FILL = {"en": "The capital of France is [MASK].", "zh": "北京是中国的[MASK]都。"}
@@ -40,6 +43,9 @@ def main() -> None:
     import torch
     from streamlit.testing.v1 import AppTest
 
+    from app.charts import heads as charts
+    from app.heads_lab import compared_predictions
+    from model import inference
     from model.analysis import heads
     from model.checkpoint import load
 
@@ -91,10 +97,6 @@ def main() -> None:
     def fragment_work(removed):
         """What the page's "switch heads off" fragment computes when a head is clicked: fill-mask and NSP with
         the heads removed (never cached before: a new set), the grid and the comparison figures, serialised."""
-        from app.charts import heads as charts
-        from app.heads_lab import compared_predictions
-        from model import inference
-
         full = inference.fill_mask(bundle, FILL[args.lang], top_k=5)
         ablated = inference.fill_mask(bundle, FILL[args.lang], top_k=5, removed_heads=removed)
         inference.next_sentence(bundle, *NSP[args.lang], removed_heads=removed)
