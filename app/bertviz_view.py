@@ -173,14 +173,22 @@ def _csp_hash(script: str) -> str:
 
 
 # bertviz draws at a fixed size: in a narrow column (a projector at 1024 px) the model view's last heads
-# would be cut off, so the drawing shrinks to the frame's width instead.
+# would be cut off, so the drawing shrinks to the frame's width instead. The frame then takes the drawing's
+# height (where the page lets it reach its frame element), so no blank space is left under a shrunk drawing.
 _FIT_WIDTH = """\
 (function () {
   "use strict";
   function fit() {
     document.body.style.zoom = 1;
-    var natural = document.documentElement.scrollWidth, room = window.innerWidth;
-    if (natural > room) document.body.style.zoom = room / natural;
+    var natural = document.documentElement.scrollWidth, room = window.innerWidth, zoom = 1;
+    if (natural > room) zoom = room / natural;
+    document.body.style.zoom = zoom;
+    var frame = null;
+    try { frame = window.frameElement; } catch (e) { frame = null; }
+    if (frame) {
+      var margin = 16;  // body margin, top and bottom
+      frame.style.height = Math.ceil(document.body.scrollHeight * zoom + margin) + "px";
+    }
   }
   window.addEventListener("load", function () { fit(); setTimeout(fit, 100); });
   window.addEventListener("resize", fit);
@@ -202,6 +210,17 @@ BERTVIZ_WORDS = {
     "detail": "Layer {layer}, Head {head}",
 }
 _DETAIL_HEADING = "'Layer ' + config.layers[layerIndex] + \", Head \" + config.heads[headIndex]"
+
+
+# One colour per head: bertviz's d3.schemeCategory10 repeats after ten, so heads 0 and 10 of a 12-head layer
+# looked alike. Kelly's colours of maximum contrast (without white and black), enough for BERT-Large's 16.
+HEAD_COLOURS = (
+    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
+    "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#000080", "#ffd700",
+    "#00ff7f", "#8b0000", "#ff69b4", "#556b2f", "#00ced1", "#a0522d",
+    "#4b0082", "#f4a460",
+)  # fmt: skip
+_BERTVIZ_PALETTE = "d3.scaleOrdinal(d3.schemeCategory10)"
 
 
 def _translate(vis_html: str, vis_js: str, params: dict, labels: Mapping[str, str]) -> tuple[str, str]:
@@ -246,6 +265,8 @@ def _offline_document(bertviz_html: str, tokens: list[str], labels: Mapping[str,
         view["right_text"] = [real[t] for t in view["right_text"]]
     if labels:
         vis_html, vis_js = _translate(vis_html, vis_js, params, labels)
+    if _BERTVIZ_PALETTE in vis_js:  # the head view's colours (the model view draws no head colours)
+        vis_js = vis_js.replace(_BERTVIZ_PALETTE, f"d3.scaleOrdinal({_js_json(list(HEAD_COLOURS))})")
     # Parameters once, and the comment gets its template marker back instead of a second copy.
     line = match.group(1) + _js_json(params) + match.group(3) + "PYTHON_PARAMS" + match.group(5)
     vis_js = vis_js[: match.start()] + line + vis_js[match.end() :]
@@ -280,13 +301,15 @@ def head_view_html(
     tokens_b_start: int | None = None,
     layers: list[int] | None = None,
     labels: Mapping[str, str] | None = None,
+    layer: int | None = None,
 ) -> str:
     """bertviz head view (one layer at a time, heads as colours) as an offline HTML document.
 
     ``attentions``: one (heads, T, T) or (1, heads, T, T) array or tensor per layer; ``tokens``: T strings
     (at most ``MAX_BERTVIZ_TOKENS``); ``tokens_b_start``: index of the first token of sentence B, which
     adds bertviz's A->A, B->B, A->B, B->A filter; ``layers``: layer indices offered (default all);
-    ``labels``: translations of some of ``BERTVIZ_WORDS``' values, keyed by the English word.
+    ``labels``: translations of some of ``BERTVIZ_WORDS``' values, keyed by the English word;
+    ``layer``: the layer shown first (one of ``layers``; default the first of them).
     Raises ValueError with a message fit for the page on bad or too large input.
     """
     from bertviz import head_view
@@ -298,6 +321,7 @@ def head_view_html(
         sentence_b_start=tokens_b_start,
         prettify_tokens=False,  # show WordPiece tokens exactly as given
         include_layers=layers,
+        layer=layer if layer in layers else None,
         html_action="return",
     ).data
     return _offline_document(html, tokens, labels)

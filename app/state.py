@@ -8,6 +8,7 @@ Values read from the URL are validated: a hand-edited link can never crash a pag
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,7 +39,9 @@ class Setting:
     options: tuple = ()
     low: int = 0
     high: int = 0
-    kind: str = "one"  # "one" value, a "flag", a "pair" of numbers, a "list" of numbers, or "text" (high: its length)
+    # "one" value, a "flag", a "pair" of numbers, a "list" of numbers, "text" (high: its length), or "heads":
+    # attention heads named "layer.head" (a link may name heads this model lacks: the page drops those)
+    kind: str = "one"
     shared: bool = True  # carried by a shared link
 
     def parse(self, raw: str) -> Any:
@@ -47,6 +50,11 @@ class Setting:
             if raw not in ("0", "1"):
                 raise ValueError(raw)
             return raw == "1"
+        if self.kind == "heads":
+            names = [part for part in raw.split(",") if part]
+            if len(names) > self.high or any(not re.fullmatch(r"\d{1,4}\.\d{1,4}", n) for n in names):
+                raise ValueError(raw)
+            return sorted(set(names))
         if self.kind == "text":
             if not raw.strip():
                 raise ValueError(raw)
@@ -117,6 +125,9 @@ SETTINGS: dict[str, Setting] = {
     "finetune_compare": Setting(False, kind="flag"),
     "finetune_compare_frozen": Setting(False, kind="flag"),
     "finetune_init": Setting(INITS[0], options=INITS),
+    # The head lab: which heads are switched off, and the sample's language (it follows the page's at first).
+    "heads_off": Setting([], high=MAX_LAYERS, kind="heads"),
+    "heads_lang": Setting(LANGUAGES[0], options=LANGUAGES),
     # The layers lab; its task and word follow the page's language until a reader or a link sets them.
     "layers_task": Setting(PROBE_TASKS[0], options=PROBE_TASKS),
     "layers_train": Setting(layers.TRAIN_SENTENCES, low=20, high=400),

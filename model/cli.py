@@ -34,6 +34,20 @@ def _add_model(p):
     )
 
 
+def _add_ablate(p):
+    p.add_argument(
+        "--ablate",
+        type=str,
+        default="",
+        metavar="L.H,...",
+        help="remove these heads (0-based layer.head, comma-separated), e.g. 3.7,5.0",
+    )
+
+
+def _removed_heads(args) -> list[tuple[int, int]]:
+    return inference.parse_heads(args.ablate) if args.ablate else []
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m model", description="A compact BERT: fill masks, attention, NSP, training.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -48,6 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
         default="independent",
         help="independent: every [MASK] from one pass (default); iterative: fill the most confident, run again",
     )
+    _add_ablate(p)
     p.add_argument("--json", action="store_true")
     p.add_argument("texts", nargs="+", metavar="TEXT", help="'-' reads one text per line from stdin")
     p.set_defaults(run=cmd_fill_mask)
@@ -68,10 +83,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("nsp", help="probability that TEXT_B follows TEXT_A")
     _add_model(p)
+    _add_ablate(p)
     p.add_argument("--json", action="store_true")
     p.add_argument("text_a", metavar="TEXT_A")
     p.add_argument("text_b", metavar="TEXT_B")
     p.set_defaults(run=cmd_nsp)
+
+    p = sub.add_parser("heads", help="what every attention head does over a held-out sample, and its importance")
+    _add_model(p)
+    p.add_argument("--lang", choices=["en", "zh"], default="en", help="which held-out sample (default en)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_heads)
 
     p = sub.add_parser("info", help="configuration and parameter counts")
     _add_model(p)
@@ -109,11 +131,14 @@ def cmd_fill_mask(args) -> None:
     texts = _texts(args)
     bundle = load(args.model)
     for text in texts:
+        heads = _removed_heads(args)
         if args.decode == "iterative":
-            result = inference.fill_mask_iterative(bundle, text, top_k=args.top_k, causal=args.causal)
+            result = inference.fill_mask_iterative(
+                bundle, text, top_k=args.top_k, causal=args.causal, removed_heads=heads
+            )
             masks = [(s.index, s.predictions) for s in sorted(result.steps, key=lambda s: s.index)]
         else:
-            result = inference.fill_mask(bundle, text, top_k=args.top_k, causal=args.causal)
+            result = inference.fill_mask(bundle, text, top_k=args.top_k, causal=args.causal, removed_heads=heads)
             masks = [(m.index, m.predictions) for m in result.masks]
         _notice(result.truncated, bundle)
         lines = [text]
@@ -147,9 +172,31 @@ def cmd_attention(args) -> None:
 
 def cmd_nsp(args) -> None:
     bundle = load(args.model)
-    result = inference.next_sentence(bundle, args.text_a, args.text_b)
+    result = inference.next_sentence(bundle, args.text_a, args.text_b, removed_heads=_removed_heads(args))
     _notice(result.truncated, bundle)
     _emit(args, result.to_json(), f"IsNext probability: {result.is_next:.4f}")
+
+
+def cmd_heads(args) -> None:
+    from .analysis import heads  # numpy-heavy; only this command needs it
+
+    bundle = load(args.model)
+    inference.pretraining_model(bundle)  # the importance score needs the MLM head
+    stats = heads.head_statistics(bundle, args.lang)
+    lines = [
+        f"{bundle.name}: {stats.layers} layers x {stats.heads} heads over {stats.inputs} held-out {args.lang} "
+        f"sentence pairs ({stats.tokens:,} tokens), MLM loss {stats.mlm_loss:.3f}",
+        "layer.head  [CLS]  [SEP]  punct   self   prev   next  entropy  pattern              importance",
+    ]
+    f = stats.features
+    for layer in range(stats.layers):
+        for head in range(stats.heads):
+            shares = "  ".join(f"{f[k][layer, head]:5.2f}" for k in ("cls", "sep", "punct", "self", "prev", "next"))
+            lines.append(
+                f"{layer:>5}.{head:<4} {shares}  {f['entropy'][layer, head]:7.2f}  "
+                f"{stats.patterns[layer, head]:<19}  {stats.importance[layer, head]:10.3f}"
+            )
+    _emit(args, {"model": bundle.name, **stats.to_json()}, "\n".join(lines))
 
 
 def cmd_info(args) -> None:

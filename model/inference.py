@@ -8,6 +8,7 @@ user), runs without gradients and returns plain Python and NumPy values. Most ru
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -208,6 +209,39 @@ def encode(bundle: LoadedBert, text: str, pair: str | None = None) -> Encoding:
     return enc
 
 
+def parse_heads(spec: str) -> list[tuple[int, int]]:
+    """``"3.7,5.0"`` -> [(3, 7), (5, 0)]: 0-based layer.head pairs, as the CLI's ``--ablate`` takes them."""
+    heads = []
+    for part in spec.split(","):
+        layer, dot, head = part.strip().partition(".")
+        if not (dot and layer.isdigit() and head.isdigit()):
+            raise InputError(
+                "bad_head", f"{part.strip()!r} is not a head: write layer.head, 0-based, such as 3.7", head=part
+            )
+        heads.append((int(layer), int(head)))
+    return heads
+
+
+def head_mask_for(bundle: LoadedBert, removed: Sequence[tuple[int, int]]) -> torch.Tensor | None:
+    """The model's (L, nh) head mask with 0 at each removed (layer, head); None when nothing is removed."""
+    if not removed:
+        return None
+    L, nh = bundle.config.num_hidden_layers, bundle.config.num_attention_heads
+    mask = torch.ones(L, nh)
+    for layer, head in removed:
+        if not (0 <= layer < L and 0 <= head < nh):
+            raise InputError(
+                "no_such_head",
+                f"There is no head {layer}.{head}: this model has layers 0-{L - 1} and heads 0-{nh - 1}.",
+                layer=layer,
+                head=head,
+                layers=L,
+                heads=nh,
+            )
+        mask[layer, head] = 0.0
+    return mask
+
+
 def _tensors(enc: Encoding):
     ids = torch.tensor([enc.ids])
     types = torch.tensor([enc.token_type_ids])
@@ -246,10 +280,14 @@ def _check_top_k(top_k) -> None:
         raise InputError("bad_top_k", f"top-k must be a whole number from 1 to {MAX_TOP_K}.", limit=MAX_TOP_K)
 
 
-def _mask_probabilities(model, ids, types, positions: list[int], causal: bool) -> torch.Tensor:
+def _mask_probabilities(
+    model, ids, types, positions: list[int], causal: bool, head_mask: torch.Tensor | None = None
+) -> torch.Tensor:
     """One forward pass; the vocabulary distribution at each of ``positions``, (N, V) in float32."""
     rows = torch.tensor(positions)
-    hidden = model.bert(ids, types, causal=causal, last_layer_rows=rows).last_hidden_state  # (1, N, H)
+    hidden = model.bert(
+        ids, types, causal=causal, last_layer_rows=rows, head_mask=head_mask
+    ).last_hidden_state  # (1, N, H)
     return model.cls.predictions(hidden[0]).float().softmax(dim=-1)  # (N, V)
 
 
@@ -263,23 +301,39 @@ def _top_predictions(bundle: LoadedBert, probs: torch.Tensor, top_k: int) -> lis
 
 
 @torch.inference_mode()
-def fill_mask(bundle: LoadedBert, text: str, *, top_k: int = 5, causal: bool = False) -> FillMaskResult:
-    """Top-k predictions for every [MASK]; ``causal`` lets each position see only itself and its left.
+def fill_mask(
+    bundle: LoadedBert,
+    text: str,
+    *,
+    top_k: int = 5,
+    causal: bool = False,
+    removed_heads: Sequence[tuple[int, int]] = (),
+) -> FillMaskResult:
+    """Top-k predictions for every [MASK]; ``causal`` lets each position see only itself and its left;
+    ``removed_heads`` lists (layer, head) pairs switched off (see ``head_mask_for``).
 
     Every [MASK] is predicted from the same pass, so each guess sees the other masks still as [MASK]:
     the guesses are independent of one another (``fill_mask_iterative`` is the alternative)."""
     _check_top_k(top_k)
     model = pretraining_model(bundle)
+    head_mask = head_mask_for(bundle, removed_heads)
     enc = encode(bundle, text)
     positions = _mask_positions(bundle, text, enc)
     ids, types = _tensors(enc)
-    probs = _mask_probabilities(model, ids, types, positions, causal)
+    probs = _mask_probabilities(model, ids, types, positions, causal, head_mask)
     masks = [MaskPredictions(pos, preds) for pos, preds in zip(positions, _top_predictions(bundle, probs, top_k))]
     return FillMaskResult(text, enc.tokens, enc.special, masks, enc.truncated)
 
 
 @torch.inference_mode()
-def fill_mask_iterative(bundle: LoadedBert, text: str, *, top_k: int = 5, causal: bool = False) -> IterativeFillResult:
+def fill_mask_iterative(
+    bundle: LoadedBert,
+    text: str,
+    *,
+    top_k: int = 5,
+    causal: bool = False,
+    removed_heads: Sequence[tuple[int, int]] = (),
+) -> IterativeFillResult:
     """Fill the [MASK]s one at a time: predict all, write the most confident one's best token into the
     sentence, predict again, until none is left. One forward pass per [MASK].
 
@@ -288,6 +342,7 @@ def fill_mask_iterative(bundle: LoadedBert, text: str, *, top_k: int = 5, causal
     The first pass is exactly ``fill_mask``'s, so with a single [MASK] the two agree."""
     _check_top_k(top_k)
     model = pretraining_model(bundle)
+    head_mask = head_mask_for(bundle, removed_heads)
     enc = encode(bundle, text)
     remaining = _mask_positions(bundle, text, enc)
     if len(remaining) > MAX_ITERATIVE_MASKS:
@@ -302,7 +357,7 @@ def fill_mask_iterative(bundle: LoadedBert, text: str, *, top_k: int = 5, causal
     never_written = torch.tensor(sorted(bundle.tokenizer.special_ids))
     steps = []
     while remaining:
-        probs = _mask_probabilities(model, ids, types, remaining, causal)  # (N, V)
+        probs = _mask_probabilities(model, ids, types, remaining, causal, head_mask)  # (N, V)
         writable = probs.clone()
         writable[:, never_written] = -1.0
         best_prob, best_id = writable.max(dim=-1)  # (N,) each
@@ -367,11 +422,14 @@ def attention_maps(bundle: LoadedBert, text: str, pair: str | None = None, *, ca
 
 
 @torch.inference_mode()
-def next_sentence(bundle: LoadedBert, first: str, second: str) -> NspResult:
+def next_sentence(
+    bundle: LoadedBert, first: str, second: str, *, removed_heads: Sequence[tuple[int, int]] = ()
+) -> NspResult:
     model = pretraining_model(bundle)
+    head_mask = head_mask_for(bundle, removed_heads)
     enc = encode(bundle, first, second)
     ids, types = _tensors(enc)
-    out = model(ids, types, mlm_positions=torch.zeros_like(ids, dtype=torch.bool))
+    out = model(ids, types, mlm_positions=torch.zeros_like(ids, dtype=torch.bool), head_mask=head_mask)
     is_next = float(out.nsp_logits.float().softmax(dim=-1)[0, 0])  # index 0 = IsNext
     return NspResult(enc.tokens, enc.token_type_ids, enc.special, is_next, enc.truncated)
 

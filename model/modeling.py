@@ -207,7 +207,9 @@ class BertSelfAttention(nn.Module):
         self.dropout_p = config.attention_probs_dropout_prob
         self.dropout = nn.Dropout(self.dropout_p)
 
-    def forward(self, x, mask, return_attention: bool, rows=None):
+    def forward(self, x, mask, return_attention: bool, rows=None, head_mask=None):
+        """``head_mask`` (nh,) or (B, nh): multiplies each head's context vector before the output projection;
+        0 removes the head (Michel et al. 2019's gate), and a tensor that requires grad gives the gate's gradient."""
         B, T, H = x.shape
         queries = x if rows is None else x[:, rows]  # (B, Tq, H): every position, or only those still needed
         Tq = queries.size(1)
@@ -229,6 +231,8 @@ class BertSelfAttention(nn.Module):
             y = F.scaled_dot_product_attention(
                 q, k, v, attn_mask=mask, dropout_p=self.dropout_p if self.training else 0.0
             )  # (B, nh, Tq, hs)
+        if head_mask is not None:
+            y = y * head_mask.to(y.dtype).view(-1, self.num_heads, 1, 1)  # (B, nh, Tq, hs), removed heads all zero
         y = y.transpose(1, 2).reshape(B, Tq, H)  # (B, Tq, H)
         return y, probs
 
@@ -250,8 +254,8 @@ class BertAttention(nn.Module):
         self.self = BertSelfAttention(config)
         self.output = BertSelfOutput(config)
 
-    def forward(self, x, mask, return_attention, rows=None):
-        y, probs = self.self(x, mask, return_attention, rows)
+    def forward(self, x, mask, return_attention, rows=None, head_mask=None):
+        y, probs = self.self(x, mask, return_attention, rows, head_mask)
         return self.output(y, x if rows is None else x[:, rows]), probs
 
 
@@ -287,9 +291,9 @@ class BertLayer(nn.Module):
         self.intermediate = BertIntermediate(config)
         self.output = BertOutputLayer(config)
 
-    def forward(self, x, mask, return_attention, rows=None):
+    def forward(self, x, mask, return_attention, rows=None, head_mask=None):
         """``rows`` (1-D positions): compute the output only there; keys and values still come from all."""
-        x, probs = self.attention(x, mask, return_attention, rows)
+        x, probs = self.attention(x, mask, return_attention, rows, head_mask)
         return self.output(self.intermediate(x), x), probs
 
 
@@ -332,15 +336,23 @@ class BertModel(nn.Module):
         output_hidden_states: bool = False,
         output_embeddings: bool = False,
         last_layer_rows: torch.Tensor | None = None,
+        head_mask: torch.Tensor | None = None,
     ) -> BertOutput:
         """``last_layer_rows`` (1-D positions, the same for every sequence): the last layer computes only
         these positions, since nothing reads the others (fill-mask needs the [MASK]s alone). The last hidden
-        state then has one row per entry, and there is no pooled output."""
-        _B, T = input_ids.shape
+        state then has one row per entry, and there is no pooled output.
+
+        ``head_mask`` (L, nh), 1 = keep, 0 = remove: scales each head's context vector before the layer's
+        output projection, as Hugging Face's ``head_mask`` does. None leaves the computation untouched.
+        (B, L, nh) gives every sequence its own mask: one gate per sequence, for per-sequence gradients."""
+        B, T = input_ids.shape
         if last_layer_rows is not None and (output_attentions or output_hidden_states):
             raise ValueError("last_layer_rows cannot be combined with attention maps or hidden states")
         if T > self.config.max_position_embeddings:
             raise ValueError(f"sequence of {T} tokens is longer than the model's {self.config.max_position_embeddings}")
+        heads = (len(self.encoder.layer), self.config.num_attention_heads)
+        if head_mask is not None and tuple(head_mask.shape) not in (heads, (B, *heads)):
+            raise ValueError(f"head_mask has shape {tuple(head_mask.shape)}; the model needs {heads} or (B, *{heads})")
         if token_type_ids is None:
             token_type_ids = torch.zeros_like(input_ids)
         x, parts = self.embeddings(input_ids, token_type_ids, return_parts=output_embeddings)
@@ -349,7 +361,8 @@ class BertModel(nn.Module):
         hidden_states = [x] if output_hidden_states else None
         last = len(self.encoder.layer) - 1
         for i, layer in enumerate(self.encoder.layer):
-            x, probs = layer(x, mask, output_attentions, last_layer_rows if i == last else None)
+            rows = last_layer_rows if i == last else None
+            x, probs = layer(x, mask, output_attentions, rows, None if head_mask is None else head_mask[..., i, :])
             if output_attentions:
                 attentions.append(probs)
             if output_hidden_states:
@@ -453,6 +466,7 @@ class BertForPreTraining(BertPreTrainedBase):
         output_attentions: bool = False,
         output_hidden_states: bool = False,
         output_embeddings: bool = False,
+        head_mask: torch.Tensor | None = None,  # (L, nh) or (B, L, nh), 1 = keep, 0 = remove the head
     ) -> BertOutput:
         out = self.bert(
             input_ids,
@@ -462,6 +476,7 @@ class BertForPreTraining(BertPreTrainedBase):
             output_attentions=output_attentions,
             output_hidden_states=output_hidden_states,
             output_embeddings=output_embeddings,
+            head_mask=head_mask,
         )
         hidden = out.last_hidden_state
         if mlm_labels is not None and mlm_positions is None:

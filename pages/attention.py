@@ -33,22 +33,35 @@ def bertviz_for(
     view: str,
     layers: tuple[int, ...],
     labels: tuple[tuple[str, str], ...],
+    layer: int,
 ) -> str:
     result = attention(spec, text, pair, causal)
-    build = head_view_html if view == "head" else model_view_html
-    return build(
-        result.attentions,
-        result.tokens,
-        tokens_b_start=stats.sentence_b_start(result.token_type_ids),
-        layers=list(layers),
-        labels=dict(labels),
-    )
+    common = {
+        "tokens_b_start": stats.sentence_b_start(result.token_type_ids),
+        "layers": list(layers),
+        "labels": dict(labels),
+    }
+    if view == "head":  # it shows one layer at a time: the one the Layer selector chose, when offered
+        return head_view_html(result.attentions, result.tokens, layer=layer, **common)
+    return model_view_html(result.attentions, result.tokens, **common)
+
+
+def bring_into_bertviz(layer: int) -> None:
+    """A layer chosen above joins bertviz's layers, and the head view opens on it: the view follows the maps."""
+    chips = st.session_state.get("attention_bertviz_layers")
+    if chips is not None and layer not in chips:
+        st.session_state["attention_bertviz_layers"] = sorted([*chips, layer])
+
+
+def follow_layer() -> None:
+    bring_into_bertviz(st.session_state["layer"])
 
 
 def show_head(layer: int, head: int) -> None:
     st.session_state["layer"] = layer
     st.session_state["head"] = head
     st.session_state["attention_average"] = False
+    bring_into_bertviz(layer)
 
 
 st.title(t("attention.title"))
@@ -75,7 +88,7 @@ columns = st.columns(4)
 with columns[2]:
     average = st.toggle(t("attention.average"), **keep("attention_average"))
 with columns[0]:
-    st.selectbox(t("common.layer"), range(n_layers), **keep("layer"))
+    st.selectbox(t("common.layer"), range(n_layers), **keep("layer", on_change=follow_layer))
 with columns[1]:
     st.selectbox(t("common.head"), range(n_heads), disabled=average, **keep("head"))
 with columns[3]:
@@ -206,5 +219,5 @@ else:
     # Everything a reader can get wrong (an empty or over-long input, no layer, a layer the model lacks) is
     # answered above; an error from bertviz here is a bug and surfaces as one.
     labels = tuple((word, t(f"attention.bertviz_word_{name}")) for name, word in BERTVIZ_WORDS.items())
-    html = bertviz_for(spec, text, pair, bertviz_mask == "causal", view, tuple(sorted(chosen)), labels)
+    html = bertviz_for(spec, text, pair, bertviz_mask == "causal", view, tuple(sorted(chosen)), labels, layer)
     st.iframe(html, height=charts.bertviz_height(view, len(tokens), len(chosen), n_heads))

@@ -164,3 +164,16 @@ def test_hostile_input_gives_a_message_not_a_traceback(name):
         assert "&lt;" in figures(at)[0]["data"][0]["x"]  # escaped: plotly draws "<" instead of reading a tag
         (html,) = iframes(at)
         assert "</script><script>alert" not in html
+
+
+def test_bertviz_follows_the_layer_selector():
+    import json
+    import re
+
+    at = open_page()
+    at.selectbox(key="w_layer").set_value(3).run()
+    assert not at.exception
+    assert 3 in at.session_state["attention_bertviz_layers"]
+    (html,) = iframes(at)
+    params = json.loads(re.search(r"const params = (.*?); // HACK: PYTHON_PARAMS", html).group(1))
+    assert params["layer"] == 3 and 3 in params["include_layers"]

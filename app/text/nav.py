@@ -4,6 +4,7 @@ TEXT = {
     "nsp": {"en": "NSP lab", "zh": "NSP 下一句预测"},
     "embeddings": {"en": "Embeddings", "zh": "输入嵌入"},
     "attention": {"en": "Attention", "zh": "注意力"},
+    "heads": {"en": "Head lab", "zh": "注意力头实验室"},
     "layers": {"en": "Layers lab", "zh": "逐层实验"},
     "fill_mask": {"en": "Fill-mask", "zh": "完形填空"},
     "gpt_vs_bert": {"en": "GPT versus BERT", "zh": "GPT 对比 BERT"},

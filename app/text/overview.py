@@ -130,6 +130,10 @@ TEXT = {
         "en": "Who looks at whom: attention maps for every layer and head.",
         "zh": "谁在看谁：每一层、每个头的注意力图。",
     },
+    "guide_heads": {
+        "en": "What each head does over many sentences, what breaks when you switch heads off, and what attention weights miss.",
+        "zh": "每个头在许多句子上做什么，关掉一些头会坏掉什么，以及注意力权重看不到的东西。",
+    },
     "guide_layers": {
         "en": "What each layer knows: probes for part of speech and entities, and how the vectors are shaped.",
         "zh": "每一层学到了什么：词性与实体的探针，以及向量的几何形状。",

@@ -1,0 +1,251 @@
+"""Figures of the head lab: layer-by-head grids, thumbnails of every head, importance, the pruning curve and the
+four views of one token side by side.
+
+Pure builders: arrays and already translated strings in, ``go.Figure`` out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+
+from .base import axis_labels, style
+
+PATTERN_COLOURS = {
+    "vertical": "#4C78A8",
+    "diagonal": "#F58518",
+    "vertical+diagonal": "#54A24B",
+    "block": "#B279A2",
+    "heterogeneous": "#9D9D9D",
+}
+FEATURE_COLOURS = {"cls": "#4C78A8", "sep": "#E45756", "punct": "#54A24B", "prev": "#F58518", "next": "#B279A2"}
+FONT_SIZE = 16  # projector-readable
+
+
+def layer_profile(
+    means: dict[str, Sequence[float]], names: dict[str, str], *, title: str, axis: tuple[str, str]
+) -> go.Figure:
+    """One line per feature: its average share over the heads of each layer."""
+    fig = go.Figure()
+    for key, values in means.items():
+        fig.add_trace(
+            go.Scatter(
+                x=list(range(len(values))),
+                y=list(values),
+                mode="lines+markers",
+                name=names[key],
+                line={"width": 3, "color": FEATURE_COLOURS.get(key)},
+                hovertemplate="%{x}: %{y:.1%}<extra>" + names[key] + "</extra>",
+            )
+        )
+    fig.update_xaxes(title_text=axis[0], dtick=1)
+    fig.update_yaxes(title_text=axis[1], tickformat=".0%", range=[0, 1])
+    fig.update_layout(font_size=FONT_SIZE, legend={"orientation": "h", "y": -0.2})
+    return style(fig, title, 380)
+
+
+def thumbnails(
+    maps: np.ndarray, patterns: np.ndarray, pattern_names: dict[str, str], *, title: str, axis: tuple[str, str]
+) -> go.Figure:
+    """Every head's map of one input as a small picture in a layer x head grid, framed in its pattern's colour.
+
+    ``maps`` (L, nh, t, t); the pictures are tiled into one heatmap with a one-cell gap, so 144 heads stay one
+    trace. Each picture is scaled to its own maximum, so sharp and broad heads are both visible.
+    """
+    L, nh, t, _ = maps.shape
+    cell = t + 1
+    canvas = np.full((L * cell, nh * cell), np.nan)
+    for layer in range(L):
+        for head in range(nh):
+            m = maps[layer, head]
+            canvas[layer * cell : layer * cell + t, head * cell : head * cell + t] = m / (m.max() or 1.0)
+    frames = [  # one list set at once: 144 add_shape calls would take a second of validation
+        {
+            "type": "rect",
+            "x0": head * cell - 0.5,
+            "x1": head * cell + t - 0.5,
+            "y0": layer * cell - 0.5,
+            "y1": layer * cell + t - 0.5,
+            "line": {"color": PATTERN_COLOURS[str(patterns[layer, head])], "width": 3},
+        }
+        for layer in range(L)
+        for head in range(nh)
+    ]
+    fig = go.Figure(
+        go.Heatmap(z=canvas, colorscale="Blues", zmin=0, zmax=1, showscale=False, hoverinfo="skip"),
+        layout={"shapes": frames},
+    )
+    for kind, colour in PATTERN_COLOURS.items():  # legend entries for the frame colours
+        fig.add_trace(
+            go.Scatter(
+                x=[None],
+                y=[None],
+                mode="markers",
+                name=pattern_names[kind],
+                marker={"symbol": "square-open", "size": 14, "color": colour, "line": {"width": 3}},
+            )
+        )
+    fig.update_xaxes(
+        tickvals=[h * cell + t / 2 for h in range(nh)],
+        ticktext=[str(h) for h in range(nh)],
+        title_text=axis[1],
+        showgrid=False,
+        zeroline=False,
+    )
+    fig.update_yaxes(
+        tickvals=[layer * cell + t / 2 for layer in range(L)],
+        ticktext=[str(layer) for layer in range(L)],
+        title_text=axis[0],
+        autorange="reversed",
+        showgrid=False,
+        zeroline=False,
+        scaleanchor="x",
+    )
+    fig.update_layout(font_size=FONT_SIZE, legend={"orientation": "h", "y": -0.12}, plot_bgcolor="white")
+    return style(fig, title, 120 + 70 * L)
+
+
+def pattern_counts(
+    counts: dict[str, Sequence[int]], names: dict[str, str], *, title: str, axis: tuple[str, str]
+) -> go.Figure:
+    """Stacked bars: how many heads of each layer have each pattern type."""
+    fig = go.Figure()
+    for kind, per_layer in counts.items():
+        fig.add_trace(
+            go.Bar(
+                x=list(range(len(per_layer))), y=list(per_layer), name=names[kind], marker_color=PATTERN_COLOURS[kind]
+            )
+        )
+    fig.update_layout(barmode="stack", font_size=FONT_SIZE, legend={"orientation": "h", "y": -0.2})
+    fig.update_xaxes(title_text=axis[0], dtick=1)
+    fig.update_yaxes(title_text=axis[1])
+    return style(fig, title, 380)
+
+
+def head_grid(
+    values: np.ndarray,
+    removed: Sequence[tuple[int, int]],
+    *,
+    title: str,
+    value_name: str,
+    removed_name: str,
+    axis: tuple[str, str],
+) -> go.Figure:
+    """A layer x head grid of clickable squares coloured by ``values`` (importance); removed heads are crossed.
+
+    Squares are scatter markers rather than heatmap cells because Streamlit reports clicks on points.
+    """
+    L, nh = values.shape
+    ys, xs = np.divmod(np.arange(L * nh), nh)
+    size = 30 if nh <= 12 else 20
+    fig = go.Figure(
+        go.Scatter(
+            x=xs,
+            y=ys,
+            mode="markers",
+            marker={
+                "symbol": "square",
+                "size": size,
+                "color": values.ravel().tolist(),
+                "colorscale": "Oranges",
+                "showscale": True,
+                "colorbar": {"title": {"text": value_name}},
+                "line": {"width": 1, "color": "#666"},
+            },
+            customdata=np.stack([ys, xs], -1),
+            hovertemplate=f"{axis[0]} %{{y}}, {axis[1]} %{{x}}: %{{marker.color:.3f}}<extra>{value_name}</extra>",
+            showlegend=False,
+        )
+    )
+    if removed:
+        fig.add_trace(
+            go.Scatter(
+                x=[h for _, h in removed],
+                y=[layer for layer, _ in removed],
+                mode="markers",
+                name=removed_name,
+                marker={"symbol": "x-thin", "size": size * 0.8, "line": {"width": 4, "color": "#000"}},
+                hoverinfo="skip",
+            )
+        )
+    fig.update_xaxes(title_text=axis[1], dtick=1, range=[-0.6, nh - 0.4], showgrid=False, zeroline=False)
+    fig.update_yaxes(title_text=axis[0], dtick=1, range=[L - 0.4, -0.6], showgrid=False, zeroline=False)
+    fig.update_layout(
+        font_size=FONT_SIZE, clickmode="event+select", legend={"orientation": "h", "y": -0.2}, plot_bgcolor="white"
+    )
+    return style(fig, title, 140 + 44 * L)
+
+
+def pruning_curve(
+    fractions: Sequence[float],
+    by_importance: Sequence[float],
+    random_mean: Sequence[float],
+    names: tuple[str, str],
+    *,
+    title: str,
+    axis: tuple[str, str],
+) -> go.Figure:
+    fig = go.Figure()
+    for values, name, colour in ((by_importance, names[0], "#E45756"), (random_mean, names[1], "#4C78A8")):
+        fig.add_trace(
+            go.Scatter(
+                x=list(fractions),
+                y=list(values),
+                mode="lines+markers",
+                name=name,
+                line={"width": 3, "color": colour},
+                hovertemplate="%{x:.0%}: %{y:.1%}<extra>" + name + "</extra>",
+            )
+        )
+    fig.update_xaxes(title_text=axis[0], tickformat=".0%", range=[-0.02, 1.02])
+    fig.update_yaxes(title_text=axis[1], tickformat=".0%", rangemode="tozero")
+    fig.update_layout(font_size=FONT_SIZE, legend={"orientation": "h", "y": -0.22})
+    return style(fig, title, 420)
+
+
+def compared_bars(rows: Sequence[tuple[str, float, float]], names: tuple[str, str], *, title: str) -> go.Figure:
+    """Each candidate token's probability with every head and with the chosen heads removed, side by side."""
+    labels = axis_labels([tok for tok, _, _ in rows])
+    fig = go.Figure()
+    for index, (name, colour) in enumerate(zip(names, ("#4C78A8", "#E45756"), strict=True)):
+        values = [row[1 + index] for row in rows]
+        fig.add_trace(
+            go.Bar(
+                y=labels,
+                x=values,
+                orientation="h",
+                name=name,
+                marker_color=colour,
+                text=[f"{v:.1%}" for v in values],
+                textposition="auto",
+                hovertemplate="%{y}: %{x:.2%}<extra>" + name + "</extra>",
+            )
+        )
+    fig.update_yaxes(autorange="reversed", type="category")
+    fig.update_xaxes(tickformat=".0%", rangemode="tozero")
+    fig.update_layout(barmode="group", font_size=FONT_SIZE, legend={"orientation": "h", "y": -0.15})
+    return style(fig, title, 140 + 48 * len(rows))
+
+
+def token_views(tokens: Sequence[str], rows: dict[str, np.ndarray], names: dict[str, str], *, title: str) -> go.Figure:
+    """The views of one token as rows of one heatmap over the same tokens, each row's shares summing to 1."""
+    keys = list(rows)
+    z = np.stack([rows[k] for k in keys])
+    fig = go.Figure(
+        go.Heatmap(
+            z=z,
+            x=axis_labels(tokens),
+            y=[names[k] for k in keys],
+            colorscale="Blues",
+            zmin=0,
+            zmax=float(z.max()) or 1.0,
+            texttemplate="%{z:.0%}" if len(tokens) <= 24 else None,
+            hovertemplate="%{y} → %{x}: %{z:.1%}<extra></extra>",
+        )
+    )
+    fig.update_xaxes(type="category", tickangle=-45)
+    fig.update_yaxes(autorange="reversed")
+    fig.update_layout(font_size=FONT_SIZE)
+    return style(fig, title, 130 + 70 * len(keys))
