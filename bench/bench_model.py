@@ -49,7 +49,8 @@ def reference_model(folder: Path, eager: bool):
     from transformers import BertForPreTraining
 
     kwargs = {"attn_implementation": "eager"} if eager else {}
-    return BertForPreTraining.from_pretrained(folder, **kwargs).eval()
+    # float32 like ours: transformers would otherwise keep the stored float16, several times slower on a CPU.
+    return BertForPreTraining.from_pretrained(folder, dtype=torch.float32, **kwargs).eval()
 
 
 def bench_forward(name: str, folder: Path, repeats: int) -> list[tuple]:
@@ -76,7 +77,7 @@ def bench_fill_mask(folder: Path, text: str, repeats: int) -> tuple:
     bundle = load_folder(folder)
     pipe = pipeline(
         "fill-mask",
-        model=BertForMaskedLM.from_pretrained(folder),
+        model=BertForMaskedLM.from_pretrained(folder, dtype=torch.float32),
         tokenizer=BertTokenizerFast.from_pretrained(folder),
         device="cpu",
         top_k=5,
