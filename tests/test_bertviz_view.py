@@ -1,7 +1,7 @@
 """app.bertviz_view: offline, escaped, bounded bertviz HTML, checked as text and in a real browser.
 
 The browser tests drive Debian's Chromium through Playwright with every non-local request aborted, the
-way a classroom without internet sees the page (see shared/notes/browser-testing.md).
+way a classroom without internet sees the page.
 """
 
 from __future__ import annotations
