@@ -94,6 +94,11 @@ def largest_change(change: np.ndarray) -> tuple[int, int, float]:
     return int(layer), int(head), float(change[layer, head])
 
 
+def layer_change(change: np.ndarray) -> np.ndarray:
+    """A ``head_change`` grid's mean over each layer's heads, bottom layer first: (L, nh) → (L,)."""
+    return np.asarray(change, dtype=np.float64).mean(axis=1)
+
+
 def head_statistics(attentions: np.ndarray, special: Sequence[bool]) -> dict[str, np.ndarray]:
     """One (L, nh) array per name in ``STATISTICS``, each averaged over the query positions (rows).
 

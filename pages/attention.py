@@ -194,13 +194,17 @@ if tuned_pairs:
             key="attention_change_grid",
         )
         most_layer, most_head, most = stats.largest_change(change)
-        st.caption(t("attention.change_note", layer=most_layer, head=most_head, value=most))
-        st.button(
-            t("attention.show_head", layer=most_layer, head=most_head),
-            key="attention_show_most_changed",
-            on_click=show_head,
-            args=(most_layer, most_head),
-        )
+        if most == 0:
+            st.caption(t("attention.change_none"))
+        else:
+            by_layer = " · ".join(f"{value:.3f}" for value in stats.layer_change(change))
+            st.caption(t("attention.change_note", layer=most_layer, head=most_head, value=most, by_layer=by_layer))
+            st.button(
+                t("attention.show_head", layer=most_layer, head=most_head),
+                key="attention_show_most_changed",
+                on_click=show_head,
+                args=(most_layer, most_head),
+            )
 
 # Labels resolved now, not inside format_func: AppTest calls format_func outside the script run.
 mask_labels = {mask: t(f"attention.mask_{mask}") for mask in MASKS}

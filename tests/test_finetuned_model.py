@@ -50,11 +50,12 @@ def test_head_change_is_the_mean_over_rows_of_half_the_l1_distance():
         stats.head_change(before, after[:, :, :1])
 
 
-def test_largest_change_names_layer_then_head():
+def test_largest_change_names_layer_then_head_and_layer_change_averages_each_layer():
     change = np.zeros((3, 4))
     change[2, 1] = 0.3
     change[0, 3] = 0.2
     assert stats.largest_change(change) == (2, 1, pytest.approx(0.3))
+    assert np.allclose(stats.layer_change(change), [0.05, 0.0, 0.075])
 
 
 # --- a real, tiny fine-tuning run shared by the page tests -----------------------------------------------
@@ -174,4 +175,7 @@ def test_attention_shows_before_and_after_with_the_per_head_change(finished, lan
     assert np.allclose(plot_array(grid["data"][0]["z"]), expected)
     assert expected.max() > 0  # fine-tuning moved the maps
     layer, head, value = stats.largest_change(expected)
-    assert ATTENTION["change_note"][lang].format(layer=layer, head=head, value=value) in shown(at)
+    by_layer = " · ".join(f"{v:.3f}" for v in expected.mean(axis=1))
+    assert ATTENTION["change_note"][lang].format(layer=layer, head=head, value=value, by_layer=by_layer) in shown(at)
+    at.button(key="attention_show_most_changed").click().run()
+    assert (at.session_state["layer"], at.session_state["head"]) == (layer, head)

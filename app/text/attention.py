@@ -98,10 +98,15 @@ TEXT = {
         "en": "For each token, the share of its attention that moved elsewhere (half the sum of absolute "
         "differences between its two rows: 0 = unchanged, 1 = nothing in common), averaged over the tokens. "
         "The head that moved most here: layer {layer}, head {head} ({value:.3f}). Published analyses of "
-        "fine-tuning find the top layers change most; a short run changes little.",
+        "fine-tuning find the top layers change most; a short run changes little. Mean per layer, from layer 0 "
+        "up: {by_layer}.",
         "zh": "对每个 token，计算其注意力被挪到别处的比例（两行之差的绝对值之和的一半：0 = 不变，1 = 毫无重叠），"
         "再对所有 token 取平均。这里变化最大的头：第 {layer} 层第 {head} 个头（{value:.3f}）。"
-        "已发表的微调分析发现，最上面几层变化最大；训练时间很短时变化很小。",
+        "已发表的微调分析发现，最上面几层变化最大；训练时间很短时变化很小。各层平均（从第 0 层往上）：{by_layer}。",
+    },
+    "change_none": {
+        "en": "No head changed: this run did not train the encoder (a frozen encoder keeps every attention map).",
+        "zh": "没有任何头发生变化：这次训练没有更新编码器（冻结编码器时注意力图保持不变）。",
     },
     "stats_title": {"en": "What every head does", "zh": "每个头都在做什么"},
     "stats_intro": {

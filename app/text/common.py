@@ -27,9 +27,10 @@ TEXT = {
         "它的掩码语言模型头和下一句预测头已换成任务头。",
     },
     "needs_head": {
-        "en": "This page needs BERT's {head}, which {name} does not have: fine-tuning replaced it with a task head. "
-        "Choose a pre-trained model (for example the embedded one) in the sidebar to use this page.",
-        "zh": "本页需要 BERT 的{head}，而{name}没有：微调已把它换成了任务头。请在侧边栏选择预训练模型（例如内置模型）来使用本页。",
+        "en": "This page needs BERT's {head}. The chosen model, {name}, does not have one: fine-tuning replaced "
+        "it with a task head. Choose a pre-trained model (for example the embedded one) in the sidebar to use this page.",
+        "zh": "本页需要 BERT 的{head}。当前选择的模型（{name}）没有这个头：微调已把它换成了任务头。"
+        "请在侧边栏选择预训练模型（例如内置模型）来使用本页。",
     },
     "head_mlm": {"en": "masked-language-model head", "zh": "掩码语言模型头"},
     "head_nsp": {"en": "next-sentence-prediction head", "zh": "下一句预测头"},
