@@ -73,6 +73,32 @@ def displayed_map(
     return np.asarray(matrix, dtype=float), list(tokens)
 
 
+def head_change(before: np.ndarray, after: np.ndarray) -> np.ndarray:
+    """How far each head's attention moved between two models on the same tokens: (L, nh, T, T) twice → (L, nh).
+
+    Per query row, the total variation distance between the two attention distributions (half the sum of
+    absolute differences): the share of that token's attention that went somewhere else, 0 when nothing
+    changed, 1 when the two rows share no weight at all. The value is its mean over the rows.
+    """
+    before = np.asarray(before, dtype=np.float64)
+    after = np.asarray(after, dtype=np.float64)
+    if before.shape != after.shape:
+        raise ValueError(f"the maps must cover the same tokens: {before.shape} against {after.shape}")
+    return 0.5 * np.abs(after - before).sum(axis=-1).mean(axis=-1)
+
+
+def largest_change(change: np.ndarray) -> tuple[int, int, float]:
+    """(layer, head, value) of the head whose attention moved most in a ``head_change`` grid."""
+    change = np.asarray(change)
+    layer, head = np.unravel_index(int(np.argmax(change)), change.shape)
+    return int(layer), int(head), float(change[layer, head])
+
+
+def layer_change(change: np.ndarray) -> np.ndarray:
+    """A ``head_change`` grid's mean over each layer's heads, bottom layer first: (L, nh) → (L,)."""
+    return np.asarray(change, dtype=np.float64).mean(axis=1)
+
+
 def head_statistics(attentions: np.ndarray, special: Sequence[bool]) -> dict[str, np.ndarray]:
     """One (L, nh) array per name in ``STATISTICS``, each averaged over the query positions (rows).
 

@@ -237,7 +237,7 @@ class ChosenPrediction:
 
 
 def has_mlm_head(bundle: LoadedBert) -> bool:
-    """A fine-tuned classifier has no vocabulary head: it cannot fill in a [MASK]."""
+    """A fine-tuned classifier has no vocabulary head (nor the NSP head beside it): it cannot fill in a [MASK]."""
     return hasattr(bundle.model, "cls")
 
 

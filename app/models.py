@@ -3,6 +3,11 @@
 Per-sentence results are cached with ``st.cache_data`` keyed by the model spec and the inputs. Pages call
 the functions here, never the model directly, so no page can change the shared weights.
 
+A session's own fine-tuned model (``app.finetune_jobs``) is chosen by a spec ``finetuned:<job id>:<run>`` and
+resolved from that session's state only, never from a process-wide table: another session cannot load it,
+and a cached result keyed by the spec is reachable only through the job's random 128-bit id, which never
+leaves the session (the choice is not written into shared links).
+
 Classroom mode: with ``BERT_LAB_MODELS_DIR`` set, only the embedded model and the folders inside that
 directory can be chosen: no other server paths, and no hub downloads.
 """
@@ -18,6 +23,7 @@ from model import inference
 from model.checkpoint import CheckpointError, LoadedBert, load
 
 HUB_MODELS = ("bert-base-uncased", "bert-base-chinese")
+FINETUNED_PREFIX = "finetuned:"
 
 
 def models_dir() -> Path | None:
@@ -25,13 +31,60 @@ def models_dir() -> Path | None:
     return Path(value) if value else None
 
 
-@st.cache_resource(max_entries=4, show_spinner=False)
 def get_model(spec: str) -> LoadedBert:
+    """The model a spec names: a shared one (loaded once per process), or this session's fine-tuned one."""
+    if spec.startswith(FINETUNED_PREFIX):
+        return _session_finetuned(spec)
+    return _shared_model(spec)
+
+
+@st.cache_resource(max_entries=4, show_spinner=False)
+def _shared_model(spec: str) -> LoadedBert:
     """Load once per process; the weights are frozen so no page or session can change them."""
     bundle = load(spec, models_dir=models_dir())
     bundle.model.eval()
     bundle.model.requires_grad_(False)
     return bundle
+
+
+def finetuned_spec(job_id: str, init: str) -> str:
+    return f"{FINETUNED_PREFIX}{job_id}:{init}"
+
+
+def finetuned_choices() -> dict[str, tuple[str, str]]:
+    """This session's finished fine-tuned models, spec → (task, run), in the job's run order."""
+    job = st.session_state.get("finetune_job")
+    if job is None:
+        return {}
+    return {finetuned_spec(job.id, init): (job.task, init) for init in job.inits if job.trained_model(init) is not None}
+
+
+def _session_finetuned(spec: str) -> LoadedBert:
+    """A fine-tuned model of THIS session's job, frozen like the shared ones; a ``CheckpointError`` when the
+    session has no such model (a newer job replaced it, or the spec came from somewhere else)."""
+    job_id, _, init = spec.removeprefix(FINETUNED_PREFIX).partition(":")
+    job = st.session_state.get("finetune_job")
+    model = job.trained_model(init) if job is not None and job.id == job_id else None
+    if model is None:
+        raise CheckpointError(f"{spec}: no such fine-tuned model in this session", "finetuned_gone")
+    bundles = st.session_state.setdefault("_finetuned_bundles", {})
+    if spec not in bundles:
+        bundles.clear()  # only the current job's runs are kept
+    if spec not in bundles:
+        model.eval()
+        model.requires_grad_(False)
+        bundles[spec] = LoadedBert(model, job.tokenizer, spec, None)
+    return bundles[spec]
+
+
+def before_after_pairs(spec: str) -> dict[str, str]:
+    """This session's fine-tuned models that started from pre-trained weights, each with the spec of the model
+    it was fine-tuned from (its "before"); the sidebar's model ``spec`` first when it is one of them. A run from
+    random weights has no "before" worth comparing: it did not start from the pre-trained maps."""
+    base = st.session_state.get("finetune_spec", "embedded")
+    tuned = [name for name, (_, init) in finetuned_choices().items() if init != "random"]
+    tuned.sort(key=lambda name: name != spec)
+    return {name: base for name in tuned}
 
 
 def chosen_spec() -> str:
@@ -47,7 +100,23 @@ def display_name(bundle: LoadedBert) -> str:
     own name (not the server's path to it)."""
     from .i18n import t
 
-    return t("common.model_embedded_name") if bundle.name == "embedded" else Path(bundle.name).name
+    if bundle.name == "embedded":
+        return t("common.model_embedded_name")
+    if bundle.name.startswith(FINETUNED_PREFIX):
+        task, init = finetuned_choices().get(bundle.name, ("?", "?"))
+        return finetuned_label(task, init)
+    return Path(bundle.name).name
+
+
+def spec_display_name(spec: str) -> str:
+    """``display_name`` of the model a spec names (a page's own model is in its context; this is for another)."""
+    return display_name(get_model(spec))
+
+
+def finetuned_label(task: str, init: str) -> str:
+    from .i18n import t
+
+    return t("common.model_finetuned", task=t(f"finetune.task_{task}"), run=t(f"finetune.init_{init}"))
 
 
 def load_chosen_model() -> tuple[LoadedBert, str]:

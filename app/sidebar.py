@@ -8,7 +8,7 @@ from model.modeling import count_parameters
 
 from .i18n import t
 from .masking_lab import escape_markdown
-from .models import HUB_MODELS, available_folders, load_chosen_model, models_dir
+from .models import HUB_MODELS, available_folders, finetuned_choices, finetuned_label, load_chosen_model, models_dir
 from .state import DEFAULT_TEXT, MAX_URL_TEXT, PageContext, keep
 from .text import LANGUAGES
 
@@ -33,11 +33,14 @@ def render_sidebar() -> PageContext:
             **keep("lang", on_change=_follow_language),
         )
         classroom = models_dir() is not None
-        choices = ["embedded", "folder"] + ([] if classroom else list(HUB_MODELS))
+        # This session's fine-tuned models, once a job has finished (a newer job replaces them).
+        finetuned = finetuned_choices()
+        choices = ["embedded", "folder"] + ([] if classroom else list(HUB_MODELS)) + list(finetuned)
         if st.session_state["model_choice"] not in choices:
             st.session_state["model_choice"] = "embedded"
         labels = {"embedded": t("common.model_embedded"), "folder": t("common.model_folder")}
         labels.update({name: t("common.model_hub", name=name) for name in HUB_MODELS})
+        labels.update({spec: finetuned_label(task, init) for spec, (task, init) in finetuned.items()})
         st.selectbox(
             t("common.model"),
             choices,
@@ -57,6 +60,8 @@ def render_sidebar() -> PageContext:
                 st.text_input(t("common.folder_path"), **keep("model_folder"))
         elif st.session_state["model_choice"] in HUB_MODELS:
             st.caption(t("common.hub_note"))
+        elif st.session_state["model_choice"] in finetuned:
+            st.caption(t("common.finetuned_note"))
         bundle, spec = load_chosen_model()
         config = bundle.config
         # A shared link or another model may name a layer or head this model does not have.

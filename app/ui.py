@@ -12,6 +12,8 @@ from model.checkpoint import CheckpointError
 from model.inference import InputError
 
 from .i18n import t
+from .masking_lab import has_mlm_head
+from .models import display_name
 
 
 def explain(error: InputError | CheckpointError) -> str:
@@ -22,6 +24,20 @@ def explain(error: InputError | CheckpointError) -> str:
     key = f"common.{kind}_{error.code}"
     text = t(key, **error.values)
     return str(error) if text == key else text
+
+
+def require_pretraining_head(bundle, head: str) -> None:
+    """Stop the page with a plain message when the model lacks the pre-training ``head`` ("mlm" or "nsp") it
+    needs: a fine-tuned classifier has neither (its task head replaced both)."""
+    if has_mlm_head(bundle):  # the MLM and NSP heads come together (``BertForPreTraining.cls``)
+        return
+    st.warning(missing_head(bundle, head))
+    st.stop()
+
+
+def missing_head(bundle, head: str) -> str:
+    """Why a fine-tuned model cannot do what a pre-training ``head`` ("mlm" or "nsp") does, and what to choose."""
+    return t("common.needs_head", head=t(f"common.head_{head}"), name=display_name(bundle))
 
 
 def run_or_explain(fn, *args, **kwargs):

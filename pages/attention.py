@@ -6,7 +6,14 @@ from app import attention_stats as stats
 from app.bertviz_view import BERTVIZ_WORDS, MAX_BERTVIZ_TOKENS, head_view_html, model_view_html
 from app.charts import attention as charts
 from app.i18n import t
-from app.models import CACHE_TTL, attention
+from app.models import (
+    CACHE_TTL,
+    attention,
+    before_after_pairs,
+    finetuned_choices,
+    finetuned_label,
+    spec_display_name,
+)
 from app.navigation import require_entry
 from app.state import SETTINGS, keep
 from app.ui import download_buttons, plot, run_or_explain, truncation_notice
@@ -55,6 +62,13 @@ def bring_into_bertviz(layer: int) -> None:
 
 def follow_layer() -> None:
     bring_into_bertviz(st.session_state["layer"])
+
+
+@st.cache_data(max_entries=64, ttl=CACHE_TTL, show_spinner=False)
+def change_for(before_spec: str, after_spec: str, text: str, pair: str | None):
+    return stats.head_change(
+        attention(before_spec, text, pair, False).attentions, attention(after_spec, text, pair, False).attentions
+    )
 
 
 def show_head(layer: int, head: int) -> None:
@@ -140,6 +154,70 @@ download_buttons(
 )
 if all_maps is None:
     st.caption(t("attention.json_too_long", limit=stats.MAX_JSON_TOKENS, n=len(tokens)))
+
+# --- before and after fine-tuning: this session's own fine-tuned model against the model it started from ---
+tuned_pairs = before_after_pairs(spec)
+if tuned_pairs:
+    st.subheader(t("attention.finetune_title"))
+    st.markdown(t("attention.finetune_intro"))
+    if st.toggle(t("attention.finetune_toggle"), key="attention_finetune"):
+        tuned_labels = {name: finetuned_label(*finetuned_choices()[name]) for name in tuned_pairs}
+        tuned = next(iter(tuned_pairs))
+        if len(tuned_pairs) > 1:
+            tuned = st.radio(
+                t("attention.finetune_which"),
+                tuple(tuned_pairs),
+                format_func=tuned_labels.get,
+                horizontal=True,
+                key="attention_finetune_which",
+            )
+        before_spec = tuned_pairs[tuned]
+        before_name = spec_display_name(before_spec)
+        compared = {name: attention(name, text, pair, False) for name in (before_spec, tuned)}
+        compared_maps = {
+            name: stats.displayed_map(
+                result.attentions, tokens, special, layer, head, hide=hide, renormalize=renormalize
+            )[0]
+            for name, result in compared.items()
+        }
+        before_figure, after_figure = charts.before_after_maps(
+            compared_maps[before_spec],
+            compared_maps[tuned],
+            shown_tokens,
+            titles=(
+                t("attention.before_title", model=before_name, which=which),
+                t("attention.after_title", which=which),
+            ),
+        )
+        before_column, after_column = st.columns(2)
+        with before_column:
+            plot(before_figure, key="attention_map_before")
+        with after_column:
+            plot(after_figure, key="attention_map_after")
+        st.caption(t("attention.after_model", model=tuned_labels[tuned]))
+        change = change_for(before_spec, tuned, text, pair)
+        plot(
+            charts.change_grid(
+                change,
+                title=t("attention.change_title"),
+                selected=None if average else (layer, st.session_state["head"]),
+                selected_label=t("attention.selected_marker"),
+                axis_labels=(t("attention.axis_layer"), t("attention.axis_head")),
+            ),
+            key="attention_change_grid",
+        )
+        most_layer, most_head, most = stats.largest_change(change)
+        if most == 0:
+            st.caption(t("attention.change_none"))
+        else:
+            by_layer = " · ".join(f"{value:.3f}" for value in stats.layer_change(change))
+            st.caption(t("attention.change_note", layer=most_layer, head=most_head, value=most, by_layer=by_layer))
+            st.button(
+                t("attention.show_head", layer=most_layer, head=most_head),
+                key="attention_show_most_changed",
+                on_click=show_head,
+                args=(most_layer, most_head),
+            )
 
 # Labels resolved now, not inside format_func: AppTest calls format_func outside the script run.
 mask_labels = {mask: t(f"attention.mask_{mask}") for mask in MASKS}

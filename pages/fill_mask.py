@@ -30,9 +30,7 @@ st.markdown(t("fill_mask.lead"))
 st.code(t("fill_mask.gpt_point"), language=None)
 
 bundle, spec = context.bundle, context.spec
-if not lab.has_mlm_head(bundle):
-    st.warning(t("fill_mask.no_mlm_head"))
-    st.stop()
+ui.require_pretraining_head(bundle, "mlm")
 mask_id = bundle.tokenizer.mask_token_id
 
 

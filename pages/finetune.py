@@ -129,11 +129,15 @@ def stop_job() -> None:
 
 job: jobs.Job | None = st.session_state.get("finetune_job")
 active = job is not None and not job.snapshot().finished
+# A new run would replace the very model it starts from (a session keeps one job): start from a pre-trained one.
+from_finetuned = spec.startswith(models.FINETUNED_PREFIX)
+if from_finetuned:
+    st.info(t("finetune.start_from_pretrained"))
 start_column, stop_column, _ = st.columns([1, 1, 4])
 start_column.button(
     t("finetune.start"),
     type="primary",
-    disabled=active,
+    disabled=active or from_finetuned,
     on_click=start_job,
     args=(bundle, spec),
     key="finetune_start",

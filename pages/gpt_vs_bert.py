@@ -69,6 +69,7 @@ if causal is not None:
 
 st.header(t("gpt_vs_bert.mask_header"))
 st.markdown(t("gpt_vs_bert.mask_intro"))
+ui.require_pretraining_head(bundle, "mlm")
 uses_session = "[MASK]" in text
 masked_text = text if uses_session else t("gpt_vs_bert.mask_default")
 st.caption(t("gpt_vs_bert.mask_source_session") if uses_session else t("gpt_vs_bert.mask_source_default"))

@@ -132,7 +132,7 @@ ui.download_buttons("mlm_draw", draw.ROW_HEADER, draw.rows(), data=draw.to_json(
 
 if st.toggle(t("masking.predict_toggle"), key="masking_predict"):
     if not lab.has_mlm_head(bundle):
-        st.info(t("masking.no_mlm_head"))
+        st.info(ui.missing_head(bundle, "mlm"))
     else:
         st.caption(t("masking.predict_caption"))
         predictions = lab.predict_chosen(bundle, draw, top_k=3)

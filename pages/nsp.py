@@ -18,6 +18,7 @@ st.title(t("nsp.title"))
 st.markdown(t("nsp.intro"))
 st.code(t("nsp.examples"), language=None)
 spec, bundle = context.spec, context.bundle
+ui.require_pretraining_head(bundle, "nsp")
 example_next = ui.run_or_explain(models.next_sentence, spec, t("nsp.example_a"), t("nsp.example_b_next"))
 example_not = ui.run_or_explain(models.next_sentence, spec, t("nsp.example_a"), t("nsp.example_b_not"))
 if example_next is not None and example_not is not None:

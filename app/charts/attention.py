@@ -56,6 +56,64 @@ def paired_maps(
     )
 
 
+def before_after_maps(
+    before: np.ndarray, after: np.ndarray, tokens: Sequence[str], *, titles: tuple[str, str]
+) -> tuple[go.Figure, go.Figure]:
+    """One head's map before and after fine-tuning, on one colour scale so equal colours mean equal weights."""
+    before = np.asarray(before, dtype=float)
+    after = np.asarray(after, dtype=float)
+    zmax = max(float(np.max(before, initial=0.0)), float(np.max(after, initial=0.0))) or 1.0
+    return (
+        attention_map(before, tokens, title=titles[0], zmax=zmax),
+        attention_map(after, tokens, title=titles[1], zmax=zmax),
+    )
+
+
+def change_grid(
+    change: np.ndarray,
+    *,
+    title: str,
+    selected: tuple[int, int] | None = None,
+    selected_label: str = "",
+    axis_labels: tuple[str, str] = ("layer", "head"),
+) -> go.Figure:
+    """How much each head's attention moved (``attention_stats.head_change``), one layer-by-head heatmap.
+
+    The colour scale runs from 0 to the largest change, so that a short fine-tuning run's small changes show;
+    every cell carries its value, so the scale cannot mislead."""
+    values = np.asarray(change, dtype=np.float64)
+    n_layers, n_heads = values.shape
+    fig = go.Figure(
+        go.Heatmap(
+            z=values,
+            x=list(range(n_heads)),
+            y=list(range(n_layers)),
+            colorscale="Oranges",
+            zmin=0.0,
+            zmax=float(values.max()) or 1.0,
+            texttemplate="%{z:.3f}" if n_layers * n_heads <= MAX_ANNOTATED_HEADS else None,
+            textfont={"size": 9},
+            hovertemplate="L%{y} H%{x}: %{z:.4f}<extra></extra>",
+        )
+    )
+    if selected is not None:
+        fig.add_trace(
+            go.Scatter(
+                x=[selected[1]],
+                y=[selected[0]],
+                mode="markers",
+                name=selected_label,
+                marker={"symbol": "square-open", "size": 18, "color": "#4C78A8", "line": {"width": 3}},
+                hoverinfo="skip",
+            )
+        )
+    fig.update_yaxes(range=[n_layers - 0.5, -0.5], dtick=1 if n_layers <= 12 else 2, title_text=axis_labels[0])
+    fig.update_xaxes(range=[-0.5, n_heads - 0.5], dtick=1 if n_heads <= 12 else 2, title_text=axis_labels[1])
+    style(fig, title, max(260, 32 * n_layers + 140))
+    fig.update_layout(showlegend=selected is not None, legend={"orientation": "h", "y": -0.2, "x": 0})
+    return fig
+
+
 def statistics_grid(
     stats: dict[str, np.ndarray],
     titles: dict[str, str],

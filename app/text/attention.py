@@ -78,6 +78,36 @@ TEXT = {
     },
     "mask_bidirectional": {"en": "Bidirectional (BERT)", "zh": "双向（BERT）"},
     "mask_causal": {"en": "Causal (GPT-style)", "zh": "因果（GPT 式）"},
+    "finetune_title": {"en": "Before and after fine-tuning", "zh": "微调前后对比"},
+    "finetune_intro": {
+        "en": "You fine-tuned a model in this session. Fine-tuning changes every weight a little, so the attention "
+        "maps move too: compare the same sentence in the model you started from and in your fine-tuned one.",
+        "zh": "你在本次会话中微调了一个模型。微调会让每个权重都变一点，注意力图也随之改变："
+        "用同一个句子比较微调前的模型和你微调后的模型。",
+    },
+    "finetune_toggle": {"en": "Show before and after fine-tuning", "zh": "显示微调前后的对比"},
+    "finetune_which": {"en": "Fine-tuned model", "zh": "微调后的模型"},
+    "before_title": {"en": "Before fine-tuning ({model}) · {which}", "zh": "微调前（{model}）· {which}"},
+    "after_title": {"en": "After fine-tuning · {which}", "zh": "微调后 · {which}"},
+    "after_model": {"en": "After: {model}.", "zh": "微调后：{model}。"},
+    "change_title": {
+        "en": "How much each head's attention moved (share of attention that went elsewhere)",
+        "zh": "每个头的注意力变化了多少（被挪到别处的注意力比例）",
+    },
+    "change_note": {
+        "en": "For each token, the share of its attention that moved elsewhere (half the sum of absolute "
+        "differences between its two rows: 0 = unchanged, 1 = nothing in common), averaged over the tokens. "
+        "The head that moved most here: layer {layer}, head {head} ({value:.3f}). Published analyses of "
+        "fine-tuning find the top layers change most; a short run changes little. Mean per layer, from layer 0 "
+        "up: {by_layer}.",
+        "zh": "对每个 token，计算其注意力被挪到别处的比例（两行之差的绝对值之和的一半：0 = 不变，1 = 毫无重叠），"
+        "再对所有 token 取平均。这里变化最大的头：第 {layer} 层第 {head} 个头（{value:.3f}）。"
+        "已发表的微调分析发现，最上面几层变化最大；训练时间很短时变化很小。各层平均（从第 0 层往上）：{by_layer}。",
+    },
+    "change_none": {
+        "en": "No head changed: this run did not train the encoder (a frozen encoder keeps every attention map).",
+        "zh": "没有任何头发生变化：这次训练没有更新编码器（冻结编码器时注意力图保持不变）。",
+    },
     "stats_title": {"en": "What every head does", "zh": "每个头都在做什么"},
     "stats_intro": {
         "en": (

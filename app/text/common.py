@@ -16,9 +16,31 @@ TEXT = {
         "en": "Downloading from the hub works only where this server is online; offline, choose the embedded model.",
         "zh": "只有服务器联网时才能从 Hub 下载；离线时请选择内置模型。",
     },
+    "model_finetuned": {
+        "en": "Fine-tuned in this session: {task} ({run})",
+        "zh": "本次会话中微调的模型：{task}（{run}）",
+    },
+    "finetuned_note": {
+        "en": "Your fine-tuned model lives only in this session: shared links do not carry it, and starting a new "
+        "fine-tuning run replaces it. Its masked-language-model and next-sentence heads were replaced by a task head.",
+        "zh": "微调后的模型只存在于本次会话中：分享链接不会带上它，开始新的微调会替换它。"
+        "它的掩码语言模型头和下一句预测头已换成任务头。",
+    },
+    "needs_head": {
+        "en": "This page needs BERT's {head}. The chosen model, {name}, does not have one: fine-tuning replaced "
+        "it with a task head. Choose a pre-trained model (for example the embedded one) in the sidebar to use this page.",
+        "zh": "本页需要 BERT 的{head}。当前选择的模型（{name}）没有这个头：微调已把它换成了任务头。"
+        "请在侧边栏选择预训练模型（例如内置模型）来使用本页。",
+    },
+    "head_mlm": {"en": "masked-language-model head", "zh": "掩码语言模型头"},
+    "head_nsp": {"en": "next-sentence-prediction head", "zh": "下一句预测头"},
     "model_failed": {"en": "Could not load this model: {error}", "zh": "无法加载该模型：{error}"},
     "using_fallback": {"en": "Showing the embedded model instead.", "zh": "已改用内置模型。"},
     # CheckpointError codes (model/checkpoint.py); an error without a code shows the model's English message.
+    "checkpoint_finetuned_gone": {
+        "en": "this session's fine-tuned model is gone (a newer fine-tuning run replaced it).",
+        "zh": "本次会话中微调的模型已不存在（被新的微调替换了）。",
+    },
     "checkpoint_no_folder": {"en": "{path}: no such folder.", "zh": "{path}：找不到这个文件夹。"},
     "checkpoint_no_config": {
         "en": "{path} is missing: is this a BERT checkpoint folder?",

@@ -62,11 +62,6 @@ TEXT = {
         "zh": "加上因果掩码后，这个位置只能看到：{left} —— 看不到：{right}",
     },
     "nothing": {"en": "(nothing)", "zh": "（无）"},
-    "no_mlm_head": {
-        "en": "This model is a fine-tuned classifier without the masked-language-model head: it cannot fill in [MASK]. "
-        "Choose the embedded model in the sidebar.",
-        "zh": "该模型是微调后的分类器，没有掩码语言模型头，无法预测 [MASK]。请在侧边栏选择内置模型。",
-    },
     "downloads": {"en": "All predictions", "zh": "全部预测结果"},
     # Several masks at once
     "score_heading": {"en": "Score whole sentences", "zh": "给整句打分"},

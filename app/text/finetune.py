@@ -1,6 +1,12 @@
 from model.data.tasks import TASKS
 
 TEXT = {
+    "start_from_pretrained": {
+        "en": "The sidebar's model is the one you fine-tuned in this session. A new run starts from a pre-trained "
+        "model and replaces it: choose a pre-trained model (for example the embedded one) in the sidebar to start.",
+        "zh": "侧边栏当前选的是你在本次会话中微调的模型。新的微调要从预训练模型开始，并会替换它："
+        "请先在侧边栏选择预训练模型（例如内置模型）。",
+    },
     "title": {"en": "Fine-tuning lab", "zh": "微调实验"},
     "intro": {
         "en": "BERT made the **pre-train + fine-tune** paradigm the standard. Pre-training is the big step, done once: "

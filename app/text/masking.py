@@ -167,10 +167,6 @@ TEXT = {
         "en": "Top guess right at {right} of {total} chosen positions.",
         "zh": "在 {total} 个被选中的位置中，首选猜对了 {right} 个。",
     },
-    "no_mlm_head": {
-        "en": "This model is a fine-tuned classifier without the masked-language-model head: it cannot predict tokens.",
-        "zh": "该模型是微调后的分类器，没有掩码语言模型头：无法预测 token。",
-    },
     "stats_heading": {"en": "Many draws: do the shares match the settings?", "zh": "多次抽取：比例是否符合设置？"},
     "stats_intro": {
         "en": "One draw is noisy. Over many draws of the same sentence the running shares settle on the settings "
