@@ -182,6 +182,12 @@ def url_params() -> dict[str, str]:
     return wanted
 
 
+def url_is_stale() -> bool:
+    """True when the address bar no longer shows the state: a fragment that changed a shared setting then asks
+    for a full run, whose entry script writes the URL."""
+    return st.query_params.to_dict() != url_params()
+
+
 def sync_url() -> None:
     """Write the shareable part of the state into the address bar (the entry script calls this once a run)."""
     wanted = url_params()

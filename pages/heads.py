@@ -7,7 +7,7 @@ from app.charts import attention as attention_charts
 from app.charts import heads as charts
 from app.i18n import t
 from app.navigation import require_entry
-from app.state import keep
+from app.state import keep, url_is_stale
 from app.ui import PLOTLY_CONFIG, download_buttons, plot, run_or_explain
 from model.analysis import heads
 
@@ -128,6 +128,8 @@ fill_text = st.text_input(t("heads.fill_label"), value=sentence, key="heads_fill
 # A fragment: removing or restoring a head reruns this section alone, not the sample's figures around it.
 @st.fragment
 def switch_heads_off() -> None:
+    if url_is_stale():  # a head was switched: a full run puts it in the shareable link
+        st.rerun()
     removed = lab.parse_off(",".join(st.session_state["heads_off"]), n_layers, n_heads)
     chart_key = f"heads_grid_{st.session_state.get('heads_grid_version', 0)}"
     st.plotly_chart(

@@ -99,4 +99,7 @@ def test_cli_evaluate_prints_one_json_object(hf_checkpoint):
         "pairs",
         "targets",
         "masks",
+        "cloze_top1",
+        "cloze_top5",
+        "cloze_items",
     }
