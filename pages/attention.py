@@ -80,7 +80,7 @@ def show_head(layer: int, head: int) -> None:
 
 st.title(t("attention.title"))
 st.markdown(t("attention.intro"))
-st.code(t("attention.source_block"), language=None)
+st.code(t("attention.source_block"), language=None, wrap_lines=True)
 st.markdown(t("attention.how_to_read"))
 
 bundle, spec, text = context.bundle, context.spec, context.text

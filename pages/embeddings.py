@@ -13,7 +13,7 @@ context = require_entry()
 
 st.title(t("embeddings.title"))
 st.markdown(t("embeddings.intro"))
-st.code(t("embeddings.source_block"), language=None)
+st.code(t("embeddings.source_block"), language=None, wrap_lines=True)
 st.markdown(t("embeddings.explain"))
 
 bundle = context.bundle

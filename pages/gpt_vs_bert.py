@@ -23,8 +23,8 @@ st.caption(t("gpt_vs_bert.foundation"))
 
 st.header(t("gpt_vs_bert.sketch_header"))
 # One above the other, not side by side: the arrows under each line must stay aligned, so they cannot wrap.
-st.code(t("gpt_vs_bert.sketch_gpt"), language=None)
-st.code(t("gpt_vs_bert.sketch_bert"), language=None)
+st.code(t("gpt_vs_bert.sketch_gpt"), language=None, wrap_lines=True)
+st.code(t("gpt_vs_bert.sketch_bert"), language=None, wrap_lines=True)
 
 spec, bundle = context.spec, context.bundle
 

@@ -28,11 +28,11 @@ st.markdown(t("masking.lead"))
 
 st.subheader(t("masking.why_heading"))
 st.markdown(t("masking.why_body"))
-st.code(t("masking.why_example"), language=None)
+st.code(t("masking.why_example"), language=None, wrap_lines=True)
 
 st.subheader(t("masking.recipe_heading"))
 st.markdown(t("masking.recipe_body"))
-st.code(t("masking.recipe_example"), language=None)
+st.code(t("masking.recipe_example"), language=None, wrap_lines=True)
 
 st.subheader(t("masking.reasons_heading"))
 st.markdown(t("masking.reasons_body"))

@@ -16,7 +16,7 @@ context = require_entry()
 
 st.title(t("nsp.title"))
 st.markdown(t("nsp.intro"))
-st.code(t("nsp.examples"), language=None)
+st.code(t("nsp.examples"), language=None, wrap_lines=True)
 spec, bundle = context.spec, context.bundle
 ui.require_pretraining_head(bundle, "nsp")
 example_next = ui.run_or_explain(models.next_sentence, spec, t("nsp.example_a"), t("nsp.example_b_next"))

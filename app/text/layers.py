@@ -6,7 +6,7 @@ TEXT = {
         "model, take every layer's vector for each word, and train a tiny linear classifier (a probe) per layer to "
         "read a property off it, such as the part of speech. *Geometry*: measure how the vectors of each layer "
         "are shaped, without training anything.",
-        "zh": "弄清「这个注意力头在做什么」之后，下一个问题是：**语法在网络的哪一层？语义又在哪一层？**"
+        "zh": "弄清「这个注意力头在做什么」之后，下一个问题是：**语法在网络的哪一层？语义又在哪一层？** "
         "这里用当前加载的模型做两类实验来回答。*探针（probing）*：冻结模型，取出每一层中每个词的向量，"
         "再为每一层训练一个很小的线性分类器（探针），看它能否从向量里读出某种性质，例如词性。"
         "*几何*：不训练任何东西，只测量每一层向量的形状。",
