@@ -216,6 +216,10 @@ def iterative_results(text: str, enc, readable: list[str], independent, top_k: i
     )
 
 
+def _remember_scored(text: str) -> None:
+    st.session_state["_fill_mask_scored"] = text
+
+
 def score_section() -> None:
     st.markdown(t("fill_mask.score_lead"))
     if not st.session_state.get("_fill_mask_candidates_offered"):  # the examples, once; a reader may clear them
@@ -229,6 +233,11 @@ def score_section() -> None:
         return
     if total > MAX_CANDIDATES:
         st.info(t("fill_mask.score_too_many", limit=MAX_CANDIDATES, total=total))
+    # On request only: a sentence costs one forward pass per token, too much to redo on every visit of a class.
+    st.button(t("fill_mask.score_run"), on_click=_remember_scored, args=(typed,), key="fill_mask_score_run")
+    if st.session_state.get("_fill_mask_scored") != typed:
+        st.caption(t("fill_mask.score_press"))
+        return
     results = []
     for number, line in lines:
         try:

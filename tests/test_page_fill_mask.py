@@ -220,6 +220,8 @@ def test_score_section_ranks_candidates_by_pll_with_each_token(lang):
     candidates = ["我去剧场看电影", "我去机场看电影", "She opened the door and walked into the room."]
     at.text_area(key="w_fill_mask_candidates").set_value("\n".join(candidates) + "\n\n").run()
     assert not at.exception
+    assert TEXT["score_press"][lang] in [c.value for c in score_section(at).caption]  # nothing computed yet
+    at.button(key="fill_mask_score_run").click().run()
     scores = sorted((inference.pseudo_log_likelihood(_embedded(), c) for c in candidates), key=lambda r: -r.pll)
     chart = _score_chart(at)
     assert chart["layout"]["title"]["text"] == TEXT["score_chart_title"][lang]
@@ -241,6 +243,7 @@ def test_score_section_hostile_input_never_raises(lang):
     assert [i.value for i in score_section(at).info] == [TEXT["score_empty"][lang]]
     lines = ["a [MASK] here", "x" * 30_000, "word " * 100, "<b>bold</b> <script>alert(1)</script>", "好"]
     at.text_area(key=box).set_value("\n".join(lines)).run()
+    at.button(key="fill_mask_score_run").click().run()
     assert not at.exception
     warnings = [w.value for w in score_section(at).warning]
     assert len(warnings) == 3
@@ -251,5 +254,6 @@ def test_score_section_hostile_input_never_raises(lang):
     chart = _score_chart(at)
     assert "&lt;script&gt;" in "".join(chart["data"][0]["y"])  # shown as text, not markup
     at.text_area(key=box).set_value("\n".join(f"sentence {n}" for n in range(12))).run()
+    at.button(key="fill_mask_score_run").click().run()
     assert any("8" in i.value and "12" in i.value for i in score_section(at).info)
     assert len(_score_chart(at)["data"][0]["y"]) == 8

@@ -136,6 +136,11 @@ TEXT = {
         "en": "She opened the door and walked into the room.\nShe opened the door and swam into the room.",
         "zh": "我去剧场看电影。\n我去机场看电影。\n他在银行工作。\n他在银河工作。",
     },
+    "score_run": {"en": "Score these sentences", "zh": "给这些句子打分"},
+    "score_press": {
+        "en": "Press the button to score them: each sentence costs one pass of the model per token.",
+        "zh": "点击按钮开始打分：每个句子的每个 token 都要让模型算一遍。",
+    },
     "score_empty": {
         "en": "Type at least one sentence to score, one per line.",
         "zh": "请至少输入一个要打分的句子，每行一个。",
