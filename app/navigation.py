@@ -10,7 +10,18 @@ from .i18n import t
 from .state import PageContext
 
 PAGES_DIR = Path(__file__).resolve().parent.parent / "pages"
-PAGE_FILES = ("overview", "masking", "nsp", "embeddings", "attention", "layers", "fill_mask", "gpt_vs_bert", "finetune")
+PAGE_FILES = (
+    "overview",
+    "masking",
+    "nsp",
+    "embeddings",
+    "attention",
+    "layers",
+    "fill_mask",
+    "gpt_vs_bert",
+    "pretrain_live",
+    "finetune",
+)
 # Emoji rather than Material icons: Streamlit fetches Material icons from a font CDN, which an offline
 # classroom cannot reach.
 ICONS = {
@@ -22,6 +33,7 @@ ICONS = {
     "layers": "🧅",
     "fill_mask": "✍️",
     "gpt_vs_bert": "⚖️",
+    "pretrain_live": "🌱",
     "finetune": "🏋️",
 }
 

@@ -117,6 +117,9 @@ SETTINGS: dict[str, Setting] = {
     "finetune_compare": Setting(False, kind="flag"),
     "finetune_compare_frozen": Setting(False, kind="flag"),
     "finetune_init": Setting(INITS[0], options=INITS),
+    # Watch BERT learn (live pre-training): an experiment from app.live_jobs.EXPERIMENTS, seconds per run.
+    "pretrain_live_experiment": Setting("single", options=("single", "mask_rate", "mask_mix", "nsp")),
+    "pretrain_live_budget": Setting(120, options=(30, 60, 120, 300)),
     # The layers lab; its task and word follow the page's language until a reader or a link sets them.
     "layers_task": Setting(PROBE_TASKS[0], options=PROBE_TASKS),
     "layers_train": Setting(layers.TRAIN_SENTENCES, low=20, high=400),
