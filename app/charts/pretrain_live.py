@@ -41,7 +41,10 @@ def loss_curves(
                 col=col,
             )
     fig.update_xaxes(title_text=step_title)
-    return style(fig, title, 340)
+    style(fig, title, 340)
+    if not title:  # room for the two subplot titles, which style() would clip
+        fig.update_layout(margin={"t": 40})
+    return fig
 
 
 def accuracy_curves(

@@ -51,8 +51,8 @@ TEXT = {
         "zh": "正在等待训练名额：本服务器最多同时运行 {slots} 个训练；你前面还有 {ahead} 个。",
     },
     "training": {
-        "en": "Training {run}: step {steps}, {seconds:.0f} s of {budget:.0f} s.",
-        "zh": "正在训练{run}：第 {steps} 步，已用 {seconds:.0f} 秒 / {budget:.0f} 秒。",
+        "en": "Training ({run}): step {steps}, {seconds:.0f} s of {budget:.0f} s.",
+        "zh": "正在训练（{run}）：第 {steps} 步，已用 {seconds:.0f} 秒 / {budget:.0f} 秒。",
     },
     "starting": {"en": "Starting the training process…", "zh": "正在启动训练进程……"},
     "done": {"en": "Done.", "zh": "完成。"},
@@ -66,7 +66,7 @@ TEXT = {
         "zh": "{run}：留出集 [MASK] top-1 **{top1:.1%}**，同一批目标上的词频基线 **{baseline:.1%}**"
         "（相差 {delta:+.1f} 个百分点），共 {steps} 步。",
     },
-    "run_preset": {"en": "the model", "zh": "模型"},
+    "run_preset": {"en": "The model", "zh": "模型"},
     "run_rate_15": {"en": "15% masked", "zh": "掩码 15%"},
     "run_rate_40": {"en": "40% masked", "zh": "掩码 40%"},
     "run_mix_80_10_10": {"en": "80/10/10", "zh": "80/10/10"},
