@@ -161,8 +161,7 @@ class Job:
             s = self._state
             ahead = 0
             if s.status == QUEUED:
-                with _queue_lock:
-                    ahead = _queue.index(self) if self in _queue else 0
+                ahead = queue_position(self)
             end = s.ended or time.time()
             return JobSnapshot(
                 id=self.id,
@@ -217,22 +216,8 @@ class Job:
 
     def _wait_for_slot(self) -> bool:
         """Wait, first come first served, for a training slot; False if the job was stopped meanwhile."""
-        with _queue_lock:
-            _queue.append(self)
-        try:
-            while not self._should_stop():
-                with _queue_lock:
-                    first = _queue[0] is self
-                slots = _slots
-                if first and slots.acquire(timeout=_POLL_SECONDS):
-                    self._slot = slots  # released exactly once, into the semaphore it came from
-                    return True
-                if not first:
-                    time.sleep(_POLL_SECONDS)
-            return False
-        finally:
-            with _queue_lock:
-                _queue.remove(self)
+        self._slot = wait_for_slot(self, self._should_stop)
+        return self._slot is not None
 
     def _run(self) -> None:
         if not self._wait_for_slot():
@@ -325,6 +310,32 @@ class Job:
             self._state.phase = ""
             self._state.current_init = None
             self._state.ended = time.time()
+
+
+def wait_for_slot(job: object, should_stop) -> threading.BoundedSemaphore | None:
+    """Queue ``job`` (any object: fine-tuning and live pre-training share the classroom's slots) and wait, first
+    come first served, for a slot; return the semaphore to release it into, or None if ``should_stop()`` came first."""
+    with _queue_lock:
+        _queue.append(job)
+    try:
+        while not should_stop():
+            with _queue_lock:
+                first = _queue[0] is job
+            slots = _slots
+            if first and slots.acquire(timeout=_POLL_SECONDS):
+                return slots  # released exactly once, into the semaphore it came from
+            if not first:
+                time.sleep(_POLL_SECONDS)
+        return None
+    finally:
+        with _queue_lock:
+            _queue.remove(job)
+
+
+def queue_position(job: object) -> int:
+    """How many queued jobs are ahead of ``job`` (0 if it is not queued)."""
+    with _queue_lock:
+        return _queue.index(job) if job in _queue else 0
 
 
 _baselines_lock = threading.Lock()

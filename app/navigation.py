@@ -20,6 +20,7 @@ PAGE_FILES = (
     "layers",
     "fill_mask",
     "gpt_vs_bert",
+    "pretrain_live",
     "finetune",
 )
 # Emoji rather than Material icons: Streamlit fetches Material icons from a font CDN, which an offline
@@ -34,6 +35,7 @@ ICONS = {
     "layers": "🧅",
     "fill_mask": "✍️",
     "gpt_vs_bert": "⚖️",
+    "pretrain_live": "🌱",
     "finetune": "🏋️",
 }
 

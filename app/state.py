@@ -128,6 +128,9 @@ SETTINGS: dict[str, Setting] = {
     # The head lab: which heads are switched off, and the sample's language (it follows the page's at first).
     "heads_off": Setting([], high=MAX_LAYERS, kind="heads"),
     "heads_lang": Setting(LANGUAGES[0], options=LANGUAGES),
+    # Watch BERT learn (live pre-training): an experiment from app.live_jobs.EXPERIMENTS, seconds per run.
+    "pretrain_live_experiment": Setting("single", options=("single", "mask_rate", "mask_mix", "nsp")),
+    "pretrain_live_budget": Setting(120, options=(30, 60, 120, 300)),
     # The layers lab; its task and word follow the page's language until a reader or a link sets them.
     "layers_task": Setting(PROBE_TASKS[0], options=PROBE_TASKS),
     "layers_train": Setting(layers.TRAIN_SENTENCES, low=20, high=400),

@@ -13,6 +13,8 @@ Protocol (pickles over the child's stdin and stdout):
   still scored). End of file means the parent is gone, and the child exits at once.
 * child → parent: ``("step", metrics)`` per step, ``("evaluating",)``, then ``("done", result, model)``
   with the trained model (requires_grad off), or ``("failed", "ExceptionType: message")``.
+  A ``LiveRequest`` (live pre-training, ``model.training.live``) sends ``("step", record)`` per evaluation and
+  ``("done", records, None)``: its small model stays in the child.
 
 Run as ``python -m app.training_process``; plain torch, no Streamlit.
 """
@@ -33,6 +35,7 @@ import torch
 
 from model.modeling import BertForTaskHead
 from model.training.finetune import EncodedSet, FinetuneResult, FinetuneSettings, evaluate, finetune
+from model.training.pretrain import PretrainSettings
 
 ROOT = Path(__file__).resolve().parents[1]
 # Threads per training process; the niceness makes a run yield to page requests on a busy server and take
@@ -56,8 +59,19 @@ class Request:
     niceness: int = TRAIN_NICENESS
 
 
+@dataclass
+class LiveRequest:
+    """A live pre-training run (``model.training.live.run_live``) of one language."""
+
+    lang: str
+    settings: PretrainSettings
+    threads: int = 1  # measured: on a shared 2-core machine one thread trains faster than two (bench_live.py)
+    niceness: int = TRAIN_NICENESS
+    model: None = None  # nothing to hand over: the run builds its model from scratch
+
+
 def train_in_process(
-    request: Request,
+    request: Request | LiveRequest,
     *,
     on_step: Callable[[dict], None],
     on_evaluating: Callable[[], None],
@@ -159,6 +173,14 @@ def serve() -> None:
                 os._exit(0)
 
         threading.Thread(target=listen, daemon=True).start()
+        if isinstance(request, LiveRequest):
+            from model.training.live import run_live
+
+            records = run_live(
+                request.lang, request.settings, on_eval=lambda record: send("step", record), should_stop=stop.is_set
+            )
+            send("done", records, None)
+            return
         model = request.model
         result = finetune(
             model,
@@ -179,4 +201,8 @@ def serve() -> None:
 
 
 if __name__ == "__main__":
-    serve()
+    # The parent pickles app.training_process.LiveRequest; serve from that module, not from __main__, so that
+    # isinstance() in serve() sees the class the request was unpickled as.
+    from app.training_process import serve as serve_imported
+
+    serve_imported()

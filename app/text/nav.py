@@ -8,5 +8,6 @@ TEXT = {
     "layers": {"en": "Layers lab", "zh": "逐层实验"},
     "fill_mask": {"en": "Fill-mask", "zh": "完形填空"},
     "gpt_vs_bert": {"en": "GPT versus BERT", "zh": "GPT 对比 BERT"},
+    "pretrain_live": {"en": "Watch BERT learn", "zh": "看 BERT 学习"},
     "finetune": {"en": "Fine-tuning lab", "zh": "微调实验"},
 }

@@ -20,6 +20,16 @@ def register(sub, add_model) -> None:
 
     p = sub.add_parser("pretrain", help="pre-train with MLM + NSP (resumes from --state-dir)")
     p.add_argument(
+        "--preset",
+        choices=("corpus", "live"),
+        default="corpus",
+        help="corpus: the embedded model's recipe; live: the live page's tiny model from scratch (--lang, --max-seconds)",
+    )
+    p.add_argument("--lang", choices=("en", "zh"), default="en", help="live preset: the corpus language")
+    p.add_argument("--mask-rate", type=float, default=0.15, help="share of tokens chosen for MLM")
+    p.add_argument("--all-mask", action="store_true", help="every chosen token becomes [MASK] (no 80/10/10)")
+    p.add_argument("--no-nsp", action="store_true", help="train without the next-sentence loss")
+    p.add_argument(
         "--init",
         choices=("minilm", "embedded", "scratch"),
         default="minilm",
@@ -28,7 +38,7 @@ def register(sub, add_model) -> None:
     p.add_argument("--cache-dir", type=Path, default=None)
     p.add_argument("--state-dir", type=Path, default=None, help="checkpoints and resume (default: CACHE/pretrain)")
     p.add_argument("--out", type=Path, default=None, help="export the final model here (default: model/embedded)")
-    p.add_argument("--steps", type=_positive_int, default=2000)
+    p.add_argument("--steps", type=_positive_int, default=None, help="default: 2000 (live: until --max-seconds)")
     p.add_argument("--batch-size", type=_positive_int, default=32)
     p.add_argument("--seq-len", type=_positive_int, default=128)
     p.add_argument("--lr", type=float, default=2e-4)
@@ -155,8 +165,17 @@ def cmd_pretrain(args) -> None:
 
     if args.threads:
         torch.set_num_threads(args.threads)
+    if not 0.0 < args.mask_rate <= 1.0:
+        raise UsageError(f"--mask-rate must be above 0 and at most 1, not {args.mask_rate}")
+    if args.preset == "live":
+        cmd_pretrain_live(args)
+        return
     settings = pt.PretrainSettings(
-        steps=args.steps,
+        steps=args.steps or 2000,
+        mask_rate=args.mask_rate,
+        mask_prob=1.0 if args.all_mask else 0.8,
+        random_prob=0.0 if args.all_mask else 0.1,
+        nsp=not args.no_nsp,
         batch_size=args.batch_size,
         seq_len=args.seq_len,
         lr=args.lr,
@@ -197,6 +216,37 @@ def cmd_pretrain(args) -> None:
         bar.close()
     if summary is not None:
         print(json.dumps({"done": True, **summary["metrics"]}), file=sys.stderr)
+
+
+def cmd_pretrain_live(args) -> None:
+    """The live page's run: one JSON line per evaluation (fractions), the last one at the end of the run."""
+    from .live import live_settings, run_live
+
+    if args.threads is None:
+        torch.set_num_threads(1)  # measured: one thread beats two on a shared 2-core machine (bench_live.py)
+    changes = {"mask_rate": args.mask_rate, "nsp": not args.no_nsp, "seed": args.seed}
+    if args.all_mask:
+        changes.update(mask_prob=1.0, random_prob=0.0)
+    if args.steps is not None:  # a step budget: the same seed then gives the same curve
+        changes.update(steps=args.steps, max_seconds=args.max_seconds)
+    elif args.max_seconds is not None:
+        changes.update(max_seconds=args.max_seconds)
+    settings = live_settings(**changes)
+
+    def show(record: dict) -> None:
+        if not args.json:
+            print(
+                f"step {record['steps']:>5}  {record['seconds']:>6.1f} s  held-out [MASK] top-1 "
+                f"{record['heldout_top1']:.1%}  word-frequency baseline {record['frequency_baseline_top1']:.1%}  "
+                f"probe: {' '.join(token for token, _ in record['probe']['top5'])}",
+                flush=True,
+            )
+            return
+        line = {k: round(v, 5) if isinstance(v, float) else v for k, v in record.items() if k != "probe"}
+        line["probe_top5"] = record["probe"]["top5"]
+        print(json.dumps(line, ensure_ascii=False), flush=True)
+
+    run_live(args.lang, settings, on_eval=show)
 
 
 def finetune_settings(args) -> FinetuneSettings:

@@ -44,6 +44,9 @@ class PretrainSettings:
     zh_share: float = 0.6  # fraction of examples drawn from Chinese documents
     short_seq_prob: float = 0.1  # as the original: sometimes train on shorter sequences
     mask_rate: float = 0.15
+    mask_prob: float = 0.8  # of the chosen tokens: [MASK]; 1.0 for the all-[MASK] ablation
+    random_prob: float = 0.1  # of the chosen tokens: a random token (the rest stay unchanged)
+    nsp: bool = True  # train the next-sentence head as well (False: MLM loss only, as RoBERTa)
     dropout: float = 0.1
     eval_every: int = 200
     eval_batches: int = 8
@@ -195,6 +198,8 @@ def batches(
             random_token_ids=random_ids,
             generator=gen,
             rate=settings.mask_rate,
+            mask_prob=settings.mask_prob,
+            random_prob=settings.random_prob,
         )
         keep = int(attn.sum(dim=1).max())  # drop all-padding columns: shorter batches run faster
         yield {
@@ -425,7 +430,7 @@ def pretrain(
                 batch["token_type_ids"],
                 batch["attention_mask"],
                 mlm_labels=batch["mlm_labels"],
-                nsp_labels=batch["nsp_labels"],
+                nsp_labels=batch["nsp_labels"] if settings.nsp else None,
             )
         out.loss.backward()
         grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), settings.grad_clip)

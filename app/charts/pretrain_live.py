@@ -1,0 +1,119 @@
+"""Charts of the live pre-training page: records in (one per evaluation, per run), plotly figures out."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from .base import style
+
+RUN_COLOURS = ("#4C78A8", "#E45756")
+
+
+def loss_curves(
+    records: Mapping[str, Sequence[Mapping]],
+    *,
+    run_names: Mapping[str, str],
+    mlm_title: str,
+    nsp_title: str,
+    step_title: str,
+    title: str | None = None,
+) -> go.Figure:
+    """Held-out MLM loss (left) and NSP loss (right) against the step, one colour per run."""
+    fig = make_subplots(rows=1, cols=2, subplot_titles=(mlm_title, nsp_title), horizontal_spacing=0.08)
+    for i, (run, name) in enumerate(run_names.items()):
+        rows = records.get(run, ())
+        x = [r["steps"] for r in rows]
+        for col, metric in ((1, "mlm_loss"), (2, "nsp_loss")):
+            fig.add_trace(
+                go.Scatter(
+                    x=x,
+                    y=[r[metric] for r in rows],
+                    mode="lines",
+                    name=name,
+                    legendgroup=run,
+                    showlegend=col == 1,
+                    line={"color": RUN_COLOURS[i % len(RUN_COLOURS)]},
+                ),
+                row=1,
+                col=col,
+            )
+    fig.update_xaxes(title_text=step_title)
+    style(fig, title, 340)
+    if not title:  # room for the two subplot titles, which style() would clip
+        fig.update_layout(margin={"t": 40})
+    return fig
+
+
+def accuracy_curves(
+    records: Mapping[str, Sequence[Mapping]],
+    *,
+    run_names: Mapping[str, str],
+    baseline_name: str,
+    accuracy_title: str,
+    step_title: str,
+    title: str | None = None,
+) -> go.Figure:
+    """Held-out [MASK] top-1 per run against the step, with the word-frequency baseline (on the same targets)
+    as a dashed line: the plateau a model sits on until it starts to read the context."""
+    fig = go.Figure()
+    baseline = None
+    for i, (run, name) in enumerate(run_names.items()):
+        rows = records.get(run, ())
+        if not rows:
+            continue
+        baseline = rows[-1]["frequency_baseline_top1"]
+        fig.add_trace(
+            go.Scatter(
+                x=[r["steps"] for r in rows],
+                y=[r["heldout_top1"] for r in rows],
+                mode="lines+markers",
+                name=name,
+                line={"color": RUN_COLOURS[i % len(RUN_COLOURS)]},
+                hovertemplate="%{x}: %{y:.1%}<extra></extra>",
+            )
+        )
+    if baseline is not None:
+        fig.add_hline(
+            y=baseline,
+            line_dash="dash",
+            line_color="#888888",
+            annotation_text=f"{baseline_name}: {baseline:.1%}",
+            annotation_position="bottom right",
+        )
+    fig.update_yaxes(title_text=accuracy_title, tickformat=".0%", rangemode="tozero")
+    fig.update_xaxes(title_text=step_title)
+    return style(fig, title, 340)
+
+
+def target_kind_bars(
+    last: Mapping[str, Mapping],
+    *,
+    run_names: Mapping[str, str],
+    kind_names: Mapping[str, str],
+    accuracy_title: str,
+    title: str | None = None,
+) -> go.Figure:
+    """Top-1 per kind of held-out target ([MASK], kept unchanged, replaced at random), one bar group per run."""
+    keys = {"masked": "heldout_top1", "kept": "kept_top1", "random": "random_top1"}
+    fig = go.Figure()
+    for i, (run, name) in enumerate(run_names.items()):
+        record = last.get(run)
+        if record is None:
+            continue
+        values = [record[keys[kind]] for kind in kind_names]
+        fig.add_trace(
+            go.Bar(
+                x=list(kind_names.values()),
+                y=values,
+                name=name,
+                marker_color=RUN_COLOURS[i % len(RUN_COLOURS)],
+                text=[f"{v:.1%}" for v in values],
+                textposition="auto",
+            )
+        )
+    fig.update_layout(barmode="group")
+    fig.update_yaxes(title_text=accuracy_title, tickformat=".0%", range=[0, 1])
+    return style(fig, title, 340)

@@ -1,0 +1,195 @@
+"""Watch BERT learn: a tiny BERT pre-trained from scratch while the student watches (issue #19), and the
+masking choices tested side by side rather than told: 15% vs 40%, 80/10/10 vs 100% [MASK], with and without NSP."""
+
+import streamlit as st
+
+from app import live_jobs as jobs
+from app import ui
+from app.charts import pretrain_live as charts
+from app.charts.attention import attention_map
+from app.charts.base import probability_bars
+from app.finetune_jobs import MAX_TRAININGS
+from app.i18n import t
+from app.navigation import require_entry
+from app.state import SETTINGS, keep
+from model.training.live import MODEL_SIZES, PROBES, VOCAB_SIZE, live_settings
+
+context = require_entry()
+lang = context.lang
+
+st.title(t("pretrain_live.title"))
+st.markdown(t("pretrain_live.intro"))
+preset = live_settings()
+st.caption(
+    t(
+        "pretrain_live.choices",
+        layers=MODEL_SIZES["num_hidden_layers"],
+        hidden=MODEL_SIZES["hidden_size"],
+        heads=MODEL_SIZES["num_attention_heads"],
+        vocab=VOCAB_SIZE,
+        seq_len=preset.seq_len,
+        batch=preset.batch_size,
+        lr=preset.lr,
+    )
+)
+st.caption(t(f"pretrain_live.corpus_{lang}"))
+
+experiments = SETTINGS["pretrain_live_experiment"].options
+experiment_column, budget_column = st.columns([2, 1])
+experiment_column.radio(
+    t("pretrain_live.experiment"),
+    experiments,
+    format_func=lambda name: t(f"pretrain_live.experiment_{name}"),
+    help=t("pretrain_live.experiment_help"),
+    **keep("pretrain_live_experiment"),
+)
+budget_column.selectbox(
+    t("pretrain_live.budget"),
+    SETTINGS["pretrain_live_budget"].options,
+    format_func=lambda seconds: t("pretrain_live.budget_value", seconds=seconds),
+    **keep("pretrain_live_budget"),
+)
+
+
+def start_job(job_lang: str) -> None:
+    """Button callback: it runs before the page, so the new job is there when the page draws."""
+    state = st.session_state
+    if state.get("pretrain_live_job") is not None:
+        state["pretrain_live_job"].stop()
+    state["pretrain_live_job"] = jobs.start(
+        state["finetune_owner"], job_lang, state["pretrain_live_experiment"], state["pretrain_live_budget"]
+    )
+
+
+def stop_job() -> None:
+    if st.session_state.get("pretrain_live_job") is not None:
+        st.session_state["pretrain_live_job"].stop()
+
+
+job: jobs.LiveJob | None = st.session_state.get("pretrain_live_job")
+active = job is not None and not job.snapshot().finished
+start_column, stop_column, _ = st.columns([1, 1, 4])
+start_column.button(
+    t("pretrain_live.start"),
+    type="primary",
+    disabled=active,
+    on_click=start_job,
+    args=(lang,),
+    key="pretrain_live_start",
+    icon="▶️",
+)
+stop_column.button(t("pretrain_live.stop"), disabled=not active, on_click=stop_job, key="pretrain_live_stop", icon="⏹️")
+st.caption(t("pretrain_live.cli", seconds=st.session_state["pretrain_live_budget"], lang=lang))
+
+
+def run_name(run: str) -> str:
+    return t(f"pretrain_live.run_{run}")
+
+
+def show_status(snapshot: jobs.LiveSnapshot) -> None:
+    if snapshot.status == jobs.QUEUED:
+        st.info(t("pretrain_live.queued", slots=MAX_TRAININGS, ahead=snapshot.ahead), icon="⏳")
+    elif snapshot.status == jobs.RUNNING:
+        last = jobs.last_record(snapshot)
+        if last is None:
+            st.info(t("pretrain_live.starting"), icon="📦")
+        else:
+            run = run_name(snapshot.current_run) if snapshot.current_run else ""
+            text = t(
+                "pretrain_live.training", run=run, steps=last["steps"], seconds=last["seconds"], budget=snapshot.budget
+            )
+            st.info(text, icon="🏋️")
+    elif snapshot.status == jobs.DONE:
+        st.success(t("pretrain_live.done"))
+    elif snapshot.status == jobs.STOPPED:
+        key = "pretrain_live.stopped_owner" if snapshot.stop_reason == "owner" else "pretrain_live.stopped"
+        st.warning(t(key))
+    else:
+        st.error(t("pretrain_live.failed", error=snapshot.error))
+
+
+# Polls the job once a second while it trains; only this part of the page reruns.
+@st.fragment(run_every=1.0 if active else None)
+def live_view() -> None:
+    current: jobs.LiveJob | None = st.session_state.get("pretrain_live_job")
+    if current is None:
+        st.markdown(t("pretrain_live.no_job"))
+        return
+    snapshot = current.snapshot()
+    show_status(snapshot)
+    share = jobs.elapsed_share(snapshot)
+    st.progress(share, text=t("pretrain_live.progress", share=share))
+    names = {run: run_name(run) for run in snapshot.runs}
+    for run in snapshot.runs:
+        last = jobs.last_record(snapshot, run)
+        if last is not None:
+            st.markdown(
+                t(
+                    "pretrain_live.result",
+                    run=names[run],
+                    top1=last["heldout_top1"],
+                    baseline=last["frequency_baseline_top1"],
+                    delta=100 * (last["heldout_top1"] - last["frequency_baseline_top1"]),
+                    steps=last["steps"],
+                )
+            )
+    if not any(snapshot.records.values()):
+        return
+    st.subheader(t("pretrain_live.accuracy_header"))
+    ui.plot(
+        charts.accuracy_curves(
+            snapshot.records,
+            run_names=names,
+            baseline_name=t("pretrain_live.baseline"),
+            accuracy_title=t("pretrain_live.top1"),
+            step_title=t("pretrain_live.step"),
+        ),
+        key="pretrain_live_accuracy",
+    )
+    st.subheader(t("pretrain_live.loss_header"))
+    ui.plot(
+        charts.loss_curves(
+            snapshot.records,
+            run_names=names,
+            mlm_title=t("pretrain_live.mlm_loss"),
+            nsp_title=t("pretrain_live.nsp_loss"),
+            step_title=t("pretrain_live.step"),
+        ),
+        key="pretrain_live_loss",
+    )
+    if snapshot.experiment == "mask_mix":
+        st.subheader(t("pretrain_live.kinds_header"))
+        st.markdown(t("pretrain_live.kinds_text"))
+        ui.plot(
+            charts.target_kind_bars(
+                {run: jobs.last_record(snapshot, run) for run in snapshot.runs},
+                run_names=names,
+                kind_names={kind: t(f"pretrain_live.kind_{kind}") for kind in ("masked", "kept", "random")},
+                accuracy_title=t("pretrain_live.kinds_accuracy"),
+            ),
+            key="pretrain_live_kinds",
+        )
+    elif snapshot.experiment == "nsp":
+        st.caption(t("pretrain_live.nsp_text"))
+    elif snapshot.experiment == "mask_rate":
+        st.caption(t("pretrain_live.rate_text"))
+    last = jobs.last_record(snapshot)
+    st.subheader(t("pretrain_live.probe_header"))
+    st.caption(t("pretrain_live.probe_caption", text=PROBES[snapshot.lang]))
+    probe = last["probe"]
+    probe_column, attention_column = st.columns(2)
+    with probe_column:
+        ui.plot(
+            probability_bars([token for token, _ in probe["top5"]], [p for _, p in probe["top5"]]),
+            key="pretrain_live_probe",
+        )
+    with attention_column:
+        ui.plot(
+            attention_map(probe["attention"], probe["tokens"], title=t("pretrain_live.attention_title"), zmax=1.0),
+            key="pretrain_live_attention",
+        )
+    if active and snapshot.finished:
+        st.rerun()  # the whole page, so that the buttons come back
+
+
+live_view()

@@ -1,0 +1,109 @@
+"""Watch BERT learn (live pre-training): the page in both languages (AppTest) with a finished experiment's real
+records, and the background job: it runs in a child process, reports records, and ends when its owner goes."""
+
+from __future__ import annotations
+
+import gc
+import json
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from app import live_jobs
+from app.text.pretrain_live import TEXT
+from model.training.live import live_settings, run_live
+
+APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
+
+
+@pytest.fixture(scope="module")
+def finished_snapshot() -> live_jobs.LiveSnapshot:
+    """An 80/10/10 vs 100% [MASK] experiment, really trained for a few steps each."""
+    settings = {
+        name: live_settings(steps=10, eval_every=5, max_seconds=None, **changes)
+        for name, changes in live_jobs.EXPERIMENTS["mask_mix"]
+    }
+    return live_jobs.LiveSnapshot(
+        id="test",
+        status=live_jobs.DONE,
+        lang="en",
+        experiment="mask_mix",
+        runs=tuple(settings),
+        current_run=None,
+        budget=120.0,
+        ahead=0,
+        records={name: tuple(run_live("en", s)) for name, s in settings.items()},
+        error=None,
+        stop_reason=None,
+        settings=settings,
+    )
+
+
+class _FinishedJob:
+    def __init__(self, snapshot):
+        self._snapshot = snapshot
+
+    def snapshot(self):
+        return self._snapshot
+
+    def stop(self):
+        pass
+
+
+def open_page(lang: str, job=None) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["lang"] = lang
+    if job is not None:
+        at.session_state["pretrain_live_job"] = job
+    at.run()
+    at.switch_page("pages/pretrain_live.py")
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_page_before_a_run(lang):
+    at = open_page(lang)
+    assert at.title[0].value == TEXT["title"][lang]
+    assert any(TEXT["no_job"][lang] in m.value for m in at.markdown)
+    assert len(at.get("plotly_chart")) == 0
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_page_shows_a_finished_experiment(lang, finished_snapshot):
+    at = open_page(lang, _FinishedJob(finished_snapshot))
+    assert at.success[0].value == TEXT["done"][lang]
+    charts = [json.loads(e.proto.spec) for e in at.get("plotly_chart")]
+    # accuracy curves, loss curves, kept/random bars, probe top-5, attention map
+    assert len(charts) == 5
+    accuracy = charts[0]["data"]
+    last = finished_snapshot.records["mix_80_10_10"][-1]
+    assert accuracy[0]["y"][-1] == pytest.approx(last["heldout_top1"])
+    bars = charts[2]["data"]
+    assert [b["name"] for b in bars] == [TEXT["run_mix_80_10_10"][lang], TEXT["run_all_mask"][lang]]
+    assert bars[0]["y"][1] == pytest.approx(last["kept_top1"])
+    assert any("Table 8" in m.value or "表 8" in m.value for m in at.markdown)
+
+
+def test_a_job_trains_in_a_child_process_and_reports_records():
+    owner = live_jobs.Owner()
+    job = live_jobs.start(owner, "en", "single", budget=3)
+    assert job.wait(timeout=90)
+    snapshot = job.snapshot()
+    assert snapshot.status == live_jobs.DONE, snapshot.error
+    records = snapshot.records["preset"]
+    assert records and records[-1]["seconds"] >= 3
+    assert 0.0 < records[-1]["frequency_baseline_top1"] < 1.0
+
+
+def test_a_closed_tab_ends_its_run():
+    owner = live_jobs.Owner()
+    job = live_jobs.start(owner, "en", "single", budget=60)
+    del owner
+    gc.collect()
+    assert job.wait(timeout=30)
+    snapshot = job.snapshot()
+    assert snapshot.status == live_jobs.STOPPED
+    assert snapshot.stop_reason == "owner"
