@@ -19,15 +19,6 @@ from .models import CACHE_TTL, get_model
 Head = tuple[int, int]
 
 
-def follow_language(lang: str) -> None:
-    """On a session's first visit, the sentence sample of the page's language, unless a link chose one."""
-    if st.session_state.get("_heads_visited"):
-        return
-    st.session_state["_heads_visited"] = True
-    if "heads_lang" not in st.query_params:
-        st.session_state["heads_lang"] = lang
-
-
 def head_name(head: Head) -> str:
     return f"{head[0]}.{head[1]}"
 

@@ -20,17 +20,7 @@ from model.analysis import data, lab
 from .models import CACHE_TTL, get_model
 
 DEFAULT_TASK = {"en": "pos-en", "zh": "pos-zh"}
-
-
-def follow_language(lang: str) -> None:
-    """On a session's first visit, a task and a word of the page's language, unless a link chose them."""
-    if st.session_state.get("_layers_visited"):
-        return
-    st.session_state["_layers_visited"] = True
-    if "layers_task" not in st.query_params:
-        st.session_state["layers_task"] = DEFAULT_TASK[lang]
-    if "layers_word" not in st.query_params:
-        st.session_state["layers_word"] = lab.DEFAULT_WORDS[lang][0]
+DEFAULT_WORD = {language: words[0] for language, words in lab.DEFAULT_WORDS.items()}
 
 
 # Features are kept in a small process-wide LRU rather than ``st.cache_resource``: the page draws a progress bar

@@ -198,6 +198,18 @@ def sync_url() -> None:
         st.query_params.from_dict(wanted)
 
 
+def start_in_language(page: str, values: dict[str, Any]) -> None:
+    """On a session's first visit of ``page``, set each setting to its value for the page's language, unless a
+    shared link chose it: some defaults (a task, a word, a sample) depend on the reader's language."""
+    visited = f"_{page}_visited"
+    if st.session_state.get(visited):
+        return
+    st.session_state[visited] = True
+    for name, value in values.items():
+        if name not in st.query_params:
+            st.session_state[name] = value
+
+
 def keep(name: str, on_change=None) -> dict:
     """Keyword arguments for a widget whose value must outlive the page that shows it.
 

@@ -15,7 +15,7 @@ from app import models, ui
 from app.charts.fill_mask import fill_order_bars, pll_bars, prediction_bars
 from app.i18n import t
 from app.navigation import require_entry
-from app.state import SETTINGS, keep
+from app.state import SETTINGS, keep, start_in_language
 from model.inference import InputError
 
 MAX_PANELS = 20  # two charts per [MASK]: beyond this the page is a scroll of bars nobody reads
@@ -222,10 +222,8 @@ def _remember_scored(text: str) -> None:
 
 def score_section() -> None:
     st.markdown(t("fill_mask.score_lead"))
-    if not st.session_state.get("_fill_mask_candidates_offered"):  # the examples, once; a reader may clear them
-        st.session_state["_fill_mask_candidates_offered"] = True
-        if not st.session_state["fill_mask_candidates"]:
-            st.session_state["fill_mask_candidates"] = t("fill_mask.score_default")
+    # The examples in the reader's language, once; a reader may clear them.
+    start_in_language("fill_mask_score", {"fill_mask_candidates": t("fill_mask.score_default")})
     typed = st.text_area(t("fill_mask.score_input"), height=150, **keep("fill_mask_candidates"))
     lines, total = lab.candidate_lines(typed, MAX_CANDIDATES)
     if not lines:

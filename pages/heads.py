@@ -7,12 +7,12 @@ from app.charts import attention as attention_charts
 from app.charts import heads as charts
 from app.i18n import t
 from app.navigation import require_entry
-from app.state import keep, url_is_stale
+from app.state import keep, start_in_language, url_is_stale
 from app.ui import PLOTLY_CONFIG, download_buttons, plot, run_or_explain
 from model.analysis import heads
 
 context = require_entry()
-lab.follow_language(context.lang)
+start_in_language("heads", {"heads_lang": context.lang})
 
 st.title(t("heads.title"))
 st.markdown(t("heads.intro"))

@@ -7,13 +7,16 @@ from app import layers_lab as lab
 from app.charts import layers as charts
 from app.i18n import t
 from app.navigation import require_entry
-from app.state import SETTINGS, keep
+from app.state import SETTINGS, keep, start_in_language
 from app.ui import download_buttons, plot
 from model.analysis import data
 from model.data.fetch import FetchError
 
 context = require_entry()
-lab.follow_language(context.lang)
+start_in_language(
+    "layers",
+    {"layers_task": lab.DEFAULT_TASK[context.lang], "layers_word": lab.DEFAULT_WORD[context.lang]},
+)
 
 INITS = ("pretrained", "random")
 
