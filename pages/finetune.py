@@ -133,8 +133,8 @@ active = job is not None and not job.snapshot().finished
 from_finetuned = spec.startswith(models.FINETUNED_PREFIX)
 if from_finetuned:
     st.info(t("finetune.start_from_pretrained"))
-start_column, stop_column, _ = st.columns([1, 1, 4])
-start_column.button(
+buttons = st.container(horizontal=True)  # one row that keeps both labels whole at any width
+buttons.button(
     t("finetune.start"),
     type="primary",
     disabled=active or from_finetuned,
@@ -143,7 +143,7 @@ start_column.button(
     key="finetune_start",
     icon="▶️",
 )
-stop_column.button(t("finetune.stop"), disabled=not active, on_click=stop_job, key="finetune_stop", icon="⏹️")
+buttons.button(t("finetune.stop"), disabled=not active, on_click=stop_job, key="finetune_stop", icon="⏹️")
 st.caption(t("finetune.copy_note"))
 
 # --- 2. live progress -------------------------------------------------------------------------------------

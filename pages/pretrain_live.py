@@ -68,8 +68,8 @@ def stop_job() -> None:
 
 job: jobs.LiveJob | None = st.session_state.get("pretrain_live_job")
 active = job is not None and not job.snapshot().finished
-start_column, stop_column, _ = st.columns([1, 1, 4])
-start_column.button(
+buttons = st.container(horizontal=True)  # one row that keeps both labels whole at any width
+buttons.button(
     t("pretrain_live.start"),
     type="primary",
     disabled=active,
@@ -78,7 +78,7 @@ start_column.button(
     key="pretrain_live_start",
     icon="▶️",
 )
-stop_column.button(t("pretrain_live.stop"), disabled=not active, on_click=stop_job, key="pretrain_live_stop", icon="⏹️")
+buttons.button(t("pretrain_live.stop"), disabled=not active, on_click=stop_job, key="pretrain_live_stop", icon="⏹️")
 st.caption(t("pretrain_live.cli", seconds=st.session_state["pretrain_live_budget"], lang=lang))
 
 
