@@ -19,7 +19,15 @@ import torch
 from model.checkpoint import LoadedBert
 from model.inference import FillMaskResult, IterativeFillResult, PllResult, fill_in, pretraining_model
 from model.tokenization import BertTokenizer, Encoding
-from model.training.pretraining_data import KEPT, MASKED, NOT_CHOSEN, RANDOM, mask_tokens, random_token_pool
+from model.training.pretraining_data import (
+    KEPT,
+    MASKED,
+    NOT_CHOSEN,
+    RANDOM,
+    mask_tokens,
+    random_token_pool,
+    whole_word_ids,
+)
 
 from .charts.base import distinct, left_to_right
 
@@ -201,7 +209,7 @@ def draw_masking(
         mask_token_id=tokenizer.mask_token_id,
         random_token_ids=random_token_pool(tokenizer),
         generator=torch.Generator().manual_seed(int(seed)),
-        word_ids=list(enc.word_ids) if settings.whole_word else None,
+        word_ids=whole_word_ids(enc.tokens) if settings.whole_word else None,
         **settings.mask_tokens_kwargs(),
     )
     read_ids = result.input_ids.tolist()
@@ -336,7 +344,7 @@ def draw_statistics(
     if draws < 1:
         raise ValueError("draws must be at least 1")
     candidates = tuple(candidate_flags(enc, tokenizer.mask_token_id))
-    word_ids = tuple(enc.word_ids) if settings.whole_word else None
+    word_ids = tuple(whole_word_ids(enc.tokens)) if settings.whole_word else None
     # Cached per process: the result depends only on these values, and a slider moved back and forth
     # (or a second student with the same sentence) should not pay for the batch again.
     return _statistics(tuple(enc.ids), candidates, word_ids, tokenizer, draws, int(seed), settings)

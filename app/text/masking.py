@@ -93,11 +93,11 @@ TEXT = {
     },
     "whole_word": {"en": "Whole-word masking", "zh": "整词掩码"},
     "whole_word_help": {
-        "en": "Choose whole words: the pieces of one word (like una ##ffa ##ble) are masked together. "
-        "Here every Chinese character counts as a word; Chinese whole-word masking (BERT-wwm) first segments "
-        "the text into words.",
-        "zh": "按整词选择：同一个词的各个子词（如 una ##ffa ##ble）一起被遮住。这里每个汉字都算一个词；"
-        "中文的整词掩码（BERT-wwm）会先做中文分词。",
+        "en": "Choose whole words: the pieces of one word (like una ##ffa ##ble) are masked together. Chinese "
+        "text is first cut into words by the jieba segmenter, as Chinese BERT-wwm does, so 飞机 is masked as one "
+        "word. Pre-training with `--whole-word` uses the very same function.",
+        "zh": "按整词选择：同一个词的各个子词（如 una ##ffa ##ble）一起被遮住。中文先用 jieba 分词，"
+        "和中文 BERT-wwm 一样，所以“飞机”两个字会一起被遮住。用 `--whole-word` 预训练时调用的是同一个函数。",
     },
     "seed": {"en": "Seed", "zh": "随机种子"},
     "seed_help": {

@@ -30,6 +30,11 @@ def register(sub, add_model) -> None:
     p.add_argument("--all-mask", action="store_true", help="every chosen token becomes [MASK] (no 80/10/10)")
     p.add_argument("--no-nsp", action="store_true", help="train without the next-sentence loss")
     p.add_argument(
+        "--whole-word",
+        action="store_true",
+        help="whole-word masking: all pieces of a chosen word together (Chinese words segmented by jieba)",
+    )
+    p.add_argument(
         "--init",
         choices=("minilm", "embedded", "scratch"),
         default="minilm",
@@ -175,6 +180,7 @@ def cmd_pretrain(args) -> None:
         mask_rate=args.mask_rate,
         mask_prob=1.0 if args.all_mask else 0.8,
         random_prob=0.0 if args.all_mask else 0.1,
+        whole_word=args.whole_word,
         nsp=not args.no_nsp,
         batch_size=args.batch_size,
         seq_len=args.seq_len,
@@ -224,7 +230,7 @@ def cmd_pretrain_live(args) -> None:
 
     if args.threads is None:
         torch.set_num_threads(1)  # measured: one thread beats two on a shared 2-core machine (bench_live.py)
-    changes = {"mask_rate": args.mask_rate, "nsp": not args.no_nsp, "seed": args.seed}
+    changes = {"mask_rate": args.mask_rate, "nsp": not args.no_nsp, "whole_word": args.whole_word, "seed": args.seed}
     if args.all_mask:
         changes.update(mask_prob=1.0, random_prob=0.0)
     if args.steps is not None:  # a step budget: the same seed then gives the same curve

@@ -151,7 +151,7 @@ def live_data(lang: str, vocab_size: int = VOCAB_SIZE) -> LiveData:
 def eval_batches(data: LiveData, settings: PretrainSettings) -> list[dict]:
     """Fixed held-out batches, masked the paper's way (15%, 80/10/10) whatever the run trains with, so that
     runs of an experiment are scored on the same targets, and kept and random targets exist to be scored."""
-    scoring = replace(settings, mask_rate=0.15, mask_prob=0.8, random_prob=0.1, short_seq_prob=0.0)
+    scoring = replace(settings, mask_rate=0.15, mask_prob=0.8, random_prob=0.1, short_seq_prob=0.0, whole_word=False)
     stream = batches(data.heldout, data.tokenizer, scoring, seed=EVAL_SEED, languages=[data.lang])
     return [next(stream) for _ in range(settings.eval_batches)]
 

@@ -26,7 +26,7 @@ import torch
 from ..checkpoint import load_weights, normalize_keys, read_state_dict, save_folder
 from ..modeling import BertConfig, BertForPreTraining
 from ..tokenization import BertTokenizer
-from .pretraining_data import draw_nsp_pair, mask_tokens, random_token_pool
+from .pretraining_data import draw_nsp_pair, mask_tokens, random_token_pool, whole_word_ids
 
 
 @dataclass
@@ -46,6 +46,7 @@ class PretrainSettings:
     mask_rate: float = 0.15
     mask_prob: float = 0.8  # of the chosen tokens: [MASK]; 1.0 for the all-[MASK] ablation
     random_prob: float = 0.1  # of the chosen tokens: a random token (the rest stay unchanged)
+    whole_word: bool = False  # choose whole words (WordPiece runs, jieba words in Chinese), as BERT-wwm
     nsp: bool = True  # train the next-sentence head as well (False: MLM loss only, as RoBERTa)
     dropout: float = 0.1
     eval_every: int = 200
@@ -182,6 +183,7 @@ def batches(
     rng = random.Random(seed)
     gen = torch.Generator().manual_seed(seed)
     random_ids = random_token_pool(tokenizer)
+    vocab = tokenizer.vocab()
     while True:
         examples = []
         for _ in range(settings.batch_size):
@@ -200,6 +202,7 @@ def batches(
             rate=settings.mask_rate,
             mask_prob=settings.mask_prob,
             random_prob=settings.random_prob,
+            word_ids=[whole_word_ids([vocab[i] for i in row]) for row in ids.tolist()] if settings.whole_word else None,
         )
         keep = int(attn.sum(dim=1).max())  # drop all-padding columns: shorter batches run faster
         yield {
@@ -466,7 +469,8 @@ def pretrain(
 
 def fixed_eval_batches(corpus: TokenizedCorpus, tokenizer, settings: PretrainSettings, seed: int = 12345) -> dict:
     """The same held-out batches every time, per language, so runs and resumes compare."""
-    eval_settings = PretrainSettings(**{**asdict(settings), "short_seq_prob": 0.0})
+    # Token-level masks even for a whole-word run: its held-out numbers then compare with every earlier run's.
+    eval_settings = PretrainSettings(**{**asdict(settings), "short_seq_prob": 0.0, "whole_word": False})
     out = {}
     for lang in sorted(corpus.by_language):
         stream = batches(corpus, tokenizer, eval_settings, seed=seed, languages=[lang])

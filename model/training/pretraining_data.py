@@ -12,6 +12,8 @@ the NSP page, and one function masks for pre-training and for the masking page.
 
 from __future__ import annotations
 
+import functools
+import logging
 import random
 import re
 from collections.abc import Callable, Sequence
@@ -20,6 +22,8 @@ from functools import lru_cache
 from typing import Generic, TypeVar
 
 import torch
+
+from ..data.text import is_cjk_char
 
 S = TypeVar("S")  # a sentence: a string, or an array of token ids
 
@@ -45,7 +49,7 @@ def mask_tokens(
     rate: float = 0.15,
     mask_prob: float = 0.8,
     random_prob: float = 0.1,
-    word_ids: list[list[int | None]] | None = None,  # whole-word masking: pieces of a word go together
+    word_ids: list[list[int | None]] | None = None,  # whole-word masking (``whole_word_ids``): pieces go together
 ) -> MaskingResult:
     """BERT's MLM corruption.
 
@@ -86,6 +90,57 @@ def mask_tokens(
     if squeeze:
         result = MaskingResult(corrupted[0], labels[0], outcome[0])
     return result
+
+
+def whole_word_ids(tokens: Sequence[str]) -> list[int]:
+    """Which word each wordpiece belongs to, for whole-word masking; pre-training and the masking page both
+    use it, so a draw on the page is the draw pre-training makes.
+
+    English words are the runs of WordPiece continuations: ``una ##ffa ##ble`` is one word (Google's
+    whole-word-masking release). Chinese has no spaces and BERT splits it into single characters, so each run
+    of CJK characters is segmented into words with jieba, as Chinese BERT-wwm (Cui et al. 2019) segments with
+    a word segmenter: ``坐 飞 机`` is one word. Everything else (punctuation, digits, [CLS]) is a word of its own.
+    Only the tokens are read, so ids from the corpus cache and an encoded sentence on the page give the same words.
+    """
+    words: list[int] = []
+    word = -1
+    i = 0
+    while i < len(tokens):
+        if _is_cjk_token(tokens[i]):
+            end = i
+            while end < len(tokens) and _is_cjk_token(tokens[end]):
+                end += 1
+            for segment in chinese_words("".join(tokens[i:end])):
+                word += 1
+                words.extend([word] * len(segment))
+            i = end
+            continue
+        if not (tokens[i].startswith("##") and words):
+            word += 1
+        words.append(word)
+        i += 1
+    return words
+
+
+def _is_cjk_token(token: str) -> bool:
+    return len(token) == 1 and is_cjk_char(token)
+
+
+def chinese_words(text: str) -> list[str]:
+    """``text`` (CJK characters only) cut into words by jieba's default (accurate) mode; they join up to ``text``."""
+    return _jieba().lcut(text)
+
+
+@functools.cache
+def _jieba():
+    # Imported on first use: jieba loads a 20 MB dictionary (about a second once its cache exists), which
+    # neither app start nor a run without whole-word masking should pay for. Its INFO lines ("Building
+    # prefix dict ...") would land in every page's log.
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)
+    jieba.initialize()
+    return jieba
 
 
 _BRACKETED = re.compile(r"\[[^\]]+\]")
