@@ -8,11 +8,16 @@ whose sentences stay in order.
 Output: ``cache_dir/corpus/{train,heldout}.jsonl``, one document a line
 ``{"lang": "en"|"zh", "source": "<id>", "sentences": [...]}``, and ``DONE.json`` with the statistics, written last.
 
+The training half leaves out the sentences of ``excluded_sentences.txt``: sentences of the app's examples, pages and
+tests that a source happens to contain, so that what a page shows is never text the model read
+(``tests/test_app_sentences.py`` finds them).
+
 Plain Python: this module imports neither torch nor any UI library.
 """
 
 from __future__ import annotations
 
+import bisect
 import collections
 import hashlib
 import json
@@ -32,6 +37,7 @@ from .text import DEDUP_MIN_CHARS, approx_tokens, is_cjk_char
 # Bump when parsing or cleaning changes: cached per-source parses and a finished corpus with another version
 # are rebuilt.
 CORPUS_VERSION = 1
+EXCLUDED_PATH = Path(__file__).resolve().parent / "excluded_sentences.txt"
 
 
 def source_documents(source_id: str, cache_dir: Path | None = None) -> list[dict]:
@@ -78,6 +84,80 @@ def dedup_documents(docs: Iterable[dict]) -> list[dict]:
         if kept:
             out.append({**doc, "sentences": kept})
     return out
+
+
+def sentence_key(sentence: str) -> str:
+    """What "the same sentence" means when the app's sentences are compared with the corpus: case, punctuation and
+    spacing aside, the same words in the same order."""
+    return re.sub(r"[\W_]+", " ", sentence.lower()).strip()
+
+
+_MASK = "[MASK]"
+_MASK_PLACEHOLDER = "qqmaskqq"
+
+
+def _pattern(sentence: str) -> tuple[str, re.Pattern]:
+    """(the literal start of ``sentence``'s key, a pattern over keys) where each [MASK] stands for one word, or one
+    character in Chinese, as a [MASK] stands for one token."""
+    key = sentence_key(sentence.replace(_MASK, f" {_MASK_PLACEHOLDER} "))
+    blank = r"\w" if any(is_cjk_char(c) for c in sentence) else r"\w+"
+    parts = key.split(_MASK_PLACEHOLDER)
+    # Beside a Chinese blank the key has spaces the text has not (the placeholder was spaced out): drop them.
+    if blank == r"\w":
+        parts = [p.strip() if any(is_cjk_char(c) for c in p) else p for p in parts]
+    return parts[0], re.compile(blank.join(re.escape(p) for p in parts))
+
+
+class SentenceIndex:
+    """A set of sentences, by ``sentence_key``; a query may hold [MASK] blanks (``_pattern``)."""
+
+    def __init__(self, sentences: Iterable[str]):
+        self.keys = {sentence_key(s) for s in sentences}
+        self._sorted: list[str] | None = None
+
+    def __contains__(self, sentence: str) -> bool:
+        if _MASK not in sentence:
+            return sentence_key(sentence) in self.keys
+        prefix, pattern = _pattern(sentence)
+        if self._sorted is None:
+            self._sorted = sorted(self.keys)
+        start = bisect.bisect_left(self._sorted, prefix)
+        for key in self._sorted[start:]:
+            if not key.startswith(prefix):
+                return False
+            if pattern.fullmatch(key):
+                return True
+        return False
+
+
+def read_excluded(path: Path = EXCLUDED_PATH) -> list[str]:
+    """The sentences the training half leaves out, one a line (``#`` starts a comment line)."""
+    lines = path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+    return [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
+
+
+def excluded_digest(excluded: list[str]) -> str:
+    """Recorded in ``DONE.json``: a changed exclusion list rebuilds the corpus."""
+    return hashlib.sha1("\n".join(excluded).encode("utf-8")).hexdigest()[:12]
+
+
+def drop_sentences(docs: list[dict], excluded: list[str]) -> tuple[list[dict], int]:
+    """``docs`` without the sentences that match ``excluded`` (``[MASK]`` a one-word blank), and how many went.
+    Documents left empty are dropped."""
+    exact = {sentence_key(s) for s in excluded if _MASK not in s}
+    blanks = [_pattern(s)[1] for s in excluded if _MASK in s]
+    out, dropped = [], 0
+    for doc in docs:
+        kept = []
+        for s in doc["sentences"]:
+            key = sentence_key(s)
+            if key in exact or any(p.fullmatch(key) for p in blanks):
+                dropped += 1
+            else:
+                kept.append(s)
+        if kept:
+            out.append({**doc, "sentences": kept})
+    return out, dropped
 
 
 def split_heldout(docs: list[dict], fraction: float = 0.02, seed: int = 0) -> tuple[list[dict], list[dict]]:
@@ -158,7 +238,14 @@ def build_corpus(
     unknown = set(wanted) - set(SOURCE_BY_ID)
     if unknown:
         raise ValueError(f"unknown sources {sorted(unknown)}; known: {sorted(SOURCE_BY_ID)}")
-    params = {"version": CORPUS_VERSION, "sources": wanted, "seed": seed, "heldout_fraction": heldout_fraction}
+    excluded = read_excluded()
+    params = {
+        "version": CORPUS_VERSION,
+        "sources": wanted,
+        "seed": seed,
+        "heldout_fraction": heldout_fraction,
+        "excluded_sentences": excluded_digest(excluded),
+    }
     done = out_dir / "DONE.json"
     if done.exists() and not force:
         stats = json.loads(done.read_text(encoding="utf-8"))
@@ -187,6 +274,8 @@ def build_corpus(
 
     docs = dedup_documents(all_docs)
     train, heldout = split_heldout(docs, heldout_fraction, seed)
+    # After the split, so that the held-out documents stay the ones earlier models were evaluated on.
+    train, dropped = drop_sentences(train, excluded)
     _write_jsonl(out_dir / "train.jsonl", train)
     _write_jsonl(out_dir / "heldout.jsonl", heldout)
 
@@ -207,6 +296,7 @@ def build_corpus(
         stats["sources"][source_id] = counts
     stats["splits"] = {"train": _count(train), "heldout": _count(heldout)}
     stats["skipped"] = skipped
+    stats["excluded_sentences"] = dropped
     done.write_text(json.dumps(stats, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     return stats
 

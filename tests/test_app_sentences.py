@@ -1,0 +1,119 @@
+"""No sentence the app shows or tests with is in the text its models are trained on.
+
+A fill-mask demo on a sentence the model read teaches recall, not language; a test on one measures memory. The
+sentences are every sentence-like string of the app (its examples, its pages' default texts, ``app/text/*``), the
+NSP lab's samples, the probe sentences and the tests' sentences; the training text is the live preset's
+``everyday_*.txt`` (shipped) and the training half of the pre-training corpus (the cache ``python -m model corpus``
+builds; CI does not build it, so that check runs where the corpus is, as ``test_analysis`` does). A sentence found
+there goes into ``model/data/excluded_sentences.txt``, which the corpus build leaves out, or is changed.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from model.data import corpus as C
+from model.data.fetch import default_cache_dir
+from model.data.text import split_sentences
+
+ROOT = Path(__file__).resolve().parent.parent
+# The corpus parser's tests quote the sources on purpose (real source text must parse), and so does this file.
+QUOTES_THE_SOURCES = {"test_corpus.py", "test_app_sentences.py"}
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+
+
+def is_sentence(text: str) -> bool:
+    """Long enough to be a sentence rather than a label: four English words (a [MASK] is one) or six Chinese
+    characters."""
+    return len(_CJK.findall(text)) >= 6 or len(re.findall(r"[A-Za-z]{2,}", text.replace("[MASK]", "blank"))) >= 4
+
+
+def _strings(path: Path):
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            yield node.value
+
+
+@functools.cache
+def app_sentences() -> dict[str, str]:
+    """Every sentence of the app, its pages and its tests (string literals, split into sentences) and of the NSP
+    samples, with where it was found."""
+    files = [*sorted((ROOT / "app").rglob("*.py")), *sorted((ROOT / "pages").glob("*.py")), ROOT / "streamlit_app.py"]
+    files += [p for p in sorted((ROOT / "tests").glob("*.py")) if p.name not in QUOTES_THE_SOURCES]
+    found: dict[str, str] = {}
+    for path in files:
+        for text in _strings(path):
+            for line in text.splitlines():
+                for sentence in split_sentences(line, "zh" if _CJK.search(line) else "en"):
+                    if is_sentence(sentence):
+                        found.setdefault(sentence, str(path.relative_to(ROOT)))
+    samples = json.loads((ROOT / "app" / "data" / "nsp_samples.json").read_text(encoding="utf-8"))
+    for document in samples["documents"]:
+        for sentence in document["sentences"]:
+            found.setdefault(sentence, "app/data/nsp_samples.json")
+    return found
+
+
+def _overlap(sentences: dict[str, str], index: C.SentenceIndex) -> list[str]:
+    return [f"{where}: {sentence}" for sentence, where in sentences.items() if sentence in index]
+
+
+def test_the_collection_finds_the_apps_examples_and_the_tests_sentences():
+    found = app_sentences()
+    assert len(found) > 1000
+    assert "app/text/heads.py" in found.values() and "app/data/nsp_samples.json" in found.values()
+    assert found["She opened the [MASK]."] == "tests/test_page_fill_mask.py"
+    assert not any(where.endswith("test_corpus.py") for where in found.values())
+
+
+def test_sentence_index_ignores_case_and_punctuation_and_fills_a_mask_with_one_word():
+    index = C.SentenceIndex(["He opened the door and got out.", "北京是中国的首都。", "I do."])
+    assert "he opened the door and got out" in index
+    assert "He opened the [MASK] and got out!" in index
+    assert "He opened the [MASK]." not in index  # a blank is one word, not the rest of the sentence
+    assert "[MASK] opened the door and [MASK] out." in index
+    assert "北京是中国的[MASK]都。" in index and "北京是[MASK]的首都。" not in index
+    kept, dropped = C.drop_sentences(
+        [{"lang": "en", "source": "s", "sentences": ["He opened the door and got out.", "Then he left."]}],
+        ["he opened the [MASK] and got out"],
+    )
+    assert dropped == 1 and kept[0]["sentences"] == ["Then he left."]
+
+
+def test_no_app_sentence_is_in_the_live_presets_text():
+    lines = []
+    for name in ("everyday_en.txt", "everyday_zh.txt"):
+        lines += (ROOT / "model" / "data" / name).read_text(encoding="utf-8").splitlines()
+    overlap = _overlap(app_sentences(), C.SentenceIndex(line for line in lines if line.strip()))
+    assert not overlap, "the live preset trains on these: change them or remove them from everyday_*.txt\n" + "\n".join(
+        overlap
+    )
+
+
+def test_no_app_or_probe_sentence_is_in_the_pretraining_corpus():
+    corpus = default_cache_dir() / "corpus"
+    if not (corpus / "DONE.json").exists():
+        pytest.skip("the pre-training corpus is not built here (python -m model corpus)")
+    params = json.loads((corpus / "DONE.json").read_text(encoding="utf-8"))["params"]
+    assert params.get("excluded_sentences") == C.excluded_digest(C.read_excluded()), (
+        "the corpus cache predates model/data/excluded_sentences.txt: rebuild it (python -m model corpus)"
+    )
+    sentences = dict(app_sentences())
+    # The probes of the layers lab read the held-out Brown and People's Daily documents (model/analysis/data.py).
+    for document in C.iter_documents(corpus / "heldout.jsonl"):
+        if document["source"] in ("brown", "peoples-daily"):
+            for sentence in document["sentences"]:
+                if is_sentence(sentence):
+                    sentences.setdefault(sentence, f"probe sentences ({document['source']}, held out)")
+    train = C.SentenceIndex(s for document in C.iter_documents(corpus / "train.jsonl") for s in document["sentences"])
+    overlap = _overlap(sentences, train)
+    assert not overlap, (
+        "add these to model/data/excluded_sentences.txt and rebuild the corpus (python -m model corpus), "
+        "or change them:\n" + "\n".join(overlap)
+    )
