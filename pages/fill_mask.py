@@ -11,7 +11,7 @@ import hashlib
 import streamlit as st
 
 from app import masking_lab as lab
-from app import models, ui
+from app import model_facts, models, ui
 from app.charts.fill_mask import fill_order_bars, pll_bars, prediction_bars
 from app.i18n import t
 from app.navigation import require_entry
@@ -31,6 +31,7 @@ st.code(t("fill_mask.gpt_point"), language=None, wrap_lines=True)
 
 bundle, spec = context.bundle, context.spec
 ui.require_pretraining_head(bundle, "mlm")
+model_facts.show(bundle, context.lang, key="fill_mask_model")
 mask_id = bundle.tokenizer.mask_token_id
 
 

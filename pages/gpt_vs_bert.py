@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from app import models, ui
+from app import model_facts, models, ui
 from app.charts import gpt_vs_bert as charts
 from app.charts.attention import paired_maps
 from app.charts.base import probability_bars
@@ -30,6 +30,7 @@ spec, bundle = context.spec, context.bundle
 
 st.header(t("gpt_vs_bert.live_header"))
 st.markdown(t("gpt_vs_bert.live_intro"))
+model_facts.show(bundle, context.lang, key="gpt_vs_bert_model")
 text = context.text
 # Both readings take the same input, so a bad input is explained once, by the first call.
 bidirectional = ui.run_or_explain(models.attention, spec, text, None, False)
