@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 import torch
@@ -111,3 +113,22 @@ def test_the_masking_page_and_pre_training_choose_the_same_positions(tokenizer, 
         draw = lab.draw_masking(enc, tokenizer, seed=seed, settings=lab.MaskingSettings(whole_word=True))
         assert draw.chosen == (labels != -100).nonzero().flatten().tolist()
         assert draw.read_ids == batch["input_ids"][0].tolist()
+
+
+def test_pretrain_whole_word_flag_masks_whole_words_in_training_only(monkeypatch, capsys):
+    from model.cli import main
+    from model.training import live
+
+    segmented = []
+
+    def spy(tokens):
+        segmented.append(list(tokens))
+        return whole_word_ids(tokens)
+
+    monkeypatch.setattr(pretrain, "whole_word_ids", spy)
+    assert main(["pretrain", "--preset", "live", "--lang", "zh", "--steps", "2", "--json", "--whole-word"]) == 0
+    assert json.loads(capsys.readouterr().out.splitlines()[-1])["steps"] == 2
+    assert segmented and any(len(set(whole_word_ids(row))) < len(row) for row in segmented)  # words of 2+ pieces
+    # Training rows only: the held-out batches (eval_batches x batch_size rows) stay token-level, so that runs compare.
+    settings = live.live_settings()
+    assert len(segmented) < settings.eval_batches * settings.batch_size
