@@ -149,8 +149,8 @@ def hub_online() -> bool:
 def _amount(n: float, lang: str) -> str:
     """A count of tokens or words as a reader says it: "8.8 million", "880 万"."""
     if lang == "zh":
-        return f"{n / 1e8:.1f} 亿" if n >= 1e8 else f"{n / 1e4:,.0f} 万"
-    return f"{n / 1e9:.1f} billion" if n >= 1e9 else f"{n / 1e6:.1f} million"
+        return f"{n / 1e8:.1f}".removesuffix(".0") + " 亿" if n >= 1e8 else f"{n / 1e4:,.0f} 万"
+    return f"{n / 1e9:.1f}".removesuffix(".0") + " billion" if n >= 1e9 else f"{n / 1e6:.1f} million"
 
 
 def _choose(switch: Switch) -> None:

@@ -9,7 +9,7 @@ TEXT = {
     "reading": {
         "en": "It was pre-trained on a corpus of {tokens} tokens ({by_lang}); BERT-Base read {words} words, about "
         "{ratio} times as much. So expect it to miss everyday words and facts that BERT-Base gets right.",
-        "zh": "它的预训练语料共 {tokens} 个 token（{by_lang}）；BERT-Base 读过 {words} 个词，约为它的 {ratio} 倍。"
+        "zh": "它的预训练语料共 {tokens}个 token（{by_lang}）；BERT-Base 读过 {words}个词，约为它的 {ratio} 倍。"
         "所以它常会答错 BERT-Base 能答对的日常词语和常识。",
     },
     "tokens_en": {"en": "{n} English", "zh": "英文 {n}"},
