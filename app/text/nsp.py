@@ -36,8 +36,8 @@ TEXT = {
         "B 句有 50% 的概率是 A 句真正的下一句，否则取自另一段落的句子。",
     },
     "sample_source": {
-        "en": "articles of the Brown corpus (American English of 1961) that the model never read: they are held out "
-        "from its pre-training",
+        "en": "held-out articles of the Brown corpus (American English of 1961), which the model never read in "
+        "pre-training",
         "zh": "《人民日报》1998 年 1 月的文章（取自预训练时留出、模型从未读过的部分）",
     },
     "sample_again": {"en": "Sample another pair", "zh": "再抽一对"},
