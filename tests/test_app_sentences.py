@@ -117,3 +117,25 @@ def test_no_app_or_probe_sentence_is_in_the_pretraining_corpus():
         "add these to model/data/excluded_sentences.txt and rebuild the corpus (python -m model corpus), "
         "or change them:\n" + "\n".join(overlap)
     )
+
+
+def test_the_corpus_build_leaves_excluded_sentences_out_of_the_training_half_only(tmp_path, monkeypatch):
+    documents = [
+        [f"Story number {i} begins on a quiet morning.", "She opened the door.", f"Story {i} ends."] for i in range(20)
+    ]
+    monkeypatch.setitem(C.DOCUMENTS, "brown", lambda cache: documents)
+
+    def build(excluded: str):
+        (tmp_path / "excluded.txt").write_text(excluded, encoding="utf-8")
+        monkeypatch.setattr(C, "EXCLUDED_PATH", tmp_path / "excluded.txt")
+        stats = C.build_corpus(tmp_path, sources=["brown"], heldout_fraction=0.1, progress=False)
+        read = {name: list(C.iter_documents(tmp_path / "corpus" / f"{name}.jsonl")) for name in ("train", "heldout")}
+        return stats, read
+
+    kept_stats, kept = build("# nothing left out\n")
+    stats, dropped = build("# the app's example\nshe opened the [MASK]\n")
+    assert stats["params"]["excluded_sentences"] != kept_stats["params"]["excluded_sentences"]  # a rebuild
+    assert stats["excluded_sentences"] == 18 and kept_stats["excluded_sentences"] == 0
+    assert all("She opened the door." in d["sentences"] for d in kept["train"])
+    assert not any("She opened the door." in d["sentences"] for d in dropped["train"])
+    assert dropped["heldout"] == kept["heldout"]  # the held-out documents stay the ones earlier models were scored on

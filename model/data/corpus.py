@@ -238,7 +238,7 @@ def build_corpus(
     unknown = set(wanted) - set(SOURCE_BY_ID)
     if unknown:
         raise ValueError(f"unknown sources {sorted(unknown)}; known: {sorted(SOURCE_BY_ID)}")
-    excluded = read_excluded()
+    excluded = read_excluded(EXCLUDED_PATH)
     params = {
         "version": CORPUS_VERSION,
         "sources": wanted,
