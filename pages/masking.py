@@ -3,6 +3,7 @@
 Devlin et al. 2019, section 3.1 ("Task #1: Masked LM") and appendix C.2 (why the 80/10/10 mix).
 """
 
+import contextlib
 import random
 
 import pandas as pd
@@ -83,7 +84,9 @@ right.markdown(
         kept=round(settings.kept_prob * 100),
     )
 )
-draw = lab.draw_masking(enc, bundle.tokenizer, seed=int(seed), settings=settings, text=text)
+# Whole words need the Chinese word segmenter, which loads its dictionary on first use (about a second).
+with st.spinner(t("masking.loading_segmenter"), show_time=False) if whole_word else contextlib.nullcontext():
+    draw = lab.draw_masking(enc, bundle.tokenizer, seed=int(seed), settings=settings, text=text)
 if draw.candidates == 0:
     st.warning(t("masking.no_candidates"))
     st.stop()

@@ -132,3 +132,18 @@ def test_pretrain_whole_word_flag_masks_whole_words_in_training_only(monkeypatch
     # Training rows only: the held-out batches (eval_batches x batch_size rows) stay token-level, so that runs compare.
     settings = live.live_settings()
     assert len(segmented) < settings.eval_batches * settings.batch_size
+
+
+def test_the_masking_page_masks_chinese_words_whole(tokenizer):
+    from apptest_helpers import open_app_page
+
+    text = "我们明天坐飞机去上海看电影。"
+    at = open_app_page("masking", "zh", text=text, masking_whole_word=True, masking_rate=40, masking_seed=5)
+    positions = [p - 1 for p in at.dataframe[0].value.iloc[:, 0]]  # the table counts from 1, [CLS] first
+    settings = lab.MaskingSettings(rate=0.4, whole_word=True)
+    expected = lab.draw_masking(tokenizer.encode(text), tokenizer, seed=5, settings=settings)
+    assert positions == expected.chosen
+    words = whole_word_ids(expected.tokens)
+    assert any(words.count(words[p]) > 1 for p in positions)  # at least one word of two characters was taken whole
+    for p in positions:
+        assert all(q in positions for q, w in enumerate(words) if w == words[p])

@@ -99,6 +99,10 @@ TEXT = {
         "zh": "按整词选择：同一个词的各个子词（如 una ##ffa ##ble）一起被遮住。中文先用 jieba 分词，"
         "和中文 BERT-wwm 一样，所以“飞机”两个字会一起被遮住。用 `--whole-word` 预训练时调用的是同一个函数。",
     },
+    "loading_segmenter": {
+        "en": "Loading the Chinese word segmenter (jieba)…",
+        "zh": "正在加载中文分词器（jieba）…",
+    },
     "seed": {"en": "Seed", "zh": "随机种子"},
     "seed_help": {
         "en": "The same sentence, settings and seed always give the same draw: "
