@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
 import torch
@@ -115,10 +113,22 @@ def test_the_masking_page_and_pre_training_choose_the_same_positions(tokenizer, 
         assert draw.read_ids == batch["input_ids"][0].tolist()
 
 
-def test_pretrain_whole_word_flag_masks_whole_words_in_training_only(monkeypatch, capsys):
+def test_pretrain_whole_word_flag_reaches_both_presets(monkeypatch):
     from model.cli import main
     from model.training import live
 
+    used = []
+    monkeypatch.setattr(torch, "set_num_threads", lambda n: None)  # the live preset's one thread would outlive the test
+    monkeypatch.setattr(pretrain, "run_job", lambda job, settings, on_step=None: used.append(settings))
+    monkeypatch.setattr(live, "run_live", lambda lang, settings, on_eval=None: used.append(settings) or [])
+    assert main(["pretrain", "--init", "embedded", "--steps", "1", "--whole-word"]) == 0
+    assert main(["pretrain", "--preset", "live", "--steps", "1", "--whole-word"]) == 0
+    assert main(["pretrain", "--init", "embedded", "--steps", "1"]) == 0
+    assert [s.whole_word for s in used] == [True, True, False]
+
+
+def test_whole_words_in_training_batches_but_token_level_held_out_batches(tokenizer, monkeypatch):
+    """Held-out batches stay token-level in a whole-word run, so its scores compare with every earlier run's."""
     segmented = []
 
     def spy(tokens):
@@ -126,12 +136,13 @@ def test_pretrain_whole_word_flag_masks_whole_words_in_training_only(monkeypatch
         return whole_word_ids(tokens)
 
     monkeypatch.setattr(pretrain, "whole_word_ids", spy)
-    assert main(["pretrain", "--preset", "live", "--lang", "zh", "--steps", "2", "--json", "--whole-word"]) == 0
-    assert json.loads(capsys.readouterr().out.splitlines()[-1])["steps"] == 2
-    assert segmented and any(len(set(whole_word_ids(row))) < len(row) for row in segmented)  # words of 2+ pieces
-    # Training rows only: the held-out batches (eval_batches x batch_size rows) stay token-level, so that runs compare.
-    settings = live.live_settings()
-    assert len(segmented) < settings.eval_batches * settings.batch_size
+    ids = np.array(tokenizer.encode("The unaffable neighbours watched television.").ids[1:-1])
+    corpus = pretrain.TokenizedCorpus([[ids, ids]] * 2, ["en"] * 2)
+    settings = pretrain.PretrainSettings(batch_size=2, seq_len=32, eval_batches=1, whole_word=True)
+    pretrain.fixed_eval_batches(corpus, tokenizer, settings)
+    assert segmented == []
+    next(pretrain.batches(corpus, tokenizer, settings, seed=0, languages=["en"]))
+    assert len(segmented) == 2
 
 
 def test_the_masking_page_masks_chinese_words_whole(tokenizer):
