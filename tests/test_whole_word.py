@@ -158,3 +158,11 @@ def test_the_masking_page_masks_chinese_words_whole(tokenizer):
     assert any(words.count(words[p]) > 1 for p in positions)  # at least one word of two characters was taken whole
     for p in positions:
         assert all(q in positions for q, w in enumerate(words) if w == words[p])
+
+
+def test_the_model_card_says_when_a_run_masked_whole_words():
+    from model.training import card
+
+    run = {"steps": 10, "batch_size": 2, "seq_len": 8, "seconds": 5, "device": "cpu", "command": "python -m model"}
+    assert not any("Whole-word" in line for line in card._run_lines(1, run))
+    assert any("Whole-word masking" in line for line in card._run_lines(1, {**run, "whole_word": True}))

@@ -170,6 +170,10 @@ def _run_lines(number: int, run: dict) -> list[str]:
         f"({slots / 1e6:.1f}M token slots), {duration} on {run['device']}.",
         f"   Command: `{run['command']}`",
     ]
+    if run.get("whole_word"):
+        lines.append(
+            "   Whole-word masking: all pieces of a chosen word masked together (Chinese words found by jieba)."
+        )
     if run.get("notes"):
         lines.append(f"   {run['notes']}")
     return lines

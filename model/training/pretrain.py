@@ -570,6 +570,7 @@ def run_job(job: PretrainJob, settings: PretrainSettings, on_step: Callable[[int
             "seconds": round(metrics["total_seconds"]),
             "device": f"{device} ({card.hardware()}, {torch.get_num_threads()} thread(s))",
             "sources": list(stats["sources"]),
+            **({"whole_word": True} if settings.whole_word else {}),
             "train_tokens": train.token_counts(),
             "heldout_tokens": heldout.token_counts(),
         }
