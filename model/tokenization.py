@@ -28,7 +28,7 @@ class Encoding:
     token_type_ids: list[int]  # 0 for [CLS] A [SEP], 1 for B [SEP]
     offsets: list[tuple[int, int]]  # character span in its own sentence (A or B); (0, 0) for specials
     special: list[bool]  # True for [CLS], [SEP], [PAD]: never masked, often hidden in charts
-    word_ids: list[int | None]  # which word a piece belongs to (whole-word masking groups on it)
+    word_ids: list[int | None]  # which word a piece belongs to (token-level NER labels align on it)
     truncated: bool  # the input was longer than max_length and its end was cut off
 
 

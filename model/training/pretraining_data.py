@@ -12,7 +12,6 @@ the NSP page, and one function masks for pre-training and for the masking page.
 
 from __future__ import annotations
 
-import functools
 import logging
 import random
 import re
@@ -131,9 +130,9 @@ def chinese_words(text: str) -> list[str]:
     return _jieba().lcut(text)
 
 
-@functools.cache
+@lru_cache(maxsize=1)
 def _jieba():
-    # Imported on first use: jieba loads a 20 MB dictionary (about a second once its cache exists), which
+    # Imported on first use: jieba loads a 5 MB dictionary (about a second once its cache exists), which
     # neither app start nor a run without whole-word masking should pay for. Its INFO lines ("Building
     # prefix dict ...") would land in every page's log.
     import jieba
