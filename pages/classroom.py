@@ -5,7 +5,6 @@ beside BERT's top 5, which teaches that BERT ranks plausible words rather than k
 The rooms live in ``app.classroom.store``; ``app.classroom.session`` publishes and follows.
 """
 
-import io
 from urllib.parse import urlsplit
 
 import segno
@@ -35,10 +34,10 @@ def join_link(code: str) -> str:
     return f"{parts.scheme}://{parts.netloc}{root}/?{session.ROOM_PARAM}={code}"
 
 
-def qr_png(link: str) -> bytes:
-    buffer = io.BytesIO()
-    segno.make(link, error="m").save(buffer, kind="png", scale=8, border=2)
-    return buffer.getvalue()
+def qr_svg(link: str) -> str:
+    """The join link as a QR code, drawn here (no service): an SVG that Streamlit inlines as a data URI, so the
+    image cannot go missing when a fragment reruns and Streamlit drops the media files of the previous run."""
+    return segno.make(link, error="m").svg_inline(scale=8, border=2, dark="black", light="white")
 
 
 def _join_typed() -> None:
@@ -135,7 +134,7 @@ def teacher() -> None:
         head_count()
         st.button(t("classroom.end_button"), on_click=session.end_class, key="classroom_end")
     with qr:
-        st.image(qr_png(link), caption=t("classroom.qr_caption"), width=240)
+        st.image(qr_svg(link), caption=t("classroom.qr_caption"), width=240)
 
     st.header(t("classroom.quiz_header"))
     st.text_input(

@@ -10,6 +10,7 @@ import pytest
 from apptest_helpers import APP, figures
 from streamlit.testing.v1 import AppTest
 
+from app.charts.classroom import MATCH_COLOR, OTHER_COLOR, guess_bars
 from app.classroom import session
 from app.classroom.store import MAX_GUESS, bert_word
 from app.models import fill_mask
@@ -56,7 +57,8 @@ def test_a_class_follows_its_teacher_and_answers_a_quiz(lang):
     assert TEXT["room_code"][lang].format(code=code) in [m.value.lstrip("# ") for m in teacher.markdown]
     link = teacher.code[0].value
     assert link.endswith(f"/?room={code}")
-    assert len(teacher.get("image")) == 1  # the QR code, drawn offline
+    (qr,) = teacher.get("image")  # the QR code, drawn here and inlined: no service, no media file to expire
+    assert qr.proto.imgs[0].url.startswith("data:image/svg+xml;base64,")
 
     # One student opens the link, the other types the code (in lower case, with a space).
     first = new_session(lang, room=code)
@@ -168,3 +170,13 @@ def test_a_stale_link_and_hostile_guesses_get_a_message_not_a_traceback():
     [b for b in at.button if b.label == TEXT["send_button"]["en"]][0].click()
     run(at)
     assert session.room_store().quiz(code).guesses == {at.session_state["class_student"]: "w" * MAX_GUESS}
+
+
+def test_the_guess_chart_escapes_marks_and_folds_the_long_tail():
+    counts = [("door", 3), ("<b>gate</b>", 2)] + [(f"w{i}", 1) for i in range(12)]
+    fig = guess_bars(counts, {"door"}, title="t", axis_title="students", others_label="{n} others", max_bars=4)
+    bar = fig.data[0]
+    assert list(bar.y) == ["door", "&lt;b&gt;gate&lt;/b&gt;", "w0", "w1", "10 others"]
+    assert list(bar.x) == [3, 2, 1, 1, 10]
+    assert list(bar.text) == ["3 ✓", "2", "1", "1", "10"]  # a match is marked in words, not by colour alone
+    assert bar.marker.color[0] == MATCH_COLOR and set(bar.marker.color[1:]) == {OTHER_COLOR}
