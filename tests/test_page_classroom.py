@@ -92,6 +92,7 @@ def test_a_class_follows_its_teacher_and_answers_a_quiz(lang):
         3,
     )
     assert on_page(second, "classroom") and second.session_state["text"] != "我去[MASK]场看电影。"
+    assert TEXT["teacher_moved"][lang] in [c.value for c in second.sidebar.caption]
     second.button(key="class_back").click()
     run(second)
     assert on_page(second, "fill_mask") and second.session_state["text"] == "我去[MASK]场看电影。"

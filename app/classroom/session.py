@@ -212,8 +212,11 @@ def _student_poll() -> None:
     except RoomGone:
         _forget_room("ended")
         st.rerun(scope="app")
-    if st.session_state.get("class_follow") and version != st.session_state.get("class_seen"):
+    if version == st.session_state.get("class_seen"):
+        return
+    if st.session_state.get("class_follow"):
         st.rerun(scope="app")
+    st.caption(t("classroom.teacher_moved"))  # exploring: say so, the student decides when to catch up
 
 
 def ask(sentence: str) -> None:

@@ -35,7 +35,7 @@ TEXT = {
     "join_link": {"en": "Or open this link:", "zh": "或打开这个链接："},
     "students": {"en": "Students in the class: **{n}**", "zh": "课堂里有 **{n}** 名学生"},
     "teacher_panel": {"en": "🎓 Class **{code}** · students: {n}", "zh": "🎓 课堂 **{code}** · 学生：{n} 名"},
-    "open_page": {"en": "Class page: code, QR, quiz", "zh": "课堂页面：课堂码、二维码、小测验"},
+    "open_page": {"en": "Code, QR and quiz", "zh": "课堂码与小测验"},
     "end_button": {"en": "End the class", "zh": "下课"},
     "following": {
         "en": "🎓 Class **{code}**: you follow the teacher.",
@@ -47,6 +47,10 @@ TEXT = {
     },
     "explore_button": {"en": "Explore freely", "zh": "自由探索"},
     "back_button": {"en": "Back to the teacher", "zh": "回到老师这里"},
+    "teacher_moved": {
+        "en": "The teacher has moved on since you left: press “Back to the teacher” to catch up.",
+        "zh": "你离开后老师已经继续讲解：按“回到老师这里”即可跟上。",
+    },
     "leave_button": {"en": "Leave the class", "zh": "离开课堂"},
     "student_intro": {
         "en": "You are in class **{code}**. When the teacher asks a question, it appears here.",
