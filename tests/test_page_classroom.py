@@ -80,6 +80,9 @@ def test_a_class_follows_its_teacher_and_answers_a_quiz(lang):
     teacher.session_state["text"] = "我去[MASK]场看电影。"
     teacher.session_state["layer"] = 2
     teacher.session_state["head"] = 3
+    teacher.session_state["fill_mask_top_k"] = 9
+    other = "zh" if lang == "en" else "en"
+    teacher.session_state["lang"] = other
     teacher.switch_page("pages/fill_mask.py")
     run(teacher)
     second.button(key="class_explore").click()  # this one explores freely meanwhile
@@ -91,6 +94,8 @@ def test_a_class_follows_its_teacher_and_answers_a_quiz(lang):
         2,
         3,
     )
+    assert (first.session_state["fill_mask_top_k"], first.session_state["lang"]) == (9, other)
+    assert first.title[0].value == FILL_MASK["title"][other]  # the page speaks the teacher's language now
     assert on_page(second, "classroom") and second.session_state["text"] != "我去[MASK]场看电影。"
     assert TEXT["teacher_moved"][lang] in [c.value for c in second.sidebar.caption]
     second.button(key="class_back").click()
@@ -100,6 +105,7 @@ def test_a_class_follows_its_teacher_and_answers_a_quiz(lang):
         first.button(key="classroom_ask_button")  # only the teacher's page has the quiz controls
 
     # The quiz: back on the class page, the teacher asks; the students answer; the teacher reveals.
+    teacher.session_state["lang"] = lang
     teacher.switch_page("pages/classroom.py")
     run(teacher)
     question = TEXT["quiz_default"][lang]
