@@ -253,3 +253,31 @@ def test_two_app_processes_share_a_room_through_redis(redis_url, monkeypatch):
     )
     assert seen == {"students": 1, "guesses": {"ann": "door"}, "revealed": True}
     assert student_side.version(teacher["code"]) > version
+
+
+def test_a_teachers_app_session_on_redis_is_seen_from_another_process(redis_url, monkeypatch):
+    """The app itself (its entry script, through AppTest) publishes to Redis; another process reads the room."""
+    from streamlit.testing.v1 import AppTest
+
+    from app.classroom import session
+
+    monkeypatch.setenv("BERT_LAB_REDIS_URL", redis_url)
+    session.room_store.clear()  # the process's store is chosen once: choose again, with Redis
+    try:
+        at = AppTest.from_file(str(ROOT / "streamlit_app.py"), default_timeout=120)
+        at.session_state["lang"] = "zh"
+        at.run()
+        at.switch_page("pages/classroom.py")
+        at.run()
+        at.button(key="classroom_start").click()
+        at.run()
+        code = at.session_state["class_room"]
+        at.session_state["text"] = "我去[MASK]场看电影。"
+        at.switch_page("pages/overview.py")
+        at.run()
+        assert not at.exception
+        seen = run_replica(redis_url, f"print(json.dumps(store.view({code!r})))")
+        assert seen[1]["page"] == "overview"
+        assert (seen[1]["params"]["text"], seen[1]["params"]["lang"]) == ("我去[MASK]场看电影。", "zh")
+    finally:
+        session.room_store.clear()
