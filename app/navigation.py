@@ -22,6 +22,7 @@ PAGE_FILES = (
     "gpt_vs_bert",
     "pretrain_live",
     "finetune",
+    "classroom",
 )
 # Emoji rather than Material icons: Streamlit fetches Material icons from a font CDN, which an offline
 # classroom cannot reach.
@@ -37,6 +38,7 @@ ICONS = {
     "gpt_vs_bert": "⚖️",
     "pretrain_live": "🌱",
     "finetune": "🏋️",
+    "classroom": "🎓",
 }
 
 

@@ -182,7 +182,27 @@ def url_params() -> dict[str, str]:
         value = st.session_state[name]
         if setting.shared and (name in ALWAYS_IN_URL or value != setting.default):
             wanted[name] = url_value(value)
+    if st.session_state.get("class_room") and not st.session_state.get("class_token"):
+        # A student's address bar keeps the class (app.classroom): a reload rejoins it. Never the teacher's: the
+        # view it publishes is this dict, and the room is not part of what the class sees.
+        wanted["room"] = st.session_state["class_room"]
     return wanted
+
+
+def apply_params(params: dict[str, str]) -> None:
+    """Set the session to a view that ``url_params`` spelled (a teacher's, in class mode). Values are checked
+    like a link's; a shared setting the view leaves out is at its default (``url_params`` omits defaults)."""
+    for name, setting in SETTINGS.items():
+        if not setting.shared:
+            continue
+        raw = params.get(name)
+        try:
+            st.session_state[name] = setting.default if raw is None else setting.parse(raw)
+        except ValueError:
+            st.session_state[name] = setting.default
+    text = params.get("text")
+    if text:
+        st.session_state["text"] = text[:MAX_URL_TEXT]
 
 
 def url_is_stale() -> bool:

@@ -5,12 +5,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Debian's Chromium drives the real-browser tests (Playwright cannot download its own browser here);
-# the Noto CJK fonts make Chinese render in charts and screenshots.
-if [ ! -x /usr/bin/chromium ] || ! fc-list 2>/dev/null | grep -qi "Noto Sans CJK" || ! fc-list 2>/dev/null | grep -qi "Noto Color Emoji"; then
+# the Noto CJK fonts make Chinese render in charts and screenshots; the class-mode tests start their own
+# redis-server (several app replicas share rooms through Redis).
+if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/redis-server ] || ! fc-list 2>/dev/null | grep -qi "Noto Sans CJK" || ! fc-list 2>/dev/null | grep -qi "Noto Color Emoji"; then
   SUDO=""
   [ "$(id -u)" -eq 0 ] || SUDO="sudo"
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver fonts-noto-cjk fonts-noto-color-emoji fontconfig >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver fonts-noto-cjk fonts-noto-color-emoji fontconfig redis-server >/dev/null
 fi
 
 [ -x .venv/bin/python ] || python3 -m venv .venv

@@ -259,3 +259,27 @@ def test_fine_tuning_runs_live_and_shows_its_score(page, server):
     assert page.get_by_test_id("stException").count() == 0
     metric.scroll_into_view_if_needed()
     shot(page, "finetune_done_en")
+
+
+def test_a_student_follows_the_teacher_to_another_page(browser, server, page):
+    """Class mode's follow, which AppTest cannot show: the student's sidebar fragment polls the room every second
+    and moves the student's session when the teacher's page changes."""
+    page.goto(f"{server}/classroom?lang=en")
+    wait_ready(page)
+    page.get_by_role("button", name="Start a class").click()
+    link = page.get_by_test_id("stCode").inner_text(timeout=60_000).strip()
+    student = browser.new_context(viewport={"width": 800, "height": 1000}).new_page()
+    student.set_default_timeout(90_000)
+    student.goto(link)
+    wait_ready(student)
+    student.wait_for_function("() => location.pathname.endsWith('/classroom')")
+    wait_ready(page)
+    page.locator('[data-testid="stSidebarNav"] a[href$="/nsp"]').click()
+    page.wait_for_function("() => location.pathname.endsWith('/nsp')")
+    started = time.monotonic()
+    student.wait_for_function("() => location.pathname.endsWith('/nsp')")
+    print(f"the student followed in {time.monotonic() - started:.1f} s")
+    wait_ready(student)
+    assert student.get_by_test_id("stException").count() == 0
+    assert "room=" in student.url  # a reload rejoins the class
+    student.context.close()

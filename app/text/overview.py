@@ -150,6 +150,10 @@ TEXT = {
         "en": "Add a task head and fine-tune the model yourself, in the browser.",
         "zh": "添加任务头，在浏览器里亲手微调模型。",
     },
+    "guide_classroom": {
+        "en": "For a class: the students follow the teacher's page and sentence, and answer a fill-in quiz.",
+        "zh": "用于课堂：学生跟随老师的页面和句子，并回答完形填空小测验。",
+    },
     "guide_link": {"en": "**{page}**: {text}", "zh": "**{page}**：{text}"},
     "guide_soon": {"en": "**{page}** (coming soon): {text}", "zh": "**{page}**（即将上线）：{text}"},
 }

@@ -1,0 +1,238 @@
+"""A Streamlit session in a class: the teacher's session publishes its view, a student's follows it.
+
+The entry script calls ``follow_teacher`` before it draws the sidebar (a following student takes the teacher's
+page and settings, so the widgets are drawn with them) and ``publish_and_show`` after it wrote the URL (the
+teacher's view is the URL's settings and the page; publishing happens only when that changed). A small
+fragment in the sidebar polls the room's version about once a second and asks for a full run when the
+teacher changed something.
+
+Session state: ``class_room`` (the code), ``class_token`` (the teacher's secret; only the session holding it
+may change what the class sees), ``class_student`` (a random id for presence and guesses), ``class_follow``,
+``class_seen`` (the room version a student last took), ``class_published`` (the view the teacher last sent).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+
+import streamlit as st
+
+from ..i18n import t
+from ..navigation import PAGE_FILES, PAGES_DIR, pages
+from ..state import apply_params, url_params
+from .store import GuessError, NotTeacher, RoomGone, RoomStore, clean_code, store_from_env
+
+STUDENT_POLL = 1.0  # seconds: students follow the teacher within about this
+TEACHER_POLL = 3.0  # the teacher's count of students, and their heartbeat while the tab is open
+HEARTBEAT_EVERY = 5.0  # seconds between a session's presence writes (well inside PRESENCE_SECONDS)
+ROOM_PARAM = "room"  # ?room=CODE in a link joins the class
+
+
+@st.cache_resource(show_spinner=False)
+def room_store() -> RoomStore:
+    """One store per server process: the rooms themselves, or the connection to Redis that holds them."""
+    return store_from_env()
+
+
+def role() -> str | None:
+    if not st.session_state.get("class_room"):
+        return None
+    return "teacher" if st.session_state.get("class_token") else "student"
+
+
+def room_code() -> str | None:
+    return st.session_state.get("class_room")
+
+
+def notice(key: str) -> None:
+    """A message for the sidebar's class panel to show once (why a join failed, why the class ended)."""
+    st.session_state["class_notice"] = key
+
+
+def _forget_room(reason: str | None = None) -> None:
+    for key in ("class_room", "class_token", "class_student", "class_follow", "class_seen", "class_published"):
+        st.session_state.pop(key, None)
+    if reason:
+        notice(reason)
+
+
+def start_class() -> None:
+    code, token = room_store().create()
+    _forget_room()
+    st.session_state.update(class_room=code, class_token=token)
+
+
+def end_class() -> None:
+    try:
+        room_store().close(room_code(), st.session_state.get("class_token"))
+    except (RoomGone, NotTeacher):
+        pass  # already gone: nothing left to close
+    _forget_room()
+
+
+def join(raw: str) -> bool:
+    """Join the room a typed or linked code names; False (with a notice saying why) when there is none."""
+    code = clean_code(raw)
+    if code is None:
+        notice("bad_code")
+        return False
+    try:
+        room_store().student_heartbeat(code, student := secrets.token_hex(8))
+    except RoomGone:
+        notice("no_room")
+        return False
+    _forget_room()
+    st.session_state.update(class_room=code, class_student=student, class_follow=True, class_seen=-1)
+    st.session_state["class_beat"] = time.monotonic()
+    return True
+
+
+def leave() -> None:
+    _forget_room()
+
+
+def explore() -> None:
+    st.session_state["class_follow"] = False
+
+
+def back_to_teacher() -> None:
+    st.session_state["class_follow"] = True
+    st.session_state["class_seen"] = -1  # take the teacher's current view, even if it has not changed since
+
+
+def _page_name(page) -> str:
+    return page.url_path or PAGE_FILES[0]  # the default page lives at "/"
+
+
+def _heartbeat_due() -> bool:
+    now = time.monotonic()
+    if now - st.session_state.get("class_beat", float("-inf")) < HEARTBEAT_EVERY:
+        return False
+    st.session_state["class_beat"] = now
+    return True
+
+
+def follow_teacher(page) -> None:
+    """Before the sidebar: join from a ``?room=`` link on a session's first run; a following student takes the
+    teacher's settings and page when the room's version moved on."""
+    if not st.session_state.get("_class_link_read"):
+        st.session_state["_class_link_read"] = True  # once: leaving must not rejoin from the address bar
+        linked = st.query_params.get(ROOM_PARAM)
+        if linked is not None and clean_code(linked) != room_code():
+            join(linked)
+    if role() != "student":
+        return
+    store, code = room_store(), room_code()
+    try:
+        if _heartbeat_due():
+            store.student_heartbeat(code, st.session_state["class_student"])
+        if not st.session_state.get("class_follow") or store.version(code) == st.session_state.get("class_seen"):
+            return
+        version, view = store.view(code)
+    except RoomGone:
+        _forget_room("ended")
+        return
+    st.session_state["class_seen"] = version
+    if not view:
+        return  # the teacher has not shown anything yet
+    apply_params(view.get("params", {}))
+    wanted = view.get("page")
+    if wanted != _page_name(page):
+        for candidate in pages():
+            if _page_name(candidate) == wanted:
+                st.switch_page(candidate)
+
+
+def publish_and_show(page) -> None:
+    """After the URL is written: the teacher's view goes to the room when it changed; then the class panel."""
+    if role() == "teacher":
+        view = {"page": _page_name(page), "params": url_params()}
+        encoded = json.dumps(view, sort_keys=True, ensure_ascii=False)
+        try:
+            if encoded != st.session_state.get("class_published"):
+                room_store().publish(room_code(), st.session_state["class_token"], view)
+                st.session_state["class_published"] = encoded
+            elif _heartbeat_due():
+                room_store().teacher_heartbeat(room_code(), st.session_state["class_token"])
+        except (RoomGone, NotTeacher):
+            _forget_room("expired")
+    with st.sidebar:
+        _class_panel(_page_name(page))
+
+
+def _class_panel(page_name: str) -> None:
+    # The class page shows a notice itself, beside the code box (a phone's sidebar is closed).
+    message = None if page_name == "classroom" else st.session_state.pop("class_notice", None)
+    if message:
+        st.warning(t(f"classroom.notice_{message}"))
+    current = role()
+    if current is None:
+        return
+    st.divider()
+    if current == "teacher":
+        _teacher_status()
+        st.page_link(str(PAGES_DIR / "classroom.py"), label=t("classroom.open_page"), icon="🎓")
+        return
+    if st.session_state.get("class_follow"):
+        st.caption(t("classroom.following", code=room_code()))
+        st.button(t("classroom.explore_button"), on_click=explore, key="class_explore")
+    else:
+        st.caption(t("classroom.exploring", code=room_code()))
+        st.button(t("classroom.back_button"), on_click=back_to_teacher, key="class_back", type="primary")
+    st.button(t("classroom.leave_button"), on_click=leave, key="class_leave")
+    _student_poll()
+
+
+@st.fragment(run_every=TEACHER_POLL)
+def _teacher_status() -> None:
+    """The room's code and head count, kept fresh while the teacher's tab is open (which is the heartbeat)."""
+    if role() != "teacher":
+        return
+    try:
+        if _heartbeat_due():
+            room_store().teacher_heartbeat(room_code(), st.session_state["class_token"])
+        count = room_store().students(room_code())
+    except (RoomGone, NotTeacher):
+        _forget_room("expired")
+        st.rerun(scope="app")
+    st.markdown(t("classroom.teacher_panel", code=room_code(), n=count))
+
+
+@st.fragment(run_every=STUDENT_POLL)
+def _student_poll() -> None:
+    """One small read a second; a full run only when the teacher changed something (or the room ended)."""
+    if role() != "student":
+        return
+    try:
+        version = room_store().version(room_code())
+        if _heartbeat_due():
+            room_store().student_heartbeat(room_code(), st.session_state["class_student"])
+    except RoomGone:
+        _forget_room("ended")
+        st.rerun(scope="app")
+    if version == st.session_state.get("class_seen"):
+        return
+    if st.session_state.get("class_follow"):
+        st.rerun(scope="app")
+    st.caption(t("classroom.teacher_moved"))  # exploring: say so, the student decides when to catch up
+
+
+def ask(sentence: str) -> None:
+    room_store().ask(room_code(), st.session_state["class_token"], sentence)
+
+
+def reveal() -> None:
+    room_store().reveal(room_code(), st.session_state["class_token"])
+
+
+def send_guess(raw: str) -> str | None:
+    """The guess as counted, or None with the reason left as a notice key in ``class_guess_error``."""
+    try:
+        return room_store().guess(room_code(), st.session_state["class_student"], raw)
+    except GuessError as error:
+        st.session_state["class_guess_error"] = error.code
+    except RoomGone:
+        _forget_room("ended")
+    return None

@@ -1,0 +1,189 @@
+"""Class mode through the real entry script (AppTest), in both languages: a teacher starts a class, two students
+join (by the link and by the typed code) and follow the teacher's page and settings, and a quiz is asked,
+answered (HTML too, as plain text) and revealed with the class's counts beside BERT's top 5."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from apptest_helpers import APP, figures
+from streamlit.testing.v1 import AppTest
+
+from app.charts.classroom import MATCH_COLOR, OTHER_COLOR, guess_bars
+from app.classroom import session
+from app.classroom.store import MAX_GUESS, bert_word
+from app.models import fill_mask
+from app.text.classroom import TEXT
+from app.text.fill_mask import TEXT as FILL_MASK
+
+
+def new_session(lang: str, **query) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.session_state["lang"] = lang
+    for key, value in query.items():
+        at.query_params[key] = value
+    at.run()
+    assert not at.exception, at.exception[0].message if at.exception else ""
+    return at
+
+
+def run(at: AppTest) -> AppTest:
+    at.run()
+    assert not at.exception, at.exception[0].message if at.exception else ""
+    return at
+
+
+def shown(at: AppTest) -> list[str]:
+    return [e.value for e in [*at.markdown, *at.caption, *at.warning, *at.success, *at.info]]
+
+
+def on_page(at: AppTest, name: str) -> bool:
+    return (
+        at.title
+        and at.title[0].value
+        == {"classroom": TEXT["title"], "fill_mask": FILL_MASK["title"]}[name][at.session_state["lang"]]
+    )
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_class_follows_its_teacher_and_answers_a_quiz(lang):
+    teacher = new_session(lang)
+    teacher.switch_page("pages/classroom.py")
+    run(teacher)
+    teacher.button(key="classroom_start").click()
+    run(teacher)
+    code = teacher.session_state["class_room"]
+    assert TEXT["room_code"][lang].format(code=code) in [m.value.lstrip("# ") for m in teacher.markdown]
+    link = teacher.code[0].value
+    assert link.endswith(f"/?room={code}")
+    (qr,) = teacher.get("image")  # the QR code, drawn here and inlined: no service, no media file to expire
+    assert qr.proto.imgs[0].url.startswith("data:image/svg+xml;base64,")
+
+    # One student opens the link, the other types the code (in lower case, with a space).
+    first = new_session(lang, room=code)
+    second = new_session(lang)
+    second.switch_page("pages/classroom.py")
+    run(second)
+    second.text_input(key="classroom_code").input(f" {code[:3].lower()} {code[3:]}")
+    submit = [b for b in second.button if b.label == TEXT["join_button"][lang]]
+    submit[0].click()
+    run(second)
+    for student in (first, second):
+        assert student.session_state["class_room"] == code
+        assert on_page(student, "classroom")  # the teacher is on the class page: so are they
+        assert student.query_params["room"] == code  # a reload rejoins
+    run(teacher)
+    assert TEXT["students"][lang].format(n=2) in shown(teacher)
+
+    # The teacher moves to fill-mask with a sentence, layer and head of their own: the students follow.
+    teacher.session_state["text"] = "我去[MASK]场看电影。"
+    teacher.session_state["layer"] = 2
+    teacher.session_state["head"] = 3
+    teacher.session_state["fill_mask_top_k"] = 9
+    other = "zh" if lang == "en" else "en"
+    teacher.session_state["lang"] = other
+    teacher.switch_page("pages/fill_mask.py")
+    run(teacher)
+    second.button(key="class_explore").click()  # this one explores freely meanwhile
+    run(second)
+    run(first)
+    assert on_page(first, "fill_mask")
+    assert (first.session_state["text"], first.session_state["layer"], first.session_state["head"]) == (
+        "我去[MASK]场看电影。",
+        2,
+        3,
+    )
+    assert (first.session_state["fill_mask_top_k"], first.session_state["lang"]) == (9, other)
+    assert first.title[0].value == FILL_MASK["title"][other]  # the page speaks the teacher's language now
+    assert on_page(second, "classroom") and second.session_state["text"] != "我去[MASK]场看电影。"
+    assert TEXT["teacher_moved"][lang] in [c.value for c in second.sidebar.caption]
+    second.button(key="class_back").click()
+    run(second)
+    assert on_page(second, "fill_mask") and second.session_state["text"] == "我去[MASK]场看电影。"
+    with pytest.raises(KeyError):
+        first.button(key="classroom_ask_button")  # only the teacher's page has the quiz controls
+
+    # The quiz: back on the class page, the teacher asks; the students answer; the teacher reveals.
+    teacher.session_state["lang"] = lang
+    teacher.switch_page("pages/classroom.py")
+    run(teacher)
+    question = TEXT["quiz_default"][lang]
+    teacher.text_input(key="classroom_quiz_text").input(question)
+    teacher.button(key="classroom_ask_button").click()
+    run(teacher)
+    assert TEXT["answered"][lang].format(n=0, present=2) in shown(teacher), "\n".join(shown(teacher))
+    top = fill_mask("embedded", question, 5, False).masks[0].predictions[0].token
+    for student, guess in ((first, f"  {top.upper()} "), (second, "<script>alert(1)</script>")):
+        run(student)
+        assert on_page(student, "classroom")
+        student.text_input(key="classroom_guess").input(guess)
+        [b for b in student.button if b.label == TEXT["send_button"][lang]][0].click()
+        run(student)
+    assert TEXT["guess_sent"][lang].split("{guess}")[0] + top.lower() in " ".join(shown(first))
+    run(teacher)
+    assert TEXT["answered"][lang].format(n=2, present=2) in shown(teacher)
+    teacher.button(key="classroom_reveal").click()
+    run(teacher)
+    run(first)
+    for at in (teacher, first):
+        line = TEXT["tally"][lang].format(answered=2, top_count=1, top=bert_word(top), in_top=1)
+        assert line in shown(at)
+        guesses, bert = figures(at)
+        assert sorted(guesses["data"][0]["y"]) == sorted([top.lower(), "&lt;script&gt;alert(1)&lt;/script&gt;"])
+        assert list(guesses["data"][0]["x"]) == [1, 1]
+        assert bert["data"][0]["y"][0] == top and len(bert["data"][0]["y"]) == 5
+        assert "<script>" not in json.dumps(guesses)
+        assert not [e for e in [*at.markdown, *at.caption] if e.proto.allow_html]
+
+    # Too late, and the teacher ends the class: the students are told.
+    second.text_input(key="classroom_guess")  # the box is gone after the reveal
+    teacher.button(key="classroom_end").click()
+    run(teacher)
+    run(first)
+    assert first.session_state.get("class_room") is None
+    assert TEXT["notice_ended"][lang] in shown(first)
+
+
+def test_bad_codes_say_so_on_the_page():
+    at = new_session("en")
+    at.switch_page("pages/classroom.py")
+    run(at)
+    for raw in ("", "ABC", "ABCDE0", "<b>x</b>", "x" * 5000, "ZZZZZZ"):
+        at.text_input(key="classroom_code").set_value(raw)
+        [b for b in at.button if b.label == TEXT["join_button"]["en"]][0].click()
+        run(at)
+        expected = "notice_no_room" if raw == "ZZZZZZ" else "notice_bad_code"
+        assert [w.value for w in at.warning] == [TEXT[expected]["en"]], raw
+        assert at.session_state.get("class_room") is None
+
+
+def test_a_stale_link_and_hostile_guesses_get_a_message_not_a_traceback():
+    at = new_session("zh", room="QQQQQQ")
+    assert TEXT["notice_no_room"]["zh"] in [w.value for w in at.sidebar.warning]
+    assert "room" not in at.query_params
+
+    code, token = session.room_store().create()
+    session.room_store().ask(code, token, "She opened the [MASK].")
+    at = new_session("en", room=code)
+    at.switch_page("pages/classroom.py")
+    run(at)
+    send = [b for b in at.button if b.label == TEXT["send_button"]["en"]][0]
+    send.click()  # nothing typed
+    run(at)
+    assert TEXT["guess_empty"]["en"] in [w.value for w in at.warning]
+    # set_value, not input: a browser stops at max_chars, a crafted client need not.
+    at.text_input(key="classroom_guess").set_value("w" * 10_000)
+    [b for b in at.button if b.label == TEXT["send_button"]["en"]][0].click()
+    run(at)
+    assert session.room_store().quiz(code).guesses == {at.session_state["class_student"]: "w" * MAX_GUESS}
+
+
+def test_the_guess_chart_escapes_marks_and_folds_the_long_tail():
+    counts = [("door", 3), ("<b>gate</b>", 2)] + [(f"w{i}", 1) for i in range(12)]
+    fig = guess_bars(counts, {"door"}, title="t", axis_title="students", others_label="{n} others", max_bars=4)
+    bar = fig.data[0]
+    assert list(bar.y) == ["door", "&lt;b&gt;gate&lt;/b&gt;", "w0", "w1", "10 others"]
+    assert list(bar.x) == [3, 2, 1, 1, 10]
+    assert list(bar.text) == ["3 ✓", "2", "1", "1", "10"]  # a match is marked in words, not by colour alone
+    assert bar.marker.color[0] == MATCH_COLOR and set(bar.marker.color[1:]) == {OTHER_COLOR}
