@@ -68,7 +68,7 @@ def test_the_collection_finds_the_apps_examples_and_the_tests_sentences():
     found = app_sentences()
     assert len(found) > 1000
     assert "app/text/heads.py" in found.values() and "app/data/nsp_samples.json" in found.values()
-    assert found["She opened the [MASK]."] == "tests/test_page_fill_mask.py"
+    assert found["She opened the [MASK]."].startswith("tests/")  # the first test file that has it
     assert not any(where.endswith("test_corpus.py") for where in found.values())
 
 
