@@ -6,9 +6,11 @@ from app.i18n import t
 from app.navigation import mark_entry, pages
 from app.sidebar import render_sidebar
 from app.state import init_state, sync_url
+from app.ui import apply_display
 
 st.set_page_config(page_title="BERT Lab", page_icon="app/icon.png", layout="wide")
 init_state()
+apply_display(st.session_state["presenter"])
 page = st.navigation(pages())
 context = render_sidebar()
 sync_url()  # the only write of the URL in a run: widgets' callbacks have all run before the script

@@ -11,10 +11,12 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .base import heatmap, style
+from .base import SUMMARY_JOIN, heatmap, style
+from .palette import ORANGE, SEQUENTIAL, SEQUENTIAL_SECOND, VERMILLION
 
 MAX_MAP_HEIGHT = 900
-GRID_COLUMNS = 3
+# Two panels a row: with three, a 12-head panel is 150 px wide at 800 px and its numbers and titles collide.
+GRID_COLUMNS = 2
 # Write each cell's value into the statistics grid only while the cells are big enough to read it.
 MAX_ANNOTATED_HEADS = 144
 
@@ -26,7 +28,7 @@ def attention_map(matrix: np.ndarray, tokens: Sequence[str], *, title: str, zmax
         list(tokens),
         list(tokens),
         title=title,
-        colorscale="Blues",
+        colorscale=SEQUENTIAL,
         zmin=0.0,
         zmax=zmax,
         height=min(MAX_MAP_HEIGHT, max(320, 22 * len(tokens) + 140)),
@@ -88,7 +90,7 @@ def change_grid(
             z=values,
             x=list(range(n_heads)),
             y=list(range(n_layers)),
-            colorscale="Oranges",
+            colorscale=SEQUENTIAL_SECOND,
             zmin=0.0,
             zmax=float(values.max()) or 1.0,
             texttemplate="%{z:.3f}" if n_layers * n_heads <= MAX_ANNOTATED_HEADS else None,
@@ -103,7 +105,7 @@ def change_grid(
                 y=[selected[0]],
                 mode="markers",
                 name=selected_label,
-                marker={"symbol": "square-open", "size": 18, "color": "#4C78A8", "line": {"width": 3}},
+                marker={"symbol": "square-open", "size": 18, "color": ORANGE, "line": {"width": 3}},
                 hoverinfo="skip",
             )
         )
@@ -132,7 +134,7 @@ def statistics_grid(
         rows=rows,
         cols=GRID_COLUMNS,
         subplot_titles=[titles[n] for n in names],
-        horizontal_spacing=0.05,
+        horizontal_spacing=0.06,
         vertical_spacing=0.16,
     )
     n_layers, n_heads = stats[names[0]].shape
@@ -146,7 +148,7 @@ def statistics_grid(
                 z=values,
                 x=list(range(n_heads)),
                 y=list(range(n_layers)),
-                colorscale="Viridis" if is_entropy else "Blues",
+                colorscale=SEQUENTIAL_SECOND if is_entropy else SEQUENTIAL,
                 zmin=0.0,
                 zmax=(float(values.max()) or 1.0) if is_entropy else 1.0,
                 showscale=False,
@@ -165,7 +167,7 @@ def statistics_grid(
                     mode="markers",
                     name=selected_label,
                     showlegend=i == 0,
-                    marker={"symbol": "square-open", "size": 16, "color": "#E45756", "line": {"width": 3}},
+                    marker={"symbol": "square-open", "size": 16, "color": VERMILLION, "line": {"width": 3}},
                     hoverinfo="skip",
                 ),
                 row=row + 1,
@@ -174,6 +176,8 @@ def statistics_grid(
         # Fixed ranges: the ring marker would otherwise pad the axes by a phantom row and column.
         fig.update_yaxes(range=[n_layers - 0.5, -0.5], dtick=1 if n_layers <= 12 else 2, row=row + 1, col=col + 1)
         fig.update_xaxes(range=[-0.5, n_heads - 0.5], dtick=1 if n_heads <= 12 else 2, row=row + 1, col=col + 1)
+    fig.update_xaxes(tickfont_size=10, tickangle=0)
+    fig.update_annotations(font_size=13)  # the panel titles
     fig.update_xaxes(title_text=axis_labels[1], row=rows)
     fig.update_yaxes(title_text=axis_labels[0], col=1)
     style(fig, None, rows * max(240, 28 * n_layers + 110) + 60)
@@ -191,3 +195,14 @@ def bertviz_height(view: str, n_tokens: int, n_layers: int, n_heads: int) -> int
     thumbnails = n_layers * (n_tokens * 7 * 12 / n_heads + 10) + 38
     detail = n_tokens * 18 + 55
     return int(max(thumbnails, detail) + 80)
+
+
+def statistics_summary(stats: dict[str, np.ndarray], titles: dict[str, str], template: str) -> str:
+    """For each statistic of ``statistics_grid``, the head where it is largest: ``template`` with {statistic},
+    {layer}, {head} and {value}, one clause per statistic."""
+    parts = []
+    for name, title in titles.items():
+        values = np.asarray(stats[name], dtype=np.float64)
+        layer, head = np.unravel_index(int(np.argmax(values)), values.shape)
+        parts.append(template.format(statistic=title, layer=layer, head=head, value=float(values[layer, head])))
+    return SUMMARY_JOIN.join(parts)

@@ -8,8 +8,9 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from .base import style
+from .palette import BLUE, VERMILLION
 
-RUN_COLOURS = ("#4C78A8", "#E45756")
+RUN_COLOURS = (BLUE, VERMILLION)
 
 
 def loss_curves(

