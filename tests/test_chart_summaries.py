@@ -162,3 +162,15 @@ def test_fine_tuning_summaries(lang):
         {"attention": 0.01, "ffn": 0.03}, ["Attn", "FFN"], text("finetune.summary_layers", lang)
     )
     assert "FFN" in layers and "3.00%" in layers
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_live_pre_training_loss_summary_names_each_run_that_ran(lang):
+    from app.charts import pretrain_live
+
+    records = {"a": [{"mlm_loss": 9.5, "steps": 0}, {"mlm_loss": 4.25, "steps": 300}], "b": []}
+    summary = pretrain_live.loss_summary(
+        records, {"a": "Run A", "b": "Run B"}, text("pretrain_live.summary_loss", lang)
+    )
+    assert "Run A" in summary and "9.50" in summary and "4.25" in summary and "300" in summary
+    assert "Run B" not in summary

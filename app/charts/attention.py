@@ -116,6 +116,11 @@ def change_grid(
     return fig
 
 
+def cell_text(values: np.ndarray, is_entropy: bool) -> list[list[str]]:
+    """A statistics panel's numbers as its cells show them: entropy to one decimal, shares as whole percentages."""
+    return [[f"{v:.1f}" if is_entropy else f"{100 * v:.0f}" for v in row] for row in values]
+
+
 def statistics_grid(
     stats: dict[str, np.ndarray],
     titles: dict[str, str],
@@ -133,7 +138,8 @@ def statistics_grid(
     fig = make_subplots(
         rows=rows,
         cols=GRID_COLUMNS,
-        subplot_titles=[titles[n] for n in names],
+        # Shares are written as whole percentages: "0.12" does not fit a cell of a 12-head panel at 800 px, "12" does.
+        subplot_titles=[titles[n] if n == "entropy" else f"{titles[n]} (%)" for n in names],
         horizontal_spacing=0.06,
         vertical_spacing=0.16,
     )
@@ -152,7 +158,8 @@ def statistics_grid(
                 zmin=0.0,
                 zmax=(float(values.max()) or 1.0) if is_entropy else 1.0,
                 showscale=False,
-                texttemplate="%{z:.2f}" if annotate else None,
+                text=cell_text(values, is_entropy) if annotate else None,
+                texttemplate="%{text}" if annotate else None,
                 textfont={"size": 9},
                 hovertemplate="L%{y} H%{x}: %{z:.3f}<extra>" + titles[name] + "</extra>",
             ),
