@@ -119,6 +119,12 @@ button [data-testid="stMarkdownContainer"], [data-testid="stMarkdownContainer"] 
   overflow-wrap: break-word;
 }
 :focus-visible { outline: 3px solid #0072B2 !important; outline-offset: 2px; }
+/* Columns stack once the main block is narrower than 600 px (an 800 px screen with the sidebar open), as
+   Streamlit stacks them on a phone: side by side they would be 250 px charts with cut titles and labels. */
+[data-testid="stMainBlockContainer"] { container-type: inline-size; }
+@container (max-width: 600px) {
+  [data-testid="stColumn"] { min-width: 100% !important; flex: 1 1 100% !important; }
+}
 @media (max-width: 1000px) {
   section[data-testid="stSidebar"] { width: 260px !important; min-width: 260px !important; }
   [data-testid="stMainBlockContainer"] { padding-left: 1rem; padding-right: 1rem; }
