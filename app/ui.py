@@ -114,7 +114,8 @@ def plot(fig, key: str | None = None, summary: str | None = None) -> None:
 # room for the model picker's "Embedded (works offline)").
 LAYOUT_CSS = """
 [data-testid="stWidgetLabel"] [data-testid="stMarkdownContainer"], label [data-testid="stMarkdownContainer"],
-button [data-testid="stMarkdownContainer"], [data-testid="stMarkdownContainer"] p, [data-testid="stPageLink"] span {
+button [data-testid="stMarkdownContainer"], [data-testid="stWidgetLabel"] p, label p, button p,
+[data-testid="stPageLink"] span {
   white-space: normal !important; overflow: visible !important; text-overflow: clip !important;
   overflow-wrap: break-word;
 }

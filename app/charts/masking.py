@@ -26,8 +26,9 @@ def _cell(token: str) -> str:
     return plotly_text(short)
 
 
-def strip_columns(tokens: Sequence[str], width_chars: int = 120) -> int:
-    """Boxes per line: many for one-character Chinese tokens, fewer for long English wordpieces."""
+def strip_columns(tokens: Sequence[str], width_chars: int = 80) -> int:
+    """Boxes per line: many for one-character Chinese tokens, fewer for long English wordpieces. ``width_chars``
+    is what a 500 px chart (an 800 px screen with the sidebar open) holds; wider, the boxes just grow."""
     longest = min(MAX_CELL_CHARS, max((len(t) for t in tokens), default=1))
     return max(6, min(20, width_chars // (longest + 3)))
 
