@@ -314,6 +314,7 @@ def test_the_keyboard_reaches_past_the_charts_and_works_the_buttons(page, server
     page.locator('[data-testid="stPlotlyChart"] .main-svg').first.wait_for(timeout=30_000)
     charts = page.locator('[data-testid="stPlotlyChart"]').count()
     assert charts >= 2
+    assert page.get_by_text("Most likely: “").count() == charts  # each chart's finding in words, under it
     # Tab from the top of the page to the box of candidate sentences below the charts.
     stops = []
     for _ in range(150):

@@ -121,6 +121,11 @@ def cell_text(values: np.ndarray, is_entropy: bool) -> list[list[str]]:
     return [[f"{v:.1f}" if is_entropy else f"{100 * v:.0f}" for v in row] for row in values]
 
 
+def statistic_value(name: str, value: float) -> str:
+    """One statistic in words, in the unit its panel uses: entropy as is, a share in percent."""
+    return f"{value:.1f}" if name == "entropy" else f"{value:.0%}"
+
+
 def statistics_grid(
     stats: dict[str, np.ndarray],
     titles: dict[str, str],
@@ -206,10 +211,11 @@ def bertviz_height(view: str, n_tokens: int, n_layers: int, n_heads: int) -> int
 
 def statistics_summary(stats: dict[str, np.ndarray], titles: dict[str, str], template: str) -> str:
     """For each statistic of ``statistics_grid``, the head where it is largest: ``template`` with {statistic},
-    {layer}, {head} and {value}, one clause per statistic."""
+    {layer}, {head} and {value} (written as its panel writes it), one clause per statistic."""
     parts = []
     for name, title in titles.items():
         values = np.asarray(stats[name], dtype=np.float64)
         layer, head = np.unravel_index(int(np.argmax(values)), values.shape)
-        parts.append(template.format(statistic=title, layer=layer, head=head, value=float(values[layer, head])))
+        value = statistic_value(name, float(values[layer, head]))
+        parts.append(template.format(statistic=title, layer=layer, head=head, value=value))
     return SUMMARY_JOIN.join(parts)
