@@ -137,6 +137,7 @@ html { font-size: 20px; }
 [data-testid="stApp"], [data-testid="stSidebar"], [data-testid="stHeader"] { background: #FFFFFF; color: #000000; }
 [data-testid="stMain"] p, [data-testid="stMain"] li, [data-testid="stCaptionContainer"],
 [data-testid="stCaptionContainer"] p, [data-testid="stWidgetLabel"] p, [data-testid="stSidebar"] p { color: #000000 !important; }
+[data-testid="stCaptionContainer"] { opacity: 1 !important; }  /* captions are drawn at 60% opacity */
 [data-testid="stMarkdownContainer"] a { text-decoration: underline; }
 [data-testid="stMainBlockContainer"] { max-width: none; }
 """

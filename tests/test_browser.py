@@ -298,6 +298,8 @@ def test_presenter_link_opens_with_large_type_and_the_sidebar_folded(page, serve
     assert page.get_by_test_id("stSidebar").get_attribute("data-collapsed") == "true"
     # The style sheet is an element of the run like any other: wait for it as for a chart.
     page.wait_for_function("() => getComputedStyle(document.documentElement).fontSize === '20px'", timeout=20_000)
+    caption = page.get_by_test_id("stCaptionContainer").first
+    assert caption.evaluate("e => [getComputedStyle(e).color, getComputedStyle(e).opacity]") == ["rgb(0, 0, 0)", "1"]
     assert page.evaluate(LAYOUT_CHECK) == {"overflow": 0, "cut": []}
     assert "presenter=1" in page.url  # and a link from here carries it on
 
