@@ -7,9 +7,11 @@ from app.i18n import t
 from app.navigation import mark_entry, pages
 from app.sidebar import render_sidebar
 from app.state import init_state, sync_url
+from app.ui import apply_display
 
 st.set_page_config(page_title="BERT Lab", page_icon="app/icon.png", layout="wide")
 init_state()
+apply_display(st.session_state["presenter"])
 page = st.navigation(pages())
 follow_teacher(page)  # class mode: a following student takes the teacher's page and settings first
 context = render_sidebar()

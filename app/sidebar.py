@@ -32,6 +32,7 @@ def render_sidebar() -> PageContext:
             horizontal=True,
             **keep("lang", on_change=_follow_language),
         )
+        st.toggle(t("common.presenter"), help=t("common.presenter_help"), **keep("presenter"))
         classroom = models_dir() is not None
         # This session's fine-tuned models, once a job has finished (a newer job replaces them).
         finetuned = finetuned_choices()

@@ -97,6 +97,8 @@ SETTINGS: dict[str, Setting] = {
     "head": Setting(0, low=0, high=MAX_LAYERS - 1),
     "model_choice": Setting("embedded", shared=False),  # a server path or download is no one else's business
     "model_folder": Setting("", shared=False),
+    # Presenter mode (larger type, high contrast, sidebar folded): a teacher's link can turn it on.
+    "presenter": Setting(False, kind="flag"),
     "fill_mask_top_k": Setting(5, low=1, high=20),
     "fill_mask_decode": Setting("independent", options=("independent", "iterative")),
     # Candidate sentences to score: a reader's own text, not something to put in a link.

@@ -6,13 +6,14 @@ import csv
 import io
 import json
 
+import plotly.graph_objects as go
 import streamlit as st
 
 from model.checkpoint import CheckpointError
 from model.inference import InputError
 
 from .i18n import t
-from .masking_lab import has_mlm_head
+from .masking_lab import escape_markdown, has_mlm_head
 from .models import display_name
 
 
@@ -87,9 +88,65 @@ def download_buttons(
         )
 
 
-PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
+# Plotly's mode bar puts eight buttons in the keyboard's tab order for every chart; only the camera (save as
+# PNG) is kept: zoom and pan have the mouse, the data has the CSV/JSON download buttons.
+PLOTLY_CONFIG = {
+    "displaylogo": False,
+    "modeBarButtons": [["toImage"]],
+    "toImageButtonOptions": {"format": "png", "scale": 2},
+}
+PRESENTER_FONT_SIZE = 18  # chart text in presenter mode (plotly's default is 12)
 
 
-def plot(fig, key: str | None = None) -> None:
-    """Render a plotly figure with the camera button that saves it as a PNG."""
+def plot(fig, key: str | None = None, summary: str | None = None) -> None:
+    """Render a plotly figure with the camera button that saves it as a PNG, and below it ``summary``: the
+    chart's main finding in words, for screen readers and for those at the back of the room."""
+    if st.session_state.get("presenter"):
+        # A copy: the figure may be a cached object that other sessions draw without presenter mode.
+        fig = go.Figure(fig).update_layout(font_size=PRESENTER_FONT_SIZE)
     st.plotly_chart(fig, config=PLOTLY_CONFIG, key=key, width="stretch")
+    if summary:
+        st.caption(escape_markdown(summary))  # tokens are user text
+
+
+# Every run: labels wrap instead of ending in "…" in narrow columns (an 800 px screen, a projector), a strong
+# focus ring shows where the keyboard is, and below 1000 px the open sidebar takes 260 px instead of 300 (still
+# room for the model picker's "Embedded (works offline)").
+LAYOUT_CSS = """
+[data-testid="stWidgetLabel"] [data-testid="stMarkdownContainer"], label [data-testid="stMarkdownContainer"],
+button [data-testid="stMarkdownContainer"], [data-testid="stWidgetLabel"] p, label p, button p,
+[data-testid="stPageLink"] span {
+  white-space: normal !important; overflow: visible !important; text-overflow: clip !important;
+  overflow-wrap: break-word;
+}
+:focus-visible { outline: 3px solid #0072B2 !important; outline-offset: 2px; }
+/* Columns stack once the main block is narrower than 600 px (an 800 px screen with the sidebar open), as
+   Streamlit stacks them on a phone: side by side they would be 250 px charts with cut titles and labels. */
+[data-testid="stMainBlockContainer"] { container-type: inline-size; }
+@container (max-width: 600px) {
+  [data-testid="stColumn"] { min-width: 100% !important; flex: 1 1 100% !important; }
+}
+@media (max-width: 1000px) {
+  section[data-testid="stSidebar"] { width: 260px !important; min-width: 260px !important; }
+  [data-testid="stMainBlockContainer"] { padding-left: 1rem; padding-right: 1rem; }
+}
+"""
+# Presenter mode: larger type everywhere, black on white, captions as dark as body text, links underlined.
+PRESENTER_CSS = """
+html { font-size: 20px; }
+[data-testid="stApp"], [data-testid="stSidebar"], [data-testid="stHeader"] { background: #FFFFFF; color: #000000; }
+[data-testid="stMain"] p, [data-testid="stMain"] li, [data-testid="stCaptionContainer"],
+[data-testid="stCaptionContainer"] p, [data-testid="stWidgetLabel"] p, [data-testid="stSidebar"] p { color: #000000 !important; }
+[data-testid="stCaptionContainer"] { opacity: 1 !important; }  /* captions are drawn at 60% opacity */
+[data-testid="stMarkdownContainer"] a { text-decoration: underline; }
+[data-testid="stMainBlockContainer"] { max-width: none; }
+"""
+
+
+def apply_display(presenter: bool) -> None:
+    """The page's look for this run, once from the entry script: the shared CSS, and in presenter mode larger
+    type, high contrast and the sidebar folded away (the toggle and the link ``presenter=1`` set it)."""
+    # Streamlit applies the sidebar state when a page opens: a presenter link opens with the sidebar folded, and
+    # later runs leave it where the reader put it (the toggle itself is in the sidebar).
+    st.set_page_config(initial_sidebar_state="collapsed" if presenter else "auto")
+    st.html(f"<style>{LAYOUT_CSS}{PRESENTER_CSS if presenter else ''}</style>")

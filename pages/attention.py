@@ -5,6 +5,7 @@ import streamlit as st
 from app import attention_stats as stats
 from app.bertviz_view import BERTVIZ_WORDS, MAX_BERTVIZ_TOKENS, head_view_html, model_view_html
 from app.charts import attention as charts
+from app.charts.base import strongest_link
 from app.i18n import t
 from app.models import (
     CACHE_TTL,
@@ -131,10 +132,10 @@ left, right = charts.paired_maps(
     titles=(t("attention.bidirectional_title", which=which), t("attention.causal_title", which=which)),
 )
 map_columns = st.columns(2)
-with map_columns[0]:
-    plot(left, key="attention_map_bidirectional")
-with map_columns[1]:
-    plot(right, key="attention_map_causal")
+for column, figure, mask in zip(map_columns, (left, right), MASKS, strict=True):
+    with column:
+        summary = strongest_link(shown[mask][0], shown_tokens, t("common.summary_strongest_link"))
+        plot(figure, key=f"attention_map_{mask}", summary=summary)
 st.caption(
     t("attention.note_all")
     if not hide
@@ -190,10 +191,16 @@ if tuned_pairs:
             ),
         )
         before_column, after_column = st.columns(2)
+        link = t("common.summary_strongest_link")
         with before_column:
-            plot(before_figure, key="attention_map_before")
+            summary = strongest_link(compared_maps[before_spec], shown_tokens, link)
+            plot(before_figure, key="attention_map_before", summary=summary)
         with after_column:
-            plot(after_figure, key="attention_map_after")
+            plot(
+                after_figure,
+                key="attention_map_after",
+                summary=strongest_link(compared_maps[tuned], shown_tokens, link),
+            )
         st.caption(t("attention.after_model", model=tuned_labels[tuned]))
         change = change_for(before_spec, tuned, text, pair)
         plot(
@@ -231,14 +238,19 @@ stats_mask = st.radio(
     key="attention_stats_mask",
 )
 head_stats = statistics_for(spec, text, pair, stats_mask == "causal")
+stat_titles = {name: t(f"attention.stat_{name}") for name in stats.STATISTICS}
 grid = charts.statistics_grid(
     head_stats,
-    {name: t(f"attention.stat_{name}") for name in stats.STATISTICS},
+    stat_titles,
     selected=None if average else (layer, st.session_state["head"]),
     selected_label=t("attention.selected_marker"),
     axis_labels=(t("attention.axis_layer"), t("attention.axis_head")),
 )
-plot(grid, key="attention_statistics")
+plot(
+    grid,
+    key="attention_statistics",
+    summary=charts.statistics_summary(head_stats, stat_titles, t("attention.summary_statistics")),
+)
 if stats_mask == "causal":
     st.caption(t("attention.causal_next_note"))
 

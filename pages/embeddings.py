@@ -53,7 +53,11 @@ dims = st.slider(
 for tab, name in zip(st.tabs(list(part_labels.values())), logic.PARTS):
     with tab:
         title = t("embeddings.heatmap_title", part=part_labels[name], dims=dims)
-        plot(charts.part_heatmap(parts[name], tokens, dims, title=title), key=f"embeddings_heatmap_{name}")
+        plot(
+            charts.part_heatmap(parts[name], tokens, dims, title=title),
+            key=f"embeddings_heatmap_{name}",
+            summary=charts.part_summary(parts[name], tokens, dims, t("embeddings.summary_part")),
+        )
         st.caption(t(f"embeddings.caption_{name}"))
 
 st.subheader(t("embeddings.token_title"))
@@ -90,6 +94,7 @@ plot(
         similarity, title=t("embeddings.position_heatmap_title"), axis_label=t("embeddings.position_axis")
     ),
     key="embeddings_positions",
+    summary=charts.position_summary(similarity, t("embeddings.summary_positions")),
 )
 st.caption(t("embeddings.download_similarity"))
 download_buttons("position_similarity", *logic.similarity_rows(similarity), key="embeddings_similarity")

@@ -12,7 +12,14 @@ import streamlit as st
 
 from app import masking_lab as lab
 from app import model_facts, models, ui
-from app.charts.fill_mask import fill_order_bars, pll_bars, prediction_bars
+from app.charts.fill_mask import (
+    fill_order_bars,
+    fill_order_summary,
+    pll_bars,
+    pll_summary,
+    prediction_bars,
+    predictions_summary,
+)
 from app.i18n import t
 from app.navigation import require_entry
 from app.state import SETTINGS, keep, start_in_language
@@ -90,6 +97,7 @@ def fill_section() -> None:
             on_change=_apply_picks,
             args=(pick_key, base, base_enc.offsets),
         )
+        st.caption(t("fill_mask.pick_keys"))
         if len(clickable) > MAX_PILLS:
             st.caption(t("fill_mask.pick_truncated", limit=MAX_PILLS))
 
@@ -144,11 +152,13 @@ def fill_section() -> None:
             ui.plot(
                 prediction_bars(seen_both.predictions, title=t("fill_mask.bidirectional_title")),
                 key=f"fill_mask_both_{number}",
+                summary=predictions_summary(seen_both.predictions, t("common.summary_most_likely")),
             )
         with left_column:
             ui.plot(
                 prediction_bars(seen_left.predictions, title=t("fill_mask.causal_title"), causal=True),
                 key=f"fill_mask_left_{number}",
+                summary=predictions_summary(seen_left.predictions, t("common.summary_most_likely")),
             )
 
     st.subheader(t("fill_mask.downloads"))
@@ -181,6 +191,7 @@ def iterative_results(text: str, enc, readable: list[str], independent, top_k: i
             iterative.steps, mask_numbers, title=t("fill_mask.order_title"), label=t("fill_mask.order_label")
         ),
         key="fill_mask_order",
+        summary=fill_order_summary(iterative.steps, t("fill_mask.summary_order")),
     )
 
     round_of = {step.index: n for n, step in enumerate(iterative.steps)}
@@ -198,6 +209,7 @@ def iterative_results(text: str, enc, readable: list[str], independent, top_k: i
             ui.plot(
                 prediction_bars(mask.predictions, title=t("fill_mask.independent_title")),
                 key=f"fill_mask_all_{number}",
+                summary=predictions_summary(mask.predictions, t("common.summary_most_likely")),
             )
         with one_column:
             ui.plot(
@@ -205,6 +217,7 @@ def iterative_results(text: str, enc, readable: list[str], independent, top_k: i
                     iterative.steps[n].predictions, title=t("fill_mask.iterative_title", round=n + 1), iterative=True
                 ),
                 key=f"fill_mask_one_{number}",
+                summary=predictions_summary(iterative.steps[n].predictions, t("common.summary_most_likely")),
             )
 
     st.subheader(t("fill_mask.iterative_downloads"))
@@ -261,6 +274,7 @@ def score_section() -> None:
             hover=t("fill_mask.score_hover"),
         ),
         key="fill_mask_scores",
+        summary=pll_summary(results, t("fill_mask.summary_scores")),
     )
     st.caption(t("fill_mask.score_how_to_read"))
     st.subheader(t("fill_mask.score_downloads"))

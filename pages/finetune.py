@@ -6,7 +6,7 @@ import streamlit as st
 from app import finetune_jobs as jobs
 from app import models, ui
 from app.charts import finetune as charts
-from app.charts.base import probability_bars
+from app.charts.base import probability_bars, ranked_summary
 from app.i18n import STRINGS, t
 from app.navigation import require_entry
 from app.state import SETTINGS, keep
@@ -289,6 +289,12 @@ for column, (init, result) in zip(result_columns, snapshot.results.items()):
                 title=t("finetune.confusion_title", run=run_name(init)),
             ),
             key=f"finetune_confusion_{init}",
+            summary=charts.confusion_summary(
+                result.evaluation.confusion,
+                [label_name(label) for label in labels],
+                t("finetune.summary_confusion"),
+                t("finetune.summary_confusion_none"),
+            ),
         )
         st.caption(t("finetune.download_confusion", run=run_name(init)))
         ui.download_buttons(
@@ -319,6 +325,7 @@ if "pretrained" in snapshot.layer_changes:
             title=t("finetune.layers_title"),
         ),
         key="finetune_layers",
+        summary=charts.layer_change_summary(changes, [part_name(p) for p in changes], t("finetune.summary_layers")),
     )
     st.caption(t("finetune.download_layers"))
     ui.download_buttons(
@@ -381,6 +388,7 @@ else:
     ui.plot(
         probability_bars([label_name(name) for name in names], probs, title=t("finetune.probabilities_title")),
         key="finetune_probs",
+        summary=ranked_summary([label_name(name) for name in names], probs, t("common.summary_most_likely")),
     )
 
 st.markdown(f"**{t('finetune.attention_header')}**")
@@ -401,4 +409,7 @@ ui.plot(
         title=t("finetune.attention_title"),
     ),
     key="finetune_cls_attention",
+    summary=charts.cls_attention_summary(
+        before.tokens, jobs.cls_row(before.attentions), answer["cls_attention"], t("finetune.summary_cls")
+    ),
 )

@@ -6,7 +6,8 @@ import streamlit as st
 from app import model_facts, models, ui
 from app.charts import gpt_vs_bert as charts
 from app.charts.attention import paired_maps
-from app.charts.base import probability_bars
+from app.charts.base import probability_bars, strongest_link
+from app.charts.fill_mask import BIDIRECTIONAL_COLOR, CAUSAL_COLOR, predictions_summary
 from app.i18n import t
 from app.navigation import require_entry
 
@@ -58,9 +59,11 @@ if causal is not None:
     )
     causal_column, bidirectional_column = st.columns(2)  # GPT first, as in the table and the sketch above
     with causal_column:
-        ui.plot(causal_map, key="gpt_vs_bert_attention_causal")
+        link = t("common.summary_strongest_link")
+        ui.plot(causal_map, key="gpt_vs_bert_attention_causal", summary=strongest_link(causal_shown, tokens, link))
     with bidirectional_column:
-        ui.plot(bidirectional_map, key="gpt_vs_bert_attention_bidirectional")
+        summary = strongest_link(bidirectional_shown, tokens, link)
+        ui.plot(bidirectional_map, key="gpt_vs_bert_attention_bidirectional", summary=summary)
     ui.download_buttons(
         "attention_causal_vs_bidirectional",
         ["reading", "row", "column", "row_token", "column_token", "weight"],
@@ -98,9 +101,10 @@ for column, mode, result in (
                 [p.token for p in predictions],
                 [p.prob for p in predictions],
                 title=t(f"gpt_vs_bert.{mode}_predictions"),
-                color="#F58518" if mode == "causal" else "#4C78A8",
+                color=CAUSAL_COLOR if mode == "causal" else BIDIRECTIONAL_COLOR,
             ),
             key=f"gpt_vs_bert_{mode}_predictions",
+            summary=predictions_summary(predictions, t("common.summary_most_likely")),
         )
 st.caption(t("gpt_vs_bert.weights_note"))
 ui.download_buttons(

@@ -58,7 +58,11 @@ grid = attention_charts.statistics_grid(
     selected_label=t("attention.selected_marker"),
     axis_labels=axis,
 )
-plot(grid, key="heads_features")
+plot(
+    grid,
+    key="heads_features",
+    summary=attention_charts.statistics_summary(stats.features, feature_names, t("attention.summary_statistics")),
+)
 profile_features = ("cls", "sep", "punct", "prev", "next")
 plot(
     charts.layer_profile(
@@ -68,6 +72,9 @@ plot(
         axis=(t("heads.axis_layer"), t("heads.axis_share")),
     ),
     key="heads_profile",
+    summary=charts.profile_summary(
+        {f: stats.layer_means(f) for f in profile_features}, feature_names, t("heads.summary_profile")
+    ),
 )
 ours, reference = st.columns(2)
 with ours:
@@ -95,6 +102,7 @@ plot(
         axis=(t("heads.axis_layer"), t("heads.axis_heads")),
     ),
     key="heads_pattern_counts",
+    summary=charts.pattern_summary(stats.pattern_counts(), pattern_names, t("heads.summary_patterns")),
 )
 st.markdown(t("heads.rule", columns=heads.VERTICAL_COLUMNS, strong=heads.STRONG, mixed=heads.MIXED, block=heads.BLOCK))
 st.caption(t("heads.pattern_reference"))
@@ -147,6 +155,7 @@ def switch_heads_off() -> None:
         selection_mode="points",
         width="stretch",
     )
+    st.caption(charts.importance_summary(stats.importance, t("heads.summary_importance")))
     all_names = [lab.head_name((layer, head)) for layer in range(n_layers) for head in range(n_heads)]
     st.multiselect(t("heads.removed_select"), all_names, **keep("heads_off"))
     layer_column, keep_column, restore_column = st.columns(3)

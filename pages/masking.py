@@ -11,7 +11,8 @@ import streamlit as st
 
 from app import masking_lab as lab
 from app import models, ui
-from app.charts.masking import convergence_chart, token_strip
+from app.charts.masking import convergence_chart, convergence_summary, token_strip
+from app.charts.palette import BLUE, GREEN, ORANGE, VERMILLION
 from app.i18n import t
 from app.navigation import require_entry
 from app.state import SETTINGS, keep
@@ -20,7 +21,7 @@ from model.training.pretraining_data import KEPT, MASKED, RANDOM
 MAX_STRIP_TOKENS = 128  # beyond this the picture is taller than a screen; the table and CSV keep all
 DRAW_COUNTS = (100, 1000, 5000)
 MAX_FOREIGN_NAMED = 6  # the caption names a few such replacements; the strip shows them all
-SERIES_COLORS = ("#4C78A8", "#E45756", "#F58518", "#54A24B")
+SERIES_COLORS = (BLUE, VERMILLION, ORANGE, GREEN)
 
 context = require_entry()
 
@@ -159,15 +160,21 @@ if requested:
     with st.spinner(t("masking.stats_running")):
         stats = lab.draw_statistics(enc, bundle.tokenizer, draws=requested, seed=int(seed), settings=settings)
     names = {name: t(f"masking.series_{name}") for name in stats.SERIES}
+    series = [
+        (names[name], values, target, color) for (name, values, target), color in zip(stats.series(), SERIES_COLORS)
+    ]
     fig = convergence_chart(
         stats.draws,
-        [(names[name], values, target, color) for (name, values, target), color in zip(stats.series(), SERIES_COLORS)],
+        series,
         title=t("masking.stats_title", n=f"{requested:,}"),
         x_title=t("masking.stats_x"),
         y_title=t("masking.stats_y"),
         target_suffix=t("masking.target"),
     )
-    ui.plot(fig, key="masking_convergence")
+    summary = convergence_summary(
+        stats.draws, series, t("masking.summary_convergence"), t("masking.summary_convergence_item")
+    )
+    ui.plot(fig, key="masking_convergence", summary=summary)
     if stats.chosen_varies:
         st.caption(t("masking.stats_whole_word"))
     elif abs(stats.rounded_rate - settings.rate) > 0.0005:

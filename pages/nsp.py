@@ -79,6 +79,7 @@ ui.plot(
         title=t("nsp.strip_title"),
     ),
     key="nsp_strip",
+    summary=charts.segment_summary(result.token_type_ids, t("nsp.summary_strip")),
 )
 
 st.subheader(t("nsp.prediction_header"))

@@ -7,7 +7,7 @@ from app import live_jobs as jobs
 from app import ui
 from app.charts import pretrain_live as charts
 from app.charts.attention import attention_map
-from app.charts.base import probability_bars
+from app.charts.base import probability_bars, ranked_summary, strongest_link
 from app.finetune_jobs import MAX_TRAININGS
 from app.i18n import t
 from app.navigation import require_entry
@@ -156,6 +156,7 @@ def live_view() -> None:
             step_title=t("pretrain_live.step"),
         ),
         key="pretrain_live_loss",
+        summary=charts.loss_summary(snapshot.records, names, t("pretrain_live.summary_loss")),
     )
     if snapshot.experiment == "mask_mix":
         st.subheader(t("pretrain_live.kinds_header"))
@@ -182,11 +183,15 @@ def live_view() -> None:
         ui.plot(
             probability_bars([token for token, _ in probe["top5"]], [p for _, p in probe["top5"]]),
             key="pretrain_live_probe",
+            summary=ranked_summary(
+                [token for token, _ in probe["top5"]], [p for _, p in probe["top5"]], t("common.summary_most_likely")
+            ),
         )
     with attention_column:
         ui.plot(
             attention_map(probe["attention"], probe["tokens"], title=t("pretrain_live.attention_title"), zmax=1.0),
             key="pretrain_live_attention",
+            summary=strongest_link(probe["attention"], probe["tokens"], t("common.summary_strongest_link")),
         )
     if active and snapshot.finished:
         st.rerun()  # the whole page, so that the buttons come back

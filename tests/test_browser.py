@@ -197,7 +197,7 @@ def test_sentence_edit_updates_fill_mask_predictions(page, server):
     open_page(page, server, "fill_mask", "en", text="The capital of France is [MASK].")
     before = page.locator('[data-testid="stPlotlyChart"]').first.inner_text()
     box = page.locator('[data-testid="stSidebar"] textarea').first
-    box.fill("我去[MASK]场看电影。")
+    box.fill("我去[MASK]场看电影")
     box.press("Control+Enter")
     page.wait_for_timeout(300)
     wait_ready(page)
@@ -283,3 +283,90 @@ def test_a_student_follows_the_teacher_to_another_page(browser, server, page):
     assert student.get_by_test_id("stException").count() == 0
     assert "room=" in student.url  # a reload rejoins the class
     student.context.close()
+
+
+# --- On a projector, for every student: narrow screens, presenter mode, the keyboard ---------------------
+
+# Overflow of the main block, and any text the page cuts with "…" where it does not fit (a widget label, a button,
+# a page link): Streamlit ends such text with CSS text-overflow, so the element is narrower than its text.
+LAYOUT_CHECK = """() => {
+  const main = document.querySelector('[data-testid="stMain"]');
+  const cut = [];
+  const open = document.querySelector('[data-testid="stSidebar"][data-collapsed="false"]');
+  const shown = [main, ...(open ? [open] : [])].flatMap(part => [...part.querySelectorAll('*')]);
+  for (const el of shown) {
+    if (!el.offsetParent || getComputedStyle(el).textOverflow !== 'ellipsis') continue;
+    if (el.scrollWidth > el.clientWidth + 1) cut.push(el.innerText.slice(0, 40));
+  }
+  return {overflow: main.scrollWidth - main.clientWidth, cut};
+}"""
+
+
+def test_an_800_pixel_screen_cuts_no_label_and_scrolls_nothing_sideways(page, server):
+    page.set_viewport_size({"width": 800, "height": 900})
+    # The pages whose toggles, buttons and links were cut at 800 px; Chinese labels wrap anywhere already.
+    for name, lang in (
+        ("overview", "en"),
+        ("attention", "en"),
+        ("layers", "en"),
+        ("fill_mask", "en"),
+        ("layers", "zh"),
+    ):
+        open_page(page, server, name, lang)
+        assert page.evaluate(LAYOUT_CHECK) == {"overflow": 0, "cut": []}, (name, lang)
+
+
+def test_presenter_link_opens_with_large_type_and_the_sidebar_folded(page, server):
+    page.set_viewport_size({"width": 1280, "height": 720})
+    open_page(page, server, "attention", "en", presenter=1)
+    assert page.get_by_test_id("stSidebar").get_attribute("data-collapsed") == "true"
+    # The style sheet is an element of the run like any other: wait for it as for a chart.
+    page.wait_for_function("() => getComputedStyle(document.documentElement).fontSize === '20px'", timeout=20_000)
+    caption = page.get_by_test_id("stCaptionContainer").first
+    assert caption.evaluate("e => [getComputedStyle(e).color, getComputedStyle(e).opacity]") == ["rgb(0, 0, 0)", "1"]
+    assert page.evaluate(LAYOUT_CHECK) == {"overflow": 0, "cut": []}
+    assert "presenter=1" in page.url  # and a link from here carries it on
+
+
+FOCUSED = """() => {
+  const e = document.activeElement;
+  return {chart: !!e.closest('[data-testid="stPlotlyChart"]'), tag: e.tagName,
+          scoring: !!e.closest('.st-key-fill_mask_score'), text: (e.innerText || '').trim()};
+}"""
+
+
+def test_the_keyboard_reaches_past_the_charts_and_works_the_buttons(page, server):
+    open_page(page, server, "fill_mask", "en", text="He went to the [MASK] to swim.")
+    page.locator('[data-testid="stPlotlyChart"] .main-svg').first.wait_for(timeout=30_000)
+    charts = page.locator('[data-testid="stPlotlyChart"]').count()
+    assert charts >= 2
+    assert page.get_by_text("Most likely: “").count() == charts  # each chart's finding in words, under it
+    # Tab from the top of the page to the box of candidate sentences below the charts.
+    stops = []
+    for _ in range(150):
+        page.keyboard.press("Tab")
+        stops.append(page.evaluate(FOCUSED))
+        if stops[-1]["tag"] == "TEXTAREA" and stops[-1]["scoring"]:
+            break
+    assert stops[-1]["scoring"], "Tab never reached the scoring box"
+    assert sum(stop["chart"] for stop in stops) <= charts  # one stop a chart: save as PNG; no zoom/pan toolbar
+    # The token buttons: one tab stop, arrow keys move between tokens, Space masks one.
+    sidebar_text = page.locator('[data-testid="stSidebar"] textarea').first
+    page.get_by_role("toolbar").get_by_role("button", name="he", exact=True).focus()  # labels are wordpieces
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(FOCUSED)["text"] == "went"
+    page.keyboard.press("Space")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=stSidebar] textarea').value === 'He [MASK] to the [MASK] to swim.'"
+    )
+    wait_ready(page)
+    # Enter presses an ordinary button: an example sentence replaces the sentence.
+    example = page.get_by_role("button", name="我去[MASK]场看电影")
+    example.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=stSidebar] textarea').value === '我去[MASK]场看电影'"
+    )
+    wait_ready(page)
+    assert sidebar_text.input_value() == "我去[MASK]场看电影"
+    assert page.get_by_test_id("stException").count() == 0

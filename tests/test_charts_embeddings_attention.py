@@ -162,8 +162,13 @@ def test_statistics_grid_has_a_panel_per_statistic_and_rings_the_selected_head()
     rings = [trace for trace in fig.data if trace.type == "scatter"]
     assert len(heatmaps) == len(STATISTICS) and len(rings) == len(STATISTICS)
     assert all(list(r.x) == [1] and list(r.y) == [2] for r in rings)
-    assert [a.text for a in fig.layout.annotations] == list(titles.values())
+    assert [a.text for a in fig.layout.annotations] == [  # shares are written as percentages
+        title if name == "entropy" else f"{title} (%)" for name, title in titles.items()
+    ]
     assert heatmaps[1].zmax == 1.0 and heatmaps[0].zmax == pytest.approx(stats["entropy"].max())
+    share = list(titles)[1]
+    assert heatmaps[1].text[2][1] == f"{100 * stats[share][2, 1]:.0f}"  # a whole percentage fits a narrow cell
+    assert heatmaps[0].text[2][1] == f"{stats['entropy'][2, 1]:.1f}"
     assert list(fig.layout.xaxis.range) == [-0.5, 3.5] and list(fig.layout.yaxis.range) == [2.5, -0.5]
     plain = attention_charts.statistics_grid(stats, titles)
     assert all(trace.type == "heatmap" for trace in plain.data)

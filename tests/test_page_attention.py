@@ -43,7 +43,10 @@ def test_page_explains_and_draws_in_each_language(lang):
     assert np.allclose(bidirectional.sum(axis=1), 1, atol=1e-4) and np.allclose(causal.sum(axis=1), 1, atol=1e-4)
     assert np.all(np.triu(causal, k=1) == 0) and np.any(np.triu(bidirectional, k=1) > 0)
     grid_titles = [a["text"] for a in figs[2]["layout"]["annotations"]]
-    assert grid_titles[:6] == [TEXT[f"stat_{s}"][lang] for s in ("entropy", "cls", "sep", "self", "previous", "next")]
+    assert grid_titles[:6] == [  # shares are written as whole percentages, entropy in bits
+        TEXT[f"stat_{s}"][lang] + ("" if s == "entropy" else " (%)")
+        for s in ("entropy", "cls", "sep", "self", "previous", "next")
+    ]
     assert any(b.key.startswith("attention_show_") for b in at.button)  # notable heads come with a jump
     assert len(at.get("download_button")) == 3
     (html,) = iframes(at)

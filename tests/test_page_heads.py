@@ -31,7 +31,8 @@ def test_page_runs_the_four_steps_in_each_language(lang, hf_checkpoint):
     # feature grid, layer profile, thumbnails, pattern counts, importance grid, fill-mask comparison, views
     assert len(figs) == 7
     grid_titles = [a["text"] for a in figs[0]["layout"]["annotations"]]
-    assert grid_titles == [TEXT[f"feature_{f}"][lang] for f in heads.FEATURES]
+    # shares are written as whole percentages, entropy in its own unit
+    assert grid_titles == [TEXT[f"feature_{f}"][lang] + ("" if f == "entropy" else " (%)") for f in heads.FEATURES]
     importance = plot_array(figs[4]["data"][0]["marker"]["color"])
     assert importance.shape == (8,) and (importance > 0).all()
     views = plot_array(figs[6]["data"][0]["z"])

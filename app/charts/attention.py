@@ -11,10 +11,12 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .base import heatmap, style
+from .base import SUMMARY_JOIN, heatmap, style
+from .palette import ORANGE, SEQUENTIAL, SEQUENTIAL_SECOND, VERMILLION
 
 MAX_MAP_HEIGHT = 900
-GRID_COLUMNS = 3
+# Two panels a row: with three, a 12-head panel is 150 px wide at 800 px and its numbers and titles collide.
+GRID_COLUMNS = 2
 # Write each cell's value into the statistics grid only while the cells are big enough to read it.
 MAX_ANNOTATED_HEADS = 144
 
@@ -26,7 +28,7 @@ def attention_map(matrix: np.ndarray, tokens: Sequence[str], *, title: str, zmax
         list(tokens),
         list(tokens),
         title=title,
-        colorscale="Blues",
+        colorscale=SEQUENTIAL,
         zmin=0.0,
         zmax=zmax,
         height=min(MAX_MAP_HEIGHT, max(320, 22 * len(tokens) + 140)),
@@ -88,7 +90,7 @@ def change_grid(
             z=values,
             x=list(range(n_heads)),
             y=list(range(n_layers)),
-            colorscale="Oranges",
+            colorscale=SEQUENTIAL_SECOND,
             zmin=0.0,
             zmax=float(values.max()) or 1.0,
             texttemplate="%{z:.3f}" if n_layers * n_heads <= MAX_ANNOTATED_HEADS else None,
@@ -103,7 +105,7 @@ def change_grid(
                 y=[selected[0]],
                 mode="markers",
                 name=selected_label,
-                marker={"symbol": "square-open", "size": 18, "color": "#4C78A8", "line": {"width": 3}},
+                marker={"symbol": "square-open", "size": 18, "color": ORANGE, "line": {"width": 3}},
                 hoverinfo="skip",
             )
         )
@@ -112,6 +114,16 @@ def change_grid(
     style(fig, title, max(260, 32 * n_layers + 140))
     fig.update_layout(showlegend=selected is not None, legend={"orientation": "h", "y": -0.2, "x": 0})
     return fig
+
+
+def cell_text(values: np.ndarray, is_entropy: bool) -> list[list[str]]:
+    """A statistics panel's numbers as its cells show them: entropy to one decimal, shares as whole percentages."""
+    return [[f"{v:.1f}" if is_entropy else f"{100 * v:.0f}" for v in row] for row in values]
+
+
+def statistic_value(name: str, value: float) -> str:
+    """One statistic in words, in the unit its panel uses: entropy as is, a share in percent."""
+    return f"{value:.1f}" if name == "entropy" else f"{value:.0%}"
 
 
 def statistics_grid(
@@ -131,8 +143,9 @@ def statistics_grid(
     fig = make_subplots(
         rows=rows,
         cols=GRID_COLUMNS,
-        subplot_titles=[titles[n] for n in names],
-        horizontal_spacing=0.05,
+        # Shares are written as whole percentages: "0.12" does not fit a cell of a 12-head panel at 800 px, "12" does.
+        subplot_titles=[titles[n] if n == "entropy" else f"{titles[n]} (%)" for n in names],
+        horizontal_spacing=0.06,
         vertical_spacing=0.16,
     )
     n_layers, n_heads = stats[names[0]].shape
@@ -146,11 +159,12 @@ def statistics_grid(
                 z=values,
                 x=list(range(n_heads)),
                 y=list(range(n_layers)),
-                colorscale="Viridis" if is_entropy else "Blues",
+                colorscale=SEQUENTIAL_SECOND if is_entropy else SEQUENTIAL,
                 zmin=0.0,
                 zmax=(float(values.max()) or 1.0) if is_entropy else 1.0,
                 showscale=False,
-                texttemplate="%{z:.2f}" if annotate else None,
+                text=cell_text(values, is_entropy) if annotate else None,
+                texttemplate="%{text}" if annotate else None,
                 textfont={"size": 9},
                 hovertemplate="L%{y} H%{x}: %{z:.3f}<extra>" + titles[name] + "</extra>",
             ),
@@ -165,7 +179,7 @@ def statistics_grid(
                     mode="markers",
                     name=selected_label,
                     showlegend=i == 0,
-                    marker={"symbol": "square-open", "size": 16, "color": "#E45756", "line": {"width": 3}},
+                    marker={"symbol": "square-open", "size": 16, "color": VERMILLION, "line": {"width": 3}},
                     hoverinfo="skip",
                 ),
                 row=row + 1,
@@ -174,6 +188,8 @@ def statistics_grid(
         # Fixed ranges: the ring marker would otherwise pad the axes by a phantom row and column.
         fig.update_yaxes(range=[n_layers - 0.5, -0.5], dtick=1 if n_layers <= 12 else 2, row=row + 1, col=col + 1)
         fig.update_xaxes(range=[-0.5, n_heads - 0.5], dtick=1 if n_heads <= 12 else 2, row=row + 1, col=col + 1)
+    fig.update_xaxes(tickfont_size=10, tickangle=0)
+    fig.update_annotations(font_size=13)  # the panel titles
     fig.update_xaxes(title_text=axis_labels[1], row=rows)
     fig.update_yaxes(title_text=axis_labels[0], col=1)
     style(fig, None, rows * max(240, 28 * n_layers + 110) + 60)
@@ -191,3 +207,15 @@ def bertviz_height(view: str, n_tokens: int, n_layers: int, n_heads: int) -> int
     thumbnails = n_layers * (n_tokens * 7 * 12 / n_heads + 10) + 38
     detail = n_tokens * 18 + 55
     return int(max(thumbnails, detail) + 80)
+
+
+def statistics_summary(stats: dict[str, np.ndarray], titles: dict[str, str], template: str) -> str:
+    """For each statistic of ``statistics_grid``, the head where it is largest: ``template`` with {statistic},
+    {layer}, {head} and {value} (written as its panel writes it), one clause per statistic."""
+    parts = []
+    for name, title in titles.items():
+        values = np.asarray(stats[name], dtype=np.float64)
+        layer, head = np.unravel_index(int(np.argmax(values)), values.shape)
+        value = statistic_value(name, float(values[layer, head]))
+        parts.append(template.format(statistic=title, layer=layer, head=head, value=value))
+    return SUMMARY_JOIN.join(parts)

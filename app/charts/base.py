@@ -10,6 +10,8 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
+from .palette import BLUE, CATEGORICAL, DIVERGING, SEQUENTIAL
+
 # CJK-capable fonts first, so Chinese tokens never render as boxes (the test set-up installs Noto CJK).
 FONT = "Noto Sans CJK SC, Noto Sans SC, Microsoft YaHei, PingFang SC, sans-serif"
 
@@ -69,6 +71,9 @@ def style(fig: go.Figure, title: str | None = None, height: int | None = None) -
     fig.update_layout(
         title=title,
         font={"family": FONT},
+        # A trace that names no colour takes these, not the theme's (Streamlit's has red beside green).
+        colorway=list(CATEGORICAL),
+        colorscale={"sequential": SEQUENTIAL, "diverging": DIVERGING},
         margin={"l": 10, "r": 10, "t": 50 if title else 10, "b": 10},
         height=height,
     )
@@ -81,7 +86,7 @@ def heatmap(
     y_labels: Sequence[str],
     *,
     title: str | None = None,
-    colorscale: str = "Blues",
+    colorscale: str = SEQUENTIAL,
     zmin: float | None = None,
     zmax: float | None = None,
     hover: str = "%{y} → %{x}: %{z:.3f}<extra></extra>",
@@ -107,7 +112,7 @@ def heatmap(
 
 
 def probability_bars(
-    labels: Sequence[str], probs: Sequence[float], *, title: str | None = None, color: str = "#4C78A8"
+    labels: Sequence[str], probs: Sequence[float], *, title: str | None = None, color: str = BLUE
 ) -> go.Figure:
     """Horizontal bars, the most likely at the top."""
     fig = go.Figure(
@@ -178,3 +183,35 @@ def token_grid(
     fig.update_yaxes(visible=False, autorange="reversed")
     fig.update_layout(legend={"orientation": "h", "y": -0.05, "yanchor": "top"}, plot_bgcolor="rgba(0,0,0,0)")
     return style(fig, title, 110 + 54 * rows)
+
+
+# Charts in words: each chart's main finding as one sentence, for screen readers and the back of the room.
+# The builders' neighbours below take the numbers the chart draws and an already translated template.
+SUMMARY_JOIN = " · "
+
+
+def quoted(text: str) -> str:
+    return f"“{text}”"
+
+
+def ranked_summary(labels: Sequence[str], values: Sequence[float], template: str, *, count: int = 3) -> str:
+    """The ``count`` largest values with their labels, largest first, as ``{items}`` of ``template``
+    (“the” 42.0% · “a” 10.0%): what a bar chart of probabilities shows first."""
+    values = np.asarray(values, dtype=float)
+    order = np.argsort(-values, kind="stable")[:count]
+    items = SUMMARY_JOIN.join(f"{quoted(labels[i])} {values[i]:.1%}" for i in order)
+    return template.format(items=items)
+
+
+def strongest_link(matrix: np.ndarray, tokens: Sequence[str], template: str) -> str:
+    """The largest weight from one token to another one (a token's weight on itself is left out: it says less
+    about the sentence), as ``{source}``, ``{target}`` and ``{weight}`` of ``template``. A map of one token
+    has only that weight."""
+    matrix = np.asarray(matrix, dtype=float)
+    if matrix.shape != (len(tokens), len(tokens)) or not len(tokens):
+        raise ValueError(f"matrix shape {matrix.shape} does not match {len(tokens)} tokens")
+    others = matrix.copy()
+    if len(tokens) > 1:
+        np.fill_diagonal(others, -np.inf)
+    row, column = np.unravel_index(int(np.argmax(others)), others.shape)
+    return template.format(source=tokens[row], target=tokens[column], weight=float(matrix[row, column]))

@@ -12,15 +12,16 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from .base import heatmap, style
+from .palette import BLUE, DIVERGING, GREEN, ORANGE, PURPLE, VERMILLION
 
 MAX_HEATMAP_HEIGHT = 900
 # One colour per part, the same in every figure of the page.
 PART_COLORS = {
-    "token": "#4C78A8",
-    "segment": "#F58518",
-    "position": "#54A24B",
-    "sum": "#B279A2",
-    "normalized": "#E45756",
+    "token": BLUE,
+    "segment": ORANGE,
+    "position": GREEN,
+    "sum": PURPLE,
+    "normalized": VERMILLION,
 }
 
 
@@ -33,7 +34,7 @@ def part_heatmap(values: np.ndarray, tokens: Sequence[str], dims: int, *, title:
         [str(i) for i in range(shown.shape[1])],
         list(tokens),
         title=title,
-        colorscale="RdBu_r",
+        colorscale=DIVERGING,
         zmin=-bound,
         zmax=bound,
         hover="%{y} · d%{x}: %{z:.4f}<extra></extra>",
@@ -125,7 +126,7 @@ def position_similarity(similarity: np.ndarray, *, title: str, axis_label: str) 
             z=np.asarray(similarity, dtype=np.float64),
             x=list(range(n)),
             y=list(range(n)),
-            colorscale="RdBu_r",
+            colorscale=DIVERGING,
             zmin=-1,
             zmax=1,
             hovertemplate="%{y} · %{x}: %{z:.3f}<extra></extra>",
@@ -134,3 +135,22 @@ def position_similarity(similarity: np.ndarray, *, title: str, axis_label: str) 
     fig.update_yaxes(autorange="reversed", title_text=axis_label, scaleanchor="x")
     fig.update_xaxes(title_text=axis_label, constrain="domain")  # square cells, no padding beyond the matrix
     return style(fig, title, 620)
+
+
+def part_summary(values: np.ndarray, tokens: Sequence[str], dims: int, template: str) -> str:
+    """The cell of ``part_heatmap`` furthest from zero: {token}, {dim}, {value} of ``template``."""
+    shown = np.asarray(values, dtype=np.float64)[:, :dims]
+    row, dim = np.unravel_index(int(np.argmax(np.abs(shown))), shown.shape)
+    return template.format(token=tokens[row], dim=dim, value=float(shown[row, dim]))
+
+
+def position_summary(similarity: np.ndarray, template: str, far: int = 10) -> str:
+    """How alike neighbouring position vectors are against ones ``far`` apart (the mean cosine of each
+    diagonal of ``position_similarity``): {near}, {far}, {far_value} of ``template``."""
+    similarity = np.asarray(similarity, dtype=np.float64)
+    far = min(far, similarity.shape[0] - 1)
+    if far < 1:
+        raise ValueError("position similarity needs at least two positions")
+    return template.format(
+        near=float(np.diagonal(similarity, 1).mean()), far=far, far_value=float(np.diagonal(similarity, far).mean())
+    )

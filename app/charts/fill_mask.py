@@ -13,11 +13,12 @@ import plotly.graph_objects as go
 
 from model.inference import FillStep, PllResult, Prediction
 
-from .base import plotly_text, probability_bars, style, unique_labels
+from .base import SUMMARY_JOIN, plotly_text, probability_bars, quoted, ranked_summary, style, unique_labels
+from .palette import BLUE, GREEN, ORANGE, SKY
 
-BIDIRECTIONAL_COLOR = "#4C78A8"
-CAUSAL_COLOR = "#F58518"
-ITERATIVE_COLOR = "#54A24B"
+BIDIRECTIONAL_COLOR = BLUE
+CAUSAL_COLOR = ORANGE
+ITERATIVE_COLOR = GREEN
 
 
 def prediction_bars(
@@ -34,7 +35,7 @@ def prediction_bars(
 
 
 # Neighbouring tokens of a sentence's bar alternate between these, so each token's share can be told apart.
-TOKEN_COLORS = ("#4C78A8", "#9ECAE9")
+TOKEN_COLORS = (BLUE, SKY)
 
 
 def fill_order_bars(steps: Sequence[FillStep], mask_numbers: dict[int, int], *, title: str, label: str) -> go.Figure:
@@ -84,3 +85,22 @@ def pll_bars(results: Sequence[PllResult], *, title: str, axis_title: str, hover
     fig.update_yaxes(autorange="reversed", type="category")
     fig.update_xaxes(title=plotly_text(axis_title), rangemode="tozero")
     return style(fig, plotly_text(title), 120 + 40 * len(ranked))
+
+
+def fill_order_summary(steps: Sequence[FillStep], template: str) -> str:
+    """The tokens one-at-a-time filling wrote, in the order it wrote them, as ``{items}`` of ``template``."""
+    return template.format(items=SUMMARY_JOIN.join(f"{quoted(s.chosen.token)} {s.chosen.prob:.1%}" for s in steps))
+
+
+def pll_summary(results: Sequence[PllResult], template: str) -> str:
+    """The most and the least natural candidate sentence and their PLL: {best}, {best_score}, {worst},
+    {worst_score} of ``template``."""
+    ranked = sorted(results, key=lambda r: r.pll, reverse=True)
+    return template.format(
+        best=ranked[0].text, best_score=ranked[0].pll, worst=ranked[-1].text, worst_score=ranked[-1].pll
+    )
+
+
+def predictions_summary(predictions: Sequence[Prediction], template: str) -> str:
+    """The top guesses of ``prediction_bars`` in words, as ``{items}`` of ``template``."""
+    return ranked_summary([p.token for p in predictions], [p.prob for p in predictions], template)

@@ -15,9 +15,10 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from .base import heatmap, plotly_text, style, token_grid, unique_labels
+from .palette import BLUE, GREEN, LIGHT, ORANGE, PURPLE, VERMILLION
 
-RUN_COLOURS = {"pretrained": "#4C78A8", "random": "#E45756"}
-ENTITY_COLOURS = {"PER": ("#F58518", "#FBC58C"), "LOC": ("#54A24B", "#A9D9A3"), "ORG": ("#B279A2", "#DDBCD3")}
+RUN_COLOURS = {"pretrained": BLUE, "random": VERMILLION}
+ENTITY_COLOURS = {kind: (colour, LIGHT[colour]) for kind, colour in (("PER", ORANGE), ("LOC", GREEN), ("ORG", PURPLE))}
 OUTSIDE_COLOUR = "#F2F2F2"
 SPECIAL_COLOUR = "#D9D9D9"
 
@@ -207,7 +208,7 @@ def cls_attention_bars(
         raise ValueError(f"{len(tokens)} tokens but {len(before)} and {len(after)} attention weights")
     x = unique_labels(tokens)  # escaped there
     fig = go.Figure()
-    for values, name, colour in ((before, before_name, "#9DB9D8"), (after, after_name, "#F58518")):
+    for values, name, colour in ((before, before_name, LIGHT[BLUE]), (after, after_name, ORANGE)):
         fig.add_trace(
             go.Bar(
                 x=x,
@@ -240,7 +241,7 @@ def layer_change_bars(
                 x=list(part_names),
                 y=list(values.values()),
                 name=run_names[run],
-                marker_color=RUN_COLOURS.get(run, "#4C78A8"),
+                marker_color=RUN_COLOURS.get(run, BLUE),
                 hovertemplate=f"{plotly_text(run_names[run])} · %{{x}}: %{{y:.2%}}<extra></extra>",
             )
         )
@@ -248,3 +249,34 @@ def layer_change_bars(
     fig.update_yaxes(title_text=axis_title, tickformat=".1%", rangemode="tozero")
     fig.update_layout(barmode="group", legend={"orientation": "h", "y": 1.02, "yanchor": "bottom"})
     return titled(style(fig, title, 340))
+
+
+def confusion_summary(counts: Sequence[Sequence[int]], labels: Sequence[str], template: str, none: str) -> str:
+    """The share of right answers of ``confusion_heatmap`` and its commonest mistake: {accuracy}, {true},
+    {predicted}, {n} of ``template``; ``none`` (with {accuracy}) when it made no mistake."""
+    counts = np.asarray(counts, dtype=np.int64)
+    accuracy = float(np.trace(counts) / max(1, counts.sum()))
+    wrong = counts.copy()
+    np.fill_diagonal(wrong, 0)
+    if not wrong.any():
+        return none.format(accuracy=accuracy)
+    true, predicted = np.unravel_index(int(np.argmax(wrong)), wrong.shape)
+    return template.format(
+        accuracy=accuracy, true=labels[true], predicted=labels[predicted], n=int(wrong[true, predicted])
+    )
+
+
+def cls_attention_summary(tokens: Sequence[str], before: Sequence[float], after: Sequence[float], template: str) -> str:
+    """The token [CLS] attends to most in ``cls_attention_bars``, before and after fine-tuning: {before_token},
+    {before}, {after_token}, {after} of ``template``."""
+    b, a = int(np.argmax(before)), int(np.argmax(after))
+    return template.format(
+        before_token=tokens[b], before=float(before[b]), after_token=tokens[a], after=float(after[a])
+    )
+
+
+def layer_change_summary(changes: Mapping[str, float], part_names: Sequence[str], template: str) -> str:
+    """The encoder part of ``layer_change_bars`` that fine-tuning moved most: {part}, {value} of ``template``."""
+    values = list(changes.values())
+    top = int(np.argmax(values))
+    return template.format(part=part_names[top], value=float(values[top]))

@@ -11,16 +11,17 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from .base import axis_labels, style
+from .base import SUMMARY_JOIN, axis_labels, style
+from .palette import BLUE, GREEN, ORANGE, PURPLE, SEQUENTIAL, SEQUENTIAL_SECOND, VERMILLION
 
 PATTERN_COLOURS = {
-    "vertical": "#4C78A8",
-    "diagonal": "#F58518",
-    "vertical+diagonal": "#54A24B",
-    "block": "#B279A2",
-    "heterogeneous": "#9D9D9D",
+    "vertical": BLUE,
+    "diagonal": ORANGE,
+    "vertical+diagonal": GREEN,
+    "block": PURPLE,
+    "heterogeneous": "#999999",
 }
-FEATURE_COLOURS = {"cls": "#4C78A8", "sep": "#E45756", "punct": "#54A24B", "prev": "#F58518", "next": "#B279A2"}
+FEATURE_COLOURS = {"cls": BLUE, "sep": VERMILLION, "punct": GREEN, "prev": ORANGE, "next": PURPLE}
 FONT_SIZE = 16  # projector-readable
 
 
@@ -74,7 +75,7 @@ def thumbnails(
         for head in range(nh)
     ]
     fig = go.Figure(
-        go.Heatmap(z=canvas, colorscale="Blues", zmin=0, zmax=1, showscale=False, hoverinfo="skip"),
+        go.Heatmap(z=canvas, colorscale=SEQUENTIAL, zmin=0, zmax=1, showscale=False, hoverinfo="skip"),
         layout={"shapes": frames},
     )
     for kind, colour in PATTERN_COLOURS.items():  # legend entries for the frame colours
@@ -149,7 +150,7 @@ def head_grid(
                 "symbol": "square",
                 "size": size,
                 "color": values.ravel().tolist(),
-                "colorscale": "Oranges",
+                "colorscale": SEQUENTIAL_SECOND,
                 "showscale": True,
                 "colorbar": {"title": {"text": value_name}},
                 "line": {"width": 1, "color": "#666"},
@@ -188,7 +189,7 @@ def pruning_curve(
     axis: tuple[str, str],
 ) -> go.Figure:
     fig = go.Figure()
-    for values, name, colour in ((by_importance, names[0], "#E45756"), (random_mean, names[1], "#4C78A8")):
+    for values, name, colour in ((by_importance, names[0], VERMILLION), (random_mean, names[1], BLUE)):
         fig.add_trace(
             go.Scatter(
                 x=list(fractions),
@@ -209,7 +210,7 @@ def compared_bars(rows: Sequence[tuple[str, float, float]], names: tuple[str, st
     """Each candidate token's probability with every head and with the chosen heads removed, side by side."""
     labels = axis_labels([tok for tok, _, _ in rows])
     fig = go.Figure()
-    for index, (name, colour) in enumerate(zip(names, ("#4C78A8", "#E45756"), strict=True)):
+    for index, (name, colour) in enumerate(zip(names, (BLUE, VERMILLION), strict=True)):
         values = [row[1 + index] for row in rows]
         fig.add_trace(
             go.Bar(
@@ -238,7 +239,7 @@ def token_views(tokens: Sequence[str], rows: dict[str, np.ndarray], names: dict[
             z=z,
             x=axis_labels(tokens),
             y=[names[k] for k in keys],
-            colorscale="Blues",
+            colorscale=SEQUENTIAL,
             zmin=0,
             zmax=float(z.max()) or 1.0,
             texttemplate="%{z:.0%}" if len(tokens) <= 24 else None,
@@ -249,3 +250,35 @@ def token_views(tokens: Sequence[str], rows: dict[str, np.ndarray], names: dict[
     fig.update_yaxes(autorange="reversed")
     fig.update_layout(font_size=FONT_SIZE)
     return style(fig, title, 130 + 70 * len(keys))
+
+
+def profile_summary(means: dict[str, Sequence[float]], names: dict[str, str], template: str) -> str:
+    """For each line of ``layer_profile``, the layer where it peaks: {feature}, {layer}, {value} of ``template``."""
+    parts = []
+    for key, values in means.items():
+        layer = int(np.argmax(values))
+        parts.append(template.format(feature=names[key], layer=layer, value=float(values[layer])))
+    return SUMMARY_JOIN.join(parts)
+
+
+def pattern_summary(counts: dict[str, Sequence[int]], names: dict[str, str], template: str) -> str:
+    """The commonest pattern type over all heads of ``pattern_counts``: {pattern}, {n}, {total} of ``template``."""
+    totals = {kind: int(sum(per_layer)) for kind, per_layer in counts.items()}
+    commonest = max(totals, key=totals.get)
+    return template.format(pattern=names[commonest], n=totals[commonest], total=sum(totals.values()))
+
+
+def importance_summary(values: np.ndarray, template: str) -> str:
+    """The most and the least important head of ``head_grid``: {top_layer}, {top_head}, {top}, {low_layer},
+    {low_head}, {low} of ``template``."""
+    values = np.asarray(values, dtype=np.float64)
+    top = np.unravel_index(int(np.argmax(values)), values.shape)
+    low = np.unravel_index(int(np.argmin(values)), values.shape)
+    return template.format(
+        top_layer=top[0],
+        top_head=top[1],
+        top=float(values[top]),
+        low_layer=low[0],
+        low_head=low[1],
+        low=float(values[low]),
+    )

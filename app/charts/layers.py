@@ -16,9 +16,10 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from .base import plotly_text, style
+from .palette import BLUE, CATEGORICAL, SKY, VERMILLION
 
-COLOURS = {"pretrained": "#4C78A8", "random": "#E45756", "control": "#9D9D9D", "selectivity": "#72B7B2"}
-LABEL_COLOURS = ("#4C78A8", "#F58518", "#54A24B", "#E45756", "#B279A2", "#72B7B2", "#EECA3B", "#9D755D")
+COLOURS = {"pretrained": BLUE, "random": VERMILLION, "control": "#999999", "selectivity": SKY}
+LABEL_COLOURS = CATEGORICAL
 MAX_LABELS = len(LABEL_COLOURS) - 1  # the rest share one grey "other" colour
 
 
@@ -91,7 +92,7 @@ def geometry_by_layer(
     title: str | None = None,
 ) -> go.Figure:
     """Cosine measures per layer; keys ``<measure>_<init>``: solid for self-similarity, dotted for anisotropy,
-    blue for the pre-trained model, red for the random-initialised one."""
+    blue for the pre-trained model, vermillion for the random-initialised one."""
     fig = go.Figure()
     for key, values in series.items():
         init = key.rsplit("_", 1)[1]

@@ -12,11 +12,12 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from .base import plotly_text, style
+from .base import SUMMARY_JOIN, plotly_text, style
+from .palette import BLUE, LIGHT, ORANGE, PALE, PURPLE, SKY
 
 # Outcome code → box colour; light enough for black text. Codes follow app.masking_lab
 # (0 not chosen, 1 [MASK], 2 random token, 3 unchanged, 4 never a candidate: [CLS], [SEP], a typed [MASK]).
-OUTCOME_COLORS = ("#ECECEC", "#FF9DA7", "#FFBE7D", "#8CD17D", "#C6D4E6")
+OUTCOME_COLORS = ("#EEEEEE", LIGHT[ORANGE], LIGHT[PURPLE], LIGHT[SKY], PALE[BLUE])
 MAX_CELL_CHARS = 10
 
 
@@ -25,8 +26,9 @@ def _cell(token: str) -> str:
     return plotly_text(short)
 
 
-def strip_columns(tokens: Sequence[str], width_chars: int = 120) -> int:
-    """Boxes per line: many for one-character Chinese tokens, fewer for long English wordpieces."""
+def strip_columns(tokens: Sequence[str], width_chars: int = 80) -> int:
+    """Boxes per line: many for one-character Chinese tokens, fewer for long English wordpieces. ``width_chars``
+    is what a 500 px chart (an 800 px screen with the sidebar open) holds; wider, the boxes just grow."""
     longest = min(MAX_CELL_CHARS, max((len(t) for t in tokens), default=1))
     return max(6, min(20, width_chars // (longest + 3)))
 
@@ -158,3 +160,14 @@ def convergence_chart(
     fig.update_xaxes(type="log", dtick=1, title=plotly_text(x_title))  # ticks at 1, 10, 100, …: no "2 5" between
     fig.update_yaxes(range=[0, 1.02], tickformat=".0%", title=plotly_text(y_title))
     return style(fig, plotly_text(title) if title else None, 430)
+
+
+def convergence_summary(
+    draws: Sequence[int], series: Sequence[tuple[str, Sequence[float], float, str]], template: str, item: str
+) -> str:
+    """Where each running share of ``convergence_chart`` ended against its target: ``item`` with {name}, {value}
+    and {target} per series, joined as {items} of ``template``, with {draws}."""
+    items = SUMMARY_JOIN.join(
+        item.format(name=name, value=float(values[-1]), target=float(target)) for name, values, target, _ in series
+    )
+    return template.format(draws=f"{draws[-1]:,}", items=items)

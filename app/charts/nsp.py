@@ -7,9 +7,10 @@ from collections.abc import Sequence
 import plotly.graph_objects as go
 
 from .base import style, token_grid
+from .palette import BLUE, LIGHT, ORANGE, PALE, VERMILLION
 
 # Cell codes: 2 * segment + (1 if special): A word, A special, B word, B special.
-CELL_COLOURS = ("#D4E4F4", "#8FB3D9", "#FDE3C8", "#F7B77A")
+CELL_COLOURS = (PALE[BLUE], LIGHT[BLUE], PALE[ORANGE], LIGHT[ORANGE])
 LEGEND_COLOURS = (CELL_COLOURS[1], CELL_COLOURS[3])
 
 
@@ -62,8 +63,8 @@ def is_next_gauge(probability: float, *, title: str) -> go.Figure:
             title={"text": title},
             gauge={
                 "axis": {"range": [0, 100], "ticksuffix": "%"},
-                "bar": {"color": "#4C78A8"},
-                "steps": [{"range": [0, 50], "color": "#F3D9D9"}, {"range": [50, 100], "color": "#D9EED9"}],
+                "bar": {"color": BLUE},
+                "steps": [{"range": [0, 50], "color": PALE[VERMILLION]}, {"range": [50, 100], "color": PALE[BLUE]}],
                 "threshold": {"line": {"color": "#333", "width": 3}, "thickness": 0.9, "value": 50},
             },
         )
@@ -71,3 +72,9 @@ def is_next_gauge(probability: float, *, title: str) -> go.Figure:
     style(fig, None, 250)
     fig.update_layout(margin={"l": 40, "r": 40, "t": 60, "b": 10})  # room for the title and the 0% / 100% ticks
     return fig
+
+
+def segment_summary(segment_ids: Sequence[int], template: str) -> str:
+    """How many tokens each segment holds ([CLS] and the first [SEP] count to A): {a} and {b} of ``template``."""
+    b = sum(1 for segment in segment_ids if segment)
+    return template.format(a=len(segment_ids) - b, b=b)

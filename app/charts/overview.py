@@ -13,6 +13,7 @@ import plotly.graph_objects as go
 from model.modeling import BertConfig, count_parameters
 
 from .base import style
+from .palette import BLUE, ORANGE, PALE, SKY, VERMILLION
 
 # Task key, previous best, BERT-Large, on the test sets, from Devlin et al. 2019: the abstract gives BERT's score
 # and its absolute gain for GLUE (80.5, +7.7), SQuAD 1.1 F1 (93.2, +1.5) and SQuAD 2.0 F1 (83.1, +5.1);
@@ -25,7 +26,7 @@ SOURCE_RESULTS = (
 )
 
 PARTS = ("embeddings", "encoder", "pooler", "heads")
-PART_COLOURS = {"embeddings": "#72B7B2", "encoder": "#4C78A8", "pooler": "#F58518", "heads": "#E45756"}
+PART_COLOURS = {"embeddings": SKY, "encoder": BLUE, "pooler": ORANGE, "heads": VERMILLION}
 
 
 def parameters_by_part(config: BertConfig) -> dict[str, int]:
@@ -107,7 +108,7 @@ def results_bars(
             go.Bar(
                 name=name, x=list(tasks), y=list(scores), marker_color=colour, text=list(scores), textposition="outside"
             )
-            for name, scores, colour in ((before_label, before, "#BAB0AC"), (bert_label, bert, "#4C78A8"))
+            for name, scores, colour in ((before_label, before, "#BBBBBB"), (bert_label, bert, BLUE))
         ]
     )
     low = min(min(before), min(bert))
@@ -133,8 +134,8 @@ def paradigm_figure(
     fig = go.Figure()
     pretrain_y, pretrain_half, finetune_y, finetune_half, elbow_y = 3.4, 0.8, 1.0, 0.5, 2.3
     rows = (
-        (pretrain_title, pretrain_steps, pretrain_note, pretrain_y, pretrain_half, "#D4E4F4", "#4C78A8"),
-        (finetune_title, finetune_steps, finetune_note, finetune_y, finetune_half, "#FDE3C8", "#F58518"),
+        (pretrain_title, pretrain_steps, pretrain_note, pretrain_y, pretrain_half, PALE[BLUE], BLUE),
+        (finetune_title, finetune_steps, finetune_note, finetune_y, finetune_half, PALE[ORANGE], ORANGE),
     )
     centres = {}
     for title, steps, note, y, half_height, fill, line in rows:

@@ -7,9 +7,10 @@ from collections.abc import Mapping, Sequence
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .base import style
+from .base import SUMMARY_JOIN, style
+from .palette import BLUE, VERMILLION
 
-RUN_COLOURS = ("#4C78A8", "#E45756")
+RUN_COLOURS = (BLUE, VERMILLION)
 
 
 def loss_curves(
@@ -117,3 +118,14 @@ def target_kind_bars(
     fig.update_layout(barmode="group")
     fig.update_yaxes(title_text=accuracy_title, tickformat=".0%", range=[0, 1])
     return style(fig, title, 340)
+
+
+def loss_summary(records: Mapping[str, Sequence[Mapping]], run_names: Mapping[str, str], template: str) -> str:
+    """How far each run's held-out MLM loss of ``loss_curves`` fell: {run}, {first}, {last}, {steps} of
+    ``template``, one clause per run that has records."""
+    parts = [
+        template.format(run=name, first=rows[0]["mlm_loss"], last=rows[-1]["mlm_loss"], steps=rows[-1]["steps"])
+        for run, name in run_names.items()
+        if (rows := records.get(run))
+    ]
+    return SUMMARY_JOIN.join(parts)

@@ -209,4 +209,8 @@ TEXT = {
     "bertviz_word_heads": {"en": "Heads", "zh": "头"},
     "bertviz_word_layers": {"en": "Layers", "zh": "层"},
     "bertviz_word_detail": {"en": "Layer {layer}, Head {head}", "zh": "第 {layer} 层，第 {head} 头"},
+    "summary_statistics": {
+        "en": "{statistic}: highest at layer {layer}, head {head} ({value})",
+        "zh": "{statistic}：第 {layer} 层第 {head} 头最高（{value}）",
+    },
 }

@@ -1,6 +1,13 @@
 TEXT = {
     "app_title": {"en": "BERT Lab", "zh": "BERT 实验室"},
     "language": {"en": "Language", "zh": "语言"},
+    "presenter": {"en": "Presenter mode", "zh": "投影模式"},
+    "presenter_help": {
+        "en": "Larger type and high contrast for a projector. The address bar then carries presenter=1: a link "
+        "with it opens in presenter mode with the sidebar folded (the arrow at the top left opens it).",
+        "zh": "为投影仪放大字号、提高对比度。地址栏随之带上 presenter=1：带有它的链接以投影模式打开，"
+        "侧边栏收起（点左上角的箭头可再打开）。",
+    },
     "model": {"en": "Model", "zh": "模型"},
     "model_embedded": {"en": "Embedded (works offline)", "zh": "内置模型（可离线）"},
     "model_folder": {"en": "Local checkpoint folder", "zh": "本地检查点文件夹"},
@@ -143,4 +150,10 @@ TEXT = {
         "en": "Scoring needs a whole sentence: replace every [MASK] with the word you mean.",
         "zh": "打分需要完整的句子：请把每个 [MASK] 换成你想要的词。",
     },
+    # Charts in words (app.charts.base summaries), shown under a chart.
+    "summary_strongest_link": {
+        "en": "Strongest attention from one token to another: “{source}” → “{target}”, {weight:.2f}.",
+        "zh": "一个 token 对另一个 token 的最强注意力：“{source}” → “{target}”，{weight:.2f}。",
+    },
+    "summary_most_likely": {"en": "Most likely: {items}.", "zh": "最可能：{items}。"},
 }

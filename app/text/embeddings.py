@@ -119,4 +119,12 @@ TEXT = {
         "zh": "输入共有 {n} 个 token；下载文件只包含前 {limit} 个。",
     },
     "download_similarity": {"en": "The position similarity matrix:", "zh": "位置相似度矩阵："},
+    "summary_part": {
+        "en": "Furthest from zero: “{token}”, dimension {dim}, {value:.3f}.",
+        "zh": "离零最远：“{token}”，第 {dim} 维，{value:.3f}。",
+    },
+    "summary_positions": {
+        "en": "Neighbouring positions: mean cosine similarity {near:.2f}; positions {far} apart: {far_value:.2f}.",
+        "zh": "相邻位置的平均余弦相似度为 {near:.2f}；相隔 {far} 的位置为 {far_value:.2f}。",
+    },
 }

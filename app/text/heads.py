@@ -273,4 +273,17 @@ TEXT = {
         "en": "The address bar keeps the layer, head and removed heads (off=…): copy it to share this view.",
         "zh": "地址栏保存了层、头和已去掉的头（off=…）：复制它即可分享当前视图。",
     },
+    "summary_profile": {
+        "en": "{feature}: peaks at layer {layer} ({value:.0%})",
+        "zh": "{feature}：在第 {layer} 层最高（{value:.0%}）",
+    },
+    "summary_patterns": {
+        "en": "The commonest type is {pattern}: {n} of {total} heads.",
+        "zh": "最常见的类型是{pattern}：{total} 个头中有 {n} 个。",
+    },
+    "summary_importance": {
+        "en": "Most important: layer {top_layer}, head {top_head} ({top:.3f}); least: layer {low_layer}, "
+        "head {low_head} ({low:.3f}).",
+        "zh": "最重要：第 {top_layer} 层第 {top_head} 头（{top:.3f}）；最不重要：第 {low_layer} 层第 {low_head} 头（{low:.3f}）。",
+    },
 }

@@ -205,4 +205,9 @@ TEXT = {
     "col_count": {"en": "count", "zh": "次数"},
     "col_observed": {"en": "observed", "zh": "实际"},
     "col_target": {"en": "target", "zh": "目标"},
+    "summary_convergence": {"en": "After {draws} draws: {items}.", "zh": "抽取 {draws} 次后：{items}。"},
+    "summary_convergence_item": {
+        "en": "{name} {value:.1%} (target {target:.1%})",
+        "zh": "{name} {value:.1%}（目标 {target:.1%}）",
+    },
 }

