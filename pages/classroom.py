@@ -12,7 +12,7 @@ import streamlit as st
 
 from app import models, ui
 from app.charts.classroom import guess_bars
-from app.charts.fill_mask import prediction_bars
+from app.charts.fill_mask import prediction_bars, predictions_summary
 from app.classroom import session
 from app.classroom.store import MAX_GUESS, RoomGone, tally
 from app.i18n import t
@@ -96,7 +96,11 @@ def results(quiz) -> None:
             ui.plot(chart, key="classroom_guesses")
             st.caption(t("classroom.chart_match"))
     with bert_column:
-        ui.plot(prediction_bars(predictions, title=t("classroom.bert_chart_title")), key="classroom_bert")
+        ui.plot(
+            prediction_bars(predictions, title=t("classroom.bert_chart_title")),
+            key="classroom_bert",
+            summary=predictions_summary(predictions, t("common.summary_most_likely")),
+        )
     st.markdown(t("classroom.ranking_note"))
 
 

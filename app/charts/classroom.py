@@ -10,9 +10,10 @@ from collections.abc import Collection, Sequence
 import plotly.graph_objects as go
 
 from .base import plotly_text, style, unique_labels
+from .palette import BLUE
 
-MATCH_COLOR = "#4C78A8"  # a guess BERT also ranked (blue), marked with ✓ too: not by colour alone
-OTHER_COLOR = "#BAB0AC"  # grey
+MATCH_COLOR = BLUE  # a guess BERT also ranked, marked with ✓ too: not by colour alone
+OTHER_COLOR = "#B0B0B0"  # neutral grey
 MAX_GUESS_BARS = 10
 
 
