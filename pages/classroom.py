@@ -5,7 +5,7 @@ beside BERT's top 5, which teaches that BERT ranks plausible words rather than k
 The rooms live in ``app.classroom.store``; ``app.classroom.session`` publishes and follows.
 """
 
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 import segno
 import streamlit as st
@@ -26,12 +26,14 @@ ANSWERS_POLL = 2.0  # seconds: the teacher's count of answers while a question i
 TOP_K = 5
 
 
-def join_link(code: str) -> str:
+def join_link(code: str, teacher_token: str | None = None) -> str:
     """The address a student opens to join: this app's root with ``?room=``; the browser's own address when
-    Streamlit knows it (the teacher's, as the class reaches it), else this machine's default."""
+    Streamlit knows it (the teacher's, as the class reaches it), else this machine's default. With
+    ``teacher_token``: the teacher's private link that takes the class back after a reload."""
     parts = urlsplit(st.context.url or "http://localhost:8501/")
     root = parts.path.rsplit("/", 1)[0] if parts.path.endswith("/classroom") else parts.path.rstrip("/")
-    return f"{parts.scheme}://{parts.netloc}{root}/?{session.ROOM_PARAM}={code}"
+    query = urlencode({session.ROOM_PARAM: code} | ({session.TEACHER_PARAM: teacher_token} if teacher_token else {}))
+    return f"{parts.scheme}://{parts.netloc}{root}/?{query}"
 
 
 def qr_svg(link: str) -> str:
@@ -137,6 +139,9 @@ def teacher() -> None:
         st.code(link, language=None, wrap_lines=True)
         head_count()
         st.button(t("classroom.end_button"), on_click=session.end_class, key="classroom_end")
+        with st.expander(t("classroom.teacher_link_title")):
+            st.markdown(t("classroom.teacher_link_note"))
+            st.code(join_link(code, st.session_state["class_token"]), language=None, wrap_lines=True)
     with qr:
         st.image(qr_svg(link), caption=t("classroom.qr_caption"), width=240)
 

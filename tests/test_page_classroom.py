@@ -187,3 +187,24 @@ def test_the_guess_chart_escapes_marks_and_folds_the_long_tail():
     assert list(bar.x) == [3, 2, 1, 1, 10]
     assert list(bar.text) == ["3 ✓", "2", "1", "1", "10"]  # a match is marked in words, not by colour alone
     assert bar.marker.color[0] == MATCH_COLOR and set(bar.marker.color[1:]) == {OTHER_COLOR}
+
+
+def test_the_teachers_private_link_takes_the_class_back_and_leaves_the_address_bar():
+    teacher = new_session("en")
+    teacher.switch_page("pages/classroom.py")
+    run(teacher)
+    teacher.button(key="classroom_start").click()
+    run(teacher)
+    code, token = teacher.session_state["class_room"], teacher.session_state["class_token"]
+    private = teacher.code[1].value  # inside the "teacher's link" expander
+    assert private.endswith(f"/?room={code}&teacher={token}")
+
+    reloaded = new_session("en", room=code, teacher=token)  # the teacher's tab after a reload
+    assert reloaded.session_state["class_token"] == token
+    assert "teacher" not in reloaded.query_params and "room" not in reloaded.query_params
+    run(reloaded)
+    assert any(code in m for m in shown(reloaded))  # the sidebar's class panel: this session leads the class
+
+    forged = new_session("en", room=code, teacher="0" * len(token))
+    assert "class_token" not in forged.session_state and "class_room" not in forged.session_state
+    assert TEXT["notice_not_teacher"]["en"] in [w.value for w in forged.warning]

@@ -28,6 +28,9 @@ STUDENT_POLL = 1.0  # seconds: students follow the teacher within about this
 TEACHER_POLL = 3.0  # the teacher's count of students, and their heartbeat while the tab is open
 HEARTBEAT_EVERY = 5.0  # seconds between a session's presence writes (well inside PRESENCE_SECONDS)
 ROOM_PARAM = "room"  # ?room=CODE in a link joins the class
+# ?room=CODE&teacher=TOKEN takes the class back after the teacher's tab was reloaded or closed. The entry writes
+# the address bar from the session's settings, which never hold the token, so it leaves the projected address.
+TEACHER_PARAM = "teacher"
 
 
 @st.cache_resource(show_spinner=False)
@@ -70,6 +73,26 @@ def end_class() -> None:
     except (RoomGone, NotTeacher):
         pass  # already gone: nothing left to close
     _forget_room()
+
+
+def reclaim(raw_code: str, token: str) -> bool:
+    """Take back a class this browser's teacher started in an earlier session: the teacher's private link
+    carries the room's token, which the store checks."""
+    code = clean_code(raw_code)
+    if code is None:
+        notice("bad_code")
+        return False
+    try:
+        room_store().teacher_heartbeat(code, token)
+    except RoomGone:
+        notice("no_room")
+        return False
+    except NotTeacher:
+        notice("not_teacher")
+        return False
+    _forget_room()
+    st.session_state.update(class_room=code, class_token=token)
+    return True
 
 
 def join(raw: str) -> bool:
@@ -120,7 +143,10 @@ def follow_teacher(page) -> None:
     if not st.session_state.get("_class_link_read"):
         st.session_state["_class_link_read"] = True  # once: leaving must not rejoin from the address bar
         linked = st.query_params.get(ROOM_PARAM)
-        if linked is not None and clean_code(linked) != room_code():
+        token = st.query_params.get(TEACHER_PARAM)
+        if linked is not None and token:
+            reclaim(linked, token)
+        elif linked is not None and clean_code(linked) != room_code():
             join(linked)
     if role() != "student":
         return

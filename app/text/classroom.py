@@ -25,12 +25,22 @@ TEXT = {
         "en": "There is no class with this code: it may be mistyped, or the class has ended.",
         "zh": "没有这个课堂码对应的课堂：可能输错了，或者这堂课已经结束。",
     },
+    "notice_not_teacher": {
+        "en": "This teacher's link does not match the class: open the link from the teacher's screen again.",
+        "zh": "这个教师链接与课堂不匹配：请重新打开教师屏幕上的链接。",
+    },
     "notice_ended": {"en": "The class has ended.", "zh": "这堂课已经结束。"},
     "notice_expired": {
         "en": "Your class was closed after an hour without the teacher. Start a new one.",
         "zh": "老师离开一小时后，课堂已关闭。请重新开始一堂课。",
     },
     "room_code": {"en": "Class code: **{code}**", "zh": "课堂码：**{code}**"},
+    "teacher_link_title": {"en": "Your teacher's link (keep it private)", "zh": "教师专用链接（请勿分享）"},
+    "teacher_link_note": {
+        "en": "If this tab is reloaded or closed, open this link to take the class back. "
+        "Do not show it on the projector: whoever opens it leads the class.",
+        "zh": "如果这个标签页被刷新或关闭，打开这个链接即可重新主持课堂。不要投影到屏幕上：谁打开它，谁就能主持课堂。",
+    },
     "qr_caption": {"en": "Scan to join", "zh": "扫码加入"},
     "join_link": {"en": "Or open this link:", "zh": "或打开这个链接："},
     "students": {"en": "Students in the class: **{n}**", "zh": "课堂里有 **{n}** 名学生"},
