@@ -143,16 +143,20 @@ st.caption(
     else t("attention.note_as_is")
 )
 st.caption(t("attention.download_maps"))
-all_maps = None
-if len(tokens) <= stats.MAX_JSON_TOKENS:
-    all_maps = stats.attentions_json(tokens, token_type_ids, {m: results[m].attentions for m in MASKS})
+
+
+def all_maps() -> dict:
+    return stats.attentions_json(tokens, token_type_ids, {m: results[m].attentions for m in MASKS})
+
+
+with_json = len(tokens) <= stats.MAX_JSON_TOKENS
 download_buttons(
     "attention_map",
     *stats.map_rows({m: shown[m][0] for m in MASKS}, shown_tokens),
-    data=all_maps,
+    data=all_maps if with_json else None,
     key="attention_maps",
 )
-if all_maps is None:
+if not with_json:
     st.caption(t("attention.json_too_long", limit=stats.MAX_JSON_TOKENS, n=len(tokens)))
 
 # --- before and after fine-tuning: this session's own fine-tuned model against the model it started from ---
