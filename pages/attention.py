@@ -40,7 +40,6 @@ def bertviz_for(
     view: str,
     layers: tuple[int, ...],
     labels: tuple[tuple[str, str], ...],
-    layer: int,
 ) -> str:
     result = attention(spec, text, pair, causal)
     common = {
@@ -48,8 +47,10 @@ def bertviz_for(
         "layers": list(layers),
         "labels": dict(labels),
     }
-    if view == "head":  # it shows one layer at a time: the one the Layer selector chose, when offered
-        return head_view_html(result.attentions, result.tokens, layer=layer, **common)
+    if view == "head":
+        # It shows one layer at a time: the one the Layer selector chose, read in the browser from the page's
+        # URL ("layer" is always in it), so a change of layer does not rebuild and reload the view.
+        return head_view_html(result.attentions, result.tokens, follow_parent_url="layer", **common)
     return model_view_html(result.attentions, result.tokens, **common)
 
 
@@ -301,5 +302,5 @@ else:
     # Everything a reader can get wrong (an empty or over-long input, no layer, a layer the model lacks) is
     # answered above; an error from bertviz here is a bug and surfaces as one.
     labels = tuple((word, t(f"attention.bertviz_word_{name}")) for name, word in BERTVIZ_WORDS.items())
-    html = bertviz_for(spec, text, pair, bertviz_mask == "causal", view, tuple(sorted(chosen)), labels, layer)
+    html = bertviz_for(spec, text, pair, bertviz_mask == "causal", view, tuple(sorted(chosen)), labels)
     st.iframe(html, height=charts.bertviz_height(view, len(tokens), len(chosen), n_heads))
