@@ -299,15 +299,22 @@ def model_floor(sessions: int) -> dict[str, float]:
         work(sentence(0)[1])
     floor = {}
     for name, work in pages.items():
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         for i in range(1, sessions + 1):
             work(sentence(i)[1])
         floor[name] = time.perf_counter() - start
+        floor[f"{name}_cpu"] = time.process_time() - cpu
     return floor
 
 
 def p95(values: list[float]) -> float | None:
     return sorted(values)[max(0, round(0.95 * len(values)) - 1)] if values else None
+
+
+def server_cpu(pid: int) -> tuple[float, float]:
+    """CPU seconds the server process has used so far, user and system (all its threads)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[11]) / os.sysconf("SC_CLK_TCK"), int(fields[12]) / os.sysconf("SC_CLK_TCK")
 
 
 def percentiles(values: list[float]) -> str:
@@ -352,6 +359,7 @@ async def run(args) -> None:
         errors: list[str] = []
         if 1 in args.phases:
             timings: dict[str, list[float]] = {"fill_mask": [], "attention": []}
+            cpu_before = server_cpu(server.pid)
             wall, peak = await asyncio.wait_for(
                 phase(server.pid, *(student(port, i, timings, errors) for i in range(1, args.sessions + 1))),
                 args.timeout,
@@ -360,7 +368,12 @@ async def run(args) -> None:
             print("| page | answered | p50 s | p95 s | max s |\n|---|---|---|---|---|")
             for name, values in timings.items():
                 print(f"| {name} | {len(values)}/{args.sessions} | {percentiles(values)} |")
-            print(f"\nwall {wall:.1f} s; server peak {peak:.0f} MB; errors: {errors or 'none'}")
+            user, system = (after - before for after, before in zip(server_cpu(server.pid), cpu_before))
+            cpu = user + system
+            print(
+                f"\nwall {wall:.1f} s; server peak {peak:.0f} MB; server CPU {cpu:.1f} s ({system:.1f} s system); "
+                f"errors: {errors or 'none'}"
+            )
             print(
                 f"floor (the same {args.sessions} requests' model work, one after another, no Streamlit): "
                 f"fill-mask {floor['fill_mask']:.2f} s, attention {floor['attention']:.2f} s "
@@ -373,6 +386,10 @@ async def run(args) -> None:
                 "fill_mask_floor": round(floor["fill_mask"], 3),
                 "attention_floor": round(floor["attention"], 3),
                 "server_peak_mb": round(peak),
+                # Beside the wall-clock ratios, which a loaded machine skews: CPU seconds of the whole phase in the
+                # server against those of the floor's model work (both pages).
+                "server_cpu": cpu,
+                "floor_cpu": floor["fill_mask_cpu"] + floor["attention_cpu"],
                 "errors": len(errors),
             }
             print(json.dumps({k: round(v, 3) if isinstance(v, float) else v for k, v in summary.items()}))
