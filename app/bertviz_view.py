@@ -167,6 +167,7 @@ def _js_json(value: Any) -> str:
     return text
 
 
+@functools.lru_cache(maxsize=16)  # d3 and jQuery (0.3 MB) are the same in every document: hashed once
 def _csp_hash(script: str) -> str:
     digest = hashlib.sha256(script.encode("utf-8")).digest()
     return "'sha256-" + base64.b64encode(digest).decode("ascii") + "'"
