@@ -7,3 +7,8 @@ import os
 # server thread runs several times slower than in a bare process). Passive waiting removes that. It must be set
 # before torch is first imported: app/ is.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+# One torch thread per page forward pass: a server runs one script thread per session, so a class's requests
+# already fill the cores side by side, and a pass split over every core waits on its slowest thread whenever
+# another session holds a core (bench/classroom_load.py; the fine-tuning processes set their own threads).
+PAGE_THREADS = 1
+os.environ.setdefault("OMP_NUM_THREADS", str(PAGE_THREADS))

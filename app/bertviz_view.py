@@ -167,6 +167,7 @@ def _js_json(value: Any) -> str:
     return text
 
 
+@functools.lru_cache(maxsize=16)  # d3 and jQuery (0.3 MB) are the same in every document: hashed once
 def _csp_hash(script: str) -> str:
     digest = hashlib.sha256(script.encode("utf-8")).digest()
     return "'sha256-" + base64.b64encode(digest).decode("ascii") + "'"
@@ -192,6 +193,27 @@ _FIT_WIDTH = """\
   }
   window.addEventListener("load", function () { fit(); setTimeout(fit, 100); });
   window.addEventListener("resize", fit);
+})();
+"""
+
+
+# The head view can take its layer from a URL parameter of the page that holds its frame (a srcdoc frame of the
+# same origin): the page's Layer selector writes that parameter, and the view switches layers in the browser
+# instead of the page sending and the browser parsing a new 0.4 MB document for every layer.
+_FOLLOW_PARENT_URL = """\
+(function () {
+  "use strict";
+  var name = %s;
+  function wanted() {
+    try { return new URLSearchParams(window.parent.location.search).get(name); } catch (e) { return null; }
+  }
+  function follow() {
+    var value = wanted(), select = document.getElementById("layer");
+    if (value === null || !select || select.value === value) { return; }
+    var offered = Array.prototype.some.call(select.options, function (o) { return o.value === value; });
+    if (offered) { select.value = value; select.dispatchEvent(new Event("change")); }
+  }
+  window.addEventListener("load", function () { follow(); setInterval(follow, 100); });
 })();
 """
 
@@ -250,7 +272,12 @@ def _translate(vis_html: str, vis_js: str, params: dict, labels: Mapping[str, st
     return vis_html, vis_js
 
 
-def _offline_document(bertviz_html: str, tokens: list[str], labels: Mapping[str, str] | None = None) -> str:
+def _offline_document(
+    bertviz_html: str,
+    tokens: list[str],
+    labels: Mapping[str, str] | None = None,
+    follow_parent_url: str | None = None,
+) -> str:
     """Rebuild bertviz's returned HTML: inline libraries and shim, real tokens embedded safely."""
     if not (bertviz_html.startswith(_REQUIRE_TAG) and bertviz_html.endswith(_SCRIPT_CLOSE)):
         raise RuntimeError("unexpected bertviz HTML layout (this module is written against bertviz 1.4.1)")
@@ -281,6 +308,8 @@ def _offline_document(bertviz_html: str, tokens: list[str], labels: Mapping[str,
         vis_js,
         _FIT_WIDTH,
     ]
+    if follow_parent_url is not None:
+        scripts.append(_FOLLOW_PARENT_URL % _js_json(follow_parent_url))
     csp = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src " + " ".join(
         _csp_hash(s) for s in scripts
     )
@@ -289,8 +318,9 @@ def _offline_document(bertviz_html: str, tokens: list[str], labels: Mapping[str,
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         f'<meta http-equiv="Content-Security-Policy" content="{csp}">\n'
         "<title>bertviz</title>\n<style>body { margin: 8px; background: white; color: black; }</style>\n"
-        f"{script_tags}</head>\n<body>\n{vis_html.strip()}\n<script>{scripts[3]}</script>\n<script>{scripts[4]}</script>\n"
-        "</body>\n</html>\n"
+        f"{script_tags}</head>\n<body>\n{vis_html.strip()}\n"
+        + "".join(f"<script>{s}</script>\n" for s in scripts[3:])
+        + "</body>\n</html>\n"
     )
 
 
@@ -302,6 +332,7 @@ def head_view_html(
     layers: list[int] | None = None,
     labels: Mapping[str, str] | None = None,
     layer: int | None = None,
+    follow_parent_url: str | None = None,
 ) -> str:
     """bertviz head view (one layer at a time, heads as colours) as an offline HTML document.
 
@@ -309,7 +340,9 @@ def head_view_html(
     (at most ``MAX_BERTVIZ_TOKENS``); ``tokens_b_start``: index of the first token of sentence B, which
     adds bertviz's A->A, B->B, A->B, B->A filter; ``layers``: layer indices offered (default all);
     ``labels``: translations of some of ``BERTVIZ_WORDS``' values, keyed by the English word;
-    ``layer``: the layer shown first (one of ``layers``; default the first of them).
+    ``layer``: the layer shown first (one of ``layers``; default the first of them); ``follow_parent_url``:
+    the name of a URL parameter of the page that holds the frame, whose value (one of ``layers``) the view
+    shows once loaded and whenever it changes.
     Raises ValueError with a message fit for the page on bad or too large input.
     """
     from bertviz import head_view
@@ -324,7 +357,7 @@ def head_view_html(
         layer=layer if layer in layers else None,
         html_action="return",
     ).data
-    return _offline_document(html, tokens, labels)
+    return _offline_document(html, tokens, labels, follow_parent_url)
 
 
 def model_view_html(

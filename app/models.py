@@ -170,9 +170,13 @@ def pseudo_log_likelihood(spec: str, text: str) -> inference.PllResult:
     return inference.pseudo_log_likelihood(get_model(spec), text)
 
 
-@st.cache_data(max_entries=16, ttl=CACHE_TTL, show_spinner=False)
+@st.cache_resource(max_entries=16, ttl=CACHE_TTL, show_spinner=False)
 def attention(spec: str, text: str, pair: str | None = None, causal: bool = False) -> inference.AttentionResult:
-    return inference.attention_maps(get_model(spec), text, pair, causal=causal)
+    """Shared by every run that asks, not copied: ``st.cache_data`` unpickles a copy per call, and the attention
+    page asks for both masks on every rerun (2 x 75 MB at 512 tokens). So the maps are made read-only."""
+    result = inference.attention_maps(get_model(spec), text, pair, causal=causal)
+    result.attentions.flags.writeable = False
+    return result
 
 
 @st.cache_data(max_entries=512, ttl=CACHE_TTL, show_spinner=False)

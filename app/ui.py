@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Callable
 
 import plotly.graph_objects as go
 import streamlit as st
@@ -67,13 +68,20 @@ def to_csv(header: list[str], rows: list[list]) -> str:
 
 
 def download_buttons(
-    name: str, header: list[str], rows: list[list], data: dict | list | None = None, key: str = ""
+    name: str,
+    header: list[str],
+    rows: list[list],
+    data: dict | list | Callable[[], dict | list] | None = None,
+    key: str = "",
 ) -> None:
-    """CSV of a table, and optionally the full JSON, side by side."""
+    """CSV of a table, and optionally the full JSON (or a function that makes it), side by side.
+
+    Both files are made when the reader clicks, not on every run: the attention page's JSON of every map took
+    a tenth of its run, and a class of thirty re-ran it for nothing."""
     columns = st.columns(2)
     columns[0].download_button(
         t("common.download_csv"),
-        to_csv(header, rows),
+        lambda: to_csv(header, rows),
         file_name=f"{name}.csv",
         mime="text/csv",
         key=f"csv_{key or name}",
@@ -81,7 +89,7 @@ def download_buttons(
     if data is not None:
         columns[1].download_button(
             t("common.download_json"),
-            json.dumps(data, ensure_ascii=False),
+            lambda: json.dumps(data() if callable(data) else data, ensure_ascii=False),
             file_name=f"{name}.json",
             mime="application/json",
             key=f"json_{key or name}",

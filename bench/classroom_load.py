@@ -7,7 +7,10 @@ Chromium's rendering on the same two cores.
 
 Phase 1: N sessions at the same moment each open the fill-mask page with their own sentence (nothing
 cached), then the attention page; a page counts as answered when its run finishes with a chart and no
-exception. Phase 2: three sessions press "Start fine-tuning" at the same moment (the server allows
+exception. Before the server starts, the same run measures the **floor**: the model work of those N
+requests (every forward pass each page makes for its sentence) one after another in this process, without
+Streamlit, with the server's torch settings. The last line of phase 1 is one JSON object: p95 and floor of
+each page in seconds, the server's peak memory in MB, and the errors. Phase 2: three sessions press "Start fine-tuning" at the same moment (the server allows
 ``BERT_LAB_MAX_TRAININGS=2`` at once, so one must show the queue message) while ten more keep using
 fill-mask and attention; all three must report held-out results. Phase 3: sessions open a page and
 close in waves; the server's memory afterwards shows whether closed sessions are freed. Phase 4: four tabs
@@ -22,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import socket
 import statistics
@@ -271,12 +275,52 @@ async def abandon_training(port: int) -> None:
         await press_start(tab)
 
 
+def model_floor(sessions: int) -> dict[str, float]:
+    """Seconds of model work the N students' pages ask for, one request after another: per page, the sum over
+    students of that page's forward passes for the student's sentence (the same calls the page makes through
+    ``app.models``, here on ``model.inference`` directly, so nothing is cached and no Streamlit runs)."""
+    from model import inference  # torch's threads as in the server: app/ (imported above) set them
+    from model.checkpoint import load
+
+    bundle = load("embedded")
+    bundle.model.eval()
+    pages = {  # what pages/fill_mask.py and pages/attention.py ask of the model on a first visit
+        "fill_mask": lambda text: (
+            inference.encode(bundle, text),
+            inference.fill_mask(bundle, text, causal=False),
+            inference.fill_mask(bundle, text, causal=True),
+        ),
+        "attention": lambda text: (
+            inference.attention_maps(bundle, text, causal=False),
+            inference.attention_maps(bundle, text, causal=True),
+        ),
+    }
+    for work in pages.values():  # warm up: the first pass of a process allocates
+        work(sentence(0)[1])
+    floor = {}
+    for name, work in pages.items():
+        start, cpu = time.perf_counter(), time.process_time()
+        for i in range(1, sessions + 1):
+            work(sentence(i)[1])
+        floor[name] = time.perf_counter() - start
+        floor[f"{name}_cpu"] = time.process_time() - cpu
+    return floor
+
+
+def p95(values: list[float]) -> float | None:
+    return sorted(values)[max(0, round(0.95 * len(values)) - 1)] if values else None
+
+
+def server_cpu(pid: int) -> tuple[float, float]:
+    """CPU seconds the server process has used so far, user and system (all its threads)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[11]) / os.sysconf("SC_CLK_TCK"), int(fields[12]) / os.sysconf("SC_CLK_TCK")
+
+
 def percentiles(values: list[float]) -> str:
     if not values:
         return "- | - | -"
-    values = sorted(values)
-    p95 = values[max(0, round(0.95 * len(values)) - 1)]
-    return f"{statistics.median(values):.2f} | {p95:.2f} | {values[-1]:.2f}"
+    return f"{statistics.median(values):.2f} | {p95(values):.2f} | {max(values):.2f}"
 
 
 class PeakMemory:
@@ -302,6 +346,7 @@ async def phase(pid: int, *jobs) -> tuple[float, float]:
 
 
 async def run(args) -> None:
+    floor = model_floor(args.sessions) if 1 in args.phases else {}
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -314,6 +359,7 @@ async def run(args) -> None:
         errors: list[str] = []
         if 1 in args.phases:
             timings: dict[str, list[float]] = {"fill_mask": [], "attention": []}
+            cpu_before = server_cpu(server.pid)
             wall, peak = await asyncio.wait_for(
                 phase(server.pid, *(student(port, i, timings, errors) for i in range(1, args.sessions + 1))),
                 args.timeout,
@@ -322,7 +368,31 @@ async def run(args) -> None:
             print("| page | answered | p50 s | p95 s | max s |\n|---|---|---|---|---|")
             for name, values in timings.items():
                 print(f"| {name} | {len(values)}/{args.sessions} | {percentiles(values)} |")
-            print(f"\nwall {wall:.1f} s; server peak {peak:.0f} MB; errors: {errors or 'none'}\n")
+            user, system = (after - before for after, before in zip(server_cpu(server.pid), cpu_before))
+            cpu = user + system
+            print(
+                f"\nwall {wall:.1f} s; server peak {peak:.0f} MB; server CPU {cpu:.1f} s ({system:.1f} s system); "
+                f"errors: {errors or 'none'}"
+            )
+            print(
+                f"floor (the same {args.sessions} requests' model work, one after another, no Streamlit): "
+                f"fill-mask {floor['fill_mask']:.2f} s, attention {floor['attention']:.2f} s "
+                f"({os.environ.get('OMP_NUM_THREADS')} torch thread(s), as the server); load average {os.getloadavg()[0]:.1f}\n"
+            )
+            summary = {
+                "sessions": args.sessions,
+                "fill_mask_p95": p95(timings["fill_mask"]),
+                "attention_p95": p95(timings["attention"]),
+                "fill_mask_floor": round(floor["fill_mask"], 3),
+                "attention_floor": round(floor["attention"], 3),
+                "server_peak_mb": round(peak),
+                # Beside the wall-clock ratios, which a loaded machine skews: CPU seconds of the whole phase in the
+                # server against those of the floor's model work (both pages).
+                "server_cpu": cpu,
+                "floor_cpu": floor["fill_mask_cpu"] + floor["attention_cpu"],
+                "errors": len(errors),
+            }
+            print(json.dumps({k: round(v, 3) if isinstance(v, float) else v for k, v in summary.items()}))
 
         if 2 in args.phases:
             outcome: dict = {}

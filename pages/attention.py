@@ -41,7 +41,6 @@ def bertviz_for(
     view: str,
     layers: tuple[int, ...],
     labels: tuple[tuple[str, str], ...],
-    layer: int,
 ) -> str:
     result = attention(spec, text, pair, causal)
     common = {
@@ -49,8 +48,10 @@ def bertviz_for(
         "layers": list(layers),
         "labels": dict(labels),
     }
-    if view == "head":  # it shows one layer at a time: the one the Layer selector chose, when offered
-        return head_view_html(result.attentions, result.tokens, layer=layer, **common)
+    if view == "head":
+        # It shows one layer at a time: the one the Layer selector chose, read in the browser from the page's
+        # URL ("layer" is always in it), so a change of layer does not rebuild and reload the view.
+        return head_view_html(result.attentions, result.tokens, follow_parent_url="layer", **common)
     return model_view_html(result.attentions, result.tokens, **common)
 
 
@@ -144,16 +145,20 @@ st.caption(
     else t("attention.note_as_is")
 )
 st.caption(t("attention.download_maps"))
-all_maps = None
-if len(tokens) <= stats.MAX_JSON_TOKENS:
-    all_maps = stats.attentions_json(tokens, token_type_ids, {m: results[m].attentions for m in MASKS})
+
+
+def all_maps() -> dict:
+    return stats.attentions_json(tokens, token_type_ids, {m: results[m].attentions for m in MASKS})
+
+
+with_json = len(tokens) <= stats.MAX_JSON_TOKENS
 download_buttons(
     "attention_map",
     *stats.map_rows({m: shown[m][0] for m in MASKS}, shown_tokens),
-    data=all_maps,
+    data=all_maps if with_json else None,
     key="attention_maps",
 )
-if all_maps is None:
+if not with_json:
     st.caption(t("attention.json_too_long", limit=stats.MAX_JSON_TOKENS, n=len(tokens)))
 
 # --- before and after fine-tuning: this session's own fine-tuned model against the model it started from ---
@@ -309,5 +314,5 @@ else:
     # Everything a reader can get wrong (an empty or over-long input, no layer, a layer the model lacks) is
     # answered above; an error from bertviz here is a bug and surfaces as one.
     labels = tuple((word, t(f"attention.bertviz_word_{name}")) for name, word in BERTVIZ_WORDS.items())
-    html = bertviz_for(spec, text, pair, bertviz_mask == "causal", view, tuple(sorted(chosen)), labels, layer)
+    html = bertviz_for(spec, text, pair, bertviz_mask == "causal", view, tuple(sorted(chosen)), labels)
     st.iframe(html, height=charts.bertviz_height(view, len(tokens), len(chosen), n_heads))

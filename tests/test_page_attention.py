@@ -179,4 +179,9 @@ def test_bertviz_follows_the_layer_selector():
     assert 3 in at.session_state["attention_bertviz_layers"]
     (html,) = iframes(at)
     params = json.loads(re.search(r"const params = (.*?); // HACK: PYTHON_PARAMS", html).group(1))
-    assert params["layer"] == 3 and 3 in params["include_layers"]
+    assert params["include_layers"] == [0, 3]
+    # The view picks the layer from the page's URL in the browser (test_browser.py watches it switch), so
+    # going back to a layer it already offers sends the very same document: the frame is not reloaded.
+    assert "get(name)" in html and 'var name = "layer"' in html and at.query_params["layer"] == "3"
+    at.selectbox(key="w_layer").set_value(0).run()
+    assert iframes(at) == [html] and at.query_params["layer"] == "0"

@@ -9,9 +9,8 @@ from collections.abc import Sequence
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
-from .base import SUMMARY_JOIN, heatmap, style
+from .base import SUMMARY_JOIN, base_layout, heatmap_spec, style
 from .palette import ORANGE, SEQUENTIAL, SEQUENTIAL_SECOND, VERMILLION
 
 MAX_MAP_HEIGHT = 900
@@ -19,11 +18,13 @@ MAX_MAP_HEIGHT = 900
 GRID_COLUMNS = 2
 # Write each cell's value into the statistics grid only while the cells are big enough to read it.
 MAX_ANNOTATED_HEADS = 144
+# Between the statistics grid's panels: horizontal and vertical, as shares of the figure.
+GRID_SPACING = (0.06, 0.16)
 
 
 def attention_map(matrix: np.ndarray, tokens: Sequence[str], *, title: str, zmax: float) -> go.Figure:
     """Rows are the tokens that look (queries), columns the tokens looked at (keys)."""
-    fig = heatmap(
+    spec = heatmap_spec(
         matrix,
         list(tokens),
         list(tokens),
@@ -33,10 +34,12 @@ def attention_map(matrix: np.ndarray, tokens: Sequence[str], *, title: str, zmax
         zmax=zmax,
         height=min(MAX_MAP_HEIGHT, max(320, 22 * len(tokens) + 140)),
     )
-    fig.update_xaxes(side="top", tickangle=-60)
+    layout = spec["layout"]
+    layout["xaxis"].update(side="top", tickangle=-60)
     # Keys are labelled along the top, so the title goes to the very top of the figure, above them.
-    fig.update_layout(title={"y": 1.0, "yref": "container", "yanchor": "top", "pad": {"t": 8}}, margin={"t": 130})
-    return fig
+    layout["title"].update(y=1.0, yref="container", yanchor="top", pad={"t": 8})
+    layout["margin"]["t"] = 130
+    return go.Figure(spec)
 
 
 def paired_maps(
@@ -140,61 +143,93 @@ def statistics_grid(
     """
     names = list(titles)
     rows = -(-len(names) // GRID_COLUMNS)
-    fig = make_subplots(
-        rows=rows,
-        cols=GRID_COLUMNS,
-        # Shares are written as whole percentages: "0.12" does not fit a cell of a 12-head panel at 800 px, "12" does.
-        subplot_titles=[titles[n] if n == "entropy" else f"{titles[n]} (%)" for n in names],
-        horizontal_spacing=0.06,
-        vertical_spacing=0.16,
-    )
     n_layers, n_heads = stats[names[0]].shape
     annotate = n_layers * n_heads <= MAX_ANNOTATED_HEADS
+    # The panels' axes laid out by hand, as plotly's make_subplots would, in one layout dict: building the
+    # figure with make_subplots and an update per panel took most of the attention page's server time.
+    layout = base_layout(None, rows * max(240, 28 * n_layers + 110) + 60)
+    layout.update(
+        margin={**layout["margin"], "t": 40},
+        showlegend=selected is not None,
+        legend={"orientation": "h", "y": -0.1, "x": 0},
+        annotations=[],
+    )
+    width = (1 - GRID_SPACING[0] * (GRID_COLUMNS - 1)) / GRID_COLUMNS
+    height = (1 - GRID_SPACING[1] * (rows - 1)) / rows
+    data = []
     for i, name in enumerate(names):
         row, col = divmod(i, GRID_COLUMNS)
+        suffix = "" if i == 0 else str(i + 1)
+        left = col * (width + GRID_SPACING[0])
+        top = 1 - row * (height + GRID_SPACING[1])
+        layout[f"xaxis{suffix}"] = {
+            "anchor": f"y{suffix}",
+            "domain": [max(0.0, left), min(1.0, left + width)],
+            # Fixed ranges: the ring marker would otherwise pad the axes by a phantom row and column.
+            "range": [-0.5, n_heads - 0.5],
+            "dtick": 1 if n_heads <= 12 else 2,
+            "tickfont": {"size": 10},
+            "tickangle": 0,
+            **({"title": {"text": axis_labels[1]}} if row == rows - 1 else {}),
+        }
+        layout[f"yaxis{suffix}"] = {
+            "anchor": f"x{suffix}",
+            "domain": [max(0.0, top - height), min(1.0, top)],  # rounding can stray past 0
+            "range": [n_layers - 0.5, -0.5],
+            "dtick": 1 if n_layers <= 12 else 2,
+            **({"title": {"text": axis_labels[0]}} if col == 0 else {}),
+        }
+        layout["annotations"].append(
+            {
+                # Shares are written as whole percentages: "0.12" does not fit a cell of a 12-head panel at
+                # 800 px, "12" does.
+                "text": titles[name] if name == "entropy" else f"{titles[name]} (%)",
+                "x": left + width / 2,
+                "y": top,
+                "xref": "paper",
+                "yref": "paper",
+                "xanchor": "center",
+                "yanchor": "bottom",
+                "showarrow": False,
+                "font": {"size": 13},
+            }
+        )
         values = np.asarray(stats[name], dtype=np.float64)
         is_entropy = name == "entropy"
-        fig.add_trace(
-            go.Heatmap(
-                z=values,
-                x=list(range(n_heads)),
-                y=list(range(n_layers)),
-                colorscale=SEQUENTIAL_SECOND if is_entropy else SEQUENTIAL,
-                zmin=0.0,
-                zmax=(float(values.max()) or 1.0) if is_entropy else 1.0,
-                showscale=False,
-                text=cell_text(values, is_entropy) if annotate else None,
-                texttemplate="%{text}" if annotate else None,
-                textfont={"size": 9},
-                hovertemplate="L%{y} H%{x}: %{z:.3f}<extra>" + titles[name] + "</extra>",
-            ),
-            row=row + 1,
-            col=col + 1,
+        data.append(
+            {
+                "type": "heatmap",
+                "z": values,
+                "x": list(range(n_heads)),
+                "y": list(range(n_layers)),
+                "colorscale": SEQUENTIAL_SECOND if is_entropy else SEQUENTIAL,
+                "zmin": 0.0,
+                "zmax": (float(values.max()) or 1.0) if is_entropy else 1.0,
+                "showscale": False,
+                "text": cell_text(values, is_entropy) if annotate else None,
+                "texttemplate": "%{text}" if annotate else None,
+                "textfont": {"size": 9},
+                "hovertemplate": "L%{y} H%{x}: %{z:.3f}<extra>" + titles[name] + "</extra>",
+                "xaxis": f"x{suffix}",
+                "yaxis": f"y{suffix}",
+            }
         )
         if selected is not None:
-            fig.add_trace(
-                go.Scatter(
-                    x=[selected[1]],
-                    y=[selected[0]],
-                    mode="markers",
-                    name=selected_label,
-                    showlegend=i == 0,
-                    marker={"symbol": "square-open", "size": 16, "color": VERMILLION, "line": {"width": 3}},
-                    hoverinfo="skip",
-                ),
-                row=row + 1,
-                col=col + 1,
+            data.append(
+                {
+                    "type": "scatter",
+                    "x": [selected[1]],
+                    "y": [selected[0]],
+                    "mode": "markers",
+                    "name": selected_label,
+                    "showlegend": i == 0,
+                    "marker": {"symbol": "square-open", "size": 16, "color": VERMILLION, "line": {"width": 3}},
+                    "hoverinfo": "skip",
+                    "xaxis": f"x{suffix}",
+                    "yaxis": f"y{suffix}",
+                }
             )
-        # Fixed ranges: the ring marker would otherwise pad the axes by a phantom row and column.
-        fig.update_yaxes(range=[n_layers - 0.5, -0.5], dtick=1 if n_layers <= 12 else 2, row=row + 1, col=col + 1)
-        fig.update_xaxes(range=[-0.5, n_heads - 0.5], dtick=1 if n_heads <= 12 else 2, row=row + 1, col=col + 1)
-    fig.update_xaxes(tickfont_size=10, tickangle=0)
-    fig.update_annotations(font_size=13)  # the panel titles
-    fig.update_xaxes(title_text=axis_labels[1], row=rows)
-    fig.update_yaxes(title_text=axis_labels[0], col=1)
-    style(fig, None, rows * max(240, 28 * n_layers + 110) + 60)
-    fig.update_layout(margin={"t": 40}, showlegend=selected is not None, legend={"orientation": "h", "y": -0.1, "x": 0})
-    return fig
+    return go.Figure({"data": data, "layout": layout})
 
 
 def bertviz_height(view: str, n_tokens: int, n_layers: int, n_heads: int) -> int:

@@ -67,16 +67,22 @@ def wrap(values: Sequence, per_row: int, fill=None) -> list[list]:
     return [padded[r * per_row : (r + 1) * per_row] for r in range(rows)]
 
 
-def style(fig: go.Figure, title: str | None = None, height: int | None = None) -> go.Figure:
-    fig.update_layout(
-        title=title,
-        font={"family": FONT},
+def base_layout(title: str | None = None, height: int | None = None) -> dict:
+    """The look every chart shares, as a layout dict: a builder that makes its figure in one go (a figure is
+    validated once; each ``update_*`` call afterwards re-validates, several ms apiece) starts from this."""
+    return {
+        "title": {} if title is None else {"text": title},
+        "font": {"family": FONT},
         # A trace that names no colour takes these, not the theme's (Streamlit's has red beside green).
-        colorway=list(CATEGORICAL),
-        colorscale={"sequential": SEQUENTIAL, "diverging": DIVERGING},
-        margin={"l": 10, "r": 10, "t": 50 if title else 10, "b": 10},
-        height=height,
-    )
+        "colorway": list(CATEGORICAL),
+        "colorscale": {"sequential": SEQUENTIAL, "diverging": DIVERGING},
+        "margin": {"l": 10, "r": 10, "t": 50 if title else 10, "b": 10},
+        "height": height,
+    }
+
+
+def style(fig: go.Figure, title: str | None = None, height: int | None = None) -> go.Figure:
+    fig.update_layout(base_layout(title, height))
     return fig
 
 
@@ -92,43 +98,71 @@ def heatmap(
     hover: str = "%{y} → %{x}: %{z:.3f}<extra></extra>",
     height: int | None = None,
 ) -> go.Figure:
-    matrix = np.asarray(matrix, dtype=float)
-    if matrix.shape != (len(y_labels), len(x_labels)):
-        raise ValueError(f"matrix shape {matrix.shape} does not match {len(y_labels)} x {len(x_labels)} labels")
-    fig = go.Figure(
-        go.Heatmap(
-            z=matrix,
-            x=axis_labels(x_labels),
-            y=axis_labels(y_labels),
+    return go.Figure(
+        heatmap_spec(
+            matrix,
+            x_labels,
+            y_labels,
+            title=title,
             colorscale=colorscale,
             zmin=zmin,
             zmax=zmax,
-            hovertemplate=hover,
+            hover=hover,
+            height=height,
         )
     )
-    fig.update_yaxes(autorange="reversed", type="category")
-    fig.update_xaxes(type="category", tickangle=-45)
-    return style(fig, title, height or max(300, 22 * len(y_labels) + 120))
+
+
+def heatmap_spec(
+    matrix: np.ndarray,
+    x_labels: Sequence[str],
+    y_labels: Sequence[str],
+    *,
+    title: str | None = None,
+    colorscale: str = SEQUENTIAL,
+    zmin: float | None = None,
+    zmax: float | None = None,
+    hover: str = "%{y} → %{x}: %{z:.3f}<extra></extra>",
+    height: int | None = None,
+) -> dict:
+    """``heatmap``'s figure as a plain dict, for a builder that adds to it before the figure is made."""
+    matrix = np.asarray(matrix, dtype=float)
+    if matrix.shape != (len(y_labels), len(x_labels)):
+        raise ValueError(f"matrix shape {matrix.shape} does not match {len(y_labels)} x {len(x_labels)} labels")
+    trace = {
+        "type": "heatmap",
+        "z": matrix,
+        "x": axis_labels(x_labels),
+        "y": axis_labels(y_labels),
+        "colorscale": colorscale,
+        "zmin": zmin,
+        "zmax": zmax,
+        "hovertemplate": hover,
+    }
+    layout = base_layout(title, height or max(300, 22 * len(y_labels) + 120))
+    layout["yaxis"] = {"autorange": "reversed", "type": "category"}
+    layout["xaxis"] = {"type": "category", "tickangle": -45}
+    return {"data": [trace], "layout": layout}
 
 
 def probability_bars(
     labels: Sequence[str], probs: Sequence[float], *, title: str | None = None, color: str = BLUE
 ) -> go.Figure:
     """Horizontal bars, the most likely at the top."""
-    fig = go.Figure(
-        go.Bar(
-            x=list(probs),
-            y=unique_labels(labels),
-            orientation="h",
-            marker_color=color,
-            text=[f"{p:.1%}" for p in probs],
-            textposition="auto",
-            hovertemplate="%{y}: %{x:.2%}<extra></extra>",
-        )
-    )
-    fig.update_yaxes(autorange="reversed", type="category")
-    fig.update_xaxes(range=[0, 1], tickformat=".0%")
-    return style(fig, title, 60 + 28 * len(labels))
+    layout = base_layout(title, 60 + 28 * len(labels))
+    layout["yaxis"] = {"autorange": "reversed", "type": "category"}
+    layout["xaxis"] = {"range": [0, 1], "tickformat": ".0%"}
+    bars = {
+        "type": "bar",
+        "x": list(probs),
+        "y": unique_labels(labels),
+        "orientation": "h",
+        "marker": {"color": color},
+        "text": [f"{p:.1%}" for p in probs],
+        "textposition": "auto",
+        "hovertemplate": "%{y}: %{x:.2%}<extra></extra>",
+    }
+    return go.Figure({"data": [bars], "layout": layout})
 
 
 def token_grid(
