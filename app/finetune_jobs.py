@@ -45,6 +45,7 @@ from model.training.finetune import (
     FinetuneResult,
     FinetuneSettings,
     build_task_model,
+    demo_settings,
     encode_examples,
     layer_changes,
     predict,
@@ -354,6 +355,20 @@ def sentence_baselines(key: tuple, train: list, heldout: list, num_labels: int) 
     }
     with _baselines_lock:
         return _baselines.setdefault(key, values)
+
+
+def page_settings(values) -> FinetuneSettings:
+    """The recipe the fine-tuning page's Start button trains with, from its widgets' values (a mapping with
+    ``app.state.SETTINGS``' keys: the session's state on the page, the defaults in ``bench/bench_finetune.py``)."""
+    return demo_settings(
+        epochs=values["finetune_epochs"],
+        batch_size=values["finetune_batch"],
+        lr=values["finetune_lr"],
+        max_length=values["finetune_max_length"],
+        max_seconds=float(values["finetune_budget"]),
+        freeze_encoder=values["finetune_freeze"] and not values["finetune_compare_frozen"],
+        trained_layers=values["finetune_layers"],
+    )
 
 
 def start(

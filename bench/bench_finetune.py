@@ -1,24 +1,41 @@
-"""Fine-tuning on 2 CPU cores: what 60 seconds buy, and our loop's speed against a plain transformers loop.
+"""Fine-tuning on 2 CPU cores: what the page's default minute buys, and our loop's speed against transformers.
 
-1. sentiment-zh on the embedded model, pretrained start versus random start, the same data, settings and
+1. The page's default run, per task: exactly what the Start button starts with the page's default settings
+   (``app.finetune_jobs.page_settings`` of ``app.state.SETTINGS``' defaults, ``app.finetune_jobs.start``: a
+   child process at the page's niceness and thread count, the time budget, the held-out scoring), alone and
+   under a simulated page load. The load is this app's own Streamlit server with headless Chromium reloading
+   the Chinese attention page and the fine-tuning page, one after the other, for as long as the run lasts
+   (``PageLoad``): a teacher's browser and the server it talks to, busier than a class watching one page.
+2. ``recipes``: how the page's recipe was chosen. Candidates (layers trained, learning rate, the head's rate
+   over the encoder's) each see the same first N training examples once, with no time limit (so the load does
+   not decide the result), batch 16 x 64 tokens, one training thread; held-out accuracy on the page's held-out
+   examples, and examples per second as a relative cost.
+3. sentiment-zh on the embedded model, pretrained start versus random start, the same data, settings and
    time budget; held-out accuracy of each.
    For scale, a bag-of-characters logistic regression on the same held-out reviews, trained on the same
    training set and on all of it: how far characters alone get on this (noisy) data. With ``--full-epoch``,
    also one epoch over every training review at 128 tokens with no time limit (about 12 minutes on 2 cores):
    what the model reaches when compute is not the limit.
-2. Training throughput on the same weights and batches: ``model.training.finetune.finetune``'s model step against
+4. Training throughput on the same weights and batches: ``model.training.finetune.finetune``'s model step against
    a plain ``transformers`` BertForSequenceClassification step, alternating, so background load hits both.
 
-    .venv/bin/python bench/bench_finetune.py [--seconds 60] [--threads 2] [--full-epoch]
+    .venv/bin/python bench/bench_finetune.py [--sections default,recipes,budget,throughput]
+        [--tasks sentiment-zh,topics-en]
+        [--seconds 60] [--threads 2] [--full-epoch]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import socket
 import statistics
+import subprocess
 import sys
 import tempfile
+import threading
 import time
+import urllib.request
 from pathlib import Path
 
 import torch
@@ -32,6 +49,153 @@ from model.training.baselines import bag_of_characters_accuracy
 from model.training.pretrain import make_optimizer
 
 LR = 2e-4  # the same for both starts; the schedule warms up and decays within the time budget
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = "/usr/bin/chromium"
+LOAD_PAGES = ("attention?lang=zh", "finetune?lang=zh")
+READY = '[data-testid="stApp"][data-test-connection-state="CONNECTED"][data-test-script-state="notRunning"]'
+
+
+class PageLoad:
+    """This app's Streamlit server and a headless Chromium reloading ``LOAD_PAGES`` in turn until ``stop()``.
+
+    ``reloads`` counts the pages that finished loading (the script run ended) while the load ran."""
+
+    def __init__(self) -> None:
+        self.reloads = 0
+        self._stop = threading.Event()
+        self._ready = threading.Event()
+        self._error: BaseException | None = None
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.url = f"http://127.0.0.1:{s.getsockname()[1]}"
+        self._home = tempfile.TemporaryDirectory()
+        command = [sys.executable, "-m", "streamlit", "run", "streamlit_app.py", "--server.headless", "true"]
+        command += ["--server.port", self.url.rsplit(":", 1)[1], "--server.address", "127.0.0.1"]
+        command += ["--browser.gatherUsageStats", "false"]
+        env = {**os.environ, "HOME": self._home.name, "HF_HUB_OFFLINE": "1"}
+        self._server = subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        self._thread = threading.Thread(target=self._browse, name="page-load", daemon=True)
+
+    def __enter__(self) -> PageLoad:
+        deadline = time.time() + 120
+        while True:
+            try:
+                if urllib.request.urlopen(f"{self.url}/_stcore/health", timeout=2).read() == b"ok":
+                    break
+            except OSError:
+                if time.time() > deadline:
+                    self.__exit__()
+                    raise RuntimeError("the app did not start") from None
+                time.sleep(0.5)
+        self._thread.start()
+        self._ready.wait(300)  # the first visits load the model: the load is steady only after them
+        if self._error is not None:
+            self.__exit__()
+            raise RuntimeError(f"the page load failed: {self._error}")
+        return self
+
+    def _browse(self) -> None:
+        from playwright.sync_api import sync_playwright
+
+        try:
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+                page = browser.new_page(viewport={"width": 1400, "height": 1000})
+                page.set_default_timeout(300_000)
+                visit = 0
+                while not self._stop.is_set():
+                    page.goto(f"{self.url}/{LOAD_PAGES[visit % len(LOAD_PAGES)]}")
+                    page.wait_for_selector(READY)
+                    visit += 1
+                    if visit == len(LOAD_PAGES):
+                        self._ready.set()
+                    elif visit > len(LOAD_PAGES):
+                        self.reloads += 1
+                browser.close()
+        except BaseException as e:  # noqa: BLE001 - reported by __enter__ or in the table
+            self._error = e
+        finally:
+            self._ready.set()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(120)
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+        self._server.terminate()
+        try:
+            self._server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self._server.kill()
+            self._server.wait()
+        self._home.cleanup()
+
+
+def loadavg() -> str:
+    return Path("/proc/loadavg").read_text().split(" ", 1)[0]
+
+
+def page_default_run(base, task_name: str) -> dict:
+    """The run the page's Start button starts with every setting at its default, to the end of its scoring."""
+    from app import finetune_jobs as jobs
+    from app.state import SETTINGS
+
+    defaults = {name: setting.default for name, setting in SETTINGS.items()}
+    owner = jobs.Owner()  # held until the job ends: a job whose owner is gone stops
+    job = jobs.start(
+        owner, base, task_name, jobs.page_settings(defaults), defaults["finetune_init"], defaults["finetune_size"]
+    )
+    job.wait()
+    snapshot = job.snapshot()
+    if snapshot.status != jobs.DONE:
+        raise RuntimeError(f"the default run on {task_name} ended {snapshot.status}: {snapshot.error}")
+    result = snapshot.results[defaults["finetune_init"]]
+    training, total = jobs.time_figures(snapshot)
+    return {
+        "steps": result.steps,
+        "total_steps": jobs.steps_per_run(snapshot.train_size, snapshot.settings),
+        "training_s": training,
+        "total_s": total if total is not None else training,
+        "accuracy": result.evaluation.accuracy,
+        "heldout": snapshot.heldout_size,
+        "baselines": snapshot.baselines,
+        "settings": snapshot.settings,
+        "train_size": snapshot.train_size,
+    }
+
+
+def default_runs(tasks: list[str]) -> None:
+    """Section 1: the page's default run per task, alone and under ``PageLoad``, with the load average at its end."""
+    base = load("embedded")
+    from app import finetune_jobs as jobs
+    from app.state import SETTINGS
+
+    settings = jobs.page_settings({name: setting.default for name, setting in SETTINGS.items()})
+    print(f"page defaults: {settings}, {SETTINGS['finetune_size'].default} training examples\n")
+    print(
+        "| task | load | steps done / planned | training s | total s | held-out accuracy | majority | "
+        "bag of characters/words | page reloads | loadavg (1 min) before → after |\n|---|---|---|---|---|---|---|---|---|---|"
+    )
+    for task_name in tasks:
+        for loaded in (False, True):
+            before = loadavg()
+            if loaded:
+                with PageLoad() as page_load:
+                    r = page_default_run(base, task_name)
+                    reloads = str(page_load.reloads)
+            else:
+                r, reloads = page_default_run(base, task_name), "-"
+            b = r["baselines"]
+            print(
+                f"| {task_name} | {'app + Chromium reloading pages' if loaded else 'alone'} | {r['steps']} / "
+                f"{r['total_steps']} | {r['training_s']:.1f} | {r['total_s']:.1f} | {r['accuracy']:.1%} of "
+                f"{r['heldout']} | {b.get('majority', 0):.1%} | {b.get('bag_of_characters', 0):.1%} | {reloads} | "
+                f"{before} → {loadavg()} |",
+                flush=True,
+            )
 
 
 def budget_run(
@@ -110,8 +274,44 @@ def throughput(base, task, steps: int) -> tuple[float, float]:
     return statistics.median(a[1:]), statistics.median(r[1:])
 
 
+# (layers trained from the top or None for all, learning rate, head's rate over the encoder's), in the order tried
+RECIPES = ((None, 1e-4, 1.0), (None, 2e-4, 1.0), (3, 5e-4, 1.0), (3, 5e-4, 10.0))
+RECIPE_EXAMPLES = (640, 1280)  # about what a minute buys on two cores shared with the app and a browser, and twice
+
+
+def recipe_run(base, task, examples: int, trained_layers: int | None, lr: float, head_lr_ratio: float) -> dict:
+    settings = ft.demo_settings(
+        epochs=1, lr=lr, trained_layers=trained_layers, head_lr_ratio=head_lr_ratio, max_seconds=None
+    )
+    train = ft.encode_examples(base.tokenizer, task.kind, task.train[:examples], settings.max_length)
+    heldout = ft.encode_examples(base.tokenizer, task.kind, task.heldout[: ft.DEMO_HELDOUT_SIZE], settings.max_length)
+    model = ft.build_task_model(base, task.labels, task.kind, "pretrained", seed=0)
+    result = ft.finetune(model, train, settings, labels=task.labels, heldout=heldout)
+    return {"accuracy": result.evaluation.accuracy, "per_second": examples / result.seconds}
+
+
+def recipes(tasks: list[str]) -> None:
+    """Section 2: the candidate recipes on the same examples, one pass, no time limit."""
+    torch.set_num_threads(1)
+    base = load("embedded")
+    print("\n| task | examples seen | layers trained | lr | head lr ratio | held-out accuracy | examples/s | loadavg |")
+    print("|---|---|---|---|---|---|---|---|")
+    for task_name in tasks:
+        task = load_task(task_name)
+        for examples in RECIPE_EXAMPLES:
+            for layers, lr, ratio in RECIPES:
+                r = recipe_run(base, task, examples, layers, lr, ratio)
+                print(
+                    f"| {task_name} | {examples} | {layers or 'all'} | {lr:g} | {ratio:g} | {r['accuracy']:.1%} | "
+                    f"{r['per_second']:.1f} | {loadavg()} |",
+                    flush=True,
+                )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
+    parser.add_argument("--sections", default="default,budget,throughput", help="which of the three to run")
+    parser.add_argument("--tasks", default="sentiment-zh,topics-en", help="tasks of the default-run section")
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--train-size", type=int, default=2000)
@@ -121,12 +321,28 @@ def main() -> None:
         "--full-epoch", action="store_true", help="also one epoch on every training review, no time limit"
     )
     args = parser.parse_args()
+    sections = set(args.sections.split(","))
+    if "default" in sections:
+        default_runs(args.tasks.split(","))
+    if "recipes" in sections:
+        recipes(args.tasks.split(","))
+    if not sections & {"budget", "throughput"}:
+        return
     torch.set_num_threads(args.threads)
     base = load("embedded")
     task = load_task("sentiment-zh")
+    if "budget" in sections:
+        budget_section(base, task, args)
+    if "throughput" in sections:
+        ours, ref = throughput(base, task, args.steps)
+        print("\n| training step (batch 32 x 64) | ours s | transformers s | ratio |\n|---|---|---|---|")
+        print(f"| median of {args.steps - 1} | {ours:.3f} | {ref:.3f} | {ours / ref:.2f} |")
+
+
+def budget_section(base, task, args) -> None:
     heldout_size = args.heldout_size or len(task.heldout)
     print(
-        f"threads={torch.get_num_threads()}, sentiment-zh, {args.train_size} training / {heldout_size} held-out "
+        f"\nthreads={torch.get_num_threads()}, sentiment-zh, {args.train_size} training / {heldout_size} held-out "
         f"reviews, batch 32 x 64 tokens, lr {LR:g}, budget {args.seconds:.0f} s\n"
     )
     print("| start | steps | examples seen | seconds | held-out accuracy |\n|---|---|---|---|---|")
@@ -145,9 +361,6 @@ def main() -> None:
             f"| bag of characters, {size} reviews, no time limit | - | - | - | "
             f"{bag_of_characters(task, size, heldout_size):.1%} |"
         )
-    ours, ref = throughput(base, task, args.steps)
-    print("\n| training step (batch 32 x 64) | ours s | transformers s | ratio |\n|---|---|---|---|")
-    print(f"| median of {args.steps - 1} | {ours:.3f} | {ref:.3f} | {ours / ref:.2f} |")
 
 
 if __name__ == "__main__":

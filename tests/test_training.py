@@ -319,6 +319,23 @@ def test_finetune_stops_when_asked_and_frozen_encoder_stays_fixed():
         assert torch.equal(v, encoder_before[k])
 
 
+def test_training_the_top_layers_keeps_the_rest_and_the_head_steps_further():
+    base = _base_bundle()
+    model = ft.build_task_model(base, ["neg", "pos"], "sequence", "pretrained")
+    before = {k: v.clone() for k, v in model.state_dict().items()}
+    train = ft.encode_examples(base.tokenizer, "sequence", _sentiment_like(16, 0), 32)
+    settings = ft.FinetuneSettings(epochs=1, batch_size=8, lr=1e-3, trained_layers=1, head_lr_ratio=10.0)
+    ft.finetune(model, train, settings, labels=["neg", "pos"], should_stop=lambda: True)  # one step
+    moved = {k: float((v - before[k]).abs().max()) for k, v in model.state_dict().items()}
+    below = [k for k in moved if k.startswith(("bert.embeddings.", "bert.encoder.layer.0."))]
+    top = [k for k in moved if k.startswith("bert.encoder.layer.1.")]
+    assert below and all(moved[k] == 0 for k in below)
+    # Adam's first step moves a weight by about its learning rate, whatever the gradient's size.
+    top_step = max(moved[k] for k in top)
+    assert top_step > 0
+    assert max(moved["classifier.weight"], moved["classifier.bias"]) == pytest.approx(10 * top_step, rel=0.02)
+
+
 def test_token_labels_go_on_the_first_piece_of_each_word():
     tok = tiny_tokenizer()
     data = ft.encode_examples(tok, "token", [(["我", "去", "看"], [1, 0, 2])], 16)

@@ -70,8 +70,10 @@ TEXT = {
     "epochs": {"en": "Epochs (passes over the data)", "zh": "训练轮数（epoch）"},
     "lr": {"en": "Learning rate", "zh": "学习率"},
     "lr_help": {
-        "en": "The BERT paper tried 5e-5, 3e-5 and 2e-5 over several epochs; a run of a minute does better with 1e-4. A head trained alone (frozen encoder) needs a larger one, such as 1e-3.",
-        "zh": "BERT 论文在 5e-5、3e-5、2e-5 中选择（训练多个轮次）；只训练一分钟时 1e-4 更好。只训练任务头（冻结编码器）时需要更大的学习率，例如 1e-3。",
+        "en": "The BERT paper tried 5e-5, 3e-5 and 2e-5 over several epochs; a run of a minute, which buys few steps, "
+        "does better with {lr}. A head trained alone (frozen encoder) needs a larger one, such as 1e-3.",
+        "zh": "BERT 论文在 5e-5、3e-5、2e-5 中选择（训练多个轮次）；只训练一分钟、步数很少时 {lr} 更好。"
+        "只训练任务头（冻结编码器）时需要更大的学习率，例如 1e-3。",
     },
     "batch_size": {"en": "Batch size", "zh": "批大小"},
     "max_length": {"en": "Tokens per example (longer ones are cut)", "zh": "每条样本的 token 数（超出部分截断）"},
@@ -86,6 +88,14 @@ TEXT = {
         "en": 'Frozen: BERT\'s weights stay fixed and only the Linear head learns ("feature extraction"). '
         "Unfrozen: the whole network adapts, which is what fine-tuning usually means.",
         "zh": "冻结：BERT 的权重保持不变，只训练线性任务头（“特征抽取”）。不冻结：整个网络一起调整，这才是通常说的微调。",
+    },
+    "trained_layers": {"en": "Encoder layers trained (from the top)", "zh": "参与训练的编码器层数（从最上层数起）"},
+    "trained_layers_help": {
+        "en": "The layers below, and the embeddings, keep their pre-trained weights: no backward pass runs through "
+        "them, so a step costs less (about half when half the layers train) and a minute buys more steps. The lower "
+        "layers hold general features that fine-tuning changes least anyway. {total} trains the whole network.",
+        "zh": "下面的层和嵌入层保持预训练权重：反向传播不经过它们，每一步的计算量更小（只训练一半的层时约减半），"
+        "一分钟能走更多步。底层保存的是通用特征，本来微调对它们的改动就最小。选 {total} 则训练整个网络。",
     },
     "init": {"en": "Start from", "zh": "初始权重"},
     "init_pretrained": {"en": "Pre-trained weights", "zh": "预训练权重"},
@@ -110,6 +120,13 @@ TEXT = {
         "在侧边栏的模型框里输入 zip 的路径即可重新加载，也可以用 `python -m model info --model path/to/model.zip`。",
     },
     "layers_header": {"en": "Which layers changed", "zh": "哪些层变化了"},
+    "layers_frozen_note": {
+        "en": "This run trained only the top {n} of the {total} layers (the setting above): the embeddings and the "
+        "layers below kept their pre-trained weights, so they show no change. Train all {total} layers to see "
+        "which ones fine-tuning moves most on its own.",
+        "zh": "本次只训练了 {total} 层中最上面的 {n} 层（见上面的设置）：嵌入层和下面的层保持预训练权重，所以变化为 0。"
+        "训练全部 {total} 层，才能看出微调本身改动哪些层最多。",
+    },
     "layers_note": {
         "en": "How far fine-tuning moved each part of the pre-trained encoder: ‖W after − W before‖ / ‖W before‖ over "
         "its weights, from the embeddings (bottom) to the pooler (top). Analyses of fine-tuned BERT (Merchant et al. "
@@ -179,6 +196,7 @@ TEXT = {
     },
     "frozen_yes": {"en": "frozen", "zh": "冻结"},
     "frozen_no": {"en": "trained", "zh": "参与训练"},
+    "frozen_below": {"en": "trained in its top {n} of {total} layers", "zh": "只训练最上面 {n} 层（共 {total} 层）"},
     "progress": {"en": "{share:.0%} done", "zh": "已完成 {share:.0%}"},
     "curves_title": {
         "en": "Training curves (faint: each batch; solid: running mean)",

@@ -97,6 +97,19 @@ def register(sub, add_model) -> None:
     )
     p.add_argument("--freeze-encoder", action="store_true")
     p.add_argument(
+        "--trained-layers",
+        type=_positive_int,
+        default=demo.trained_layers,
+        help="encoder layers trained, from the top; the embeddings and the layers below keep their pre-trained "
+        "weights (default: %(default)s; the model's layer count trains everything)",
+    )
+    p.add_argument(
+        "--head-lr-ratio",
+        type=float,
+        default=demo.head_lr_ratio,
+        help="the new head's learning rate over the encoder's (default: %(default)s)",
+    )
+    p.add_argument(
         "--seconds",
         type=float,
         default=None,
@@ -262,6 +275,8 @@ def finetune_settings(args) -> FinetuneSettings:
         lr=args.lr,
         max_length=args.max_length,
         freeze_encoder=args.freeze_encoder,
+        trained_layers=args.trained_layers,
+        head_lr_ratio=args.head_lr_ratio,
         max_seconds=args.seconds,
         seed=args.seed,
     )
