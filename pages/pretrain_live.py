@@ -43,7 +43,7 @@ def measured(run: str) -> str:
     )
 
 
-st.caption(t(f"pretrain_live.why_{lang}", en_result=measured("en"), zh_15=measured("zh_15"), zh_25=measured("zh_25")))
+st.caption(t(f"pretrain_live.why_{lang}", en_result=measured("en"), zh_15=measured("zh_15"), zh_40=measured("zh_40")))
 st.caption(t(f"pretrain_live.corpus_{lang}"))
 
 experiments = SETTINGS["pretrain_live_experiment"].options

@@ -29,13 +29,13 @@ TEXT = {
         "同样的训练：`python -m model pretrain --preset live --lang en --max-seconds 120 --json`）。",
     },
     "why_zh": {
-        "en": "Chinese masks 25% of the characters in training. Measured with two minutes of one core: at 15% the "
+        "en": "Chinese masks 40% of the characters in training. Measured with two minutes of one core: at 15% the "
         "model was still on the plateau at the end ({zh_15}); a character is harder to guess than an English "
-        "word, and 25% gives each step 1.7 times the targets for about the same cost, so the model leaves the plateau within the budget "
-        "({zh_25}). Try it yourself: add `--mask-rate 0.15` to `python -m model pretrain --preset live --lang zh "
+        "word, and 40% gives each step 2.7 times the targets for about the same cost, so the model leaves the plateau within the budget "
+        "({zh_40}). Try it yourself: add `--mask-rate 0.15` to `python -m model pretrain --preset live --lang zh "
         "--max-seconds 120 --json`.",
-        "zh": "中文训练时掩码 25% 的汉字。用一个 CPU 核两分钟测得：用 15% 时，结束时模型仍停在平台上（{zh_15}）；"
-        "猜一个汉字比猜一个英文词更难，25% 让每一步的预测目标多出 0.7 倍而计算量几乎不变，模型在预算内就离开了平台（{zh_25}）。可以自己验证：在 "
+        "zh": "中文训练时掩码 40% 的汉字。用一个 CPU 核两分钟测得：用 15% 时，结束时模型仍停在平台上（{zh_15}）；"
+        "猜一个汉字比猜一个英文词更难，40% 让每一步的预测目标多出 1.7 倍而计算量几乎不变，模型在预算内就离开了平台（{zh_40}）。可以自己验证：在 "
         "`python -m model pretrain --preset live --lang zh --max-seconds 120 --json` 后加上 `--mask-rate 0.15`。",
     },
     "measured": {

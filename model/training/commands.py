@@ -27,7 +27,7 @@ def register(sub, add_model) -> None:
     )
     p.add_argument("--lang", choices=("en", "zh"), default="en", help="live preset: the corpus language")
     p.add_argument(
-        "--mask-rate", type=float, default=None, help="share of tokens chosen for MLM (default: 0.15; live zh: 0.25)"
+        "--mask-rate", type=float, default=None, help="share of tokens chosen for MLM (default: 0.15; live zh: 0.4)"
     )
     p.add_argument("--all-mask", action="store_true", help="every chosen token becomes [MASK] (no 80/10/10)")
     p.add_argument("--no-nsp", action="store_true", help="train without the next-sentence loss")
