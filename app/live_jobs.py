@@ -64,7 +64,7 @@ class LiveJob:
         self.id = uuid.uuid4().hex
         self.lang, self.experiment, self.budget = lang, experiment, float(budget)
         self.settings = {
-            name: live_settings(max_seconds=self.budget, **changes) for name, changes in EXPERIMENTS[experiment]
+            name: live_settings(lang, max_seconds=self.budget, **changes) for name, changes in EXPERIMENTS[experiment]
         }
         self._owner = weakref.ref(owner)
         self._stop = threading.Event()

@@ -88,7 +88,7 @@ def main() -> None:
     from model.training.pretrain import batches
 
     data = live_data(args.lang)
-    settings = live_settings(steps=args.steps, max_seconds=None)
+    settings = live_settings(args.lang, steps=args.steps, max_seconds=None)
     stream = batches(data.train, data.tokenizer, settings, seed=0, languages=[args.lang])
     batch_list = [next(stream) for _ in range(args.steps)]
     load_before = os.getloadavg()
@@ -105,7 +105,7 @@ def main() -> None:
     print(json.dumps({"speed": speed}), flush=True)
 
     load_before = os.getloadavg()
-    records = run_live(args.lang, live_settings(max_seconds=args.seconds))
+    records = run_live(args.lang, live_settings(args.lang, max_seconds=args.seconds))
     last = records[-1]
     print(
         json.dumps(

@@ -12,14 +12,14 @@ from app.finetune_jobs import MAX_TRAININGS
 from app.i18n import t
 from app.navigation import require_entry
 from app.state import SETTINGS, keep
-from model.training.live import MODEL_SIZES, PROBES, VOCAB_SIZE, live_settings
+from model.training.live import MEASURED_120S, MODEL_SIZES, PROBES, VOCAB_SIZE, live_settings
 
 context = require_entry()
 lang = context.lang
 
 st.title(t("pretrain_live.title"))
 st.markdown(t("pretrain_live.intro"))
-preset = live_settings()
+preset = live_settings(lang)
 st.caption(
     t(
         "pretrain_live.choices",
@@ -30,6 +30,28 @@ st.caption(
         seq_len=preset.seq_len,
         batch=preset.batch_size,
         lr=preset.lr,
+        mask_rate=preset.mask_rate,
+    )
+)
+
+
+def measured(run: str) -> str:
+    result = MEASURED_120S[run]
+    top1, baseline = result["heldout_top1"], result["frequency_baseline_top1"]
+    return t(
+        "pretrain_live.measured", steps=result["steps"], top1=top1, baseline=baseline, delta=100 * (top1 - baseline)
+    )
+
+
+zh_rate = live_settings("zh").mask_rate
+st.caption(
+    t(
+        f"pretrain_live.why_{lang}",
+        en_result=measured("en"),
+        zh_15=measured("zh_15"),
+        zh_40=measured("zh_40"),
+        zh_rate=zh_rate,
+        ratio=zh_rate / live_settings("en").mask_rate,  # targets per step against English's rate
     )
 )
 st.caption(t(f"pretrain_live.corpus_{lang}"))
@@ -108,6 +130,20 @@ def show_status(snapshot: jobs.LiveSnapshot) -> None:
         st.error(t("pretrain_live.failed", error=snapshot.error))
 
 
+def figure(name: str, snapshot: jobs.LiveSnapshot, build, *args, **kwargs):
+    """``build(*args, **kwargs)``, rebuilt only when a new evaluation came in. The page polls every second and an evaluation
+    comes every few seconds; building the figures was most of a poll's work in the server, whose cores the
+    training process shares."""
+    key = (snapshot.id, lang, tuple(len(records) for records in snapshot.records.values()))
+    built = st.session_state.get("pretrain_live_figures")
+    if built is None or built[0] != key:
+        built = (key, {})
+        st.session_state["pretrain_live_figures"] = built
+    if name not in built[1]:
+        built[1][name] = build(*args, **kwargs)
+    return built[1][name]
+
+
 # Polls the job once a second while it trains; only this part of the page reruns.
 @st.fragment(run_every=1.0 if active else None)
 def live_view() -> None:
@@ -136,40 +172,46 @@ def live_view() -> None:
     if not any(snapshot.records.values()):
         return
     st.subheader(t("pretrain_live.accuracy_header"))
-    ui.plot(
-        charts.accuracy_curves(
-            snapshot.records,
-            run_names=names,
-            baseline_name=t("pretrain_live.baseline"),
-            accuracy_title=t("pretrain_live.top1"),
-            step_title=t("pretrain_live.step"),
-        ),
-        key="pretrain_live_accuracy",
+    accuracy = figure(
+        "accuracy",
+        snapshot,
+        charts.accuracy_curves,
+        snapshot.records,
+        run_names=names,
+        baseline_name=t("pretrain_live.baseline"),
+        accuracy_title=t("pretrain_live.top1"),
+        step_title=t("pretrain_live.step"),
     )
+    ui.plot(accuracy, key="pretrain_live_accuracy")
     st.subheader(t("pretrain_live.loss_header"))
+    loss = figure(
+        "loss",
+        snapshot,
+        charts.loss_curves,
+        snapshot.records,
+        run_names=names,
+        mlm_title=t("pretrain_live.mlm_loss"),
+        nsp_title=t("pretrain_live.nsp_loss"),
+        step_title=t("pretrain_live.step"),
+    )
     ui.plot(
-        charts.loss_curves(
-            snapshot.records,
-            run_names=names,
-            mlm_title=t("pretrain_live.mlm_loss"),
-            nsp_title=t("pretrain_live.nsp_loss"),
-            step_title=t("pretrain_live.step"),
-        ),
+        loss,
         key="pretrain_live_loss",
         summary=charts.loss_summary(snapshot.records, names, t("pretrain_live.summary_loss")),
     )
     if snapshot.experiment == "mask_mix":
         st.subheader(t("pretrain_live.kinds_header"))
         st.markdown(t("pretrain_live.kinds_text"))
-        ui.plot(
-            charts.target_kind_bars(
-                {run: jobs.last_record(snapshot, run) for run in snapshot.runs},
-                run_names=names,
-                kind_names={kind: t(f"pretrain_live.kind_{kind}") for kind in ("masked", "kept", "random")},
-                accuracy_title=t("pretrain_live.kinds_accuracy"),
-            ),
-            key="pretrain_live_kinds",
+        kinds = figure(
+            "kinds",
+            snapshot,
+            charts.target_kind_bars,
+            {run: jobs.last_record(snapshot, run) for run in snapshot.runs},
+            run_names=names,
+            kind_names={kind: t(f"pretrain_live.kind_{kind}") for kind in ("masked", "kept", "random")},
+            accuracy_title=t("pretrain_live.kinds_accuracy"),
         )
+        ui.plot(kinds, key="pretrain_live_kinds")
     elif snapshot.experiment == "nsp":
         st.caption(t("pretrain_live.nsp_text"))
     elif snapshot.experiment == "mask_rate":
@@ -180,16 +222,28 @@ def live_view() -> None:
     probe = last["probe"]
     probe_column, attention_column = st.columns(2)
     with probe_column:
+        top5 = figure(
+            "probe", snapshot, probability_bars, [token for token, _ in probe["top5"]], [p for _, p in probe["top5"]]
+        )
         ui.plot(
-            probability_bars([token for token, _ in probe["top5"]], [p for _, p in probe["top5"]]),
+            top5,
             key="pretrain_live_probe",
             summary=ranked_summary(
                 [token for token, _ in probe["top5"]], [p for _, p in probe["top5"]], t("common.summary_most_likely")
             ),
         )
     with attention_column:
+        attention = figure(
+            "attention",
+            snapshot,
+            attention_map,
+            probe["attention"],
+            probe["tokens"],
+            title=t("pretrain_live.attention_title"),
+            zmax=1.0,
+        )
         ui.plot(
-            attention_map(probe["attention"], probe["tokens"], title=t("pretrain_live.attention_title"), zmax=1.0),
+            attention,
             key="pretrain_live_attention",
             summary=strongest_link(probe["attention"], probe["tokens"], t("common.summary_strongest_link")),
         )

@@ -409,3 +409,26 @@ def test_the_keyboard_reaches_past_the_charts_and_works_the_buttons(page, server
     wait_ready(page)
     assert sidebar_text.input_value() == "我去[MASK]场看电影"
     assert page.get_by_test_id("stException").count() == 0
+
+
+def test_live_pretraining_draws_its_curves_and_the_probe(page, server):
+    """Start the shortest live pre-training run the page offers; once its first evaluation is in, the curves and
+    the probe sentence's top-5 are drawn. The run is then stopped: the rest of it would only add points."""
+    from app.text.pretrain_live import TEXT
+
+    open_page(page, server, "pretrain_live", "en", pretrain_live_budget="30")
+    page.get_by_role("button", name=TEXT["start"]["en"]).click()
+    probe = page.get_by_text(TEXT["probe_header"]["en"])
+    probe.wait_for(timeout=120_000)  # the first evaluation: the child process started and trained 25 steps
+    charts = page.locator('[data-testid="stPlotlyChart"]')
+    accuracy = charts.filter(has_text=TEXT["baseline"]["en"])
+    accuracy.first.locator(".main-svg").first.wait_for()
+    charts.filter(has_text=TEXT["mlm_loss"]["en"]).first.locator(".main-svg").first.wait_for()
+    # The probe's top-5 bars: five candidate tokens from the run's vocabulary, drawn as SVG bars.
+    bars = charts.nth(2).locator(".main-svg .bars .point")
+    bars.first.wait_for()
+    assert bars.count() == 5
+    assert page.get_by_test_id("stException").count() == 0
+    page.get_by_role("button", name=TEXT["stop"]["en"]).click()
+    page.get_by_text(TEXT["stopped"]["en"], exact=True).wait_for(timeout=60_000)
+    shot(page, "pretrain_live_stopped_en")

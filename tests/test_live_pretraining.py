@@ -37,7 +37,7 @@ class _AlwaysGuess(torch.nn.Module):
 def test_frequency_baseline_is_scored_on_the_same_heldout_targets(data):
     counts = np.bincount(np.concatenate([s for d in data.train.documents for s in d]))
     assert data.most_frequent_id == int(counts.argmax())
-    held = live.eval_batches(data, live.live_settings())
+    held = live.eval_batches(data, live.live_settings("en"))
     scores = live.evaluate(_AlwaysGuess(data.tokenizer.vocab_size, data.most_frequent_id), data, held)
     # A model that always answers the most frequent token is the baseline, target for target.
     assert scores["heldout_top1"] == scores["frequency_baseline_top1"]
@@ -48,11 +48,11 @@ def test_frequency_baseline_is_scored_on_the_same_heldout_targets(data):
 
 
 def test_heldout_targets_hold_all_three_kinds_whatever_the_run_trains_with(data):
-    all_mask = live.live_settings(mask_prob=1.0, random_prob=0.0, mask_rate=0.4)
+    all_mask = live.live_settings("en", mask_prob=1.0, random_prob=0.0, mask_rate=0.4)
     held = live.eval_batches(data, all_mask)
     assert all(
         torch.equal(a["mlm_labels"], b["mlm_labels"])
-        for a, b in zip(held, live.eval_batches(data, live.live_settings()))
+        for a, b in zip(held, live.eval_batches(data, live.live_settings("en")))
     )
     kinds = {
         k: sum(int(live.target_kinds(b, data.tokenizer.mask_token_id)[k].sum()) for b in held)
@@ -64,7 +64,7 @@ def test_heldout_targets_hold_all_three_kinds_whatever_the_run_trains_with(data)
 
 
 def test_all_mask_run_masks_every_chosen_token(data):
-    settings = live.live_settings(mask_prob=1.0, random_prob=0.0)
+    settings = live.live_settings("en", mask_prob=1.0, random_prob=0.0)
     stream = batches(data.train, data.tokenizer, settings, seed=3, languages=["en"])
     chosen_total = 0
     for _ in range(5):
@@ -74,14 +74,14 @@ def test_all_mask_run_masks_every_chosen_token(data):
         assert bool((b["input_ids"][chosen] == data.tokenizer.mask_token_id).all())
     assert chosen_total > 100
     # The paper's mix, same seed: some chosen tokens are shown as themselves or as another token.
-    b = next(batches(data.train, data.tokenizer, live.live_settings(), seed=3, languages=["en"]))
+    b = next(batches(data.train, data.tokenizer, live.live_settings("en"), seed=3, languages=["en"]))
     chosen = b["mlm_labels"] != -100
     assert not bool((b["input_ids"][chosen] == data.tokenizer.mask_token_id).all())
     assert MASKED == 1  # the outcome codes the masking page shares
 
 
 def _curve(seed: int) -> list[tuple]:
-    settings = live.live_settings(steps=20, eval_every=10, max_seconds=None, seed=seed)
+    settings = live.live_settings("en", steps=20, eval_every=10, max_seconds=None, seed=seed)
     records = live.run_live("en", settings)
     return [(r["steps"], r["train_loss"], r["mlm_loss"], r["heldout_top1"], r["probe"]["top5"][0][0]) for r in records]
 
@@ -95,8 +95,8 @@ def test_same_seed_same_curve_other_seed_other_curve():
 
 def test_without_nsp_the_nsp_head_does_not_learn(data):
     common = {"steps": 30, "eval_every": 30, "max_seconds": None}
-    with_nsp = live.run_live("en", live.live_settings(**common))[-1]
-    without = live.run_live("en", live.live_settings(nsp=False, **common))[-1]
+    with_nsp = live.run_live("en", live.live_settings("en", **common))[-1]
+    without = live.run_live("en", live.live_settings("en", nsp=False, **common))[-1]
     assert with_nsp["mlm_loss"] != without["mlm_loss"]
     # An untrained NSP head stays near chance (ln 2 ≈ 0.693): its loss does not fall the way a trained one's does.
     assert abs(without["nsp_loss"] - 0.693) < abs(with_nsp["nsp_loss"] - 0.693) + 0.05

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,7 @@ APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
 def finished_snapshot() -> live_jobs.LiveSnapshot:
     """An 80/10/10 vs 100% [MASK] experiment, really trained for a few steps each."""
     settings = {
-        name: live_settings(steps=10, eval_every=5, max_seconds=None, **changes)
+        name: live_settings("en", steps=10, eval_every=5, max_seconds=None, **changes)
         for name, changes in live_jobs.EXPERIMENTS["mask_mix"]
     }
     return live_jobs.LiveSnapshot(
@@ -107,3 +108,40 @@ def test_a_closed_tab_ends_its_run():
     snapshot = job.snapshot()
     assert snapshot.status == live_jobs.STOPPED
     assert snapshot.stop_reason == "owner"
+
+
+def test_a_live_run_queues_behind_fine_tuning_and_starts_when_a_slot_frees(monkeypatch):
+    """With the classroom limit at one training, a live run waits while a fine-tuning job holds the slot, the
+    page says so, and the run trains as soon as the fine-tuning job ends."""
+    import threading
+
+    from app import finetune_jobs
+    from tests.test_finetune_jobs import ENDLESS, tiny_base, tiny_task
+
+    monkeypatch.setattr(finetune_jobs, "_slots", threading.BoundedSemaphore(1))
+    monkeypatch.setattr(finetune_jobs, "MAX_TRAININGS", 1)  # what the page reads for its message
+    monkeypatch.setattr(finetune_jobs, "load_task", tiny_task)
+    finetune_owner, live_owner = finetune_jobs.Owner(), live_jobs.Owner()
+    finetuning = finetune_jobs.start(finetune_owner, tiny_base(), "tiny", ENDLESS, "pretrained", 96)
+    deadline = time.time() + 60
+    while finetuning.snapshot().status != finetune_jobs.RUNNING:
+        assert time.time() < deadline, "the fine-tuning job never started"
+        time.sleep(0.1)
+    live = live_jobs.start(live_owner, "en", "single", budget=2)
+    while finetune_jobs.queue_length() != 1:
+        assert time.time() < deadline, "the live run never queued"
+        time.sleep(0.1)
+    time.sleep(0.5)  # it stays queued while the slot is taken
+    snapshot = live.snapshot()
+    assert snapshot.status == live_jobs.QUEUED and snapshot.ahead == 0
+    assert snapshot.records["preset"] == ()
+
+    at = open_page("en", live)
+    assert at.info[0].value == TEXT["queued"]["en"].format(slots=1, ahead=0)
+
+    finetuning.stop()  # it still scores what it trained, then frees its slot
+    assert live.wait(timeout=180)
+    snapshot = live.snapshot()
+    assert snapshot.status == live_jobs.DONE, snapshot.error
+    assert snapshot.records["preset"] and snapshot.records["preset"][-1]["seconds"] >= 2
+    assert finetune_jobs.queue_length() == 0

@@ -26,7 +26,9 @@ def register(sub, add_model) -> None:
         help="corpus: the embedded model's recipe; live: the live page's tiny model from scratch (--lang, --max-seconds)",
     )
     p.add_argument("--lang", choices=("en", "zh"), default="en", help="live preset: the corpus language")
-    p.add_argument("--mask-rate", type=float, default=0.15, help="share of tokens chosen for MLM")
+    p.add_argument(
+        "--mask-rate", type=float, default=None, help="share of tokens chosen for MLM (default: 0.15; live zh: 0.4)"
+    )
     p.add_argument("--all-mask", action="store_true", help="every chosen token becomes [MASK] (no 80/10/10)")
     p.add_argument("--no-nsp", action="store_true", help="train without the next-sentence loss")
     p.add_argument(
@@ -183,14 +185,14 @@ def cmd_pretrain(args) -> None:
 
     if args.threads:
         torch.set_num_threads(args.threads)
-    if not 0.0 < args.mask_rate <= 1.0:
+    if args.mask_rate is not None and not 0.0 < args.mask_rate <= 1.0:
         raise UsageError(f"--mask-rate must be above 0 and at most 1, not {args.mask_rate}")
     if args.preset == "live":
         cmd_pretrain_live(args)
         return
     settings = pt.PretrainSettings(
         steps=args.steps or 2000,
-        mask_rate=args.mask_rate,
+        mask_rate=pt.PretrainSettings.mask_rate if args.mask_rate is None else args.mask_rate,
         mask_prob=1.0 if args.all_mask else 0.8,
         random_prob=0.0 if args.all_mask else 0.1,
         whole_word=args.whole_word,
@@ -243,14 +245,16 @@ def cmd_pretrain_live(args) -> None:
 
     if args.threads is None:
         torch.set_num_threads(1)  # measured: one thread beats two on a shared 2-core machine (bench_live.py)
-    changes = {"mask_rate": args.mask_rate, "nsp": not args.no_nsp, "whole_word": args.whole_word, "seed": args.seed}
+    changes = {"nsp": not args.no_nsp, "whole_word": args.whole_word, "seed": args.seed}
+    if args.mask_rate is not None:  # otherwise the language's own rate (live.LANGUAGE_SETTINGS)
+        changes["mask_rate"] = args.mask_rate
     if args.all_mask:
         changes.update(mask_prob=1.0, random_prob=0.0)
     if args.steps is not None:  # a step budget: the same seed then gives the same curve
         changes.update(steps=args.steps, max_seconds=args.max_seconds)
     elif args.max_seconds is not None:
         changes.update(max_seconds=args.max_seconds)
-    settings = live_settings(**changes)
+    settings = live_settings(args.lang, **changes)
 
     def show(record: dict) -> None:
         if not args.json:

@@ -448,6 +448,7 @@ def pretrain(
             lr=lr,
             grad_norm=grad_norm.item(),
             tokens_per_s=tokens_seen / max(elapsed, 1e-9),
+            seconds=elapsed,  # the clock max_seconds is counted on
         )
         history.append({k: metrics[k] for k in ("step", "loss", "lr")})
         out_of_time = settings.max_seconds is not None and elapsed >= settings.max_seconds
