@@ -16,6 +16,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from app.navigation import PAGE_FILES
@@ -341,6 +342,17 @@ LAYOUT_CHECK = """() => {
 }"""
 
 
+def settled_layout(page) -> dict:
+    """LAYOUT_CHECK once the page has settled: on a busy machine the labels can be measured while a rerun is
+    still putting the page's style sheet back, and a label is then cut for a moment."""
+    clean = f"() => {{ const r = ({LAYOUT_CHECK})(); return r.overflow === 0 && r.cut.length === 0; }}"
+    try:
+        page.wait_for_function(clean, timeout=10_000)
+    except PlaywrightTimeoutError:
+        pass  # the check below names what stayed cut
+    return page.evaluate(LAYOUT_CHECK)
+
+
 def test_an_800_pixel_screen_cuts_no_label_and_scrolls_nothing_sideways(page, server):
     page.set_viewport_size({"width": 800, "height": 900})
     # The pages whose toggles, buttons and links were cut at 800 px; Chinese labels wrap anywhere already.
@@ -352,7 +364,7 @@ def test_an_800_pixel_screen_cuts_no_label_and_scrolls_nothing_sideways(page, se
         ("layers", "zh"),
     ):
         open_page(page, server, name, lang)
-        assert page.evaluate(LAYOUT_CHECK) == {"overflow": 0, "cut": []}, (name, lang)
+        assert settled_layout(page) == {"overflow": 0, "cut": []}, (name, lang)
 
 
 def test_presenter_link_opens_with_large_type_and_the_sidebar_folded(page, server):
@@ -363,7 +375,7 @@ def test_presenter_link_opens_with_large_type_and_the_sidebar_folded(page, serve
     page.wait_for_function("() => getComputedStyle(document.documentElement).fontSize === '20px'", timeout=20_000)
     caption = page.get_by_test_id("stCaptionContainer").first
     assert caption.evaluate("e => [getComputedStyle(e).color, getComputedStyle(e).opacity]") == ["rgb(0, 0, 0)", "1"]
-    assert page.evaluate(LAYOUT_CHECK) == {"overflow": 0, "cut": []}
+    assert settled_layout(page) == {"overflow": 0, "cut": []}
     assert "presenter=1" in page.url  # and a link from here carries it on
 
 
