@@ -156,8 +156,9 @@ class PageContext:
     lang: str
 
 
-def _from_url(name: str, setting: Setting) -> Any:
-    raw = st.query_params.get(name)
+def _linked_value(setting: Setting, raw: str | None) -> Any:
+    """The value a link's ``raw`` string gives ``setting``: its default when the link says nothing, may not set
+    it, or says something it may not take."""
     if raw is None or not setting.shared:
         return setting.default
     try:
@@ -171,7 +172,7 @@ def init_state() -> None:
     if st.session_state.get("_initialised"):
         return
     for name, setting in SETTINGS.items():
-        st.session_state.setdefault(name, _from_url(name, setting))
+        st.session_state.setdefault(name, _linked_value(setting, st.query_params.get(name)))
     text = st.query_params.get("text")
     st.session_state.setdefault("text", text[:MAX_URL_TEXT] if text else DEFAULT_TEXT[st.session_state["lang"]])
     # The session's token for its fine-tuning jobs: a job lives only as long as the session holds it.
@@ -197,13 +198,8 @@ def apply_params(params: dict[str, str]) -> None:
     """Set the session to a view that ``url_params`` spelled (a teacher's, in class mode). Values are checked
     like a link's; a shared setting the view leaves out is at its default (``url_params`` omits defaults)."""
     for name, setting in SETTINGS.items():
-        if not setting.shared:
-            continue
-        raw = params.get(name)
-        try:
-            st.session_state[name] = setting.default if raw is None else setting.parse(raw)
-        except ValueError:
-            st.session_state[name] = setting.default
+        if setting.shared:
+            st.session_state[name] = _linked_value(setting, params.get(name))
     text = params.get("text")
     if text:
         st.session_state["text"] = text[:MAX_URL_TEXT]

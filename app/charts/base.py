@@ -86,31 +86,9 @@ def style(fig: go.Figure, title: str | None = None, height: int | None = None) -
     return fig
 
 
-def heatmap(
-    matrix: np.ndarray,
-    x_labels: Sequence[str],
-    y_labels: Sequence[str],
-    *,
-    title: str | None = None,
-    colorscale: str = SEQUENTIAL,
-    zmin: float | None = None,
-    zmax: float | None = None,
-    hover: str = "%{y} → %{x}: %{z:.3f}<extra></extra>",
-    height: int | None = None,
-) -> go.Figure:
-    return go.Figure(
-        heatmap_spec(
-            matrix,
-            x_labels,
-            y_labels,
-            title=title,
-            colorscale=colorscale,
-            zmin=zmin,
-            zmax=zmax,
-            hover=hover,
-            height=height,
-        )
-    )
+def heatmap(matrix: np.ndarray, x_labels: Sequence[str], y_labels: Sequence[str], **options) -> go.Figure:
+    """Rows are ``y_labels``, columns ``x_labels``; ``options`` as for ``heatmap_spec``."""
+    return go.Figure(heatmap_spec(matrix, x_labels, y_labels, **options))
 
 
 def heatmap_spec(
