@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import random
 import socket
 import subprocess
 import sys
@@ -364,7 +365,7 @@ def test_entity_f1_counts_exact_spans():
 def test_tokenized_corpus_cache_follows_the_file_and_drops_stale_copies(tmp_path):
     tokenizer = tiny_tokenizer()
     corpus = tmp_path / "train.jsonl"
-    corpus.write_text('{"lang": "zh", "sentences": ["我去看电影", "电影好"]}\n', encoding="utf-8")
+    corpus.write_text('{"lang": "zh", "source": "a", "sentences": ["我去看电影", "电影好"]}\n', encoding="utf-8")
     first = pt.tokenize_corpus(corpus, tokenizer)
     assert [list(s) for s in first.documents[0]] == [
         tokenizer.encode("我去看电影").ids[1:-1],
@@ -372,7 +373,7 @@ def test_tokenized_corpus_cache_follows_the_file_and_drops_stale_copies(tmp_path
     ]
     (old_cache,) = tmp_path.glob("train.*.npz")
 
-    corpus.write_text('{"lang": "en", "sentences": ["w1 w2", "w3"]}\n', encoding="utf-8")
+    corpus.write_text('{"lang": "en", "source": "b", "sentences": ["w1 w2", "w3"]}\n', encoding="utf-8")
     second = pt.tokenize_corpus(corpus, tokenizer)
     assert second.languages == ["en"]
     assert [list(s) for s in second.documents[0]] == [
@@ -381,6 +382,36 @@ def test_tokenized_corpus_cache_follows_the_file_and_drops_stale_copies(tmp_path
     ]
     (new_cache,) = tmp_path.glob("train.*.npz")
     assert new_cache != old_cache
+    assert second.sources == ["b"]
+
+
+def test_a_source_weight_draws_its_documents_that_many_times_as_often(tmp_path):
+    tokenizer = tiny_tokenizer()
+    corpus = tmp_path / "train.jsonl"
+    # Two sources of equal length; "everyday" weighted 3 should give 3 draws in 4.
+    lines = [
+        f'{{"lang": "en", "source": "{source}", "sentences": ["w1 w2 w3", "w4"]}}' for source in ("old", "everyday")
+    ]
+    corpus.write_text("\n".join(lines * 20) + "\n", encoding="utf-8")
+    rng = random.Random(0)
+    for weights, expected in (({}, 0.5), ({"everyday": 3.0}, 0.75)):
+        weighted = pt.tokenize_corpus(corpus, tokenizer, weights)
+        draws = [weighted.sources[weighted.draw_document("en", rng)] for _ in range(4000)]
+        assert draws.count("everyday") / len(draws) == pytest.approx(expected, abs=0.03)
+
+
+def test_tatoeba_sources_leave_out_the_cloze_pool_and_group_sentences(monkeypatch):
+    from model.data.sources import tatoeba as source
+    from model.data.tatoeba import is_heldout
+
+    pool = [f"Sentence number {i} is here." for i in range(400)]
+    monkeypatch.setattr(source, "sentences", lambda cache: {"en": pool, "zh": []})
+    documents = list(source.english.documents(None))  # the stand-in above reads no cache
+    flat = [s for document in documents for s in document]
+    held = [s for s in pool if is_heldout(s)]
+    assert held, "the sample should hold some of Tatoeba's held-out 2%"
+    assert flat == [s for s in pool if not is_heldout(s)]
+    assert all(len(document) == source.SENTENCES_PER_DOCUMENT for document in documents[:-1])
 
 
 def test_layer_changes_measure_how_far_each_part_moved():

@@ -51,6 +51,14 @@ def register(sub, add_model) -> None:
     p.add_argument("--lr", type=float, default=2e-4)
     p.add_argument("--warmup-steps", type=int, default=100)
     p.add_argument("--zh-share", type=float, default=0.6)
+    p.add_argument(
+        "--source-weight",
+        action="append",
+        type=_source_weight,
+        default=[],
+        metavar="SOURCE=W",
+        help="draw a corpus source's documents W times as often as their length gives (repeatable)",
+    )
     p.add_argument("--dropout", type=float, default=0.1)
     p.add_argument("--eval-every", type=_positive_int, default=200)
     p.add_argument("--checkpoint-every", type=_positive_int, default=100)
@@ -131,6 +139,19 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _source_weight(text: str) -> tuple[str, float]:
+    """``tatoeba-en=4`` -> ("tatoeba-en", 4.0); the source must be one the corpus knows."""
+    from ..data.sources import SOURCE_BY_ID
+
+    source, _, weight = text.partition("=")
+    if source not in SOURCE_BY_ID:
+        raise ValueError(f"unknown source {source!r}; known: {', '.join(sorted(SOURCE_BY_ID))}")
+    value = float(weight)
+    if not value > 0:
+        raise ValueError(f"a weight must be above 0, got {weight}")
+    return source, value
+
+
 def _non_negative_int(text: str) -> int:
     value = int(text)
     if value < 0:
@@ -202,6 +223,7 @@ def cmd_pretrain(args) -> None:
         lr=args.lr,
         warmup_steps=args.warmup_steps,
         zh_share=args.zh_share,
+        source_weights=dict(args.source_weight),
         dropout=args.dropout,
         eval_every=args.eval_every,
         checkpoint_every=args.checkpoint_every,

