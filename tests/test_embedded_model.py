@@ -44,10 +44,15 @@ def test_loads_strictly_with_every_head_trained(bundle):
 
 
 def test_model_card_names_initialisation_sources_and_metrics(bundle):
+    from model.training.card import read_runs
+
     card = bundle.card
     assert "all-MiniLM-L6-v2" in card and "Apache" in card
+    read = set(read_runs(bundle.path)[-1]["sources"])  # the card lists what the last run's corpus held
+    assert read
     for source in SOURCES:
-        assert source["name"] in card and source["licence"] in card
+        if source["id"] in read:
+            assert source["name"] in card and source["licence"] in card
     assert "MLM top-1" in card and "NSP accuracy" in card
     for lang in ("en", "zh"):
         assert f"| {lang} |" in card
@@ -125,3 +130,19 @@ def test_next_sentence_prediction_prefers_the_true_continuation(bundle):
     good = inference.next_sentence(bundle, "我去看电影。", "电影很好看。").is_next
     bad = inference.next_sentence(bundle, "我去看电影。", "苹果很好吃。").is_next
     assert good > bad
+
+
+def test_the_card_shows_a_continued_runs_numbers_before_and_after(bundle, evaluation):
+    from model.training import card
+
+    before = {lang: {**m, "cloze_top1": m["cloze_top1"] / 2} for lang, m in evaluation.items()}
+    runs = [*card.read_runs(bundle.path), {**card.read_runs(bundle.path)[-1], "before": before}]
+    text = card.render(config=bundle.config, runs=runs, sources=SOURCES, evaluation=evaluation, probes={})
+    section = text.split(f"## Before and after run {len(runs)}", 1)[1].split("\n## ", 1)[0]
+    for lang, m in evaluation.items():
+        row = next(line for line in section.splitlines() if line.startswith(f"| {lang} |"))
+        assert f"{before[lang]['cloze_top1']:.1%} → {m['cloze_top1']:.1%}" in row
+        assert f"{m['mask_top1']:.1%} → {m['mask_top1']:.1%}" in row
+    assert "## Before and after" not in card.render(
+        config=bundle.config, runs=runs[:-1], sources=SOURCES, evaluation=evaluation, probes={}
+    )

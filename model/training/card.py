@@ -275,6 +275,22 @@ def render(
     ]
     for lang, m in evaluation.items():
         lines.append(f"| {lang} | {_percent(m['cloze_top1'])} | {_percent(m['cloze_top5'])} |")
+    if last.get("before"):
+        lines += [
+            "",
+            f"## Before and after run {len(runs)}",
+            "",
+            f"`python -m model evaluate` on the weights run {len(runs)} started from (recorded in `runs.json`) and on "
+            "these weights.",
+            "",
+            "| language | MLM top-1 ([MASK] only) | MLM top-5 ([MASK] only) | NSP accuracy | cloze top-1 | cloze top-5 |",
+            "|---|---|---|---|---|---|",
+        ]
+        keys = ("mask_top1", "mask_top5", "nsp_accuracy", "cloze_top1", "cloze_top5")
+        for lang, m in evaluation.items():
+            was = last["before"].get(lang, {})
+            cells = [f"{_percent(was[k])} → {_percent(m[k])}" if k in was else _percent(m[k]) for k in keys]
+            lines.append(f"| {lang} | " + " | ".join(cells) + " |")
     lines += [
         "",
         "## Everyday probes (top 5)",

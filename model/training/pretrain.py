@@ -568,6 +568,8 @@ def run_job(job: PretrainJob, settings: PretrainSettings, on_step: Callable[[int
     stream = parallel_batches(train, tokenizer, settings, seed=settings.seed * 1000 + rank, workers=job.workers)
     eval_batches = fixed_eval_batches(heldout, tokenizer, settings) if rank == 0 else None
 
+    # What the run changes: the starting weights' evaluation, once (a resumed run reads it back).
+    before = metrics_before(EMBEDDED_DIR, state_dir) if job.init == "embedded" and rank == 0 else None
     started = time.time()
     metrics = pretrain(
         model,
@@ -597,6 +599,7 @@ def run_job(job: PretrainJob, settings: PretrainSettings, on_step: Callable[[int
             **({"source_weights": settings.source_weights} if settings.source_weights else {}),
             "train_tokens": train.token_counts(),
             "heldout_tokens": heldout.token_counts(),
+            **({"before": before} if before else {}),
         }
         card.write_runs(out_dir, [*history, summary])
         card.write_card(out_dir)
@@ -605,6 +608,18 @@ def run_job(job: PretrainJob, settings: PretrainSettings, on_step: Callable[[int
     if ddp:
         torch.distributed.destroy_process_group()
     return summary
+
+
+def metrics_before(folder: Path, state_dir: Path) -> dict:
+    """``python -m model evaluate`` of the weights a continued run starts from, kept as ``state_dir/before.json``
+    so that a resumed run reports the same starting point."""
+    path = state_dir / "before.json"
+    if not path.exists():
+        from ..checkpoint import load_folder
+        from .evaluate import evaluate as evaluate_folder
+
+        path.write_text(json.dumps(evaluate_folder(load_folder(folder))) + "\n", encoding="utf-8")
+    return json.loads(path.read_text(encoding="utf-8"))
 
 
 def setup_distributed() -> tuple[bool, str]:
