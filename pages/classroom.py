@@ -139,7 +139,12 @@ def _ask_typed() -> None:
 def _reveal() -> None:
     """BERT's top 5 for the question, computed here once for the whole class and stored with the reveal: every
     student's page reads it from the room instead of running the model itself."""
-    quiz = session.room_store().quiz(session.room_code())
+    try:
+        quiz = session.room_store().quiz(session.room_code())
+    except RoomGone:
+        return  # the sidebar's panel says the class ended
+    if quiz is None or quiz.revealed:
+        return  # revealed from this teacher's other tab meanwhile
     try:
         result = models.fill_mask(context.spec, quiz.sentence, TOP_K, False)
     except InputError as error:  # the question was checked when asked; the model may have changed since
