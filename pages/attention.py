@@ -217,6 +217,7 @@ if tuned_pairs:
                 axis_labels=(t("attention.axis_layer"), t("attention.axis_head")),
             ),
             key="attention_change_grid",
+            summary=charts.change_summary(change, t("attention.summary_change")),
         )
         most_layer, most_head, most = stats.largest_change(change)
         if most == 0:

@@ -5,20 +5,21 @@ beside BERT's top 5, which teaches that BERT ranks plausible words rather than k
 The rooms live in ``app.classroom.store``; ``app.classroom.session`` publishes and follows.
 """
 
+from dataclasses import asdict
 from urllib.parse import urlencode, urlsplit
 
 import segno
 import streamlit as st
 
 from app import models, ui
-from app.charts.classroom import guess_bars
+from app.charts.classroom import guess_bars, guesses_summary
 from app.charts.fill_mask import prediction_bars, predictions_summary
 from app.classroom import session
 from app.classroom.store import MAX_GUESS, RoomGone, tally
 from app.i18n import t
 from app.masking_lab import escape_markdown
 from app.navigation import require_entry
-from model.inference import InputError
+from model.inference import InputError, Prediction
 
 context = require_entry()
 
@@ -65,11 +66,11 @@ def choose() -> None:
 
 
 def results(quiz) -> None:
-    """The class's guesses beside BERT's top 5, and how many students guessed what BERT guessed."""
-    result = ui.run_or_explain(models.fill_mask, context.spec, quiz.sentence, TOP_K, False)
-    if result is None or not result.masks:
+    """The class's guesses beside BERT's top 5 (as the teacher's reveal stored them in the room), and how many
+    students guessed what BERT guessed."""
+    if not quiz.answer:
         return
-    predictions = result.masks[0].predictions
+    predictions = [Prediction(**prediction) for prediction in quiz.answer]
     counted = tally(quiz.guesses, [p.token for p in predictions])
     st.subheader(t("classroom.results_header"))
     if counted.answered:
@@ -95,7 +96,13 @@ def results(quiz) -> None:
                 axis_title=t("classroom.students_axis"),
                 others_label=t("classroom.others"),
             )
-            ui.plot(chart, key="classroom_guesses")
+            ui.plot(
+                chart,
+                key="classroom_guesses",
+                summary=guesses_summary(
+                    counted.counts, bert_words, t("classroom.summary_guesses"), t("classroom.summary_match")
+                ),
+            )
             st.caption(t("classroom.chart_match"))
     with bert_column:
         ui.plot(
@@ -127,6 +134,26 @@ def _ask_typed() -> None:
         session.ask(sentence)
     else:
         st.session_state["classroom_ask_problem"] = problem
+
+
+def _reveal() -> None:
+    """BERT's top 5 for the question, computed here once for the whole class and stored with the reveal: every
+    student's page reads it from the room instead of running the model itself."""
+    try:
+        quiz = session.room_store().quiz(session.room_code())
+    except RoomGone:
+        return  # the sidebar's panel says the class ended
+    if quiz is None or quiz.revealed:
+        return  # revealed from this teacher's other tab meanwhile
+    try:
+        result = models.fill_mask(context.spec, quiz.sentence, TOP_K, False)
+    except InputError as error:  # the question was checked when asked; the model may have changed since
+        st.session_state["classroom_ask_problem"] = ui.explain(error)
+        return
+    if len(result.masks) != 1:
+        st.session_state["classroom_ask_problem"] = t("classroom.quiz_one_mask", n=len(result.masks))
+        return
+    session.reveal([asdict(prediction) for prediction in result.masks[0].predictions])
 
 
 def teacher() -> None:
@@ -161,7 +188,7 @@ def teacher() -> None:
         results(quiz)
         return
     answers(code)
-    st.button(t("classroom.reveal_button"), on_click=session.reveal, key="classroom_reveal")
+    st.button(t("classroom.reveal_button"), on_click=_reveal, key="classroom_reveal")
 
 
 @st.fragment(run_every=ANSWERS_POLL)

@@ -79,9 +79,17 @@ with left:
         recomposed_label=t("embeddings.recomposed"),
         titles=(t("embeddings.panel_parts"), t("embeddings.panel_normalized")),
     )
-    plot(fig, key="embeddings_token_vectors")
+    plot(
+        fig,
+        key="embeddings_token_vectors",
+        summary=charts.vectors_summary(view.vectors, dims, part_labels, t("embeddings.summary_vectors")),
+    )
 with right:
-    plot(charts.norm_bars(view.norms, part_labels, title=t("embeddings.norms_title")), key="embeddings_norms")
+    plot(
+        charts.norm_bars(view.norms, part_labels, title=t("embeddings.norms_title")),
+        key="embeddings_norms",
+        summary=charts.norms_summary(view.norms, part_labels, t("embeddings.summary_norms")),
+    )
 st.markdown(t("embeddings.sum_check", hidden=hidden, error=f"{view.max_sum_error:.1g}"))
 st.markdown(t("embeddings.norms_note", before=view.norms["sum"], after=view.norms["normalized"]))
 

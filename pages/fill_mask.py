@@ -59,6 +59,12 @@ def _example_buttons(label: str, keys: tuple[str, str]) -> None:
 
 
 def _apply_picks(pick_key: str, base_text: str, offsets: list) -> None:
+    # A rerun can carry the buttons of a sentence the user has replaced since: typing in the sidebar and changing
+    # page at once sends the old page's widgets with the new sentence, and the old buttons' "change" would write
+    # their sentence back over the new one. Only the buttons of the sentence in use may change it.
+    current = st.session_state["text"] == st.session_state.get("fill_mask_derived")
+    if not current or st.session_state.get("fill_mask_base") != base_text:
+        return
     masked = lab.mask_selected(base_text, offsets, st.session_state[pick_key] or [])
     st.session_state["text"] = st.session_state["fill_mask_derived"] = masked
 

@@ -240,19 +240,24 @@ def live_view() -> None:
     share = jobs.progress(snapshot)
     st.progress(share, text=t("finetune.progress", share=share))
     if snapshot.history:
+        run_names = {i: run_name(i) for i in snapshot.inits}
+        heldout = {init: result.evaluation.accuracy for init, result in snapshot.results.items()}
         ui.plot(
             charts.training_curves(
                 snapshot.history,
-                run_names={i: run_name(i) for i in snapshot.inits},
+                run_names=run_names,
                 loss_title=t("finetune.loss"),
                 accuracy_title=t("finetune.accuracy"),
                 step_title=t("finetune.step"),
                 title=t("finetune.curves_title"),
                 baselines={baseline_name(snapshot.task, key): value for key, value in snapshot.baselines.items()},
-                heldout={init: result.evaluation.accuracy for init, result in snapshot.results.items()},
+                heldout=heldout,
                 heldout_name=t("finetune.heldout_marker"),
             ),
             key="finetune_curves",
+            summary=charts.curves_summary(
+                snapshot.history, run_names, t("finetune.summary_curves"), heldout, t("finetune.summary_heldout")
+            ),
         )
         if snapshot.baselines:
             st.caption(t("finetune.baselines_note"))
@@ -397,6 +402,13 @@ if snapshot.kind == "token":
             answer["tokens"], answer["tags"], answer["tag_probs"], answer["special"], title=t("finetune.tags_title")
         ),
         key="finetune_tags",
+        summary=charts.tags_summary(
+            answer["tokens"],
+            answer["tags"],
+            answer["special"],
+            t("finetune.summary_tags"),
+            t("finetune.summary_tags_none"),
+        ),
     )
 else:
     names, probs = jobs.ranked(answer["probs"])

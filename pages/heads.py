@@ -93,6 +93,7 @@ pattern_names = {p: t(f"heads.pattern_{p}") for p in heads.PATTERNS}
 plot(
     charts.thumbnails(stats.thumbnails, stats.patterns, pattern_names, title=t("heads.thumbnails_title"), axis=axis),
     key="heads_thumbnails",
+    summary=charts.thumbnails_summary(stats.patterns, pattern_names, t("heads.summary_thumbnails")),
 )
 plot(
     charts.pattern_counts(
@@ -191,6 +192,7 @@ def switch_heads_off() -> None:
             plot(
                 charts.compared_bars(rows, (t("heads.with_all"), t("heads.without")), title=t("heads.fill_title")),
                 key="heads_fill",
+                summary=charts.compared_summary(rows, t("heads.summary_compared")),
             )
             before, after = full.masks[0].predictions[0].token, ablated.masks[0].predictions[0].token
             st.markdown(
@@ -250,15 +252,13 @@ if curve is not None:
             axis=(t("heads.axis_removed"), t("heads.axis_top1")),
         ),
         key="heads_curve",
-    )
-    st.markdown(
-        t(
+        summary=t(
             "heads.curve_summary",
             share=curve.fractions[5],
             imp=curve.by_importance[5],
             rand=curve.random_mean[5],
             full=curve.by_importance[0],
-        )
+        ),
     )
     download_buttons("pruning_curve", *lab.curve_rows(curve), data=curve.to_json(), key="heads_curve")
 
@@ -290,6 +290,7 @@ if encoding is not None:
     plot(
         charts.token_views(views.tokens, rows, view_names, title=t("heads.views_title", token=tokens[position])),
         key="heads_views",
+        summary=charts.views_summary(views.tokens, rows, view_names, t("heads.summary_views")),
     )
     if views.prediction is not None:
         st.markdown(t("heads.views_gxi_for", token=views.prediction))

@@ -107,7 +107,9 @@ else:
             accuracy_title=t("layers.axis_accuracy"),
             title=t("layers.accuracy_title", task=task_names[task]),
         )
-        plot(figure, key="layers_accuracy")
+        plot(
+            figure, key="layers_accuracy", summary=charts.best_layer_summary(lines, names, t("layers.summary_accuracy"))
+        )
         accuracy = pretrained["layers"]
         best = max(range(len(accuracy)), key=accuracy.__getitem__)
         st.markdown(
@@ -195,7 +197,13 @@ else:
             value_title=t("layers.axis_cosine"),
             title=t("layers.geometry_title", word=word),
         )
-        plot(figure, key="layers_geometry")
+        plot(
+            figure,
+            key="layers_geometry",
+            summary=charts.series_summary(
+                series, {key: t(f"layers.series_{key}") for key in series}, t("layers.summary_geometry")
+            ),
+        )
         headers = {f"{m}_{i}": t(f"layers.col_{m}_{i}") for m in ("anisotropy", "self_similarity") for i in INITS}
         header, rows = lab.geometry_rows(anisotropy, self_similarity, headers, t("layers.col_layer"))
         st.dataframe([dict(zip(header, row)) for row in rows], hide_index=True)
@@ -225,7 +233,17 @@ else:
             panel_title=t("layers.panel_title"),
             other_label=t("layers.other_label"),
         )
-        plot(panels, key="layers_projection")
+        plot(
+            panels,
+            key="layers_projection",
+            summary=charts.pca_summary(
+                chosen.coords,
+                chosen.explained,
+                chosen.labels,
+                t("layers.summary_projection"),
+                t("layers.summary_projection_single"),
+            ),
+        )
         st.caption(t("layers.projection_note"))
         header, rows = lab.projection_rows(chosen, t("layers.col_sentence"), t("layers.col_label"), t("layers.col_pc"))
         download_buttons(f"projection_{word}_{shown}", header, rows, key="layers_projection")

@@ -11,7 +11,7 @@ import streamlit as st
 
 from app import masking_lab as lab
 from app import models, ui
-from app.charts.masking import convergence_chart, convergence_summary, token_strip
+from app.charts.masking import convergence_chart, convergence_summary, strip_summary, token_strip
 from app.charts.palette import BLUE, GREEN, ORANGE, VERMILLION
 from app.i18n import t
 from app.navigation import require_entry
@@ -117,7 +117,7 @@ fig = token_strip(
     hover=draw.hover_texts(t("masking.hover"))[:shown],
     title=t("masking.strip_title", seed=draw.seed),
 )
-ui.plot(fig, key="masking_strip")
+ui.plot(fig, key="masking_strip", summary=strip_summary(draw.outcome[:shown], legend, t("masking.summary_strip")))
 foreign = draw.foreign_replacements()
 if foreign:
     named = "  ".join(map(lab.escape_markdown, foreign[:MAX_FOREIGN_NAMED])) + (

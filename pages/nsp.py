@@ -85,7 +85,11 @@ ui.plot(
 st.subheader(t("nsp.prediction_header"))
 gauge_column, verdict_column = st.columns([1, 1])
 with gauge_column:
-    ui.plot(charts.is_next_gauge(result.is_next, title=t("nsp.gauge_title")), key="nsp_gauge")
+    ui.plot(
+        charts.is_next_gauge(result.is_next, title=t("nsp.gauge_title")),
+        key="nsp_gauge",
+        summary=charts.gauge_summary(result.is_next, t("nsp.summary_gauge_above"), t("nsp.summary_gauge_below")),
+    )
 with verdict_column:
     says_next = result.is_next >= 0.5
     st.markdown(t("nsp.verdict_next", p=result.is_next) if says_next else t("nsp.verdict_not", p=result.is_next))

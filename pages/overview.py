@@ -17,16 +17,14 @@ st.markdown(t("overview.intro"))
 
 st.header(t("overview.paradigm_header"))
 st.markdown(t("overview.paradigm_intro"))
+stages = [
+    (t(f"overview.{stage}_stage"), t(f"overview.{stage}_steps").split("|"), t(f"overview.{stage}_note"))
+    for stage in ("pretrain", "finetune")
+]
 ui.plot(
-    charts.paradigm_figure(
-        t("overview.pretrain_stage"),
-        t("overview.pretrain_steps").split("|"),
-        t("overview.pretrain_note"),
-        t("overview.finetune_stage"),
-        t("overview.finetune_steps").split("|"),
-        t("overview.finetune_note"),
-    ),
+    charts.paradigm_figure(*stages[0], *stages[1]),
     key="overview_paradigm",
+    summary=charts.paradigm_summary(stages, t("overview.summary_paradigm")),
 )
 st.subheader(t("overview.examples_header"))
 for column, example in zip(st.columns(3), ("sentiment", "ner", "qa")):
@@ -58,6 +56,7 @@ ui.plot(
         list(models), counts, part_labels, title=t("overview.params_chart_title"), axis=t("overview.params_axis")
     ),
     key="overview_params",
+    summary=charts.parameters_summary(list(models), counts, t("overview.summary_params")),
 )
 st.caption(t("overview.params_note"))
 if bundle.card:
@@ -87,6 +86,9 @@ ui.plot(
         axis=t("overview.results_axis"),
     ),
     key="overview_results_chart",
+    summary=charts.results_summary(
+        tasks, [r[1] for r in results], [r[2] for r in results], t("overview.summary_results")
+    ),
 )
 
 st.header(t("overview.why_header"))

@@ -182,7 +182,13 @@ def live_view() -> None:
         accuracy_title=t("pretrain_live.top1"),
         step_title=t("pretrain_live.step"),
     )
-    ui.plot(accuracy, key="pretrain_live_accuracy")
+    ui.plot(
+        accuracy,
+        key="pretrain_live_accuracy",
+        summary=charts.accuracy_summary(
+            snapshot.records, names, t("pretrain_live.summary_accuracy"), t("pretrain_live.summary_baseline")
+        ),
+    )
     st.subheader(t("pretrain_live.loss_header"))
     loss = figure(
         "loss",
@@ -202,16 +208,22 @@ def live_view() -> None:
     if snapshot.experiment == "mask_mix":
         st.subheader(t("pretrain_live.kinds_header"))
         st.markdown(t("pretrain_live.kinds_text"))
+        last_records = {run: jobs.last_record(snapshot, run) for run in snapshot.runs}
+        kind_names = {kind: t(f"pretrain_live.kind_{kind}") for kind in ("masked", "kept", "random")}
         kinds = figure(
             "kinds",
             snapshot,
             charts.target_kind_bars,
-            {run: jobs.last_record(snapshot, run) for run in snapshot.runs},
+            last_records,
             run_names=names,
-            kind_names={kind: t(f"pretrain_live.kind_{kind}") for kind in ("masked", "kept", "random")},
+            kind_names=kind_names,
             accuracy_title=t("pretrain_live.kinds_accuracy"),
         )
-        ui.plot(kinds, key="pretrain_live_kinds")
+        ui.plot(
+            kinds,
+            key="pretrain_live_kinds",
+            summary=charts.kinds_summary(last_records, names, kind_names, t("pretrain_live.summary_kinds")),
+        )
     elif snapshot.experiment == "nsp":
         st.caption(t("pretrain_live.nsp_text"))
     elif snapshot.experiment == "mask_rate":

@@ -174,3 +174,233 @@ def test_live_pre_training_loss_summary_names_each_run_that_ran(lang):
     )
     assert "Run A" in summary and "9.50" in summary and "4.25" in summary and "300" in summary
     assert "Run B" not in summary
+
+
+# Every chart a page draws -----------------------------------------------------------------------------------
+
+
+def chart_calls(tree):
+    """(call, statement after it) for each ``plot(...)``, ``ui.plot(...)`` and ``st.plotly_chart(...)`` statement."""
+    import ast
+
+    for node in ast.walk(tree):
+        for field in ("body", "orelse", "finalbody"):
+            statements = getattr(node, field, None)
+            if not isinstance(statements, list):
+                continue
+            for index, statement in enumerate(statements):
+                if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
+                    name = ast.unparse(statement.value.func)
+                    if name in ("plot", "ui.plot", "st.plotly_chart"):
+                        following = statements[index + 1] if index + 1 < len(statements) else None
+                        yield statement.value, following
+
+
+def test_every_chart_on_every_page_has_its_summary():
+    """A chart passes ``summary=`` to ``ui.plot``; a chart drawn by ``st.plotly_chart`` itself (to take clicks)
+    writes its summary in the caption right below it."""
+    import ast
+    from pathlib import Path
+
+    pages = sorted(Path("pages").glob("*.py"))
+    missing, charts = [], 0
+    for page in pages:
+        for call, following in chart_calls(ast.parse(page.read_text(encoding="utf-8"))):
+            charts += 1
+            if ast.unparse(call.func) == "st.plotly_chart":
+                caption = following is not None and ast.unparse(following).startswith("st.caption(")
+                if caption and "_summary(" in ast.unparse(following):
+                    continue
+            elif any(keyword.arg == "summary" for keyword in call.keywords):
+                continue
+            missing.append(f"{page}:{call.lineno}")
+    assert charts > 40  # the scan finds the pages' charts
+    assert not missing, missing
+
+
+# The summaries of the charts that had none --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_thumbnails_summary_names_the_layer_with_most_heads_of_each_pattern(lang):
+    patterns = np.array(
+        [
+            ["vertical", "diagonal", "heterogeneous"],
+            ["vertical", "vertical", "heterogeneous"],
+            ["block", "vertical", "vertical"],
+        ]
+    )
+    names = {"vertical": "V", "diagonal": "D", "block": "B", "heterogeneous": "H"}
+    summary = heads_charts.thumbnails_summary(patterns, names, text("heads.summary_thumbnails", lang))
+    vertical, diagonal, block = summary.split(" · ")  # commonest type first, "no pattern" left out
+    assert vertical.startswith("V") and "1" in vertical and "2" in vertical and "3" in vertical
+    assert diagonal.startswith("D") and "0" in diagonal and block.startswith("B") and "H" not in summary
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_compared_and_views_summaries_of_the_head_lab(lang):
+    rows = [("paris", 0.6, 0.55), ("lyon", 0.1, 0.4), ("nice", 0.05, 0.01)]
+    summary = heads_charts.compared_summary(rows, text("heads.summary_compared", lang))
+    assert "lyon" in summary and "10.0%" in summary and "40.0%" in summary
+    rows = {"raw": np.array([0.1, 0.7, 0.2]), "rollout": np.array([0.5, 0.2, 0.3])}
+    views = heads_charts.views_summary(
+        ["a", "b", "c"], rows, {"raw": "R", "rollout": "O"}, text("heads.summary_views", lang)
+    )
+    raw, rollout = views.split(" · ")
+    assert "“b”" in raw and "70%" in raw and "“a”" in rollout and "50%" in rollout
+
+
+def test_neighbour_agreement_is_one_for_separate_clusters_and_low_for_mixed_ones():
+    from app.charts import layers as layer_charts
+
+    points = np.array([[0.0, 0.0], [0.1, 0.0], [5.0, 5.0], [5.1, 5.0]])
+    assert layer_charts.neighbour_agreement(points, ["a", "a", "b", "b"]) == 1.0
+    assert layer_charts.neighbour_agreement(points, ["a", "b", "a", "b"]) == 0.0
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_pca_summary_finds_the_layer_where_labels_separate(lang):
+    from app.charts import layers as layer_charts
+
+    rng = np.random.default_rng(0)
+    labels = ["noun"] * 6 + ["verb"] * 6
+    mixed = rng.normal(size=(12, 2))
+    apart = np.concatenate([rng.normal(size=(6, 2)) * 0.1, rng.normal(size=(6, 2)) * 0.1 + 5])
+    coords = np.stack([mixed, mixed, apart])
+    explained = np.array([[0.3, 0.2], [0.4, 0.2], [0.9, 0.05]])
+    summary = layer_charts.pca_summary(
+        coords,
+        explained,
+        labels,
+        text("layers.summary_projection", lang),
+        text("layers.summary_projection_single", lang),
+    )
+    first_share = layer_charts.neighbour_agreement(mixed, labels)
+    assert "2" in summary and "100%" in summary and f"{first_share:.0%}" in summary
+    single = layer_charts.pca_summary(
+        coords, explained, ["noun"] * 12, "{layer}/{share:.0%}", text("layers.summary_projection_single", lang)
+    )
+    assert "2" in single and "90%" in single
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_layer_line_summaries(lang):
+    from app.charts import layers as layer_charts
+
+    lines = {"pretrained": [0.5, 0.9, 0.7], "random": [0.4, 0.45, 0.42]}
+    names = {"pretrained": "P", "random": "R"}
+    best = layer_charts.best_layer_summary(lines, names, text("layers.summary_accuracy", lang))
+    assert "90.0%" in best.split(" · ")[0] and "45.0%" in best.split(" · ")[1]
+    series = layer_charts.series_summary({"a": [0.9, 0.5, 0.25]}, {"a": "A"}, text("layers.summary_geometry", lang))
+    assert "0.90" in series and "0.25" in series and "2" in series
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_fine_tuning_curves_and_tags_summaries(lang):
+    from app.charts import finetune as finetune_charts
+
+    history = [{"init": "pretrained", "step": s, "accuracy": a, "loss": 1.0} for s, a in ((1, 0.5), (2, 0.5), (3, 1.0))]
+    history += [{"init": "random", "step": 1, "accuracy": 0.25, "loss": 2.0}]
+    summary = finetune_charts.curves_summary(
+        history,
+        {"pretrained": "P", "random": "R"},
+        text("finetune.summary_curves", lang),
+        {"pretrained": 0.82},
+        text("finetune.summary_heldout", lang),
+        window=2,
+    )
+    pretrained, random = summary.split(" · ")
+    assert "3" in pretrained and "50%" in pretrained and "75%" in pretrained and "82%" in pretrained
+    assert "25%" in random and "82%" not in random
+    tags = finetune_charts.tags_summary(
+        ["[CLS]", "new", "york", "is", "big", "[SEP]"],
+        ["O", "B-LOC", "I-LOC", "O", "B-PER", "O"],
+        [True, False, False, False, False, True],
+        text("finetune.summary_tags", lang),
+        text("finetune.summary_tags_none", lang),
+    )
+    assert "“new york” LOC" in tags and "“big” PER" in tags
+    none = text("finetune.summary_tags_none", lang)
+    assert finetune_charts.tags_summary(["a"], ["O"], [False], "{items}", none) == none
+    assert finetune_charts.join_pieces(["play", "##ing", "北", "京"]) == "playing北京"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_live_pre_training_accuracy_and_kinds_summaries(lang):
+    from app.charts import pretrain_live
+
+    records = {
+        "a": [
+            {"heldout_top1": 0.51, "steps": 0, "frequency_baseline_top1": 0.3},
+            {"heldout_top1": 0.82, "steps": 180, "frequency_baseline_top1": 0.3},
+        ],
+        "b": [],
+    }
+    summary = pretrain_live.accuracy_summary(
+        records,
+        {"a": "Run A", "b": "Run B"},
+        text("pretrain_live.summary_accuracy", lang),
+        text("pretrain_live.summary_baseline", lang),
+    )
+    assert "180" in summary and "82%" in summary and "51%" in summary and "30%" in summary and "Run B" not in summary
+    last = {"a": {"heldout_top1": 0.4, "kept_top1": 0.9, "random_top1": 0.05}, "b": None}
+    kinds = pretrain_live.kinds_summary(
+        last,
+        {"a": "Run A", "b": "Run B"},
+        {"masked": "M", "kept": "K", "random": "X"},
+        text("pretrain_live.summary_kinds", lang),
+    )
+    assert kinds.index("K") < kinds.index("X") and "90%" in kinds and "5%" in kinds and "Run B" not in kinds
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_overview_summaries(lang):
+    from app.charts import overview
+
+    stages = [("Pre", ["text", "BERT"], "once"), ("Fine", ["head"], "fast")]
+    summary = overview.paradigm_summary(stages, text("overview.summary_paradigm", lang))
+    assert "text → BERT" in summary and summary.index("Pre") < summary.index("Fine") and "fast" in summary
+    counts = [
+        {"total": 110_000_000, "encoder": 85_000_000},
+        {"total": 4_400_000, "encoder": 2_000_000},
+    ]
+    params = overview.parameters_summary(["Base", "Ours"], counts, text("overview.summary_params", lang))
+    assert "110.0M" in params and "77%" in params and "4.4M" in params and "25" in params
+    results = overview.results_summary(
+        ["GLUE", "SQuAD"], [72.8, 91.7], [80.5, 93.2], text("overview.summary_results", lang)
+    )
+    assert results.index("GLUE") < results.index("7.7") < results.index("SQuAD") < results.index("1.5")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_remaining_page_chart_summaries(lang):
+    from app.charts import classroom as classroom_charts
+
+    x = np.linspace(0, 6, 32)
+    vectors = {"token": np.sin(x) * 3, "segment": np.full(32, 0.1), "position": np.cos(x) * 0.2}
+    vectors["sum"] = vectors["token"] + vectors["segment"] + vectors["position"]
+    labels = {"token": "T", "segment": "S", "position": "P"}
+    summary = embedding_charts.vectors_summary(vectors, 32, labels, text("embeddings.summary_vectors", lang))
+    assert "T" in summary and "S" not in summary.replace("Sum", "")
+    norms = embedding_charts.norms_summary(
+        {"a": 1.5, "b": 9.25}, {"a": "A", "b": "B"}, text("embeddings.summary_norms", lang)
+    )
+    assert norms.index("B 9.25") < norms.index("A 1.50")
+    strip = masking_charts.strip_summary(
+        [0, 1, 1, 3], {0: "none", 1: "mask", 2: "random", 3: "kept"}, text("masking.summary_strip", lang)
+    )
+    assert "4" in strip and "mask: 2" in strip and "random" not in strip
+    above, below = text("nsp.summary_gauge_above", lang), text("nsp.summary_gauge_below", lang)
+    assert nsp_charts.gauge_summary(0.5, above, below) == above.format(p=0.5)
+    assert nsp_charts.gauge_summary(0.2, above, below) == below.format(p=0.2)
+    change = np.array([[0.1, 0.5], [0.3, 0.35]])
+    moved = attention_charts.change_summary(change, text("attention.summary_change", lang))
+    assert "0.325" in moved and "0.500" in moved
+    guesses = classroom_charts.guesses_summary(
+        [("paris", 12), ("<b>", 3), ("lyon", 2), ("rome", 1)],
+        {"paris"},
+        text("classroom.summary_guesses", lang),
+        text("classroom.summary_match", lang),
+    )
+    assert guesses.index("paris") < guesses.index("lyon") and "rome" not in guesses
+    assert guesses.count(text("classroom.summary_match", lang)) == 1

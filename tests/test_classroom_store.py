@@ -153,13 +153,22 @@ def test_quiz_flow(store):
     quiz = store.quiz(code)
     assert (quiz.number, quiz.sentence, quiz.revealed) == (1, "She opened the [MASK].", False)
     assert quiz.guesses == {"ann": "door", "bo": "door", "cy": "<script>alert(1)</script>"}
-    store.reveal(code, token)
-    assert store.quiz(code).revealed
+    assert quiz.answer is None  # BERT's answer comes with the reveal
+    answer = [{"token": "door", "id": 2341, "prob": 0.5}, {"token": "##s", "id": 1, "prob": 0.25}]
+    with pytest.raises(NotTeacher):
+        store.reveal(code, "not-the-token", answer)
+    with pytest.raises(ValueError):
+        store.reveal(code, token, [{"token": "x" * rooms.MAX_VIEW_BYTES}])  # bounded like a view
+    assert not store.quiz(code).revealed
+    store.reveal(code, token, answer)
+    answer[0]["prob"] = 1.0  # the store kept its own copy
+    quiz = store.quiz(code)
+    assert quiz.revealed and quiz.answer == [{"token": "door", "id": 2341, "prob": 0.5}, answer[1]]
     with pytest.raises(GuessError, match="revealed"):
         store.guess(code, "dee", "room")
     assert store.ask(code, token, "我去[MASK]场看电影") == 2
     quiz = store.quiz(code)
-    assert (quiz.number, quiz.guesses, quiz.revealed) == (2, {}, False)
+    assert (quiz.number, quiz.guesses, quiz.revealed, quiz.answer) == (2, {}, False, None)
 
 
 def test_guesses_are_normalised_and_bounded():
@@ -242,16 +251,18 @@ def test_two_app_processes_share_a_room_through_redis(redis_url, monkeypatch):
     student_side.student_heartbeat(teacher["code"], "ann")
     student_side.guess(teacher["code"], "ann", "Door")
     with pytest.raises(NotTeacher):
-        student_side.reveal(teacher["code"], "not-the-token")
+        student_side.reveal(teacher["code"], "not-the-token", [])
     # Back on replica one: the teacher sees the student and reveals.
     seen = run_replica(
         redis_url,
         f"code, token = {teacher['code']!r}, {teacher['token']!r}\n"
-        "store.reveal(code, token)\n"
+        "store.reveal(code, token, [{'token': '门', 'id': 7, 'prob': 0.5}])\n"
         "quiz = store.quiz(code)\n"
         "print(json.dumps({'students': store.students(code), 'guesses': quiz.guesses, 'revealed': quiz.revealed}))\n",
     )
     assert seen == {"students": 1, "guesses": {"ann": "door"}, "revealed": True}
+    # The student's replica reads the answer the teacher's replica computed: no forward pass of its own.
+    assert student_side.quiz(teacher["code"]).answer == [{"token": "门", "id": 7, "prob": 0.5}]
     assert student_side.version(teacher["code"]) > version
 
 

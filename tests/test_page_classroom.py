@@ -208,3 +208,60 @@ def test_the_teachers_private_link_takes_the_class_back_and_leaves_the_address_b
     forged = new_session("en", room=code, teacher="0" * len(token))
     assert "class_token" not in forged.session_state and "class_room" not in forged.session_state
     assert TEXT["notice_not_teacher"]["en"] in [w.value for w in forged.warning]
+
+
+def test_a_new_question_calls_an_exploring_student_back_and_bert_answers_once_for_the_room(monkeypatch):
+    teacher = new_session("en")
+    teacher.switch_page("pages/classroom.py")
+    run(teacher)
+    teacher.button(key="classroom_start").click()
+    run(teacher)
+    student = new_session("en", room=teacher.session_state["class_room"])
+    student.button(key="class_explore").click()
+    run(student)
+    student.switch_page("pages/fill_mask.py")
+    run(student)
+    teacher.session_state["text"] = "The teacher moved on to [MASK]."  # a change that is not a question
+    run(teacher)
+    run(student)
+    assert on_page(student, "fill_mask") and not student.session_state["class_follow"]
+    assert TEXT["teacher_moved"]["en"] in [c.value for c in student.sidebar.caption]
+
+    # A question is for the whole class: the exploring student is brought to it, and told why.
+    question = TEXT["quiz_default"]["en"]
+    teacher.text_input(key="classroom_quiz_text").input(question)
+    teacher.button(key="classroom_ask_button").click()
+    run(teacher)
+    run(student)
+    assert on_page(student, "classroom") and student.session_state["class_follow"]
+    assert student.warning[0].value == TEXT["notice_quiz"]["en"]  # at the top of the page
+    student.text_input(key="classroom_guess").input("door")
+    [b for b in student.button if b.label == TEXT["send_button"]["en"]][0].click()
+    run(student)
+
+    # Leaving again with this question answered: the reveal of the same question does not call them back.
+    student.button(key="class_explore").click()
+    run(student)
+    student.switch_page("pages/fill_mask.py")
+    run(student)
+    forward_passes = []
+
+    def counted_fill_mask(spec, text, *args):
+        forward_passes.append(text)
+        return fill_mask(spec, text, *args)
+
+    monkeypatch.setattr("app.models.fill_mask", counted_fill_mask)
+    teacher.button(key="classroom_reveal").click()
+    run(teacher)
+    assert forward_passes == [question]  # the teacher's session computes BERT's top 5 for the room
+    run(student)
+    assert on_page(student, "fill_mask") and not student.session_state["class_follow"]
+    forward_passes.clear()
+    student.button(key="class_back").click()
+    run(student)
+    assert on_page(student, "classroom")
+    guesses, bert = figures(student)
+    expected = fill_mask("embedded", question, 5, False).masks[0].predictions
+    assert list(bert["data"][0]["y"]) == [p.token for p in expected]
+    assert list(guesses["data"][0]["y"]) == ["door"]
+    assert question not in forward_passes  # the student's page read the room's answer, not the model

@@ -82,6 +82,24 @@ def test_clicking_tokens_masks_them_and_clicking_again_restores():
     assert at.info  # no mask left: the explanation again
 
 
+def test_a_new_sentence_wins_over_the_token_buttons_of_the_old_one():
+    """Typing in the sidebar and at once clicking another page: the page change can reach the server after the
+    run that took the new sentence, still carrying the old sentence's token buttons, which the browser shows until
+    that run's page arrives. To the server, whose run dropped those buttons, they look changed, and their callback
+    must not write the old sentence back (the teacher's sentence that went back to the default in a class)."""
+    at = open_page("en", "She opened the door and walked into the room.")
+    old_buttons = at.button_group[0]._widget_state  # as the browser holds them: nothing picked
+    at.text_area(key="w_text").input("A new [MASK] sentence.")
+    at.run()
+    assert at.button_group[0].options[:3] == ["a", "new", "sentence"]
+    # AppTest sends the widgets it shows; the browser's late message also holds the old buttons.
+    late = at._tree.get_widget_states()
+    late.widgets.append(old_buttons)
+    at._run(late)
+    assert not at.exception
+    assert at.session_state["text"] == "A new [MASK] sentence."
+
+
 def test_top_k_slider_changes_the_bars():
     at = open_page("en", "She opened the [MASK].")
     at.slider(key="w_fill_mask_top_k").set_value(12).run()

@@ -254,3 +254,19 @@ def statistics_summary(stats: dict[str, np.ndarray], titles: dict[str, str], tem
         value = statistic_value(name, float(values[layer, head]))
         parts.append(template.format(statistic=title, layer=layer, head=head, value=value))
     return SUMMARY_JOIN.join(parts)
+
+
+def change_summary(change: np.ndarray, template: str) -> str:
+    """The layer of ``change_grid`` whose heads moved most on average and the head that moved most:
+    {layer}, {layer_value}, {top_layer}, {top_head}, {top_value} of ``template``."""
+    values = np.asarray(change, dtype=np.float64)
+    by_layer = values.mean(axis=1)
+    layer = int(np.argmax(by_layer))
+    top_layer, top_head = np.unravel_index(int(np.argmax(values)), values.shape)
+    return template.format(
+        layer=layer,
+        layer_value=float(by_layer[layer]),
+        top_layer=int(top_layer),
+        top_head=int(top_head),
+        top_value=float(values[top_layer, top_head]),
+    )

@@ -9,7 +9,7 @@ from collections.abc import Collection, Sequence
 
 import plotly.graph_objects as go
 
-from .base import plotly_text, style, unique_labels
+from .base import SUMMARY_JOIN, plotly_text, quoted, style, unique_labels
 from .palette import BLUE
 
 MATCH_COLOR = BLUE  # a guess BERT also ranked, marked with ✓ too: not by colour alone
@@ -53,3 +53,14 @@ def guess_bars(
         title=plotly_text(axis_title), rangemode="tozero", dtick=1 if max(values, default=0) <= 10 else None
     )
     return style(fig, plotly_text(title), 110 + 28 * max(1, len(labels)))
+
+
+def guesses_summary(
+    counts: Sequence[tuple[str, int]], bert_words: Collection[str], template: str, match: str, *, count: int = 3
+) -> str:
+    """The commonest guesses of ``guess_bars``, most common first, each with its number of students, and
+    ``match`` after those BERT also ranked (the ✓ of the chart): {items} of ``template``."""
+    items = SUMMARY_JOIN.join(
+        f"{quoted(guess)} {n}" + (match if guess in bert_words else "") for guess, n in counts[:count]
+    )
+    return template.format(items=items)

@@ -11,7 +11,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .base import heatmap, style
+from .base import SUMMARY_JOIN, heatmap, style
 from .palette import BLUE, DIVERGING, GREEN, ORANGE, PURPLE, VERMILLION
 
 MAX_HEATMAP_HEIGHT = 900
@@ -154,3 +154,22 @@ def position_summary(similarity: np.ndarray, template: str, far: int = 10) -> st
     return template.format(
         near=float(np.diagonal(similarity, 1).mean()), far=far, far_value=float(np.diagonal(similarity, far).mean())
     )
+
+
+def vectors_summary(vectors: dict[str, np.ndarray], dims: int, labels: dict[str, str], template: str) -> str:
+    """Which of the three parts of ``token_vectors`` the sum follows most closely over the dimensions shown:
+    {part} and {correlation} (Pearson, over the first ``dims`` dimensions) of ``template``."""
+    total = np.asarray(vectors["sum"], dtype=np.float64)[:dims]
+    correlations = {}
+    for name in ("token", "segment", "position"):
+        part = np.asarray(vectors[name], dtype=np.float64)[:dims]
+        spread = part.std() * total.std()
+        correlations[name] = float(np.mean((part - part.mean()) * (total - total.mean())) / spread) if spread else 0.0
+    closest = max(correlations, key=correlations.get)
+    return template.format(part=labels[closest], correlation=correlations[closest])
+
+
+def norms_summary(norms: dict[str, float], labels: dict[str, str], template: str) -> str:
+    """The bars of ``norm_bars`` from the longest vector to the shortest, as {items} of ``template``."""
+    ordered = sorted(norms, key=norms.get, reverse=True)
+    return template.format(items=SUMMARY_JOIN.join(f"{labels[name]} {norms[name]:.2f}" for name in ordered))

@@ -14,7 +14,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .base import heatmap, plotly_text, style, token_grid, unique_labels
+from .base import SUMMARY_JOIN, heatmap, plotly_text, quoted, style, token_grid, unique_labels
 from .palette import BLUE, GREEN, LIGHT, ORANGE, PURPLE, VERMILLION
 
 RUN_COLOURS = {"pretrained": BLUE, "random": VERMILLION}
@@ -280,3 +280,60 @@ def layer_change_summary(changes: Mapping[str, float], part_names: Sequence[str]
     values = list(changes.values())
     top = int(np.argmax(values))
     return template.format(part=part_names[top], value=float(values[top]))
+
+
+def curves_summary(
+    history: Sequence[Mapping],
+    run_names: Mapping[str, str],
+    template: str,
+    heldout: Mapping[str, float] | None = None,
+    heldout_template: str = "",
+    window: int = 5,
+) -> str:
+    """Where each run of ``training_curves`` got to: the running mean of batch accuracy (the solid line) at its
+    first and last step, {run}, {steps}, {first}, {last} of ``template``; a finished run adds its held-out
+    accuracy, {value} of ``heldout_template``."""
+    parts = []
+    for init, name in run_names.items():
+        steps = [h for h in history if h["init"] == init]
+        if not steps:
+            continue
+        accuracy = smooth([h["accuracy"] for h in steps], window)
+        part = template.format(run=name, steps=steps[-1]["step"], first=accuracy[0], last=accuracy[-1])
+        if heldout and init in heldout:
+            part += heldout_template.format(value=heldout[init])
+        parts.append(part)
+    return SUMMARY_JOIN.join(parts)
+
+
+def tags_summary(
+    tokens: Sequence[str], tags: Sequence[str], special: Sequence[bool], template: str, none: str, *, count: int = 6
+) -> str:
+    """The entities of ``tag_strip``: each run of tokens tagged B-X then I-X, joined as one name with its type,
+    as {items} of ``template`` (at most ``count``); ``none`` when no token is tagged."""
+    entities: list[tuple[list[str], str]] = []
+    for token, tag, flag in zip(tokens, tags, special):
+        prefix, _, kind = tag.partition("-")
+        if flag or prefix not in ("B", "I"):
+            continue
+        if prefix == "I" and entities and entities[-1][1] == kind:
+            entities[-1][0].append(token)
+        else:
+            entities.append(([token], kind))
+    if not entities:
+        return none
+    items = SUMMARY_JOIN.join(f"{quoted(join_pieces(pieces))} {kind}" for pieces, kind in entities[:count])
+    return template.format(items=items)
+
+
+def join_pieces(pieces: Sequence[str]) -> str:
+    """WordPiece tokens back to text: ``##`` continues a word, Chinese characters join without spaces."""
+    text = ""
+    for piece in pieces:
+        if piece.startswith("##"):
+            text += piece[2:]
+        elif text and (piece.isascii() and text[-1].isascii()):
+            text += " " + piece
+        else:
+            text += piece
+    return text

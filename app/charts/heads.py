@@ -282,3 +282,40 @@ def importance_summary(values: np.ndarray, template: str) -> str:
         low_head=low[1],
         low=float(values[low]),
     )
+
+
+def thumbnails_summary(
+    patterns: np.ndarray, names: dict[str, str], template: str, *, skip: str = "heterogeneous"
+) -> str:
+    """For each pattern type of ``thumbnails`` (but ``skip``, the type that means "no clear pattern"), the layer
+    with the most heads of it: {pattern}, {layer}, {n}, {heads} of ``template``, commonest type first."""
+    patterns = np.asarray(patterns).astype(str)
+    heads_per_layer = patterns.shape[1]
+    found = []
+    for kind, name in names.items():
+        if kind == skip:
+            continue
+        per_layer = (patterns == kind).sum(axis=1)
+        if per_layer.any():
+            layer = int(np.argmax(per_layer))
+            found.append((int(per_layer.sum()), name, layer, int(per_layer[layer])))
+    found.sort(key=lambda item: -item[0])  # stable: ties keep the order of ``names``
+    return SUMMARY_JOIN.join(
+        template.format(pattern=name, layer=layer, n=n, heads=heads_per_layer) for _, name, layer, n in found
+    )
+
+
+def compared_summary(rows: Sequence[tuple[str, float, float]], template: str) -> str:
+    """The candidate of ``compared_bars`` whose probability moved most when heads were removed: {token},
+    {before}, {after} of ``template``."""
+    token, before, after = max(rows, key=lambda row: abs(row[2] - row[1]))
+    return template.format(token=token, before=before, after=after)
+
+
+def views_summary(tokens: Sequence[str], rows: dict[str, np.ndarray], names: dict[str, str], template: str) -> str:
+    """The token each view of ``token_views`` weighs most: {view}, {token}, {value} of ``template`` per view."""
+    parts = []
+    for key, row in rows.items():
+        top = int(np.argmax(row))
+        parts.append(template.format(view=names[key], token=tokens[top], value=float(row[top])))
+    return SUMMARY_JOIN.join(parts)

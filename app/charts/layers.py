@@ -15,7 +15,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .base import plotly_text, style
+from .base import SUMMARY_JOIN, plotly_text, style
 from .palette import BLUE, CATEGORICAL, SKY, VERMILLION
 
 COLOURS = {"pretrained": BLUE, "random": VERMILLION, "control": "#999999", "selectivity": SKY}
@@ -180,3 +180,48 @@ def pca_panels(
     # room above the first row for its panel titles (style() leaves 10 px when the figure has no title)
     fig.update_layout(legend={"orientation": "h", "y": -0.05, "yanchor": "top"}, margin={"t": 70 if title else 40})
     return fig
+
+
+def neighbour_agreement(points: np.ndarray, labels: Sequence[str]) -> float:
+    """The share of points whose nearest other point carries the same label: how cleanly a panel of
+    ``pca_panels`` separates the labels (the chance level is the labels' own mix)."""
+    points = np.asarray(points, dtype=np.float64)
+    distances = np.linalg.norm(points[:, None, :] - points[None, :, :], axis=-1)
+    np.fill_diagonal(distances, np.inf)
+    nearest = distances.argmin(axis=1)
+    return float(np.mean([labels[i] == labels[j] for i, j in enumerate(nearest)]))
+
+
+def pca_summary(coords: np.ndarray, explained: np.ndarray, labels: Sequence[str], template: str, single: str) -> str:
+    """The layer of ``pca_panels`` where vectors with the same label sit together most: {layer}, {share},
+    {first_share} (the same share at layer 0) of ``template``. With one label only (or under three vectors)
+    there is nothing to separate: ``single`` names the layer whose first component explains most ({layer},
+    {share}), as the panel titles show it."""
+    coords = np.asarray(coords, dtype=np.float64)
+    if len(set(labels)) < 2 or coords.shape[1] < 3:
+        first = np.asarray(explained, dtype=np.float64)[:, 0]
+        layer = int(np.argmax(first))
+        return single.format(layer=layer, share=float(first[layer]))
+    shares = [neighbour_agreement(layer, labels) for layer in coords]
+    best = int(np.argmax(shares))
+    return template.format(layer=best, share=shares[best], first_share=shares[0])
+
+
+def series_summary(series: Mapping[str, Sequence[float]], names: Mapping[str, str], template: str) -> str:
+    """Each line of ``geometry_by_layer`` from its first layer to its last: {series}, {first}, {last}, {layer}
+    (the last layer) of ``template``."""
+    return SUMMARY_JOIN.join(
+        template.format(series=names[key], first=float(values[0]), last=float(values[-1]), layer=len(values) - 1)
+        for key, values in series.items()
+        if len(values)
+    )
+
+
+def best_layer_summary(lines: Mapping[str, Sequence[float]], names: Mapping[str, str], template: str) -> str:
+    """Each line of ``accuracy_by_layer`` at its best layer: {series}, {layer}, {value} of ``template``."""
+    parts = []
+    for key, values in lines.items():
+        if len(values):
+            layer = int(np.argmax(values))
+            parts.append(template.format(series=names[key], layer=layer, value=float(values[layer])))
+    return SUMMARY_JOIN.join(parts)

@@ -171,3 +171,11 @@ def convergence_summary(
         item.format(name=name, value=float(values[-1]), target=float(target)) for name, values, target, _ in series
     )
     return template.format(draws=f"{draws[-1]:,}", items=items)
+
+
+def strip_summary(codes: Sequence[int], legend: Mapping[int, str], template: str) -> str:
+    """How many tokens of ``token_strip`` got each outcome, in the legend's order: {n} and {items} of
+    ``template``; outcomes no token got are left out."""
+    counts = {code: sum(1 for c in codes if c == code) for code in legend}
+    items = SUMMARY_JOIN.join(f"{legend[code]}: {n}" for code, n in counts.items() if n)
+    return template.format(n=len(codes), items=items)

@@ -78,3 +78,9 @@ def segment_summary(segment_ids: Sequence[int], template: str) -> str:
     """How many tokens each segment holds ([CLS] and the first [SEP] count to A): {a} and {b} of ``template``."""
     b = sum(1 for segment in segment_ids if segment)
     return template.format(a=len(segment_ids) - b, b=b)
+
+
+def gauge_summary(probability: float, above: str, below: str) -> str:
+    """The dial of ``is_next_gauge`` in words: ``above`` when it points at or past the 50% line (the model says
+    B follows A), else ``below``; {p} in both."""
+    return (above if probability >= 0.5 else below).format(p=probability)

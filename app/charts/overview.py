@@ -12,7 +12,7 @@ import plotly.graph_objects as go
 
 from model.modeling import BertConfig, count_parameters
 
-from .base import style
+from .base import SUMMARY_JOIN, style
 from .palette import BLUE, ORANGE, PALE, SKY, VERMILLION
 
 # Task key, previous best, BERT-Large, on the test sets, from Devlin et al. 2019: the abstract gives BERT's score
@@ -201,3 +201,44 @@ def paradigm_figure(
     fig.update_yaxes(visible=False, range=[-0.1, 4.6])
     fig.update_layout(plot_bgcolor="rgba(0,0,0,0)", paper_bgcolor="rgba(0,0,0,0)", dragmode=False)
     return style(fig, None, 380)
+
+
+def paradigm_summary(stages: Sequence[tuple[str, Sequence[str], str]], template: str) -> str:
+    """The diagram of ``paradigm_figure`` read aloud, one stage after the other: {stage}, {steps} (joined by
+    arrows) and {note} of ``template`` per (title, steps, note) stage."""
+    return SUMMARY_JOIN.join(
+        template.format(stage=title, steps=" → ".join(steps), note=note) for title, steps, note in stages
+    )
+
+
+def parameters_summary(models: Sequence[str], counts: Sequence[dict[str, int]], template: str) -> str:
+    """The largest and the smallest model of ``parameter_bars`` and how much of the largest the encoder holds:
+    {large}, {large_total}, {encoder_share}, {small}, {small_total}, {ratio} of ``template`` (totals in
+    millions)."""
+    totals = [c["total"] for c in counts]
+    large = max(range(len(totals)), key=totals.__getitem__)
+    small = min(range(len(totals)), key=totals.__getitem__)
+    return template.format(
+        large=models[large],
+        large_total=totals[large] / 1e6,
+        encoder_share=counts[large]["encoder"] / totals[large],
+        small=models[small],
+        small_total=totals[small] / 1e6,
+        ratio=totals[large] / totals[small],
+    )
+
+
+def results_summary(tasks: Sequence[str], before: Sequence[float], bert: Sequence[float], template: str) -> str:
+    """BERT's largest and smallest gain over the previous best in ``results_bars``: {top}, {top_before},
+    {top_bert}, {top_gain}, {low}, {low_gain} of ``template`` (gains rounded as in ``results_rows``)."""
+    gains = [round(b - a, 1) for a, b in zip(before, bert, strict=True)]
+    top = max(range(len(gains)), key=gains.__getitem__)
+    low = min(range(len(gains)), key=gains.__getitem__)
+    return template.format(
+        top=tasks[top],
+        top_before=before[top],
+        top_bert=bert[top],
+        top_gain=gains[top],
+        low=tasks[low],
+        low_gain=gains[low],
+    )

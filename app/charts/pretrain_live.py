@@ -129,3 +129,44 @@ def loss_summary(records: Mapping[str, Sequence[Mapping]], run_names: Mapping[st
         if (rows := records.get(run))
     ]
     return SUMMARY_JOIN.join(parts)
+
+
+def accuracy_summary(
+    records: Mapping[str, Sequence[Mapping]], run_names: Mapping[str, str], template: str, baseline: str
+) -> str:
+    """Where each run's held-out top-1 of ``accuracy_curves`` went: {run}, {first}, {last}, {steps} of
+    ``template`` per run that has records, then the word-frequency line: {value} of ``baseline``."""
+    parts = [
+        template.format(run=name, first=rows[0]["heldout_top1"], last=rows[-1]["heldout_top1"], steps=rows[-1]["steps"])
+        for run, name in run_names.items()
+        if (rows := records.get(run))
+    ]
+    last = [rows[-1] for rows in records.values() if rows]
+    if last:  # the same line the chart draws: the last record's baseline
+        parts.append(baseline.format(value=last[-1]["frequency_baseline_top1"]))
+    return SUMMARY_JOIN.join(parts)
+
+
+def kinds_summary(
+    last: Mapping[str, Mapping | None], run_names: Mapping[str, str], kind_names: Mapping[str, str], template: str
+) -> str:
+    """For each run of ``target_kind_bars``, the kind of target it gets right most and least often: {run},
+    {best}, {best_value}, {worst}, {worst_value} of ``template``."""
+    keys = {"masked": "heldout_top1", "kept": "kept_top1", "random": "random_top1"}
+    parts = []
+    for run, name in run_names.items():
+        record = last.get(run)
+        if record is None:
+            continue
+        values = {kind: record[keys[kind]] for kind in kind_names}
+        best, worst = max(values, key=values.get), min(values, key=values.get)
+        parts.append(
+            template.format(
+                run=name,
+                best=kind_names[best],
+                best_value=values[best],
+                worst=kind_names[worst],
+                worst_value=values[worst],
+            )
+        )
+    return SUMMARY_JOIN.join(parts)

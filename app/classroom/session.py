@@ -8,7 +8,12 @@ teacher changed something.
 
 Session state: ``class_room`` (the code), ``class_token`` (the teacher's secret; only the session holding it
 may change what the class sees), ``class_student`` (a random id for presence and guesses), ``class_follow``,
-``class_seen`` (the room version a student last took), ``class_published`` (the view the teacher last sent).
+``class_seen`` (the room version a student last took), ``class_published`` (the view the teacher last sent),
+``class_quiz_seen`` (the question an exploring student had already seen when they left) and
+``class_quiz_checked`` (the room version at which an exploring student last looked for a new question).
+
+A new question is the teacher asking the whole class: it brings an exploring student back to the teacher
+(who asks from the class page, so the student lands on the question), with a notice saying why.
 """
 
 from __future__ import annotations
@@ -55,7 +60,16 @@ def notice(key: str) -> None:
 
 
 def _forget_room(reason: str | None = None) -> None:
-    for key in ("class_room", "class_token", "class_student", "class_follow", "class_seen", "class_published"):
+    for key in (
+        "class_room",
+        "class_token",
+        "class_student",
+        "class_follow",
+        "class_seen",
+        "class_published",
+        "class_quiz_seen",
+        "class_quiz_checked",
+    ):
         st.session_state.pop(key, None)
     if reason:
         notice(reason)
@@ -116,7 +130,15 @@ def leave() -> None:
     _forget_room()
 
 
+def _quiz_number(quiz) -> int:
+    return quiz.number if quiz is not None else 0
+
+
 def explore() -> None:
+    try:  # the question already asked stays the student's to answer or not; a later one calls them back
+        st.session_state["class_quiz_seen"] = _quiz_number(room_store().quiz(room_code()))
+    except RoomGone:
+        return  # the poll ends the class on its next look
     st.session_state["class_follow"] = False
 
 
@@ -137,6 +159,20 @@ def _heartbeat_due() -> bool:
     return True
 
 
+def _called_to_quiz(store: RoomStore, code: str, version: int) -> bool:
+    """An exploring student goes back to the teacher when the teacher has asked a question since they left:
+    read once per room version (a version moves with every change the teacher makes)."""
+    if st.session_state.get("class_quiz_checked") == version:
+        return False
+    st.session_state["class_quiz_checked"] = version
+    quiz = store.quiz(code)
+    if quiz is None or quiz.revealed or quiz.number <= st.session_state.get("class_quiz_seen", 0):
+        return False
+    back_to_teacher()
+    notice("quiz")
+    return True
+
+
 def follow_teacher(page) -> None:
     """Before the sidebar: join from a ``?room=`` link on a session's first run; a following student takes the
     teacher's settings and page when the room's version moved on."""
@@ -154,7 +190,10 @@ def follow_teacher(page) -> None:
     try:
         if _heartbeat_due():
             store.student_heartbeat(code, st.session_state["class_student"])
-        if not st.session_state.get("class_follow") or store.version(code) == st.session_state.get("class_seen"):
+        version = store.version(code)
+        if version == st.session_state.get("class_seen"):
+            return
+        if not st.session_state.get("class_follow") and not _called_to_quiz(store, code, version):
             return
         version, view = store.view(code)
     except RoomGone:
@@ -231,16 +270,17 @@ def _student_poll() -> None:
     """One small read a second; a full run only when the teacher changed something (or the room ended)."""
     if role() != "student":
         return
+    store, code = room_store(), room_code()
     try:
-        version = room_store().version(room_code())
+        version = store.version(code)
         if _heartbeat_due():
-            room_store().student_heartbeat(room_code(), st.session_state["class_student"])
+            store.student_heartbeat(code, st.session_state["class_student"])
+        if version == st.session_state.get("class_seen"):
+            return
+        if st.session_state.get("class_follow") or _called_to_quiz(store, code, version):
+            st.rerun(scope="app")
     except RoomGone:
         _forget_room("ended")
-        st.rerun(scope="app")
-    if version == st.session_state.get("class_seen"):
-        return
-    if st.session_state.get("class_follow"):
         st.rerun(scope="app")
     st.caption(t("classroom.teacher_moved"))  # exploring: say so, the student decides when to catch up
 
@@ -249,8 +289,10 @@ def ask(sentence: str) -> None:
     room_store().ask(room_code(), st.session_state["class_token"], sentence)
 
 
-def reveal() -> None:
-    room_store().reveal(room_code(), st.session_state["class_token"])
+def reveal(answer: list) -> None:
+    """Show the class the guesses and ``answer``, BERT's top words as the teacher's session computed them once
+    for the whole room (JSON values)."""
+    room_store().reveal(room_code(), st.session_state["class_token"], answer)
 
 
 def send_guess(raw: str) -> str | None:

@@ -3,7 +3,9 @@
 A room holds the teacher's secret token (only the session holding it can change what the class sees), the
 teacher's view (the page and the shared settings, as a shared link spells them), a version number that grows
 with every change the class must see, the students present (heartbeats) and the current quiz (a sentence with
-one [MASK], each student's guess, revealed or not). Students poll the version: polling one small value works
+one [MASK], each student's guess, revealed or not, and BERT's answer: computed once, by the teacher's session as
+it reveals, and stored with the reveal, so that a class of thirty reads it instead of running the model thirty
+times). Students poll the version: polling one small value works
 the same in memory and in Redis, and a student a second behind is fine in a classroom.
 
 ``MemoryStore`` serves one server process. ``RedisStore`` serves several replicas behind a load balancer:
@@ -58,6 +60,7 @@ class Quiz:
     sentence: str
     guesses: dict[str, str] = field(default_factory=dict)  # student id → normalised guess
     revealed: bool = False
+    answer: list | None = None  # BERT's top words as the teacher's reveal stored them (JSON values)
 
 
 @dataclass
@@ -114,12 +117,13 @@ class RoomStore(Protocol):
     def student_heartbeat(self, code: str, student: str) -> None: ...
     def students(self, code: str) -> int: ...
     def ask(self, code: str, token: str, sentence: str) -> int: ...  # the quiz's number
-    def reveal(self, code: str, token: str) -> None: ...
+    def reveal(self, code: str, token: str, answer: list) -> None: ...
     def guess(self, code: str, student: str, raw: str) -> str: ...  # the guess as counted
     def quiz(self, code: str) -> Quiz | None: ...
 
 
-def _check_view(view: dict) -> str:
+def _check_view(view: dict | list) -> str:
+    """A view (or a quiz's answer) as stored: JSON, bounded in size."""
     encoded = json.dumps(view, ensure_ascii=False, sort_keys=True)
     if len(encoded.encode()) > MAX_VIEW_BYTES:
         raise ValueError(f"a view of {len(encoded)} characters is too large to publish")
@@ -210,12 +214,14 @@ class MemoryStore:
             room.version += 1
             return number
 
-    def reveal(self, code: str, token: str) -> None:
+    def reveal(self, code: str, token: str, answer: list) -> None:
+        encoded = _check_view(answer)
         with self._lock:
             room = self._teacher_room(code, token)
             if room.quiz is None:
                 raise GuessError("no_quiz")
             room.quiz.revealed = True
+            room.quiz.answer = json.loads(encoded)  # a copy, as ``publish`` keeps one
             room.version += 1
 
     def guess(self, code: str, student: str, raw: str) -> str:
@@ -232,13 +238,15 @@ class MemoryStore:
     def quiz(self, code: str) -> Quiz | None:
         with self._lock:
             quiz = self._room(code).quiz
-            return None if quiz is None else Quiz(quiz.number, quiz.sentence, dict(quiz.guesses), quiz.revealed)
+            if quiz is None:
+                return None
+            return Quiz(quiz.number, quiz.sentence, dict(quiz.guesses), quiz.revealed, quiz.answer)
 
 
 class RedisStore:
     """Rooms in Redis, shared by every app replica that points at the same server.
 
-    Keys per room: ``<prefix><code>`` (a hash: token, view, version, quiz number, sentence, revealed),
+    Keys per room: ``<prefix><code>`` (a hash: token, view, version, quiz number, sentence, revealed, answer),
     ``…:students`` (a sorted set: student → last heartbeat) and ``…:guesses`` (a hash: student → guess). The
     teacher's calls reset all three keys' time to live to ``ROOM_TTL``, so Redis itself removes a room whose
     teacher left. Writes that must see the room first run in a transaction watched on the room's key.
@@ -280,7 +288,7 @@ class RedisStore:
             if self._redis.hsetnx(room, "token", token):
                 break
         pipe = self._redis.pipeline()
-        pipe.hset(room, mapping={"view": "{}", "version": 0, "quiz": 0, "sentence": "", "revealed": 0})
+        pipe.hset(room, mapping={"view": "{}", "version": 0, "quiz": 0, "sentence": "", "revealed": 0, "answer": ""})
         self._refresh(pipe, code)
         pipe.execute()
         return code, token
@@ -361,19 +369,20 @@ class RedisStore:
 
         def write(pipe):
             pipe.hincrby(room, "quiz", 1)
-            pipe.hset(room, mapping={"sentence": sentence, "revealed": 0})
+            pipe.hset(room, mapping={"sentence": sentence, "revealed": 0, "answer": ""})
             pipe.delete(guesses)
             pipe.hincrby(room, "version", 1)
 
         return int(self._teacher_write(code, token, write)[0])
 
-    def reveal(self, code: str, token: str) -> None:
+    def reveal(self, code: str, token: str, answer: list) -> None:
+        encoded = _check_view(answer)
         room = self._keys(code)[0]
         if int(self._teacher(code, token)["quiz"]) == 0:
             raise GuessError("no_quiz")
 
         def write(pipe):
-            pipe.hset(room, "revealed", 1)
+            pipe.hset(room, mapping={"revealed": 1, "answer": encoded})
             pipe.hincrby(room, "version", 1)
 
         self._teacher_write(code, token, write)
@@ -404,14 +413,14 @@ class RedisStore:
     def quiz(self, code: str) -> Quiz | None:
         room, _, guesses = self._keys(code)
         pipe = self._redis.pipeline()
-        pipe.hmget(room, "quiz", "sentence", "revealed")
+        pipe.hmget(room, "quiz", "sentence", "revealed", "answer")
         pipe.hgetall(guesses)
-        (number, sentence, revealed), answers = pipe.execute()
+        (number, sentence, revealed, answer), answers = pipe.execute()
         if number is None:
             raise RoomGone(code)
         if int(number) == 0:
             return None
-        return Quiz(int(number), sentence, answers, bool(int(revealed)))
+        return Quiz(int(number), sentence, answers, bool(int(revealed)), json.loads(answer) if answer else None)
 
 
 def store_from_env() -> RoomStore:

@@ -213,4 +213,10 @@ TEXT = {
         "en": "{statistic}: highest at layer {layer}, head {head} ({value})",
         "zh": "{statistic}：第 {layer} 层第 {head} 头最高（{value}）",
     },
+    "summary_change": {
+        "en": "Layer {layer} moved most on average ({layer_value:.3f}); the single head that moved most is layer "
+        "{top_layer}, head {top_head} ({top_value:.3f}).",
+        "zh": "平均变化最大的是第 {layer} 层（{layer_value:.3f}）；变化最大的单个头是第 {top_layer} 层第 {top_head} 头"
+        "（{top_value:.3f}）。",
+    },
 }

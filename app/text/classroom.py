@@ -30,6 +30,11 @@ TEXT = {
         "zh": "这个教师链接与课堂不匹配：请重新打开教师屏幕上的链接。",
     },
     "notice_ended": {"en": "The class has ended.", "zh": "这堂课已经结束。"},
+    "notice_quiz": {
+        "en": "The teacher is asking the class a question, so you are back with the teacher. After you answer, "
+        "“Explore freely” in the sidebar takes you off on your own again.",
+        "zh": "老师正在向全班提问，所以你已回到老师这里。回答之后，可以再按侧边栏的“自由探索”。",
+    },
     "notice_expired": {
         "en": "Your class was closed after an hour without the teacher. Start a new one.",
         "zh": "老师离开一小时后，课堂已关闭。请重新开始一堂课。",
@@ -108,4 +113,6 @@ TEXT = {
         "zh": "BERT 并不“知道”答案：它给所有合适的词排序，并给出每个词的概率。全班的很多答案往往也在其中。",
     },
     "chart_match": {"en": "✓ also in BERT's top 5", "zh": "✓ 也在 BERT 的前 5 名中"},
+    "summary_guesses": {"en": "Commonest guesses: {items}.", "zh": "最常见的猜测：{items}。"},
+    "summary_match": {"en": " (in BERT's top 5)", "zh": "（在 BERT 前 5 名中）"},
 }

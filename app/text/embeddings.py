@@ -127,4 +127,9 @@ TEXT = {
         "en": "Neighbouring positions: mean cosine similarity {near:.2f}; positions {far} apart: {far_value:.2f}.",
         "zh": "相邻位置的平均余弦相似度为 {near:.2f}；相隔 {far} 的位置为 {far_value:.2f}。",
     },
+    "summary_vectors": {
+        "en": "The sum follows {part} most closely (correlation {correlation:.2f} over the dimensions shown).",
+        "zh": "三者之和与{part}最接近（在所示维度上的相关系数为 {correlation:.2f}）。",
+    },
+    "summary_norms": {"en": "Longest to shortest: {items}.", "zh": "从长到短：{items}。"},
 }

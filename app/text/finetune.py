@@ -310,4 +310,11 @@ TEXT = {
         "en": "Fine-tuning moved {part} most: {value:.2%} of its weights' norm.",
         "zh": "微调改动最大的是{part}：权重范数的 {value:.2%}。",
     },
+    "summary_curves": {
+        "en": "{run}: after {steps} steps, batch accuracy (running mean) {first:.0%} → {last:.0%}",
+        "zh": "{run}：{steps} 步后，批次准确率（滑动平均）{first:.0%} → {last:.0%}",
+    },
+    "summary_heldout": {"en": ", held-out {value:.0%}", "zh": "，留出集 {value:.0%}"},
+    "summary_tags": {"en": "Entities found: {items}.", "zh": "识别出的实体：{items}。"},
+    "summary_tags_none": {"en": "No token is tagged as an entity.", "zh": "没有词元被标为实体。"},
 }

@@ -286,4 +286,13 @@ TEXT = {
         "head {low_head} ({low:.3f}).",
         "zh": "最重要：第 {top_layer} 层第 {top_head} 头（{top:.3f}）；最不重要：第 {low_layer} 层第 {low_head} 头（{low:.3f}）。",
     },
+    "summary_thumbnails": {
+        "en": "{pattern}: most in layer {layer} ({n} of {heads} heads)",
+        "zh": "{pattern}：第 {layer} 层最多（{heads} 个头中 {n} 个）",
+    },
+    "summary_compared": {
+        "en": "Removing the heads moves “{token}” most: {before:.1%} → {after:.1%}.",
+        "zh": "去掉这些头后变化最大的是“{token}”：{before:.1%} → {after:.1%}。",
+    },
+    "summary_views": {"en": "{view}: “{token}” {value:.0%}", "zh": "{view}：“{token}” {value:.0%}"},
 }

@@ -196,4 +196,21 @@ TEXT = {
         "en": "The address bar now holds this page's settings: share it, and the experiment opens as you see it.",
         "zh": "地址栏已包含本页的设置：分享这个链接，对方打开时会看到同样的实验。",
     },
+    "summary_projection": {
+        "en": "Vectors with the same label sit together most at layer {layer}: {share:.0%} have a nearest neighbour "
+        "with their label (layer 0: {first_share:.0%}).",
+        "zh": "同一标注的向量在第 {layer} 层最聚在一起：{share:.0%} 的向量最近邻与自己标注相同（第 0 层：{first_share:.0%}）。",
+    },
+    "summary_projection_single": {
+        "en": "The first component explains most at layer {layer}: {share:.0%}.",
+        "zh": "第一主成分在第 {layer} 层解释的方差最多：{share:.0%}。",
+    },
+    "summary_geometry": {
+        "en": "{series}: {first:.2f} at layer 0, {last:.2f} at layer {layer}",
+        "zh": "{series}：第 0 层 {first:.2f}，第 {layer} 层 {last:.2f}",
+    },
+    "summary_accuracy": {
+        "en": "{series}: best at layer {layer} ({value:.1%})",
+        "zh": "{series}：第 {layer} 层最好（{value:.1%}）",
+    },
 }

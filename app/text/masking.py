@@ -210,4 +210,5 @@ TEXT = {
         "en": "{name} {value:.1%} (target {target:.1%})",
         "zh": "{name} {value:.1%}（目标 {target:.1%}）",
     },
+    "summary_strip": {"en": "{n} tokens shown: {items}.", "zh": "显示 {n} 个词元：{items}。"},
 }

@@ -100,4 +100,12 @@ TEXT = {
         "en": "{a} tokens in segment A (with [CLS] and the first [SEP]), {b} in segment B.",
         "zh": "片段 A 有 {a} 个 token（含 [CLS] 和第一个 [SEP]），片段 B 有 {b} 个。",
     },
+    "summary_gauge_above": {
+        "en": "P(IsNext) is {p:.1%}, at or above the 50% line: the model says B follows A.",
+        "zh": "P(IsNext) 为 {p:.1%}，不低于 50% 线：模型认为 B 接在 A 后面。",
+    },
+    "summary_gauge_below": {
+        "en": "P(IsNext) is {p:.1%}, below the 50% line: the model says B does not follow A.",
+        "zh": "P(IsNext) 为 {p:.1%}，低于 50% 线：模型认为 B 不接在 A 后面。",
+    },
 }

@@ -160,4 +160,17 @@ TEXT = {
     },
     "guide_link": {"en": "**{page}**: {text}", "zh": "**{page}**：{text}"},
     "guide_soon": {"en": "**{page}** (coming soon): {text}", "zh": "**{page}**（即将上线）：{text}"},
+    "summary_paradigm": {"en": "{stage}: {steps} ({note})", "zh": "{stage}：{steps}（{note}）"},
+    "summary_params": {
+        "en": "{large} has {large_total:.1f}M parameters, {encoder_share:.0%} of them in the encoder; {small} has "
+        "{small_total:.1f}M, {ratio:.0f} times fewer.",
+        "zh": "{large}有 {large_total:.1f}M 个参数，其中 {encoder_share:.0%} 在编码器；{small}有 {small_total:.1f}M，"
+        "少 {ratio:.0f} 倍。",
+    },
+    "summary_results": {
+        "en": "BERT's largest gain is on {top}: {top_before:.1f} → {top_bert:.1f} (+{top_gain:.1f}); its smallest on "
+        "{low} (+{low_gain:.1f}).",
+        "zh": "BERT 提升最大的是{top}：{top_before:.1f} → {top_bert:.1f}（+{top_gain:.1f}）；最小的是{low}"
+        "（+{low_gain:.1f}）。",
+    },
 }

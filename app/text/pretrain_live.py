@@ -155,4 +155,16 @@ TEXT = {
         "en": "{run}: held-out MLM loss {first:.2f} → {last:.2f} after {steps} steps",
         "zh": "{run}：留出集 MLM 损失 {first:.2f} → {last:.2f}（{steps} 步后）",
     },
+    "summary_accuracy": {
+        "en": "{run}: after {steps} steps held-out top-1 is {last:.0%}, up from {first:.0%}",
+        "zh": "{run}：{steps} 步后留出集 top-1 为 {last:.0%}，起初为 {first:.0%}",
+    },
+    "summary_baseline": {
+        "en": "guessing the most frequent words: {value:.0%}",
+        "zh": "只猜最常见的词：{value:.0%}",
+    },
+    "summary_kinds": {
+        "en": "{run}: best on {best} ({best_value:.0%}), worst on {worst} ({worst_value:.0%})",
+        "zh": "{run}：{best}最准（{best_value:.0%}），{worst}最差（{worst_value:.0%}）",
+    },
 }
