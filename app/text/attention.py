@@ -173,13 +173,13 @@ TEXT = {
     "bertviz_intro": {
         "en": (
             "bertviz (Vig, 2019) draws attention as lines from each token on the left to the tokens on the right. "
-            "The **head view** shows one layer, one colour per head (double-click a colour to show only that head; "
+            "The **head view** shows one layer, the one chosen above, with one colour per head (double-click a colour to show only that head; "
             "hover a token to see only its lines). The **model view** shows a thumbnail for every head of the chosen "
             "layers; click one to enlarge it. It works offline."
         ),
         "zh": (
             "bertviz（Vig，2019）把注意力画成从左侧每个 token 连向右侧 token 的线。"
-            "**头视图**一次显示一层，每个头一种颜色（双击某个颜色只看这个头；把鼠标移到 token 上只看它的连线）。"
+            "**头视图**一次显示一层（即上面选的那一层），每个头一种颜色（双击某个颜色只看这个头；把鼠标移到 token 上只看它的连线）。"
             "**模型视图**为所选各层的每个头画一张缩略图，点击可放大。无需联网即可使用。"
         ),
     },
