@@ -233,12 +233,10 @@ stats_mask = st.radio(
 )
 head_stats = statistics_for(spec, text, pair, stats_mask == "causal")
 stat_titles = {name: t(f"attention.stat_{name}") for name in stats.STATISTICS}
+# No ring on the head chosen above: moving it made the browser draw all of the grid's panels again, two thirds of
+# the browser's work for a change of layer or head. Without it the grid changes only with the sentence.
 grid = charts.statistics_grid(
-    head_stats,
-    stat_titles,
-    selected=None if average else (layer, st.session_state["head"]),
-    selected_label=t("attention.selected_marker"),
-    axis_labels=(t("attention.axis_layer"), t("attention.axis_head")),
+    head_stats, stat_titles, axis_labels=(t("attention.axis_layer"), t("attention.axis_head"))
 )
 plot(
     grid,

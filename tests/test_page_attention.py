@@ -99,7 +99,7 @@ def test_show_buttons_jump_to_the_notable_head_and_causal_stats():
     assert map_titles(at)[0] == TEXT["bidirectional_title"]["en"].format(which=f"L{layer} H{head}")
     at.radio(key="attention_stats_mask").set_value("causal").run()
     assert not at.exception
-    next_share = plot_array(figures(at)[2]["data"][-2]["z"])  # the last panel's heatmap, before its ring
+    next_share = plot_array(figures(at)[2]["data"][-1]["z"])  # the last panel's heatmap
     assert np.all(next_share == 0)
 
 
@@ -173,9 +173,10 @@ def test_hostile_input_gives_a_message_not_a_traceback(name):
         assert "</script><script>alert" not in html
 
 
-def test_bertviz_follows_the_layer_selector():
+def test_a_layer_or_head_change_redraws_only_the_maps():
     at = open_page()
     (html,) = iframes(at)
+    grid = figures(at)[2]
     assert embedded_params(html)["include_layers"] == list(range(6)) and embedded_params(html)["layer"] is None
     # The view picks the layer from the page's URL in the browser (test_browser.py watches it switch), so a
     # change of layer or head sends the very same document: the frame is not reloaded.
@@ -184,3 +185,4 @@ def test_bertviz_follows_the_layer_selector():
     at.selectbox(key="w_head").set_value(7).run()
     assert not at.exception
     assert iframes(at) == [html] and at.query_params["layer"] == "3"
+    assert figures(at)[2] == grid  # the statistics grid marks no head: the browser need not draw it again

@@ -115,13 +115,13 @@ TEXT = {
             "Heads specialise: some look at the previous or the next token, some park their attention on "
             "[SEP] or [CLS] when they have nothing to do, some spread it evenly (high entropy). "
             "Clark et al. (2019, *What Does BERT Look At?*) found the same kinds of heads in BERT-base. "
-            "The red square marks the head selected above."
+            "Hover a square for its layer and head; the buttons below show a head in the maps above."
         ),
         "zh": (
             "每个小方格是一个头（行 = 层，列 = 头），数值是对句中所有 token 取的平均。"
             "不同的头会分工：有的专看前一个或后一个 token，有的在“无事可做”时把注意力停在 [SEP] 或 [CLS] 上，"
             "有的则均匀撒开（熵高）。Clark 等人（2019，*What Does BERT Look At?*）在 BERT-base 中也发现了这些类型的头。"
-            "红框标出上面选中的头。"
+            "把鼠标移到方格上可看到它的层和头；下面的按钮会在上方的热力图中显示该头。"
         ),
     },
     "stats_mask": {"en": "Statistics of", "zh": "统计对象"},
