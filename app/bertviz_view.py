@@ -205,15 +205,18 @@ _FIT_WIDTH = """\
 _FOLLOW_PARENT_URL = """\
 (function () {
   "use strict";
-  var name = %s;
+  var name = %s, followed = null;
   function wanted() {
     try { return new URLSearchParams(window.parent.location.search).get(name); } catch (e) { return null; }
   }
   function follow() {
+    // Only a new value of the page's parameter moves the view: a layer the reader picks in the view's own
+    // selector stays until the page's Layer selector changes.
     var value = wanted(), select = document.getElementById("layer");
-    if (value === null || !select || select.value === value) { return; }
+    if (value === null || !select || value === followed) { return; }
+    followed = value;
     var offered = Array.prototype.some.call(select.options, function (o) { return o.value === value; });
-    if (offered) { select.value = value; select.dispatchEvent(new Event("change")); }
+    if (offered && select.value !== value) { select.value = value; select.dispatchEvent(new Event("change")); }
   }
   window.addEventListener("load", function () { follow(); setInterval(follow, 100); });
 })();

@@ -217,6 +217,10 @@ def test_attention_layer_and_head_changes_reach_bertviz_without_a_reload(page, s
         wait_ready(page)
         assert page.evaluate(FRAME_KEPT)  # the same document: the view switched layers without a reload
     assert page.get_by_test_id("stException").count() == 0
+    # A layer the reader picks in the view's own selector stays until the page's Layer selector changes.
+    page.frame_locator('[data-testid="stIFrame"]').first.locator("#layer").select_option("5")
+    page.wait_for_timeout(500)  # five of the view's checks of the page's URL
+    assert page.evaluate(BERTVIZ_LAYER) == "5"
     start = time.perf_counter()
     page.locator('[data-testid="stSidebarNav"] a[href$="/nsp"]').click()
     page.wait_for_function("() => location.pathname.endsWith('/nsp')")
