@@ -35,6 +35,8 @@ from typing import Any
 import numpy as np
 import torch
 
+from .charts.palette import CATEGORICAL
+
 # Beyond this many tokens the document grows past several MB (12 layers x 12 heads x 64 x 64 weights,
 # twice that for a sentence pair) and the browser slows down; pages should truncate or refuse.
 MAX_BERTVIZ_TOKENS = 64
@@ -203,15 +205,18 @@ _FIT_WIDTH = """\
 _FOLLOW_PARENT_URL = """\
 (function () {
   "use strict";
-  var name = %s;
+  var name = %s, followed = null;
   function wanted() {
     try { return new URLSearchParams(window.parent.location.search).get(name); } catch (e) { return null; }
   }
   function follow() {
+    // Only a new value of the page's parameter moves the view: a layer the reader picks in the view's own
+    // selector stays until the page's Layer selector changes.
     var value = wanted(), select = document.getElementById("layer");
-    if (value === null || !select || select.value === value) { return; }
+    if (value === null || !select || value === followed) { return; }
+    followed = value;
     var offered = Array.prototype.some.call(select.options, function (o) { return o.value === value; });
-    if (offered) { select.value = value; select.dispatchEvent(new Event("change")); }
+    if (offered && select.value !== value) { select.value = value; select.dispatchEvent(new Event("change")); }
   }
   window.addEventListener("load", function () { follow(); setInterval(follow, 100); });
 })();
@@ -234,13 +239,18 @@ BERTVIZ_WORDS = {
 _DETAIL_HEADING = "'Layer ' + config.layers[layerIndex] + \", Head \" + config.heads[headIndex]"
 
 
-# One colour per head: bertviz's d3.schemeCategory10 repeats after ten, so heads 0 and 10 of a 12-head layer
-# looked alike. Kelly's colours of maximum contrast (without white and black), enough for BERT-Large's 16.
+# One colour per head: bertviz's d3.schemeCategory10 repeats after ten (heads 0 and 10 of a 12-head layer looked
+# alike), and its red against green is what colour-blind readers confuse most. The heads take Okabe & Ito's eight
+# (the project's category colours, app.charts.palette), then four darker or duller colours of Paul Tol's "muted"
+# scheme (indigo, wine, olive, green; Tol, "Colour Schemes", SRON/EPS/TN/09-002, 2021), which stay apart from the
+# first eight for the common colour-vision deficiencies largely by lightness, which all of them preserve: twelve
+# well-separated colours, one per head of BERT-Base and the embedded model. BERT-Large's 13th to 16th heads take a
+# neutral grey and Tol's rose, teal and sand, told apart less easily. A sampled perceptually uniform map (viridis)
+# was the alternative: at twelve samples neighbouring heads differ too little to follow as lines.
 HEAD_COLOURS = (
-    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
-    "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#000080", "#ffd700",
-    "#00ff7f", "#8b0000", "#ff69b4", "#556b2f", "#00ced1", "#a0522d",
-    "#4b0082", "#f4a460",
+    *CATEGORICAL,
+    "#332288", "#882255", "#999933", "#117733",
+    "#888888", "#CC6677", "#44AA99", "#DDCC77",
 )  # fmt: skip
 _BERTVIZ_PALETTE = "d3.scaleOrdinal(d3.schemeCategory10)"
 

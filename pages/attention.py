@@ -49,21 +49,11 @@ def bertviz_for(
         "labels": dict(labels),
     }
     if view == "head":
-        # It shows one layer at a time: the one the Layer selector chose, read in the browser from the page's
-        # URL ("layer" is always in it), so a change of layer does not rebuild and reload the view.
+        # It holds every layer and shows one at a time: the one the Layer selector chose, read in the browser
+        # from the page's URL ("layer" is always in it). A change of layer or head therefore sends the very
+        # same document, and the browser keeps the frame instead of parsing a new one.
         return head_view_html(result.attentions, result.tokens, follow_parent_url="layer", **common)
     return model_view_html(result.attentions, result.tokens, **common)
-
-
-def bring_into_bertviz(layer: int) -> None:
-    """A layer chosen above joins bertviz's layers, and the head view opens on it: the view follows the maps."""
-    chips = st.session_state.get("attention_bertviz_layers")
-    if chips is not None and layer not in chips:
-        st.session_state["attention_bertviz_layers"] = sorted([*chips, layer])
-
-
-def follow_layer() -> None:
-    bring_into_bertviz(st.session_state["layer"])
 
 
 @st.cache_data(max_entries=64, ttl=CACHE_TTL, show_spinner=False)
@@ -77,7 +67,6 @@ def show_head(layer: int, head: int) -> None:
     st.session_state["layer"] = layer
     st.session_state["head"] = head
     st.session_state["attention_average"] = False
-    bring_into_bertviz(layer)
 
 
 st.title(t("attention.title"))
@@ -104,7 +93,7 @@ columns = st.columns(4)
 with columns[2]:
     average = st.toggle(t("attention.average"), **keep("attention_average"))
 with columns[0]:
-    st.selectbox(t("common.layer"), range(n_layers), **keep("layer", on_change=follow_layer))
+    st.selectbox(t("common.layer"), range(n_layers), **keep("layer"))
 with columns[1]:
     st.selectbox(t("common.head"), range(n_heads), disabled=average, **keep("head"))
 with columns[3]:
@@ -245,12 +234,10 @@ stats_mask = st.radio(
 )
 head_stats = statistics_for(spec, text, pair, stats_mask == "causal")
 stat_titles = {name: t(f"attention.stat_{name}") for name in stats.STATISTICS}
+# No ring on the head chosen above: moving it made the browser draw all of the grid's panels again, two thirds of
+# the browser's work for a change of layer or head. Without it the grid changes only with the sentence.
 grid = charts.statistics_grid(
-    head_stats,
-    stat_titles,
-    selected=None if average else (layer, st.session_state["head"]),
-    selected_label=t("attention.selected_marker"),
-    axis_labels=(t("attention.axis_layer"), t("attention.axis_head")),
+    head_stats, stat_titles, axis_labels=(t("attention.axis_layer"), t("attention.axis_head"))
 )
 plot(
     grid,
@@ -295,18 +282,22 @@ with mask_column:
         horizontal=True,
         **keep("attention_bertviz_mask"),
     )
-chosen_layers = st.session_state["attention_bertviz_layers"]
-if chosen_layers is None or any(not 0 <= x < n_layers for x in chosen_layers):
-    st.session_state["attention_bertviz_layers"] = [layer]
-with layers_column:
-    chosen = st.multiselect(
-        t("attention.bertviz_layers"),
-        range(n_layers),
-        # Formatted now, in this run's language: Streamlit matches the widget's value by its label.
-        format_func={x: t("attention.layer_chip", layer=x) for x in range(n_layers)}.get,
-        help=t("attention.bertviz_layers_help"),
-        **keep("attention_bertviz_layers"),
-    )
+if view == "head":
+    chosen = list(range(n_layers))  # the view's own selector and the page's Layer selector pick among them
+else:
+    # The model view draws a row per layer: the reader picks the rows (at first, the layer chosen above).
+    chosen_layers = st.session_state["attention_bertviz_layers"]
+    if chosen_layers is None or any(not 0 <= x < n_layers for x in chosen_layers):
+        st.session_state["attention_bertviz_layers"] = [layer]
+    with layers_column:
+        chosen = st.multiselect(
+            t("attention.bertviz_layers"),
+            range(n_layers),
+            # Formatted now, in this run's language: Streamlit matches the widget's value by its label.
+            format_func={x: t("attention.layer_chip", layer=x) for x in range(n_layers)}.get,
+            help=t("attention.bertviz_layers_help"),
+            **keep("attention_bertviz_layers"),
+        )
 if not chosen:
     st.info(t("attention.bertviz_no_layers"))
 elif len(tokens) > MAX_BERTVIZ_TOKENS:

@@ -340,10 +340,12 @@ def test_csp_stops_scripts_even_if_escaping_were_lost(offline_page, monkeypatch)
 
 def test_head_view_gives_every_head_its_own_colour_and_opens_on_the_chosen_layer():
     from app.bertviz_view import HEAD_COLOURS
+    from app.charts import palette
 
     html = head_view_html(random_attention(4, 12, 5), list("abcde"), layers=[0, 2, 3], layer=2)
-    assert "d3.scaleOrdinal(d3.schemeCategory10)" not in html and 'd3.scaleOrdinal(["#1f77b4"' in html
+    assert "d3.scaleOrdinal(d3.schemeCategory10)" not in html and 'd3.scaleOrdinal(["#0072B2"' in html
     assert len(set(HEAD_COLOURS)) >= 16  # distinct up to BERT-Large's 16 heads
+    assert HEAD_COLOURS[:8] == palette.CATEGORICAL  # Okabe-Ito's colour-blind-safe eight come first
     assert embedded_params(html)["layer"] == 2
     assert (
         embedded_params(head_view_html(random_attention(4, 12, 5), list("abcde"), layers=[0, 3], layer=2))["layer"]

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from apptest_helpers import HOSTILE_INPUTS, figures, open_app_page, plot_array
 from streamlit.testing.v1 import AppTest
+from test_bertviz_view import embedded_params
 
 from app.bertviz_view import MAX_BERTVIZ_TOKENS
 from app.text.attention import TEXT
@@ -52,8 +53,11 @@ def test_page_explains_and_draws_in_each_language(lang):
     (html,) = iframes(at)
     assert html.startswith("<!DOCTYPE html>") and "[CLS]" in html
     assert f"{TEXT['bertviz_word_layer'][lang]} <select" in html  # bertviz's own words in the page's language
+    # The head view holds every layer; only the model view, a row per layer, asks which layers to draw.
+    assert not at.get("multiselect") and embedded_params(html)["include_layers"] == list(range(6))
+    at.radio(key="w_attention_bertviz_view").set_value("model").run()
     layers = at.multiselect(key="w_attention_bertviz_layers")
-    assert layers.options[0] == TEXT["layer_chip"][lang].format(layer=0)
+    assert layers.options[0] == TEXT["layer_chip"][lang].format(layer=0) and layers.value == [0]
 
 
 def test_layer_and_head_persist_in_state_and_average_disables_head():
@@ -95,7 +99,7 @@ def test_show_buttons_jump_to_the_notable_head_and_causal_stats():
     assert map_titles(at)[0] == TEXT["bidirectional_title"]["en"].format(which=f"L{layer} H{head}")
     at.radio(key="attention_stats_mask").set_value("causal").run()
     assert not at.exception
-    next_share = plot_array(figures(at)[2]["data"][-2]["z"])  # the last panel's heatmap, before its ring
+    next_share = plot_array(figures(at)[2]["data"][-1]["z"])  # the last panel's heatmap
     assert np.all(next_share == 0)
 
 
@@ -169,19 +173,16 @@ def test_hostile_input_gives_a_message_not_a_traceback(name):
         assert "</script><script>alert" not in html
 
 
-def test_bertviz_follows_the_layer_selector():
-    import json
-    import re
-
+def test_a_layer_or_head_change_redraws_only_the_maps():
     at = open_page()
-    at.selectbox(key="w_layer").set_value(3).run()
-    assert not at.exception
-    assert 3 in at.session_state["attention_bertviz_layers"]
     (html,) = iframes(at)
-    params = json.loads(re.search(r"const params = (.*?); // HACK: PYTHON_PARAMS", html).group(1))
-    assert params["include_layers"] == [0, 3]
-    # The view picks the layer from the page's URL in the browser (test_browser.py watches it switch), so
-    # going back to a layer it already offers sends the very same document: the frame is not reloaded.
-    assert "get(name)" in html and 'var name = "layer"' in html and at.query_params["layer"] == "3"
-    at.selectbox(key="w_layer").set_value(0).run()
-    assert iframes(at) == [html] and at.query_params["layer"] == "0"
+    grid = figures(at)[2]
+    assert embedded_params(html)["include_layers"] == list(range(6)) and embedded_params(html)["layer"] is None
+    # The view picks the layer from the page's URL in the browser (test_browser.py watches it switch), so a
+    # change of layer or head sends the very same document: the frame is not reloaded.
+    assert "get(name)" in html and 'var name = "layer"' in html
+    at.selectbox(key="w_layer").set_value(3).run()
+    at.selectbox(key="w_head").set_value(7).run()
+    assert not at.exception
+    assert iframes(at) == [html] and at.query_params["layer"] == "3"
+    assert figures(at)[2] == grid  # the statistics grid marks no head: the browser need not draw it again

@@ -115,13 +115,13 @@ TEXT = {
             "Heads specialise: some look at the previous or the next token, some park their attention on "
             "[SEP] or [CLS] when they have nothing to do, some spread it evenly (high entropy). "
             "Clark et al. (2019, *What Does BERT Look At?*) found the same kinds of heads in BERT-base. "
-            "The red square marks the head selected above."
+            "Hover a square for its layer and head; the buttons below show a head in the maps above."
         ),
         "zh": (
             "每个小方格是一个头（行 = 层，列 = 头），数值是对句中所有 token 取的平均。"
             "不同的头会分工：有的专看前一个或后一个 token，有的在“无事可做”时把注意力停在 [SEP] 或 [CLS] 上，"
             "有的则均匀撒开（熵高）。Clark 等人（2019，*What Does BERT Look At?*）在 BERT-base 中也发现了这些类型的头。"
-            "红框标出上面选中的头。"
+            "把鼠标移到方格上可看到它的层和头；下面的按钮会在上方的热力图中显示该头。"
         ),
     },
     "stats_mask": {"en": "Statistics of", "zh": "统计对象"},
@@ -173,13 +173,13 @@ TEXT = {
     "bertviz_intro": {
         "en": (
             "bertviz (Vig, 2019) draws attention as lines from each token on the left to the tokens on the right. "
-            "The **head view** shows one layer, one colour per head (double-click a colour to show only that head; "
+            "The **head view** shows one layer, the one chosen above, with one colour per head (double-click a colour to show only that head; "
             "hover a token to see only its lines). The **model view** shows a thumbnail for every head of the chosen "
             "layers; click one to enlarge it. It works offline."
         ),
         "zh": (
             "bertviz（Vig，2019）把注意力画成从左侧每个 token 连向右侧 token 的线。"
-            "**头视图**一次显示一层，每个头一种颜色（双击某个颜色只看这个头；把鼠标移到 token 上只看它的连线）。"
+            "**头视图**一次显示一层（即上面选的那一层），每个头一种颜色（双击某个颜色只看这个头；把鼠标移到 token 上只看它的连线）。"
             "**模型视图**为所选各层的每个头画一张缩略图，点击可放大。无需联网即可使用。"
         ),
     },

@@ -1,0 +1,192 @@
+"""What one user waits for in Chromium: the first page on a freshly started server, a change of page, a change of
+layer and of head on the attention page, and a fill-mask edit. Each interaction also reports the server's CPU
+time (the Streamlit process) and Chromium's main-thread busy time (CDP ``TaskDuration``), which say where the
+time went far more steadily than the wall clock does on shared cores.
+
+    .venv/bin/python bench/browser_latency.py [--changes 6]
+
+The first page is split into its steps: the browser's own start (Streamlit's scripts and websocket), the script
+runs on the server (on a fresh server the first runs the page alone, which imports torch, and reruns through the
+entry script, which loads the model), and the drawing of the first chart after the script has finished.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = "/usr/bin/chromium"
+READY = '[data-testid="stApp"][data-test-connection-state="CONNECTED"][data-test-script-state="notRunning"]'
+CHART = '[data-testid="stPlotlyChart"] .main-svg'
+# Steps of the first page, recorded by the page itself from its first script on.
+TIMELINE = """
+window.__steps = [];
+const mark = (what) => window.__steps.push([what, performance.now()]);
+new MutationObserver(() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  if (app && !window.__watched) {
+    window.__watched = true;
+    new MutationObserver(() => mark(app.getAttribute('data-test-connection-state') + ' '
+      + app.getAttribute('data-test-script-state'))).observe(app, {attributes: true});
+  }
+  if (!window.__chart && document.querySelector('[data-testid="stPlotlyChart"] .main-svg')) {
+    window.__chart = true; mark('first chart drawn');
+  }
+}).observe(document, {subtree: true, childList: true});
+"""
+BERTVIZ_LAYER = """() => {
+  const frame = document.querySelector('[data-testid="stIFrame"]');
+  const select = frame && frame.contentDocument && frame.contentDocument.querySelector("#layer");
+  return select && frame.contentDocument.querySelector("svg text") ? select.value : null;
+}"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(port: int) -> subprocess.Popen:
+    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
+    env.pop("BERT_LAB_MODELS_DIR", None)
+    command = [sys.executable, "-m", "streamlit", "run", "streamlit_app.py", "--server.headless", "true"]
+    command += ["--server.port", str(port), "--server.address", "127.0.0.1"]
+    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        try:
+            if urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2).read() == b"ok":
+                return server
+        except OSError:
+            time.sleep(0.3)
+    server.kill()
+    raise SystemExit("the app did not start")
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def main() -> None:
+    from playwright.sync_api import sync_playwright
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--changes", type=int, default=6, help="layer changes and head changes, each")
+    args = parser.parse_args()
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    server = start_server(port)
+    rows = []
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
+            context = browser.new_context(viewport={"width": 1400, "height": 1000})
+            context.add_init_script(TIMELINE)
+            page = context.new_page()
+            page.set_default_timeout(180_000)
+            cdp = context.new_cdp_session(page)
+            cdp.send("Performance.enable")
+
+            def busy() -> float:
+                return next(
+                    m["value"] for m in cdp.send("Performance.getMetrics")["metrics"] if m["name"] == "TaskDuration"
+                )
+
+            start = time.perf_counter()
+            page.goto(f"{url}/attention?lang=en&layer=2")
+            page.locator(CHART).first.wait_for()
+            page.wait_for_function(f"() => ({BERTVIZ_LAYER})() === '2'")
+            rows.append(
+                ("first page on a fresh server: maps and bertviz drawn", time.perf_counter() - start, None, None)
+            )
+            page.wait_for_selector(READY)
+            steps, last = page.evaluate("() => window.__steps"), None
+            print("first page, step by step (seconds from navigation):")
+            for what, at in steps:
+                if what != last:
+                    print(f"  {at / 1000:6.2f}  {what}")
+                last = what
+
+            def interact(name: str, act, done) -> None:
+                page.wait_for_timeout(1000)
+                server_before, browser_before, start = cpu_seconds(server.pid), busy(), time.perf_counter()
+                act()
+                done()
+                shown = time.perf_counter() - start
+                page.wait_for_selector(READY)
+                page.wait_for_timeout(1000)  # the drawing after the run
+                rows.append((name, shown, cpu_seconds(server.pid) - server_before, busy() - browser_before))
+
+            def choose(selector: str, value: int):
+                def act():
+                    page.get_by_test_id("stSelectbox").filter(has_text=selector).first.click()
+                    page.get_by_role("option", name=str(value), exact=True).click()
+
+                return act
+
+            def map_shows(text: str):
+                return lambda: page.locator('[data-testid="stPlotlyChart"]').first.get_by_text(text).first.wait_for()
+
+            for i in range(args.changes):
+                layer, head = (3 + i) % 6, i + 1
+
+                def layer_shown(layer=layer):
+                    map_shows(f"L{layer} H")()
+                    page.wait_for_function(f"() => ({BERTVIZ_LAYER})() === '{layer}'")
+
+                interact(f"layer change: map and bertviz drawn (to {layer})", choose("Layer", layer), layer_shown)
+                interact(f"head change: map drawn (to {head})", choose("Head", head), map_shows(f"L{layer} H{head}"))
+
+            def fill_mask_shown():
+                page.wait_for_function("() => location.pathname.endsWith('/fill_mask')")
+                page.wait_for_selector(READY)
+
+            interact(
+                "change of page to fill-mask: its run finished",
+                lambda: page.locator('[data-testid="stSidebarNav"] a[href$="/fill_mask"]').click(),
+                fill_mask_shown,
+            )
+            box = page.locator('[data-testid="stSidebar"] textarea').first
+            box.fill("The capital of France is [MASK].")  # the shared sentence has no [MASK]: no predictions yet
+            box.press("Control+Enter")
+            page.locator(CHART).first.wait_for()
+            page.wait_for_selector(READY)
+            for sentence in ("我去[MASK]场看电影", "He went to the [MASK] to swim.", "今天天气很[MASK]。"):
+                before = page.locator('[data-testid="stPlotlyChart"]').first.inner_text()
+                box.fill(sentence)
+                interact(
+                    "fill-mask edit: new predictions drawn",
+                    lambda: box.press("Control+Enter"),
+                    lambda before=before: page.wait_for_function(
+                        "(b) => { const c = document.querySelector('[data-testid=\"stPlotlyChart\"]');"
+                        " return c && c.innerText !== b; }",
+                        arg=before,
+                    ),
+                )
+            browser.close()
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    print(f"\nload average at the end: {Path('/proc/loadavg').read_text().split()[:3]}")
+    print(f"{'interaction':55s} {'shown (s)':>10s} {'server CPU':>11s} {'browser busy':>13s}")
+    by_kind: dict[str, list] = {}
+    for name, shown, server_cpu, browser_busy in rows:
+        by_kind.setdefault(name.split(" (")[0], []).append((shown, server_cpu, browser_busy))
+    for name, values in by_kind.items():
+        median = [statistics.median(v[k] for v in values) if values[0][k] is not None else None for k in range(3)]
+        cells = [f"{m:.2f}" if m is not None else "-" for m in median]
+        print(f"{name:55s} {cells[0]:>10s} {cells[1]:>11s} {cells[2]:>13s}   (median of {len(values)})")
+
+
+if __name__ == "__main__":
+    main()
