@@ -150,6 +150,7 @@ def main() -> None:
     hf_logging.set_verbosity_error()  # its load reports list the heads a masked-LM model does not use
     hf_logging.disable_progress_bar()
     texts = masked_texts(args.texts)
+    load_before = Path("/proc/loadavg").read_text().split()[:3]
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         folders = {
@@ -160,8 +161,11 @@ def main() -> None:
             name, folder = folders[size]()
             rows.append(measure(name, folder, texts, args.repeats, args.pipeline_batch))
     b = args.pipeline_batch
+    load_after = Path("/proc/loadavg").read_text().split()[:3]
     print(
-        f"threads={torch.get_num_threads()} texts={len(texts)} repeats={args.repeats} (median ms per text, load included)\n"
+        f"threads={torch.get_num_threads()} texts={len(texts)} repeats={args.repeats}; "
+        f"load average {' '.join(load_before)} before, {' '.join(load_after)} after "
+        "(median ms per text, the model's load included)\n"
     )
     print(
         f"| model | ours: CLI | ours: one at a time | pipeline | pipeline batch {b} "

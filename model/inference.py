@@ -3,7 +3,8 @@ the pseudo-log-likelihood of whole sentences.
 
 Each function takes a ``LoadedBert``, validates the text (raising ``InputError`` with a message fit for a
 user), runs without gradients and returns plain Python and NumPy values. Most run one forward pass;
-``fill_mask_iterative`` runs one per [MASK], and ``pseudo_log_likelihood`` one per token, batched.
+``fill_masks`` runs many texts in batches, ``fill_mask_iterative`` one pass per [MASK], and
+``pseudo_log_likelihood`` one per token, batched.
 """
 
 from __future__ import annotations
