@@ -88,33 +88,40 @@ def bench_fill_mask(folder: Path, text: str, repeats: int) -> tuple:
     return text, a * 1000, b * 1000, a / b, ours_top == ref_top
 
 
+def write_bert_base(folder: Path) -> Path:
+    """A BERT-Base-shaped checkpoint (12 layers, 768 wide, 12 heads, 30,522 wordpieces) with random weights,
+    in Hugging Face's layout: no BERT-Base weights can be downloaded here, and speed does not depend on them."""
+    from transformers import BertConfig, BertForPreTraining
+
+    torch.manual_seed(0)
+    BertForPreTraining(BertConfig()).save_pretrained(folder)
+    vocab = (EMBEDDED_DIR / "vocab.txt").read_text(encoding="utf-8").splitlines()[:30522]  # BERT-Base's size
+    (folder / "vocab.txt").write_text("\n".join(vocab) + "\n", encoding="utf-8")
+    return folder
+
+
+def write_embedded_fp32(folder: Path) -> Path:
+    """The embedded model in float32: the reference reads the files as they are, and ours loads them in float32."""
+    from model.checkpoint import save_folder
+
+    bundle = load_folder(EMBEDDED_DIR)
+    save_folder(bundle.model, bundle.tokenizer, folder)
+    return folder
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeats", type=int, default=20)
     parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
-    from transformers import BertConfig, BertForPreTraining
     from transformers.utils import logging as hf_logging
 
     hf_logging.set_verbosity_error()  # its load reports list the heads a masked-LM model does not use
     hf_logging.disable_progress_bar()
 
     with tempfile.TemporaryDirectory() as tmp:
-        base = Path(tmp) / "bert-base"
-        torch.manual_seed(0)
-        model = BertForPreTraining(BertConfig())  # BERT-Base, random weights
-        model.save_pretrained(base)
-        vocab = (EMBEDDED_DIR / "vocab.txt").read_text(encoding="utf-8").splitlines()[:30522]  # BERT-Base's size
-        (base / "vocab.txt").write_text("\n".join(vocab) + "\n", encoding="utf-8")
-        del model
-        embedded = Path(tmp) / "embedded-fp32"
-        # The reference reads the embedded model's files as they are; our loader writes them in float32 for both.
-        from model.checkpoint import save_folder
-
-        bundle = load_folder(EMBEDDED_DIR)
-        save_folder(bundle.model, bundle.tokenizer, embedded)
-
+        base, embedded = write_bert_base(Path(tmp) / "bert-base"), write_embedded_fp32(Path(tmp) / "embedded-fp32")
         rows = bench_forward("BERT-Base (110M)", base, args.repeats) + bench_forward("embedded", embedded, args.repeats)
         print(f"threads={torch.get_num_threads()} repeats={args.repeats} (median ms, batch 1)\n")
         print("| model | tokens | attention maps | ours ms | transformers ms | ratio |")

@@ -130,25 +130,26 @@ def _texts(args) -> list[str]:
 def cmd_fill_mask(args) -> None:
     texts = _texts(args)
     bundle = load(args.model)
-    for text in texts:
-        heads = _removed_heads(args)
-        if args.decode == "iterative":
-            result = inference.fill_mask_iterative(
-                bundle, text, top_k=args.top_k, causal=args.causal, removed_heads=heads
-            )
+    options = dict(top_k=args.top_k, causal=args.causal, removed_heads=_removed_heads(args))
+    if args.decode == "iterative":
+        for text in texts:  # one forward pass per [MASK], each depending on the last: nothing to batch
+            result = inference.fill_mask_iterative(bundle, text, **options)
             masks = [(s.index, s.predictions) for s in sorted(result.steps, key=lambda s: s.index)]
-        else:
-            result = inference.fill_mask(bundle, text, top_k=args.top_k, causal=args.causal, removed_heads=heads)
-            masks = [(m.index, m.predictions) for m in result.masks]
-        _notice(result.truncated, bundle)
-        lines = [text]
-        for n, (index, predictions) in enumerate(masks, 1):
-            preds = ", ".join(f"{p.token} {p.prob:.3f}" for p in predictions)
-            lines.append(f"  [MASK] {n} (token {index}): {preds}")
-        if args.decode == "iterative":
             order = ", ".join(f"{s.chosen.token} (token {s.index})" for s in result.steps)
-            lines += [f"  filled in this order: {order}", f"  -> {result.filled_text}"]
-        _emit(args, result.to_json(), "\n".join(lines))
+            _emit_fill(args, bundle, result, masks, [f"  filled in this order: {order}", f"  -> {result.filled_text}"])
+    else:
+        for result in inference.fill_masks(bundle, texts, **options):  # in batches of similar length
+            _emit_fill(args, bundle, result, [(m.index, m.predictions) for m in result.masks], [])
+
+
+def _emit_fill(args, bundle, result, masks, tail: list[str]) -> None:
+    """One fill-mask result: its JSON line, or the text with each [MASK]'s guesses (and ``tail``) for people."""
+    _notice(result.truncated, bundle)
+    lines = [result.text]
+    for n, (index, predictions) in enumerate(masks, 1):
+        preds = ", ".join(f"{p.token} {p.prob:.3f}" for p in predictions)
+        lines.append(f"  [MASK] {n} (token {index}): {preds}")
+    _emit(args, result.to_json(), "\n".join(lines + tail))
 
 
 def cmd_score(args) -> None:

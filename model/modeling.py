@@ -145,6 +145,19 @@ def make_attention_mask(attention_mask: torch.Tensor | None, seq_len: int, causa
     return mask
 
 
+def take_rows(x: torch.Tensor, rows: torch.Tensor | None, dim: int = 1) -> torch.Tensor:
+    """``x``'s entries at the positions ``rows`` along ``dim``: all of them when ``rows`` is None, the same
+    positions in every sequence when it is 1-D (R,), each sequence's own when it is (B, R)."""
+    if rows is None:
+        return x
+    if rows.dim() == 1:
+        return x.index_select(dim, rows)
+    B, R = rows.shape
+    x = x.expand(B, *x.shape[1:])  # a mask shared by the batch, (1, ...), gets a row per sequence
+    index = rows.view(B, *[1] * (dim - 1), R, *[1] * (x.dim() - dim - 1))
+    return x.gather(dim, index.expand(*x.shape[:dim], R, *x.shape[dim + 1 :]))
+
+
 @dataclass
 class EmbeddingParts:
     """The input representation taken apart, each (B, T, H): what the embeddings page draws."""
@@ -211,10 +224,10 @@ class BertSelfAttention(nn.Module):
         """``head_mask`` (nh,) or (B, nh): multiplies each head's context vector before the output projection;
         0 removes the head (Michel et al. 2019's gate), and a tensor that requires grad gives the gate's gradient."""
         B, T, H = x.shape
-        queries = x if rows is None else x[:, rows]  # (B, Tq, H): every position, or only those still needed
+        queries = take_rows(x, rows)  # (B, Tq, H): every position, or only those still needed
         Tq = queries.size(1)
-        if mask is not None and rows is not None:
-            mask = mask[:, :, rows]  # (B, 1, Tq, T)
+        if mask is not None:
+            mask = take_rows(mask, rows, dim=2)  # (B, 1, Tq, T)
         # (B, T, H) -> (B, nh, T, hs)
         q = self.query(queries).view(B, Tq, self.num_heads, self.head_size).transpose(1, 2)
         k = self.key(x).view(B, T, self.num_heads, self.head_size).transpose(1, 2)
@@ -256,7 +269,7 @@ class BertAttention(nn.Module):
 
     def forward(self, x, mask, return_attention, rows=None, head_mask=None):
         y, probs = self.self(x, mask, return_attention, rows, head_mask)
-        return self.output(y, x if rows is None else x[:, rows]), probs
+        return self.output(y, take_rows(x, rows)), probs
 
 
 class BertIntermediate(nn.Module):
@@ -292,7 +305,8 @@ class BertLayer(nn.Module):
         self.output = BertOutputLayer(config)
 
     def forward(self, x, mask, return_attention, rows=None, head_mask=None):
-        """``rows`` (1-D positions): compute the output only there; keys and values still come from all."""
+        """``rows`` ((R,) positions, or (B, R) for each sequence its own): compute the output only there; keys and
+        values still come from all."""
         x, probs = self.attention(x, mask, return_attention, rows, head_mask)
         return self.output(self.intermediate(x), x), probs
 
@@ -338,9 +352,9 @@ class BertModel(nn.Module):
         last_layer_rows: torch.Tensor | None = None,
         head_mask: torch.Tensor | None = None,
     ) -> BertOutput:
-        """``last_layer_rows`` (1-D positions, the same for every sequence): the last layer computes only
-        these positions, since nothing reads the others (fill-mask needs the [MASK]s alone). The last hidden
-        state then has one row per entry, and there is no pooled output.
+        """``last_layer_rows`` ((R,) positions, the same for every sequence, or (B, R), each sequence's own): the
+        last layer computes only these positions, since nothing reads the others (fill-mask needs the [MASK]s
+        alone). The last hidden state is then (B, R, H), one row per entry, and there is no pooled output.
 
         ``head_mask`` (L, nh), 1 = keep, 0 = remove: scales each head's context vector before the layer's
         output projection, as Hugging Face's ``head_mask`` does. None leaves the computation untouched.
