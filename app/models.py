@@ -44,7 +44,14 @@ def _shared_model(spec: str) -> LoadedBert:
     bundle = load(spec, models_dir=models_dir())
     bundle.model.eval()
     bundle.model.requires_grad_(False)
+    _LOADED_ONCE.add(spec)
     return bundle
+
+
+# Specs this process has loaded: the sidebar shows its "loading" spinner only before the first load. A spinner
+# starts a timer thread on every run, and with a class's thirty script threads holding the GIL, starting a
+# thread waits its turn several times over.
+_LOADED_ONCE: set[str] = set()
 
 
 def finetuned_spec(job_id: str, init: str) -> str:
@@ -129,8 +136,11 @@ def load_chosen_model() -> tuple[LoadedBert, str]:
 
     spec = chosen_spec()
     try:
-        with st.spinner(t("common.loading_model")):
+        if spec in _LOADED_ONCE:
             bundle = get_model(spec)
+        else:
+            with st.spinner(t("common.loading_model")):
+                bundle = get_model(spec)
         return bundle, spec
     except CheckpointError as e:
         if spec == "embedded":

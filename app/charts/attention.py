@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from .base import SUMMARY_JOIN, base_layout, heatmap_spec, style
+from .base import SUMMARY_JOIN, base_layout, figure, heatmap_spec, scale, style
 from .palette import ORANGE, SEQUENTIAL, SEQUENTIAL_SECOND, VERMILLION
 
 MAX_MAP_HEIGHT = 900
@@ -39,7 +39,7 @@ def attention_map(matrix: np.ndarray, tokens: Sequence[str], *, title: str, zmax
     # Keys are labelled along the top, so the title goes to the very top of the figure, above them.
     layout["title"].update(y=1.0, yref="container", yanchor="top", pad={"t": 8})
     layout["margin"]["t"] = 130
-    return go.Figure(spec)
+    return figure(spec)
 
 
 def paired_maps(
@@ -202,7 +202,7 @@ def statistics_grid(
                 "z": values,
                 "x": list(range(n_heads)),
                 "y": list(range(n_layers)),
-                "colorscale": SEQUENTIAL_SECOND if is_entropy else SEQUENTIAL,
+                "colorscale": scale(SEQUENTIAL_SECOND if is_entropy else SEQUENTIAL),
                 "zmin": 0.0,
                 "zmax": (float(values.max()) or 1.0) if is_entropy else 1.0,
                 "showscale": False,
@@ -229,7 +229,7 @@ def statistics_grid(
                     "yaxis": f"y{suffix}",
                 }
             )
-    return go.Figure({"data": data, "layout": layout})
+    return figure({"data": data, "layout": layout})
 
 
 def bertviz_height(view: str, n_tokens: int, n_layers: int, n_heads: int) -> int:

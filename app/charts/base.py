@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import html
 import math
 import unicodedata
 from collections.abc import Sequence
 
 import numpy as np
+import plotly.colors
 import plotly.graph_objects as go
 
 from .palette import BLUE, CATEGORICAL, DIVERGING, SEQUENTIAL
@@ -67,18 +69,41 @@ def wrap(values: Sequence, per_row: int, fill=None) -> list[list]:
     return [padded[r * per_row : (r + 1) * per_row] for r in range(rows)]
 
 
+@functools.cache
+def _scale(name: str) -> tuple[tuple[float, str], ...]:
+    return tuple((float(position), colour) for position, colour in plotly.colors.get_colorscale(name))
+
+
+def scale(name: str) -> tuple[tuple[float, str], ...]:
+    """A named colour scale as the (position, colour) stops plotly's validation turns it into. A figure made
+    without validation (``figure``) would send the name itself, and plotly.js draws some names differently
+    ("RdBu_r" is not one of its names at all)."""
+    return _scale(name)
+
+
 def base_layout(title: str | None = None, height: int | None = None) -> dict:
     """The look every chart shares, as a layout dict: a builder that makes its figure in one go (a figure is
     validated once; each ``update_*`` call afterwards re-validates, several ms apiece) starts from this."""
-    return {
-        "title": {} if title is None else {"text": title},
+    layout = {} if title is None else {"title": {"text": title}}
+    return layout | {
         "font": {"family": FONT},
         # A trace that names no colour takes these, not the theme's (Streamlit's has red beside green).
-        "colorway": list(CATEGORICAL),
-        "colorscale": {"sequential": SEQUENTIAL, "diverging": DIVERGING},
+        "colorway": CATEGORICAL,
+        "colorscale": {"sequential": scale(SEQUENTIAL), "diverging": scale(DIVERGING)},
         "margin": {"l": 10, "r": 10, "t": 50 if title else 10, "b": 10},
         "height": height,
     }
+
+
+def figure(spec: dict) -> go.Figure:
+    """The figure a builder's spec dict describes, made without plotly's property-by-property validation.
+
+    Validation is most of a figure's cost (the attention page's statistics grid: 30-60 ms validated, under
+    10 ms not), and a class of thirty pays it per chart and per student, all on one interpreter. The specs
+    here are made by code, not typed by users, and tests/test_charts_validate.py builds every one of them
+    with validation on, so a misspelt property still fails a test. ``_validate`` is plotly's figure-level
+    switch (plotly.py pull request 2403); its templates are built the same way."""
+    return go.Figure(spec, _validate=False)
 
 
 def style(fig: go.Figure, title: str | None = None, height: int | None = None) -> go.Figure:
@@ -88,7 +113,7 @@ def style(fig: go.Figure, title: str | None = None, height: int | None = None) -
 
 def heatmap(matrix: np.ndarray, x_labels: Sequence[str], y_labels: Sequence[str], **options) -> go.Figure:
     """Rows are ``y_labels``, columns ``x_labels``; ``options`` as for ``heatmap_spec``."""
-    return go.Figure(heatmap_spec(matrix, x_labels, y_labels, **options))
+    return figure(heatmap_spec(matrix, x_labels, y_labels, **options))
 
 
 def heatmap_spec(
@@ -112,7 +137,7 @@ def heatmap_spec(
         "z": matrix,
         "x": axis_labels(x_labels),
         "y": axis_labels(y_labels),
-        "colorscale": colorscale,
+        "colorscale": scale(colorscale),
         "zmin": zmin,
         "zmax": zmax,
         "hovertemplate": hover,
@@ -140,7 +165,7 @@ def probability_bars(
         "textposition": "auto",
         "hovertemplate": "%{y}: %{x:.2%}<extra></extra>",
     }
-    return go.Figure({"data": [bars], "layout": layout})
+    return figure({"data": [bars], "layout": layout})
 
 
 def token_grid(

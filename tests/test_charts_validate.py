@@ -1,0 +1,44 @@
+"""The builders that skip plotly's validation (``app.charts.base.figure``) make figures plotly would accept,
+and the same figures validation would make: each is rebuilt here with validation on and compared."""
+
+import json
+
+import numpy as np
+import plotly.graph_objects as go
+import plotly.io
+import pytest
+
+from app.attention_stats import STATISTICS
+from app.charts import attention as attention_charts
+from app.charts import embeddings as embedding_charts
+from app.charts import finetune as finetune_charts
+from app.charts.fill_mask import prediction_bars
+from model.inference import Prediction
+
+TOKENS = ["[CLS]", "<b>bank</b>", "&amp;", "bank", "[SEP]"]  # HTML-like and repeated tokens, as users type them
+RNG = np.random.default_rng(0)
+MAP = RNG.random((len(TOKENS), len(TOKENS)))
+STATS = {name: RNG.random((3, 4)) for name in STATISTICS}
+TITLES = {name: f"title {name}" for name in STATISTICS}
+
+BUILDERS = {
+    "prediction_bars": lambda: prediction_bars(
+        [Prediction("river", 3, 0.5), Prediction("<i>", 4, 0.25)], title="BERT", causal=True
+    ),
+    "paired_maps": lambda: attention_charts.paired_maps(MAP, MAP.T, TOKENS, titles=("BERT", "GPT"))[1],
+    "before_after_maps": lambda: attention_charts.before_after_maps(MAP, MAP, TOKENS, titles=("a", "b"))[0],
+    "statistics_grid": lambda: attention_charts.statistics_grid(STATS, TITLES, selected=(1, 2), selected_label="x"),
+    "statistics_grid_plain": lambda: attention_charts.statistics_grid(STATS, TITLES),
+    "part_heatmap": lambda: embedding_charts.part_heatmap(MAP, TOKENS, 3, title="parts"),
+    "confusion_heatmap": lambda: finetune_charts.confusion_heatmap(
+        np.eye(2), [[3, 0], [1, 4]], ["neg", "pos"], true_title="true", predicted_title="predicted", title="t"
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BUILDERS))
+def test_an_unvalidated_figure_is_what_plotly_validation_makes_of_it(name):
+    fast = BUILDERS[name]()
+    spec = json.loads(plotly.io.to_json(fast, validate=False))
+    validated = go.Figure(spec)  # raises on any property plotly does not know or any value it refuses
+    assert json.loads(plotly.io.to_json(validated, validate=False)) == spec
