@@ -205,6 +205,12 @@ def apply_params(params: dict[str, str]) -> None:
         st.session_state["text"] = text[:MAX_URL_TEXT]
 
 
+def sentence_now() -> str:
+    """The session's sentence at this moment, for a widget's callback: callbacks run before the entry script
+    builds the run's context, so the ``context.text`` they could see is the previous run's."""
+    return st.session_state["text"]
+
+
 def url_is_stale() -> bool:
     """True when the address bar no longer shows the state: a fragment that changed a shared setting then asks
     for a full run, whose entry script writes the URL."""

@@ -22,7 +22,7 @@ from app.charts.fill_mask import (
 )
 from app.i18n import t
 from app.navigation import require_entry
-from app.state import SETTINGS, keep, start_in_language
+from app.state import SETTINGS, keep, sentence_now, start_in_language
 from model.inference import InputError
 
 MAX_PANELS = 20  # two charts per [MASK]: beyond this the page is a scroll of bars nobody reads
@@ -62,7 +62,7 @@ def _apply_picks(pick_key: str, base_text: str, offsets: list) -> None:
     # A rerun can carry the buttons of a sentence the user has replaced since: typing in the sidebar and changing
     # page at once sends the old page's widgets with the new sentence, and the old buttons' "change" would write
     # their sentence back over the new one. Only the buttons of the sentence in use may change it.
-    current = st.session_state["text"] == st.session_state.get("fill_mask_derived")
+    current = sentence_now() == st.session_state.get("fill_mask_derived")
     if not current or st.session_state.get("fill_mask_base") != base_text:
         return
     masked = lab.mask_selected(base_text, offsets, st.session_state[pick_key] or [])

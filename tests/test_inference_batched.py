@@ -15,7 +15,7 @@ TEXTS = [
     "a [MASK]",
     "我去[MASK]场看电影。",
     "[MASK] [MASK] walked home after the long and tiring day at work.",
-    "The [MASK] is blue.",
+    "The [MASK] over the harbour was pale blue.",
     "He said that the [MASK] would arrive [MASK] morning.",
 ]
 
