@@ -31,7 +31,7 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench_model import write_bert_base, write_embedded_fp32  # noqa: E402
+from bench_model import reference_pipeline, write_bert_base, write_embedded_fp32  # noqa: E402
 
 from model import cli, inference  # noqa: E402
 from model.checkpoint import load_folder  # noqa: E402
@@ -75,17 +75,8 @@ def ours_one_at_a_time(folder: Path, texts: list[str]) -> tuple[float, list[dict
 
 
 def reference(folder: Path, texts: list[str], batch_size: int) -> tuple[float, list[list[dict]]]:
-    from transformers import BertForMaskedLM, BertTokenizerFast, pipeline
-
     start = time.perf_counter()
-    pipe = pipeline(
-        "fill-mask",
-        # float32 like ours: transformers would otherwise keep a stored float16, several times slower on a CPU.
-        model=BertForMaskedLM.from_pretrained(folder, dtype=torch.float32),
-        tokenizer=BertTokenizerFast.from_pretrained(folder),
-        device="cpu",
-        top_k=5,
-    )
+    pipe = reference_pipeline(folder)
     results = pipe(texts, batch_size=batch_size)
     return time.perf_counter() - start, results
 

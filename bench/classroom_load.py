@@ -179,7 +179,8 @@ def server_mb(pid: int) -> float:
     return total_kb / 1024
 
 
-def start_server(port: int, max_trainings: int, session_ttl: int) -> subprocess.Popen:
+def start_server(port: int, max_trainings: int = 2, session_ttl: int = 120) -> subprocess.Popen:
+    """The app on loopback, offline, with Streamlit's own defaults unless told otherwise; returns once healthy."""
     env = {
         **os.environ,
         "HOME": tempfile.mkdtemp(),
