@@ -181,12 +181,20 @@ def pseudo_log_likelihood(spec: str, text: str) -> inference.PllResult:
 
 
 @st.cache_resource(max_entries=16, ttl=CACHE_TTL, show_spinner=False)
+def attention_both(
+    spec: str, text: str, pair: str | None = None
+) -> tuple[inference.AttentionResult, inference.AttentionResult]:
+    """Both readings of a text, bidirectional and causal, from one forward pass of a batch of two: the attention
+    page and GPT vs BERT show both. Shared by every run that asks, not copied: ``st.cache_data`` unpickles a copy
+    per call (2 x 75 MB at 512 tokens). So the maps are made read-only."""
+    results = inference.attention_maps_both(get_model(spec), text, pair)
+    for result in results:
+        result.attentions.flags.writeable = False
+    return results
+
+
 def attention(spec: str, text: str, pair: str | None = None, causal: bool = False) -> inference.AttentionResult:
-    """Shared by every run that asks, not copied: ``st.cache_data`` unpickles a copy per call, and the attention
-    page asks for both masks on every rerun (2 x 75 MB at 512 tokens). So the maps are made read-only."""
-    result = inference.attention_maps(get_model(spec), text, pair, causal=causal)
-    result.attentions.flags.writeable = False
-    return result
+    return attention_both(spec, text, pair)[int(causal)]
 
 
 @st.cache_data(max_entries=512, ttl=CACHE_TTL, show_spinner=False)

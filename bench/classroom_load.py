@@ -291,10 +291,7 @@ def model_floor(sessions: int) -> dict[str, float]:
             inference.fill_mask(bundle, text, causal=False),
             inference.fill_mask(bundle, text, causal=True),
         ),
-        "attention": lambda text: (
-            inference.attention_maps(bundle, text, causal=False),
-            inference.attention_maps(bundle, text, causal=True),
-        ),
+        "attention": lambda text: inference.attention_maps_both(bundle, text),  # both masks, one batch of two
     }
     for work in pages.values():  # warm up: the first pass of a process allocates
         work(sentence(0)[1])

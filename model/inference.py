@@ -9,6 +9,9 @@ user), runs without gradients and returns plain Python and NumPy values. Most ru
 
 from __future__ import annotations
 
+import threading
+import warnings
+import weakref
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import islice
@@ -17,6 +20,7 @@ import numpy as np
 import torch
 
 from .checkpoint import LoadedBert
+from .modeling import BertModel
 from .tokenization import Encoding
 
 MAX_TOP_K = 100
@@ -488,13 +492,71 @@ def pseudo_log_likelihood(bundle: LoadedBert, text: str) -> PllResult:
     return PllResult(text, sum(values), tokens, enc.truncated)
 
 
-@torch.inference_mode()
-def attention_maps(bundle: LoadedBert, text: str, pair: str | None = None, *, causal: bool = False) -> AttentionResult:
+class _AttentionMaps(torch.nn.Module):
+    """The encoder's forward pass that returns its attention maps, in the form that gets traced."""
+
+    def __init__(self, bert: BertModel):
+        super().__init__()
+        self.bert = bert
+
+    def forward(self, ids: torch.Tensor, types: torch.Tensor, causal: torch.Tensor) -> torch.Tensor:
+        out = self.bert(ids, types, causal=causal, output_attentions=True)
+        return torch.stack(out.attentions, dim=1)  # (B, L, nh, T, T)
+
+
+_traced_maps: weakref.WeakKeyDictionary[BertModel, torch.jit.ScriptModule] = weakref.WeakKeyDictionary()
+_tracing = threading.Lock()
+
+
+def _attention_forward(bert: BertModel, ids: torch.Tensor, types: torch.Tensor, causal: torch.Tensor) -> torch.Tensor:
+    """(B, L, nh, T, T) attention maps of ``ids``, with ``causal`` (B,) a flag per sequence.
+
+    An evaluation-mode encoder runs as one TorchScript graph, traced once per model (the same operators on the
+    same weights: a test compares it with the module on many lengths). Why: eager PyTorch lets go of Python's
+    interpreter lock for every operator and must take it back after, and while thirty students' page runs keep
+    the interpreter busy, every take-back waits its turn. One forward pass that takes 11 ms alone took 796 ms
+    beside four busy Python threads, the traced graph 46 ms (``bench/bench_contention.py``). A model in training
+    mode (dropout) runs as it is."""
+    if bert.training:
+        return _AttentionMaps(bert)(ids, types, causal)
+    with _tracing:
+        graph = _traced_maps.get(bert)
+        if graph is None:
+            example = (ids[:1, :2], types[:1, :2], causal[:1])  # sizes are traced, not fixed: any B and T run
+            with warnings.catch_warnings():
+                # TorchScript is deprecated in favour of torch.compile and torch.export, but neither runs a graph
+                # without the interpreter: compile needs a C++ toolchain and minutes, export's module runs op by op.
+                warnings.simplefilter("ignore", DeprecationWarning)
+                # The forward's length check (T <= max positions) is fixed at trace time; encode() truncates first.
+                warnings.simplefilter("ignore", torch.jit.TracerWarning)
+                graph = torch.jit.trace(_AttentionMaps(bert), example, check_trace=False)
+            _traced_maps[bert] = graph
+    return graph(ids, types, causal)
+
+
+def _attention_results(
+    bundle: LoadedBert, text: str, pair: str | None, causal: Sequence[bool]
+) -> list[AttentionResult]:
     enc = encode(bundle, text, pair)
     ids, types = _tensors(enc)
-    out = bundle.model.bert(ids, types, causal=causal, output_attentions=True)
-    maps = torch.stack([a[0] for a in out.attentions]).float().numpy()  # (L, nh, T, T)
-    return AttentionResult(enc.tokens, enc.token_type_ids, enc.special, maps, enc.truncated)
+    flags = torch.tensor(list(causal))
+    maps = _attention_forward(bundle.model.bert, ids.expand(len(flags), -1), types.expand(len(flags), -1), flags)
+    maps = maps.float().numpy()  # (B, L, nh, T, T)
+    return [AttentionResult(enc.tokens, enc.token_type_ids, enc.special, m, enc.truncated) for m in maps]
+
+
+@torch.inference_mode()
+def attention_maps(bundle: LoadedBert, text: str, pair: str | None = None, *, causal: bool = False) -> AttentionResult:
+    return _attention_results(bundle, text, pair, [causal])[0]
+
+
+@torch.inference_mode()
+def attention_maps_both(
+    bundle: LoadedBert, text: str, pair: str | None = None
+) -> tuple[AttentionResult, AttentionResult]:
+    """The bidirectional and the causal maps of one text, from one batch of two: BERT's reading and GPT's."""
+    bidirectional, causal = _attention_results(bundle, text, pair, [False, True])
+    return bidirectional, causal
 
 
 @torch.inference_mode()

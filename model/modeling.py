@@ -127,18 +127,24 @@ ACT2FN = {
 CLS_ROW = torch.tensor([0])  # position of [CLS], the only row a sentence classifier reads
 
 
-def make_attention_mask(attention_mask: torch.Tensor | None, seq_len: int, causal: bool, device) -> torch.Tensor | None:
+def make_attention_mask(
+    attention_mask: torch.Tensor | None, seq_len: int, causal: bool | torch.Tensor, device
+) -> torch.Tensor | None:
     """The one place that decides who may attend to whom: a boolean (B, 1, T, T) mask, True = may attend.
 
     ``attention_mask`` is the usual (B, T) 1/0 padding mask. Causal masking lets position i see
-    positions <= i only, which is how a left-to-right model such as GPT reads.
+    positions <= i only, which is how a left-to-right model such as GPT reads. ``causal`` is one flag for the
+    batch, or a (B,) boolean tensor, a flag per sequence: one batch then reads a text both ways.
     Returns None when every position may see every other, so the fast path stays unmasked.
     """
     mask = None
     if attention_mask is not None and not bool(attention_mask.all()):
         mask = attention_mask[:, None, None, :].bool()  # (B, 1, 1, T): keys that exist
-    if causal:
+    per_sequence = isinstance(causal, torch.Tensor)
+    if per_sequence or causal:
         tril = torch.ones(seq_len, seq_len, dtype=torch.bool, device=device).tril()[None, None]  # (1, 1, T, T)
+        if per_sequence:
+            tril = tril | ~causal.to(device=device, dtype=torch.bool).view(-1, 1, 1, 1)  # (B, 1, T, T)
         mask = tril if mask is None else mask & tril
     if mask is not None:
         mask = mask.expand(-1, -1, seq_len, -1)  # (B, 1, T, T)
@@ -345,7 +351,7 @@ class BertModel(nn.Module):
         token_type_ids: torch.Tensor | None = None,  # (B, T), 0 for segment A, 1 for B
         attention_mask: torch.Tensor | None = None,  # (B, T), 1 for real tokens, 0 for padding
         *,
-        causal: bool = False,
+        causal: bool | torch.Tensor = False,  # or (B,): a flag per sequence
         output_attentions: bool = False,
         output_hidden_states: bool = False,
         output_embeddings: bool = False,

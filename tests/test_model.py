@@ -80,6 +80,20 @@ def test_causal_output_ignores_later_tokens_bidirectional_does_not():
         assert same_prefix == causal
 
 
+def test_a_flag_per_sequence_reads_each_sequence_as_its_own_batch_would():
+    model = tiny().eval()
+    ids = torch.randint(5, 50, (1, 9))
+    padding = torch.tensor([[1] * 9, [1] * 6 + [0] * 3])
+    both = model.bert(
+        ids.expand(2, -1), attention_mask=padding, causal=torch.tensor([False, True]), output_attentions=True
+    )
+    for row, causal in enumerate((False, True)):
+        alone = model.bert(ids, attention_mask=padding[row : row + 1], causal=causal, output_attentions=True)
+        torch.testing.assert_close(both.last_hidden_state[row], alone.last_hidden_state[0], atol=1e-5, rtol=0)
+        for layer_both, layer_alone in zip(both.attentions, alone.attentions, strict=True):
+            torch.testing.assert_close(layer_both[row], layer_alone[0], atol=1e-6, rtol=0)
+
+
 def test_padding_gets_no_attention_and_does_not_change_real_tokens():
     model = tiny()
     ids = torch.randint(5, 50, (1, 8))

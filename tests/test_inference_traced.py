@@ -1,0 +1,65 @@
+"""Attention maps come from a traced TorchScript graph of the encoder (one interpreter-lock release per forward
+pass instead of one per operator): it must give what the module itself gives, for any length, pair and mask."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from model import inference
+from model.checkpoint import load
+
+TEXTS = [
+    ("Hi", None),
+    ("Student 7 opened the [MASK] and walked in.", None),
+    ("我去[MASK]场看电影。", "电影很好看。"),
+    ("我去[MASK]场看电影。" * 30, None),  # longer than any length traced before
+    ("word " * 600, "and its pair"),  # truncated to the model's 512 positions
+]
+
+
+@pytest.fixture(scope="module")
+def bundle():
+    return load("embedded")
+
+
+def module_maps(bundle, text: str, pair: str | None, causal: bool) -> np.ndarray:
+    """The maps from the eager module, as the model code computes them without tracing."""
+    enc = inference.encode(bundle, text, pair)
+    with torch.inference_mode():
+        out = bundle.model.bert(
+            torch.tensor([enc.ids]), torch.tensor([enc.token_type_ids]), causal=causal, output_attentions=True
+        )
+    return torch.stack(out.attentions, dim=1)[0].numpy()
+
+
+@pytest.mark.parametrize(("text", "pair"), TEXTS)
+def test_traced_maps_equal_the_module(bundle, text, pair):
+    for causal in (False, True):
+        traced = inference.attention_maps(bundle, text, pair, causal=causal)
+        np.testing.assert_array_equal(traced.attentions, module_maps(bundle, text, pair, causal))
+    # Both readings from one batch of two: the same maps, up to the batched matrix products' rounding.
+    bidirectional, causal_result = inference.attention_maps_both(bundle, text, pair)
+    assert bidirectional.tokens == causal_result.tokens == inference.encode(bundle, text, pair).tokens
+    np.testing.assert_allclose(bidirectional.attentions, module_maps(bundle, text, pair, False), atol=1e-5, rtol=0)
+    np.testing.assert_allclose(causal_result.attentions, module_maps(bundle, text, pair, True), atol=1e-5, rtol=0)
+    upper = np.triu(np.ones(bidirectional.attentions.shape[-2:], dtype=bool), k=1)
+    assert np.all(causal_result.attentions[..., upper] == 0)
+    assert (bidirectional.attentions[..., upper] > 0).mean() > 0.5  # later tokens seen (long texts underflow a few)
+
+
+def test_one_trace_per_model_and_a_training_model_is_not_traced(bundle, tiny_bundle):
+    inference.attention_maps(bundle, "one")
+    graph = inference._traced_maps[bundle.model.bert]
+    inference.attention_maps(bundle, "and another, longer text")
+    assert inference._traced_maps[bundle.model.bert] is graph
+    # A model in training mode draws dropout anew on every call: it runs as the module.
+    tiny_bundle.model.train()
+    try:
+        inference.attention_maps(tiny_bundle, "hello world")
+        assert tiny_bundle.model.bert not in inference._traced_maps
+    finally:
+        tiny_bundle.model.eval()
+    inference.attention_maps(tiny_bundle, "hello world")
+    assert tiny_bundle.model.bert in inference._traced_maps
