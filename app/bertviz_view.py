@@ -13,8 +13,12 @@ bertviz's own markup and JavaScript but
   written as ``\\u003c`` etc., which JavaScript reads back as the same characters;
 * adds a Content-Security-Policy that allows only these exact inline scripts (by SHA-256) and no
   network at all, as a second fence;
-* bounds the size: at most ``MAX_BERTVIZ_TOKENS`` tokens, attention rounded to 4 decimals, and the
-  parameters embedded once (bertviz's template marker also sits in a comment, which doubled the data).
+* bounds the size: at most ``MAX_BERTVIZ_TOKENS`` tokens, attention rounded to 4 decimals and sent as base64
+  of 16-bit integers (``_DECODE_PARAMS`` turns them back into bertviz's nested lists in the browser), and the
+  parameters embedded once (bertviz's template marker also sits in a comment, which doubled the data);
+* does bertviz's own work once per layout, not per sentence: bertviz builds its markup, script and parameter
+  layout from a two-token stand-in (cached), and each document only fills in the sentence's tokens and weights.
+  Formatting every weight as JSON, twice, was most of a page's server time with a class on it.
 
 The functions are pure (arrays in, a string out); a page puts the string into ``st.iframe``.
 """
@@ -48,7 +52,6 @@ _SCRIPT_OPEN = '\n<script type="text/javascript">\n'
 _SCRIPT_CLOSE = "\n</script>\n"
 _REQUIRE_CONFIG = re.compile(r"require\.config\(\s*\{\s*paths:\s*\{[^{}]*\}\s*\}\s*\);")
 _PARAMS_LINE = re.compile(r"^(\s*const params = )(.*)(; // HACK: )(.*)( is a template marker.*)$", re.MULTILINE)
-_PLACEHOLDER = "__bertlab_token_{}__"
 
 # Our stand-in for require.js: bertviz calls only require.config({paths}) and
 # requirejs(['jquery', 'd3'], callback). The libraries above it were loaded as plain scripts
@@ -120,8 +123,9 @@ def _prepare(
     tokens_b_start: int | None,
     layers: list[int] | None,
     heads: list[int] | None,
-) -> tuple[list[torch.Tensor], list[str], list[int], list[int]]:
-    """Validate, round and convert to what bertviz takes: a list of (1, nh, T, T) float64 tensors."""
+) -> tuple[np.ndarray, list[str], list[int], list[int], int]:
+    """Validate; the weights of the layers and heads shown as one (layers, heads, T, T) array, the tokens, the
+    layers and heads shown, and the model's number of heads."""
     tokens = list(tokens)
     if not all(isinstance(t, str) for t in tokens):
         raise ValueError("tokens must be strings")
@@ -151,14 +155,10 @@ def _prepare(
     if not heads or any(not 0 <= x < n_heads for x in heads) or len(set(heads)) != len(heads):
         raise ValueError(f"heads must be distinct indices in 0..{n_heads - 1} (got {heads})")
 
-    # float64 after rounding, so that bertviz's .tolist() prints 0.1235 and not float32 noise.
-    # Only the layers shown are converted; the others are zero-size stand-ins bertviz never reads.
-    empty = torch.zeros(1, n_heads, 0, 0, dtype=torch.float64)
-    tensors = [
-        torch.from_numpy(np.round(arr, ATTENTION_DECIMALS))[None] if i in layers else empty
-        for i, arr in enumerate(arrays)
-    ]
-    return tensors, tokens, layers, heads
+    shown = np.stack([arrays[i][heads] for i in layers])  # (layers shown, heads shown, T, T)
+    if not np.all((shown >= 0) & (shown <= 1)):  # also refuses NaN
+        raise ValueError("attention weights must lie between 0 and 1")
+    return shown, tokens, layers, heads, n_heads
 
 
 def _js_json(value: Any) -> str:
@@ -257,9 +257,6 @@ _BERTVIZ_PALETTE = "d3.scaleOrdinal(d3.schemeCategory10)"
 
 def _translate(vis_html: str, vis_js: str, params: dict, labels: Mapping[str, str]) -> tuple[str, str]:
     """Put ``labels`` in place of bertviz's English words (in its markup, parameters and drawing code)."""
-    unknown = set(labels) - set(BERTVIZ_WORDS.values())
-    if unknown:
-        raise ValueError(f"labels for words bertviz does not show: {sorted(unknown)}")
     for word in ("Layer:", "Attention:"):
         if word in labels:
             vis_html = vis_html.replace(f"{word} <select", f"{escape(labels[word])} <select")
@@ -282,39 +279,127 @@ def _translate(vis_html: str, vis_js: str, params: dict, labels: Mapping[str, st
     return vis_html, vis_js
 
 
-def _offline_document(
-    bertviz_html: str,
-    tokens: list[str],
-    labels: Mapping[str, str] | None = None,
-    follow_parent_url: str | None = None,
-) -> str:
-    """Rebuild bertviz's returned HTML: inline libraries and shim, real tokens embedded safely."""
-    if not (bertviz_html.startswith(_REQUIRE_TAG) and bertviz_html.endswith(_SCRIPT_CLOSE)):
+# The attention weights reach the browser as base64 of little-endian 16-bit integers, weight x 10^4 (the four
+# decimals kept), with their shape; this turns them back into bertviz's nested lists before bertviz reads them.
+# k / 10000 in JavaScript is the same double as the JSON number 0.1235 was: bertviz draws exactly what it drew.
+_DECODE_PARAMS = """\
+(function (root) {
+  "use strict";
+  root.bertlabParams = function (params) {
+    params.attention.forEach(function (view) {
+      var bytes = root.atob(view.attn), shape = view.shape, at = 0;
+      function nest(depth) {
+        var out = new Array(shape[depth]);
+        for (var i = 0; i < shape[depth]; i++) {
+          if (depth < shape.length - 1) { out[i] = nest(depth + 1); continue; }
+          out[i] = (bytes.charCodeAt(at) | (bytes.charCodeAt(at + 1) << 8)) / SCALE;
+          at += 2;
+        }
+        return out;
+      }
+      view.attn = nest(0);
+      delete view.shape;
+    });
+    return params;
+  };
+})(window);
+""".replace("SCALE", str(10**ATTENTION_DECIMALS))
+
+# The rows and columns of each of bertviz's views, by the view's English name: every token, or sentence A's
+# or B's (bertviz's own slices, head_view.py and model_view.py of bertviz 1.4.1).
+_VIEW_SPANS = {
+    None: ("all", "all"),
+    "All": ("all", "all"),
+    "Sentence A -> Sentence A": ("a", "a"),
+    "Sentence B -> Sentence B": ("b", "b"),
+    "Sentence A -> Sentence B": ("a", "b"),
+    "Sentence B -> Sentence A": ("b", "a"),
+}
+_PARAMS_MARKER = "__bertlab_params__"
+
+
+def _encode_weights(weights: np.ndarray) -> str:
+    scaled = np.rint(weights.astype(np.float64) * 10**ATTENTION_DECIMALS).astype("<u2")  # 0..10000
+    return base64.b64encode(scaled.tobytes()).decode("ascii")
+
+
+@functools.lru_cache(maxsize=64)
+def _frame(
+    view: str,
+    n_layers: int,
+    n_heads: int,
+    layers: tuple[int, ...],
+    heads: tuple[int, ...],
+    pair: bool,
+    layer: int | None,
+    labels: tuple[tuple[str, str], ...],
+) -> tuple[str, str, str, dict, tuple[tuple[str, str], ...]]:
+    """What every document of one layout shares: bertviz's markup (vis_html), its script around the parameters
+    (before, after), the parameters but the tokens and weights, and each view's span. bertviz makes them from a
+    two-token stand-in whose weights are thrown away."""
+    from bertviz import head_view, model_view
+
+    stand_in = [torch.zeros(1, n_heads, 2, 2)] * n_layers
+    common = {"sentence_b_start": 1 if pair else None, "prettify_tokens": False, "include_layers": list(layers)}
+    if view == "head":
+        html = head_view(stand_in, ["a", "b"], layer=layer, html_action="return", **common).data
+    else:
+        # display_mode: bertviz draws its axis labels black whatever the mode
+        html = model_view(
+            stand_in, ["a", "b"], include_heads=list(heads), display_mode="light", html_action="return", **common
+        ).data
+    if not (html.startswith(_REQUIRE_TAG) and html.endswith(_SCRIPT_CLOSE)):
         raise RuntimeError("unexpected bertviz HTML layout (this module is written against bertviz 1.4.1)")
-    vis_html, sep, vis_js = bertviz_html[len(_REQUIRE_TAG) : -len(_SCRIPT_CLOSE)].partition(_SCRIPT_OPEN)
+    vis_html, sep, vis_js = html[len(_REQUIRE_TAG) : -len(_SCRIPT_CLOSE)].partition(_SCRIPT_OPEN)
     match = _PARAMS_LINE.search(vis_js)
     if not sep or match is None or match.group(2) != match.group(4):
         raise RuntimeError("could not find bertviz's parameters (this module is written against bertviz 1.4.1)")
     params = json.loads(match.group(2))
-    real = {_PLACEHOLDER.format(i): tok for i, tok in enumerate(tokens)}
-    for view in params["attention"]:
-        view["left_text"] = [real[t] for t in view["left_text"]]
-        view["right_text"] = [real[t] for t in view["right_text"]]
+    spans = tuple(_VIEW_SPANS[v["name"]] for v in params["attention"])
     if labels:
-        vis_html, vis_js = _translate(vis_html, vis_js, params, labels)
+        vis_html, vis_js = _translate(vis_html, vis_js, params, dict(labels))
     if _BERTVIZ_PALETTE in vis_js:  # the head view's colours (the model view draws no head colours)
         vis_js = vis_js.replace(_BERTVIZ_PALETTE, f"d3.scaleOrdinal({_js_json(list(HEAD_COLOURS))})")
     # Parameters once, and the comment gets its template marker back instead of a second copy.
-    line = match.group(1) + _js_json(params) + match.group(3) + "PYTHON_PARAMS" + match.group(5)
+    line = match.group(1) + "bertlabParams(" + _PARAMS_MARKER + ")" + match.group(3) + "PYTHON_PARAMS" + match.group(5)
     vis_js = vis_js[: match.start()] + line + vis_js[match.end() :]
     vis_js, n_config = _REQUIRE_CONFIG.subn("/* CDN paths removed: d3 and jQuery are inlined above */", vis_js)
     if n_config != 1:
         raise RuntimeError("could not find bertviz's require.config (written against bertviz 1.4.1)")
+    before, after = vis_js.split(_PARAMS_MARKER)
+    for v in params["attention"]:
+        del v["attn"], v["left_text"], v["right_text"]
+    return vis_html, before, after, params, spans
 
+
+def _document(
+    frame: tuple[str, str, str, dict, tuple[tuple[str, str], ...]],
+    weights: np.ndarray,
+    tokens: list[str],
+    tokens_b_start: int | None,
+    follow_parent_url: str | None = None,
+) -> str:
+    """One offline document: inline libraries, shim and decoder, this sentence's tokens and weights embedded safely."""
+    vis_html, before, after, skeleton, spans = frame
+    parts = {"all": slice(None), "a": slice(0, tokens_b_start), "b": slice(tokens_b_start, None)}
+    views = []
+    for view, (rows, columns) in zip(skeleton["attention"], spans, strict=True):
+        block = weights[:, :, parts[rows], parts[columns]]
+        views.append(
+            {
+                **view,
+                "attn": _encode_weights(block),
+                "shape": list(block.shape),
+                "left_text": tokens[parts[rows]],
+                "right_text": tokens[parts[columns]],
+            }
+        )
+    vis_js = before + _js_json({**skeleton, "attention": views}) + after
     scripts = [
         "/* d3 v5.7.0, BSD-3-Clause, from the mpld3 package */\n" + _d3_v5(),
         "/* jQuery 3.7.1, MIT, from the XStatic-jQuery package */\n" + _jquery(),
         _REQUIRE_SHIM,
+        _DECODE_PARAMS,
         vis_js,
         _FIT_WIDTH,
     ]
@@ -323,13 +408,13 @@ def _offline_document(
     csp = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src " + " ".join(
         _csp_hash(s) for s in scripts
     )
-    script_tags = "".join(f"<script>{s}</script>\n" for s in scripts[:3])
+    script_tags = "".join(f"<script>{s}</script>\n" for s in scripts[:4])
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         f'<meta http-equiv="Content-Security-Policy" content="{csp}">\n'
         "<title>bertviz</title>\n<style>body { margin: 8px; background: white; color: black; }</style>\n"
         f"{script_tags}</head>\n<body>\n{vis_html.strip()}\n"
-        + "".join(f"<script>{s}</script>\n" for s in scripts[3:])
+        + "".join(f"<script>{s}</script>\n" for s in scripts[4:])
         + "</body>\n</html>\n"
     )
 
@@ -346,28 +431,27 @@ def head_view_html(
 ) -> str:
     """bertviz head view (one layer at a time, heads as colours) as an offline HTML document.
 
-    ``attentions``: one (heads, T, T) or (1, heads, T, T) array or tensor per layer; ``tokens``: T strings
-    (at most ``MAX_BERTVIZ_TOKENS``); ``tokens_b_start``: index of the first token of sentence B, which
-    adds bertviz's A->A, B->B, A->B, B->A filter; ``layers``: layer indices offered (default all);
-    ``labels``: translations of some of ``BERTVIZ_WORDS``' values, keyed by the English word;
+    ``attentions``: one (heads, T, T) or (1, heads, T, T) array or tensor per layer, weights between 0 and 1;
+    ``tokens``: T strings (at most ``MAX_BERTVIZ_TOKENS``); ``tokens_b_start``: index of the first token of
+    sentence B, which adds bertviz's A->A, B->B, A->B, B->A filter; ``layers``: layer indices offered (default
+    all); ``labels``: translations of some of ``BERTVIZ_WORDS``' values, keyed by the English word;
     ``layer``: the layer shown first (one of ``layers``; default the first of them); ``follow_parent_url``:
     the name of a URL parameter of the page that holds the frame, whose value (one of ``layers``) the view
     shows once loaded and whenever it changes.
     Raises ValueError with a message fit for the page on bad or too large input.
     """
-    from bertviz import head_view
-
-    tensors, tokens, layers, _ = _prepare(attentions, tokens, tokens_b_start, layers, None)
-    html = head_view(
-        tensors,
-        [_PLACEHOLDER.format(i) for i in range(len(tokens))],
-        sentence_b_start=tokens_b_start,
-        prettify_tokens=False,  # show WordPiece tokens exactly as given
-        include_layers=layers,
-        layer=layer if layer in layers else None,
-        html_action="return",
-    ).data
-    return _offline_document(html, tokens, labels, follow_parent_url)
+    weights, tokens, layers, heads, n_heads = _prepare(attentions, tokens, tokens_b_start, layers, None)
+    frame = _frame(
+        "head",
+        len(attentions),
+        n_heads,
+        tuple(layers),
+        tuple(heads),
+        tokens_b_start is not None,
+        layer if layer in layers else None,
+        _label_items(labels),
+    )
+    return _document(frame, weights, tokens, tokens_b_start, follow_parent_url)
 
 
 def model_view_html(
@@ -383,17 +467,24 @@ def model_view_html(
 
     Arguments as in ``head_view_html``; ``heads`` picks the head columns shown (default all).
     """
-    from bertviz import model_view
+    weights, tokens, layers, heads, n_heads = _prepare(attentions, tokens, tokens_b_start, layers, heads)
+    frame = _frame(
+        "model",
+        len(attentions),
+        n_heads,
+        tuple(layers),
+        tuple(heads),
+        tokens_b_start is not None,
+        None,
+        _label_items(labels),
+    )
+    return _document(frame, weights, tokens, tokens_b_start)
 
-    tensors, tokens, layers, heads = _prepare(attentions, tokens, tokens_b_start, layers, heads)
-    html = model_view(
-        tensors,
-        [_PLACEHOLDER.format(i) for i in range(len(tokens))],
-        sentence_b_start=tokens_b_start,
-        prettify_tokens=False,
-        display_mode="light",  # bertviz draws its axis labels black whatever the mode
-        include_layers=layers,
-        include_heads=heads,
-        html_action="return",
-    ).data
-    return _offline_document(html, tokens, labels)
+
+def _label_items(labels: Mapping[str, str] | None) -> tuple[tuple[str, str], ...]:
+    """``labels`` checked and hashable, for the layout cache."""
+    labels = dict(labels or {})
+    unknown = set(labels) - set(BERTVIZ_WORDS.values())
+    if unknown:
+        raise ValueError(f"labels for words bertviz does not show: {sorted(unknown)}")
+    return tuple(sorted(labels.items()))

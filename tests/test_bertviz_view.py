@@ -6,6 +6,7 @@ way a classroom without internet sees the page.
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import re
@@ -16,7 +17,14 @@ import numpy as np
 import pytest
 import torch
 
-from app.bertviz_view import BERTVIZ_WORDS, MAX_BERTVIZ_TOKENS, head_view_html, model_view_html
+from app.bertviz_view import (
+    ATTENTION_DECIMALS,
+    BERTVIZ_WORDS,
+    MAX_BERTVIZ_TOKENS,
+    _frame,
+    head_view_html,
+    model_view_html,
+)
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -58,10 +66,15 @@ def random_attention(n_layers: int, n_heads: int, seq_len: int, seed: int = 0) -
 
 
 def embedded_params(html: str) -> dict:
-    """The parameter object in the page script (our escapes are valid JSON escapes)."""
-    match = re.search(r"const params = (.*?); // HACK: PYTHON_PARAMS", html)
+    """The parameter object in the page script (our escapes are valid JSON escapes), its weights decoded as the
+    page's decoder does: base64 of little-endian 16-bit integers, weight x 10^4, in the given shape."""
+    match = re.search(r"const params = bertlabParams\((.*?)\); // HACK: PYTHON_PARAMS", html)
     assert match is not None
-    return json.loads(match.group(1))
+    params = json.loads(match.group(1))
+    for view in params["attention"]:
+        weights = np.frombuffer(base64.b64decode(view["attn"]), dtype="<u2") / 10**ATTENTION_DECIMALS
+        view["attn"] = weights.reshape(view.pop("shape")).tolist()
+    return params
 
 
 # --- the HTML as text -------------------------------------------------------------------------------
@@ -86,8 +99,8 @@ def test_hostile_tokens_cannot_leave_the_script(build):
     assert "</script><script>" not in html
     assert "<img" not in html
     assert "alert(1)" in html  # present, but only as escaped text inside a JS string
-    # Five <script> elements (d3, jQuery, shim, bertviz, fit to width), each closed once: nothing broke out.
-    assert html.lower().count("</script") == 5
+    # Six <script> elements (d3, jQuery, shim, decoder, bertviz, fit to width), each closed once: nothing broke out.
+    assert html.lower().count("</script") == 6
     assert html.count("<!--") == 0
     params = embedded_params(html)
     assert params["attention"][0]["left_text"] == HOSTILE  # text unchanged once decoded
@@ -149,7 +162,7 @@ def test_hostile_labels_stay_text_and_unknown_words_are_refused():
     hostile = {"Layer:": "<b>x</b>", "Heads": '"); alert(1); ("', "Layer {layer}, Head {head}": "</script>{head}"}
     html = model_view_html(random_attention(1, 2, 4), list("abcd"), labels=hostile)
     assert "<b>x</b>" not in html and "</script>{head}" not in html and '.text(""); alert(1)' not in html
-    assert html.count("</script>") == 5  # our five scripts and no more
+    assert html.count("</script>") == 6  # our six scripts and no more
     with pytest.raises(ValueError, match="Layers:"):
         head_view_html(random_attention(1, 2, 4), list("abcd"), labels={"Layers:": "层"})
 
@@ -167,6 +180,29 @@ def test_bad_input_raises_value_error():
         model_view_html(random_attention(2, 2, 5), list("abcde"), heads=[])
     with pytest.raises(ValueError, match="tokens_b_start"):
         head_view_html(random_attention(2, 2, 5), list("abcde"), tokens_b_start=5)
+    for bad in (2.0, -0.5, np.nan):  # weights travel as 16-bit integers of weight x 10^4
+        weights = random_attention(1, 2, 3)
+        weights[0][1, 2, 0] = bad
+        with pytest.raises(ValueError, match="between 0 and 1"):
+            head_view_html(weights, list("abc"))
+
+
+def test_bertviz_lays_out_once_per_layout_and_each_sentence_fills_it_in():
+    _frame.cache_clear()
+    first = embedded_params(head_view_html(random_attention(2, 3, 4, seed=1), list("abcd"), tokens_b_start=2))
+    second = embedded_params(head_view_html(random_attention(2, 3, 5, seed=2), list("vwxyz"), tokens_b_start=3))
+    assert _frame.cache_info().misses == 1 and _frame.cache_info().hits == 1
+    assert first["root_div_id"] == second["root_div_id"]
+    assert [v["left_text"] for v in second["attention"]] == [
+        list("vwxyz"),
+        list("vwx"),
+        list("yz"),
+        list("vwx"),
+        list("yz"),
+    ]
+    expected = np.round(np.stack(random_attention(2, 3, 5, seed=2)), 4)
+    np.testing.assert_array_equal(np.array(second["attention"][0]["attn"]), expected)
+    np.testing.assert_array_equal(np.array(second["attention"][3]["attn"]), expected[:, :, :3, 3:])  # A -> B
 
 
 # --- the HTML in a real browser, with no network --------------------------------------------------
