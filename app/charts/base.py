@@ -90,6 +90,11 @@ def base_layout(title: str | None = None, height: int | None = None) -> dict:
         # A trace that names no colour takes these, not the theme's (Streamlit's has red beside green).
         "colorway": CATEGORICAL,
         "colorscale": {"sequential": scale(SEQUENTIAL), "diverging": scale(DIVERGING)},
+        # No plotly template: Streamlit's browser side styles every chart with its own theme whatever the figure
+        # carries (screenshots of every page with and without it are the same to the pixel), and the colours
+        # above are ours. The template Streamlit registers is 7 KB that each figure copied at construction and
+        # that Streamlit deep-copied, walked and sent on every draw: 2.5 of the statistics grid's 3.5 ms.
+        "template": {},
         "margin": {"l": 10, "r": 10, "t": 50 if title else 10, "b": 10},
         "height": height,
     }
