@@ -291,6 +291,60 @@ def _check_top_k(top_k) -> None:
         raise InputError("bad_top_k", f"top-k must be a whole number from 1 to {MAX_TOP_K}.", limit=MAX_TOP_K)
 
 
+class _AttentionMaps(torch.nn.Module):
+    """The encoder's forward pass that returns its attention maps, in the form that gets traced."""
+
+    def __init__(self, bert: BertModel):
+        super().__init__()
+        self.bert = bert
+
+    def forward(self, ids: torch.Tensor, types: torch.Tensor, causal: torch.Tensor) -> torch.Tensor:
+        out = self.bert(ids, types, causal=causal, output_attentions=True)
+        return torch.stack(out.attentions, dim=1)  # (B, L, nh, T, T)
+
+
+class _MaskRows(torch.nn.Module):
+    """The encoder's forward pass whose last layer computes only ``rows`` (what fill-mask reads), traced."""
+
+    def __init__(self, bert: BertModel):
+        super().__init__()
+        self.bert = bert
+
+    def forward(self, ids: torch.Tensor, types: torch.Tensor, causal: torch.Tensor, rows: torch.Tensor) -> torch.Tensor:
+        return self.bert(ids, types, causal=causal, last_layer_rows=rows).last_hidden_state  # (B, R, H)
+
+
+_traced: weakref.WeakKeyDictionary[BertModel, dict[type, torch.jit.ScriptModule]] = weakref.WeakKeyDictionary()
+_tracing = threading.Lock()
+
+
+def _run_traced(form: type[torch.nn.Module], bert: BertModel, *inputs: torch.Tensor) -> torch.Tensor:
+    """``form(bert)(*inputs)``, for an evaluation-mode encoder as one TorchScript graph, traced once per model and
+    form (the same operators on the same weights: tests compare it with the module on many lengths).
+
+    Why: eager PyTorch lets go of Python's interpreter lock for every operator and must take it back after, and
+    while thirty students' page runs keep the interpreter busy, every take-back waits its turn. One forward pass
+    that takes 11 ms alone took 796 ms beside four busy Python threads, the traced graph 46 ms
+    (``bench/bench_contention.py``). A model in training mode (dropout) runs as it is. The traced forms take no
+    padding mask and no head mask: the forward decides in Python whether a padding mask masks anything, which a
+    trace would fix for good, so padded batches and removed heads run the module."""
+    if bert.training:
+        return form(bert)(*inputs)
+    with _tracing:
+        graphs = _traced.setdefault(bert, {})
+        graph = graphs.get(form)
+        if graph is None:
+            with warnings.catch_warnings():
+                # TorchScript is deprecated in favour of torch.compile and torch.export, but neither runs a graph
+                # without the interpreter: compile needs a C++ toolchain and minutes, export's module runs op by op.
+                warnings.simplefilter("ignore", DeprecationWarning)
+                # The forward's length check (T <= max positions) is fixed at trace time; encode() truncates first.
+                # Sizes are traced, not fixed: any batch size, length and number of rows runs.
+                warnings.simplefilter("ignore", torch.jit.TracerWarning)
+                graph = graphs[form] = torch.jit.trace(form(bert), inputs, check_trace=False)
+    return graph(*inputs)
+
+
 def _mask_probabilities(
     model,
     ids,
@@ -305,9 +359,12 @@ def _mask_probabilities(
     counts = [len(p) for p in positions]
     R = max(counts)
     rows = torch.tensor([list(p) + [0] * (R - len(p)) for p in positions])  # (B, R): short lists padded with 0
-    hidden = model.bert(
-        ids, types, attention_mask, causal=causal, last_layer_rows=rows, head_mask=head_mask
-    ).last_hidden_state  # (B, R, H)
+    if head_mask is None and (attention_mask is None or bool(attention_mask.all())):
+        hidden = _run_traced(_MaskRows, model.bert, ids, types, torch.full((ids.size(0),), causal), rows)
+    else:
+        hidden = model.bert(
+            ids, types, attention_mask, causal=causal, last_layer_rows=rows, head_mask=head_mask
+        ).last_hidden_state  # (B, R, H)
     wanted = torch.arange(R)[None] < torch.tensor(counts)[:, None]  # (B, R): the padding rows dropped
     probs = model.cls.predictions(hidden[wanted]).float().softmax(dim=-1)  # (sum N_b, V)
     return list(probs.split(counts))
@@ -492,55 +549,15 @@ def pseudo_log_likelihood(bundle: LoadedBert, text: str) -> PllResult:
     return PllResult(text, sum(values), tokens, enc.truncated)
 
 
-class _AttentionMaps(torch.nn.Module):
-    """The encoder's forward pass that returns its attention maps, in the form that gets traced."""
-
-    def __init__(self, bert: BertModel):
-        super().__init__()
-        self.bert = bert
-
-    def forward(self, ids: torch.Tensor, types: torch.Tensor, causal: torch.Tensor) -> torch.Tensor:
-        out = self.bert(ids, types, causal=causal, output_attentions=True)
-        return torch.stack(out.attentions, dim=1)  # (B, L, nh, T, T)
-
-
-_traced_maps: weakref.WeakKeyDictionary[BertModel, torch.jit.ScriptModule] = weakref.WeakKeyDictionary()
-_tracing = threading.Lock()
-
-
-def _attention_forward(bert: BertModel, ids: torch.Tensor, types: torch.Tensor, causal: torch.Tensor) -> torch.Tensor:
-    """(B, L, nh, T, T) attention maps of ``ids``, with ``causal`` (B,) a flag per sequence.
-
-    An evaluation-mode encoder runs as one TorchScript graph, traced once per model (the same operators on the
-    same weights: a test compares it with the module on many lengths). Why: eager PyTorch lets go of Python's
-    interpreter lock for every operator and must take it back after, and while thirty students' page runs keep
-    the interpreter busy, every take-back waits its turn. One forward pass that takes 11 ms alone took 796 ms
-    beside four busy Python threads, the traced graph 46 ms (``bench/bench_contention.py``). A model in training
-    mode (dropout) runs as it is."""
-    if bert.training:
-        return _AttentionMaps(bert)(ids, types, causal)
-    with _tracing:
-        graph = _traced_maps.get(bert)
-        if graph is None:
-            example = (ids[:1, :2], types[:1, :2], causal[:1])  # sizes are traced, not fixed: any B and T run
-            with warnings.catch_warnings():
-                # TorchScript is deprecated in favour of torch.compile and torch.export, but neither runs a graph
-                # without the interpreter: compile needs a C++ toolchain and minutes, export's module runs op by op.
-                warnings.simplefilter("ignore", DeprecationWarning)
-                # The forward's length check (T <= max positions) is fixed at trace time; encode() truncates first.
-                warnings.simplefilter("ignore", torch.jit.TracerWarning)
-                graph = torch.jit.trace(_AttentionMaps(bert), example, check_trace=False)
-            _traced_maps[bert] = graph
-    return graph(ids, types, causal)
-
-
 def _attention_results(
     bundle: LoadedBert, text: str, pair: str | None, causal: Sequence[bool]
 ) -> list[AttentionResult]:
     enc = encode(bundle, text, pair)
     ids, types = _tensors(enc)
     flags = torch.tensor(list(causal))
-    maps = _attention_forward(bundle.model.bert, ids.expand(len(flags), -1), types.expand(len(flags), -1), flags)
+    maps = _run_traced(
+        _AttentionMaps, bundle.model.bert, ids.expand(len(flags), -1), types.expand(len(flags), -1), flags
+    )
     maps = maps.float().numpy()  # (B, L, nh, T, T)
     return [AttentionResult(enc.tokens, enc.token_type_ids, enc.special, m, enc.truncated) for m in maps]
 

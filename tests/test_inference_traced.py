@@ -1,5 +1,6 @@
-"""Attention maps come from a traced TorchScript graph of the encoder (one interpreter-lock release per forward
-pass instead of one per operator): it must give what the module itself gives, for any length, pair and mask."""
+"""Attention maps and fill-mask run a traced TorchScript graph of the encoder (one interpreter-lock release per
+forward pass instead of one per operator): it must give what the module itself gives, for any length, pair,
+number of masks and reading direction."""
 
 from __future__ import annotations
 
@@ -16,6 +17,13 @@ TEXTS = [
     ("我去[MASK]场看电影。", "电影很好看。"),
     ("我去[MASK]场看电影。" * 30, None),  # longer than any length traced before
     ("word " * 600, "and its pair"),  # truncated to the model's 512 positions
+]
+MASKED = [
+    "She opened the [MASK] and walked in.",
+    "我去[MASK]场看电影。",
+    "[MASK] [MASK] walked home after the long and tiring day at [MASK].",
+    "a [MASK]",
+    "[MASK] " + "word " * 600,  # truncated to 512 positions, its mask kept
 ]
 
 
@@ -49,17 +57,31 @@ def test_traced_maps_equal_the_module(bundle, text, pair):
     assert (bidirectional.attentions[..., upper] > 0).mean() > 0.5  # later tokens seen (long texts underflow a few)
 
 
-def test_one_trace_per_model_and_a_training_model_is_not_traced(bundle, tiny_bundle):
+def test_traced_fill_mask_equals_the_module(bundle, monkeypatch):
+    traced = [inference.fill_mask(bundle, text, causal=causal, top_k=8) for text in MASKED for causal in (False, True)]
+    monkeypatch.setattr(inference, "_run_traced", lambda form, bert, *inputs: form(bert)(*inputs))
+    for result, (text, causal) in zip(traced, [(t, c) for t in MASKED for c in (False, True)], strict=True):
+        module = inference.fill_mask(bundle, text, causal=causal, top_k=8)
+        assert [m.index for m in result.masks] == [m.index for m in module.masks] and result.masks
+        for a, b in zip(result.masks, module.masks, strict=True):
+            assert [p.id for p in a.predictions] == [p.id for p in b.predictions]
+            assert [p.prob for p in a.predictions] == [p.prob for p in b.predictions]
+
+
+def test_one_trace_per_model_and_form_and_a_training_model_is_not_traced(bundle, tiny_bundle):
     inference.attention_maps(bundle, "one")
-    graph = inference._traced_maps[bundle.model.bert]
+    inference.fill_mask(bundle, "one [MASK]")
+    graphs = dict(inference._traced[bundle.model.bert])
+    assert set(graphs) == {inference._AttentionMaps, inference._MaskRows}
     inference.attention_maps(bundle, "and another, longer text")
-    assert inference._traced_maps[bundle.model.bert] is graph
+    inference.fill_mask(bundle, "[MASK] and another, longer [MASK]", causal=True)
+    assert inference._traced[bundle.model.bert] == graphs
     # A model in training mode draws dropout anew on every call: it runs as the module.
     tiny_bundle.model.train()
     try:
         inference.attention_maps(tiny_bundle, "hello world")
-        assert tiny_bundle.model.bert not in inference._traced_maps
+        assert tiny_bundle.model.bert not in inference._traced
     finally:
         tiny_bundle.model.eval()
     inference.attention_maps(tiny_bundle, "hello world")
-    assert tiny_bundle.model.bert in inference._traced_maps
+    assert inference._AttentionMaps in inference._traced[tiny_bundle.model.bert]
