@@ -32,7 +32,8 @@ def statistics_for(spec: str, text: str, pair: str | None, causal: bool) -> dict
     return stats.head_statistics(result.attentions, result.special)
 
 
-@st.cache_data(max_entries=32, ttl=CACHE_TTL, show_spinner=False)
+# A resource, not data: the document is an immutable string of some 0.4 MB, shared rather than pickled per call.
+@st.cache_resource(max_entries=32, ttl=CACHE_TTL, show_spinner=False)
 def bertviz_for(
     spec: str,
     text: str,
