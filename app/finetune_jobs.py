@@ -51,7 +51,7 @@ from model.training.finetune import (
     predict,
 )
 
-from .training_process import Request, TrainingFailed, train_in_process
+from .training_process import Request, TrainingFailed, owner_gone, train_in_process
 
 log = logging.getLogger(__name__)
 
@@ -205,7 +205,7 @@ class Job:
     # --- the background thread -----------------------------------------------------------------------------
 
     def _owner_gone(self) -> bool:
-        return self._owner() is None
+        return owner_gone(self._owner)
 
     def _should_stop(self) -> bool:
         return self._stop.is_set() or self._owner_gone()

@@ -21,7 +21,7 @@ from model.training.pretrain import PretrainSettings
 
 from . import finetune_jobs
 from .finetune_jobs import ACTIVE, DONE, FAILED, QUEUED, RUNNING, STOPPED, Owner, wait_for_slot
-from .training_process import LiveRequest, TrainingFailed, train_in_process
+from .training_process import LiveRequest, TrainingFailed, owner_gone, train_in_process
 
 log = logging.getLogger(__name__)
 
@@ -98,7 +98,7 @@ class LiveJob:
         return not self._thread.is_alive()
 
     def _owner_gone(self) -> bool:
-        return self._owner() is None
+        return owner_gone(self._owner)
 
     def _should_stop(self) -> bool:
         return self._stop.is_set() or self._owner_gone()

@@ -48,6 +48,14 @@ def _shared_model(spec: str) -> LoadedBert:
     return bundle
 
 
+def warm_up(spec: str = "embedded") -> None:
+    """Load ``spec`` into the shared cache and run each kind of forward pass once (tracing its graph), as the
+    server starts (serve.py): the first visitor then waits for neither. Pages and AppTests load on demand."""
+    bundle = get_model(spec)
+    inference.attention_maps_both(bundle, "warm up")
+    inference.fill_mask(bundle, "warm [MASK]")
+
+
 # Specs this process has loaded: the sidebar shows its "loading" spinner only before the first load. A spinner
 # starts a timer thread on every run, and with a class's thirty script threads holding the GIL, starting a
 # thread waits its turn several times over.

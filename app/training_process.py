@@ -21,12 +21,15 @@ Run as ``python -m app.training_process``; plain torch, no Streamlit.
 
 from __future__ import annotations
 
+import gc
 import os
 import pickle
 import subprocess
 import sys
 import threading
+import time
 import traceback
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +41,31 @@ from model.training.finetune import EncodedSet, FinetuneResult, FinetuneSettings
 from model.training.pretrain import PretrainSettings
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# Streamlit does not collect garbage after each script run here (.streamlit/config.toml, runner.postScriptGC: it
+# cost a class most of the server's time). A closed tab's session, once Streamlit lets it go, can then live on in
+# reference cycles, and a job's owner token with it, until Python's collector next looks at its oldest objects,
+# which may not happen for many minutes: the abandoned run kept training and held its slot. So a job whose owner
+# still seems alive asks for a full collection, at most once per OWNER_COLLECT_SECONDS across all jobs (~0.25 s).
+OWNER_COLLECT_SECONDS = 20.0
+_last_collection = 0.0
+_collection_lock = threading.Lock()
+
+
+def owner_gone(owner: weakref.ref) -> bool:
+    """Whether a job's owner (the token a page keeps in its session's state) is gone."""
+    global _last_collection
+    if owner() is None:
+        return True
+    with _collection_lock:
+        now = time.monotonic()
+        if now - _last_collection < OWNER_COLLECT_SECONDS:
+            return False
+        _last_collection = now
+    gc.collect()
+    return owner() is None
+
+
 # Threads per training process; the niceness makes a run yield to page requests on a busy server and take
 # every idle cycle on a quiet one (a teacher alone with a laptop gets all its cores).
 TRAIN_THREADS = max(1, int(os.environ.get("BERT_LAB_TRAIN_THREADS", "").strip() or (os.cpu_count() or 1)))

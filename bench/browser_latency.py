@@ -16,10 +16,14 @@ import argparse
 import os
 import socket
 import statistics
+import sys
 import time
 from pathlib import Path
 
-from classroom_load import start_server  # bench/ is the script's folder: the benchmarks start the app one way
+from classroom_load import ROOT, start_server  # bench/ is the script's folder: the benchmarks start the app one way
+
+sys.path.insert(0, str(ROOT))
+from app.navigation import PAGE_FILES  # noqa: E402 - after the path is set
 
 CHROMIUM = "/usr/bin/chromium"
 READY = '[data-testid="stApp"][data-test-connection-state="CONNECTED"][data-test-script-state="notRunning"]'
@@ -98,6 +102,28 @@ def main() -> None:
                     print(f"  {at / 1000:6.2f}  {what}")
                 last = what
 
+            # Another student's first visit, once the server has warmed up: a browser with nothing cached.
+            other = browser.new_context(viewport={"width": 1400, "height": 1000})
+            newcomer = other.new_page()
+            newcomer.set_default_timeout(180_000)
+            start = time.perf_counter()
+            newcomer.goto(f"{url}/attention?lang=en&layer=2")
+            newcomer.locator(CHART).first.wait_for()
+            newcomer.wait_for_function(f"() => ({BERTVIZ_LAYER})() === '2'")
+            rows.append(
+                ("first page of a new browser: maps and bertviz drawn", time.perf_counter() - start, None, None)
+            )
+            # Every page opened by its address in that browser: its run finished and its first chart drawn.
+            for name in PAGE_FILES:
+                newcomer.wait_for_timeout(500)
+                start = time.perf_counter()
+                newcomer.goto(f"{url}/{name}?lang=en")
+                newcomer.wait_for_selector(READY)
+                if newcomer.locator('[data-testid="stPlotlyChart"]').count():
+                    newcomer.locator(CHART).first.wait_for()
+                rows.append((f"open a page by its address ({name})", time.perf_counter() - start, None, None))
+            other.close()
+
             def interact(name: str, act, done) -> None:
                 page.wait_for_timeout(1000)
                 server_before, browser_before, start = cpu_seconds(server.pid), busy(), time.perf_counter()
@@ -166,7 +192,12 @@ def main() -> None:
     for name, values in by_kind.items():
         median = [statistics.median(v[k] for v in values) if values[0][k] is not None else None for k in range(3)]
         cells = [f"{m:.2f}" if m is not None else "-" for m in median]
-        print(f"{name:55s} {cells[0]:>10s} {cells[1]:>11s} {cells[2]:>13s}   (median of {len(values)})")
+        slowest = max(values)
+        worst = f", slowest {slowest[0]:.2f}" if len(values) > 1 else ""
+        print(f"{name:55s} {cells[0]:>10s} {cells[1]:>11s} {cells[2]:>13s}   (median of {len(values)}{worst})")
+    for name, shown, _, _ in rows:
+        if name.startswith("open a page"):
+            print(f"  {name}: {shown:.2f} s")
 
 
 if __name__ == "__main__":

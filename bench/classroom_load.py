@@ -193,7 +193,7 @@ def start_server(port: int, max_trainings: int = 2, session_ttl: int = 120) -> s
             "-m",
             "streamlit",
             "run",
-            "streamlit_app.py",
+            "serve.py",  # the README's command
             "--server.headless",
             "true",
             "--server.port",

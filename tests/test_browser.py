@@ -61,7 +61,7 @@ def server(tmp_path_factory):
             "-m",
             "streamlit",
             "run",
-            "streamlit_app.py",
+            "serve.py",  # the README's command
             "--server.headless",
             "true",
             "--server.port",

@@ -17,6 +17,7 @@ import pytest
 import torch
 
 from app import finetune_jobs as jobs
+from app import training_process
 from model.checkpoint import LoadedBert
 from model.data.tasks import TaskData
 from model.modeling import BertConfig, BertForPreTraining
@@ -280,6 +281,27 @@ def test_a_job_whose_owner_is_deleted_kills_its_training_process(base):
     assert job.trained_model() is None
     assert training_processes() == [], "the abandoned run's process (and its memory) is still there"
     assert snap.history[-1]["step"] < 500 * 12
+
+
+def test_an_owner_held_only_by_a_reference_cycle_still_ends_its_job(base, monkeypatch):
+    # As a closed tab's session is once Streamlit drops it: nothing but a cycle keeps the owner, and no full
+    # collection runs after script runs (runner.postScriptGC is off). The job itself asks for one.
+    monkeypatch.setattr(training_process, "OWNER_COLLECT_SECONDS", 0.2)
+    gc.collect()
+    gc.disable()  # the automatic collector would free the cycle by chance; the job must not depend on it
+    try:
+        owner = jobs.Owner()
+        session = {"owner": owner}
+        session["self"] = session  # a cycle
+        job = jobs.start(owner, base, "tiny", ENDLESS, "pretrained", 96)
+        wait_until(lambda: len(job.snapshot().history) >= 2)
+        del owner, session
+        assert job.wait(30)
+    finally:
+        gc.enable()
+    snap = job.snapshot()
+    assert snap.status == jobs.STOPPED and snap.stop_reason == "owner"
+    assert training_processes() == []
 
 
 def test_a_training_process_exits_when_its_server_goes_away(base):
