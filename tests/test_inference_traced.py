@@ -9,7 +9,7 @@ import pytest
 import torch
 
 from model import inference
-from model.checkpoint import load
+from model.checkpoint import load, load_folder
 
 TEXTS = [
     ("Hi", None),
@@ -68,7 +68,7 @@ def test_traced_fill_mask_equals_the_module(bundle, monkeypatch):
             assert [p.prob for p in a.predictions] == [p.prob for p in b.predictions]
 
 
-def test_one_trace_per_model_and_form_and_a_training_model_is_not_traced(bundle, tiny_bundle):
+def test_one_trace_per_model_and_form_and_a_training_model_is_not_traced(bundle, hf_checkpoint):
     inference.attention_maps(bundle, "one")
     inference.fill_mask(bundle, "one [MASK]")
     graphs = dict(inference._traced[bundle.model.bert])
@@ -77,6 +77,7 @@ def test_one_trace_per_model_and_form_and_a_training_model_is_not_traced(bundle,
     inference.fill_mask(bundle, "[MASK] and another, longer [MASK]", causal=True)
     assert inference._traced[bundle.model.bert] == graphs
     # A model in training mode draws dropout anew on every call: it runs as the module.
+    tiny_bundle = load_folder(hf_checkpoint[0])  # a model of its own, which no other test has traced
     tiny_bundle.model.train()
     try:
         inference.attention_maps(tiny_bundle, "hello world")
