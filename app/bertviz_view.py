@@ -319,7 +319,7 @@ _PARAMS_MARKER = "__bertlab_params__"
 
 
 def _encode_weights(weights: np.ndarray) -> str:
-    scaled = np.rint(weights.astype(np.float64) * 10**ATTENTION_DECIMALS).astype("<u2")  # 0..10000
+    scaled = np.rint(weights * 10**ATTENTION_DECIMALS).astype("<u2")  # float64 weights in [0, 1] -> 0..10000
     return base64.b64encode(scaled.tobytes()).decode("ascii")
 
 
@@ -440,18 +440,7 @@ def head_view_html(
     shows once loaded and whenever it changes.
     Raises ValueError with a message fit for the page on bad or too large input.
     """
-    weights, tokens, layers, heads, n_heads = _prepare(attentions, tokens, tokens_b_start, layers, None)
-    frame = _frame(
-        "head",
-        len(attentions),
-        n_heads,
-        tuple(layers),
-        tuple(heads),
-        tokens_b_start is not None,
-        layer if layer in layers else None,
-        _label_items(labels),
-    )
-    return _document(frame, weights, tokens, tokens_b_start, follow_parent_url)
+    return _view_html("head", attentions, tokens, tokens_b_start, layers, None, labels, layer, follow_parent_url)
 
 
 def model_view_html(
@@ -467,18 +456,32 @@ def model_view_html(
 
     Arguments as in ``head_view_html``; ``heads`` picks the head columns shown (default all).
     """
+    return _view_html("model", attentions, tokens, tokens_b_start, layers, heads, labels)
+
+
+def _view_html(
+    view: str,
+    attentions: Sequence[Any],
+    tokens: Sequence[str],
+    tokens_b_start: int | None,
+    layers: list[int] | None,
+    heads: list[int] | None,
+    labels: Mapping[str, str] | None,
+    layer: int | None = None,
+    follow_parent_url: str | None = None,
+) -> str:
     weights, tokens, layers, heads, n_heads = _prepare(attentions, tokens, tokens_b_start, layers, heads)
     frame = _frame(
-        "model",
+        view,
         len(attentions),
         n_heads,
         tuple(layers),
         tuple(heads),
         tokens_b_start is not None,
-        None,
+        layer if layer in layers else None,
         _label_items(labels),
     )
-    return _document(frame, weights, tokens, tokens_b_start)
+    return _document(frame, weights, tokens, tokens_b_start, follow_parent_url)
 
 
 def _label_items(labels: Mapping[str, str] | None) -> tuple[tuple[str, str], ...]:

@@ -69,15 +69,8 @@ class PageLoad:
             s.bind(("127.0.0.1", 0))
             self.url = f"http://127.0.0.1:{s.getsockname()[1]}"
         self._home = tempfile.TemporaryDirectory()
-        command = [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            "serve.py",
-            "--server.headless",
-            "true",
-        ]  # the README's command
+        # The README's command.
+        command = [sys.executable, "-m", "streamlit", "run", "serve.py", "--server.headless", "true"]
         command += ["--server.port", self.url.rsplit(":", 1)[1], "--server.address", "127.0.0.1"]
         command += ["--browser.gatherUsageStats", "false"]
         env = {**os.environ, "HOME": self._home.name, "HF_HUB_OFFLINE": "1"}

@@ -87,13 +87,15 @@ def main() -> None:
                     m["value"] for m in cdp.send("Performance.getMetrics")["metrics"] if m["name"] == "TaskDuration"
                 )
 
-            start = time.perf_counter()
-            page.goto(f"{url}/attention?lang=en&layer=2")
-            page.locator(CHART).first.wait_for()
-            page.wait_for_function(f"() => ({BERTVIZ_LAYER})() === '2'")
-            rows.append(
-                ("first page on a fresh server: maps and bertviz drawn", time.perf_counter() - start, None, None)
-            )
+            def first_page(tab) -> float:
+                """Seconds from opening the attention page at layer 2 to its maps and bertviz drawn."""
+                start = time.perf_counter()
+                tab.goto(f"{url}/attention?lang=en&layer=2")
+                tab.locator(CHART).first.wait_for()
+                tab.wait_for_function(f"() => ({BERTVIZ_LAYER})() === '2'")
+                return time.perf_counter() - start
+
+            rows.append(("first page on a fresh server: maps and bertviz drawn", first_page(page), None, None))
             page.wait_for_selector(READY)
             steps, last = page.evaluate("() => window.__steps"), None
             print("first page, step by step (seconds from navigation):")
@@ -106,13 +108,7 @@ def main() -> None:
             other = browser.new_context(viewport={"width": 1400, "height": 1000})
             newcomer = other.new_page()
             newcomer.set_default_timeout(180_000)
-            start = time.perf_counter()
-            newcomer.goto(f"{url}/attention?lang=en&layer=2")
-            newcomer.locator(CHART).first.wait_for()
-            newcomer.wait_for_function(f"() => ({BERTVIZ_LAYER})() === '2'")
-            rows.append(
-                ("first page of a new browser: maps and bertviz drawn", time.perf_counter() - start, None, None)
-            )
+            rows.append(("first page of a new browser: maps and bertviz drawn", first_page(newcomer), None, None))
             # Every page opened by its address in that browser: its run finished and its first chart drawn.
             for name in PAGE_FILES:
                 newcomer.wait_for_timeout(500)

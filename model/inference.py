@@ -572,8 +572,7 @@ def attention_maps_both(
     bundle: LoadedBert, text: str, pair: str | None = None
 ) -> tuple[AttentionResult, AttentionResult]:
     """The bidirectional and the causal maps of one text, from one batch of two: BERT's reading and GPT's."""
-    bidirectional, causal = _attention_results(bundle, text, pair, [False, True])
-    return bidirectional, causal
+    return tuple(_attention_results(bundle, text, pair, [False, True]))
 
 
 @torch.inference_mode()
