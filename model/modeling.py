@@ -201,10 +201,10 @@ class BertEmbeddings(nn.Module):
         self.LayerNorm = nn.LayerNorm(config.hidden_size, eps=config.layer_norm_eps)
         self.dropout = nn.Dropout(config.hidden_dropout_prob)
 
-    def forward(self, input_ids, token_type_ids, return_parts: bool = False):
+    def forward(self, input_ids, token_type_ids, return_parts: bool = False, inputs_embeds=None):
         T = input_ids.size(1)
         position_ids = torch.arange(T, device=input_ids.device)[None]  # (1, T)
-        token = self.word_embeddings(input_ids)  # (B, T, H)
+        token = self.word_embeddings(input_ids) if inputs_embeds is None else inputs_embeds  # (B, T, H)
         segment = self.token_type_embeddings(token_type_ids)  # (B, T, H)
         position = self.position_embeddings(position_ids)  # (1, T, H)
         summed = token + segment + position
@@ -357,6 +357,7 @@ class BertModel(nn.Module):
         output_embeddings: bool = False,
         last_layer_rows: torch.Tensor | None = None,
         head_mask: torch.Tensor | None = None,
+        inputs_embeds: torch.Tensor | None = None,
     ) -> BertOutput:
         """``last_layer_rows`` ((R,) positions, the same for every sequence, or (B, R), each sequence's own): the
         last layer computes only these positions, since nothing reads the others (fill-mask needs the [MASK]s
@@ -364,7 +365,11 @@ class BertModel(nn.Module):
 
         ``head_mask`` (L, nh), 1 = keep, 0 = remove: scales each head's context vector before the layer's
         output projection, as Hugging Face's ``head_mask`` does. None leaves the computation untouched.
-        (B, L, nh) gives every sequence its own mask: one gate per sequence, for per-sequence gradients."""
+        (B, L, nh) gives every sequence its own mask: one gate per sequence, for per-sequence gradients.
+
+        ``inputs_embeds`` (B, T, H): the word embeddings of ``input_ids``, given instead of looked up, as in Hugging
+        Face. A gradient with respect to the input (gradient × input) passes a leaf here, so nothing is hooked
+        into a model that other threads run at the same time."""
         B, T = input_ids.shape
         if last_layer_rows is not None and (output_attentions or output_hidden_states):
             raise ValueError("last_layer_rows cannot be combined with attention maps or hidden states")
@@ -375,7 +380,13 @@ class BertModel(nn.Module):
             raise ValueError(f"head_mask has shape {tuple(head_mask.shape)}; the model needs {heads} or (B, *{heads})")
         if token_type_ids is None:
             token_type_ids = torch.zeros_like(input_ids)
-        x, parts = self.embeddings(input_ids, token_type_ids, return_parts=output_embeddings)
+        if inputs_embeds is not None and inputs_embeds.shape[:2] != input_ids.shape:
+            raise ValueError(
+                f"inputs_embeds has shape {tuple(inputs_embeds.shape)}; input_ids {tuple(input_ids.shape)}"
+            )
+        x, parts = self.embeddings(
+            input_ids, token_type_ids, return_parts=output_embeddings, inputs_embeds=inputs_embeds
+        )
         mask = make_attention_mask(attention_mask, T, causal, input_ids.device)
         attentions = [] if output_attentions else None
         hidden_states = [x] if output_hidden_states else None
@@ -433,14 +444,14 @@ class BertPreTrainedBase(nn.Module):
 
     config: BertConfig
 
-    def _init_module(self, module: nn.Module) -> None:
+    def _init_module(self, module: nn.Module, generator: torch.Generator | None = None) -> None:
         std = self.config.initializer_range
         if isinstance(module, nn.Linear):
-            nn.init.normal_(module.weight, mean=0.0, std=std)
+            nn.init.normal_(module.weight, mean=0.0, std=std, generator=generator)
             if module.bias is not None:
                 nn.init.zeros_(module.bias)
         elif isinstance(module, nn.Embedding):
-            nn.init.normal_(module.weight, mean=0.0, std=std)
+            nn.init.normal_(module.weight, mean=0.0, std=std, generator=generator)
             if module.padding_idx is not None:
                 with torch.no_grad():
                     module.weight[module.padding_idx].zero_()
@@ -448,8 +459,9 @@ class BertPreTrainedBase(nn.Module):
             nn.init.ones_(module.weight)
             nn.init.zeros_(module.bias)
 
-    def init_weights(self) -> None:
-        self.apply(self._init_module)
+    def init_weights(self, generator: torch.Generator | None = None) -> None:
+        """``generator``: draw from it rather than torch's global generator, which every thread of a server shares."""
+        self.apply(lambda module: self._init_module(module, generator))
         self.tie_weights()
 
     def tie_weights(self) -> None:
@@ -487,6 +499,7 @@ class BertForPreTraining(BertPreTrainedBase):
         output_hidden_states: bool = False,
         output_embeddings: bool = False,
         head_mask: torch.Tensor | None = None,  # (L, nh) or (B, L, nh), 1 = keep, 0 = remove the head
+        inputs_embeds: torch.Tensor | None = None,  # (B, T, H), the word embeddings instead of their lookup
     ) -> BertOutput:
         out = self.bert(
             input_ids,
@@ -497,6 +510,7 @@ class BertForPreTraining(BertPreTrainedBase):
             output_hidden_states=output_hidden_states,
             output_embeddings=output_embeddings,
             head_mask=head_mask,
+            inputs_embeds=inputs_embeds,
         )
         hidden = out.last_hidden_state
         if mlm_labels is not None and mlm_positions is None:

@@ -101,6 +101,20 @@ def test_first_piece_of_each_word_and_the_random_twin(tiny_bundle):
     assert not torch.equal(
         random_twin.embeddings.word_embeddings.weight, pretrained["embeddings.word_embeddings.weight"]
     )
+    # Its own seed, whatever torch's shared generator is doing, which it leaves alone (other sessions draw from it).
+    torch.manual_seed(123)
+    shared_state = torch.get_rng_state()
+    again = features.encoder_for(tiny_bundle, "random", seed=0)
+    assert torch.equal(torch.get_rng_state(), shared_state)
+    other_seed = features.encoder_for(tiny_bundle, "random", seed=1)
+    for (name, p), q in zip(random_twin.named_parameters(), again.parameters(), strict=True):
+        assert torch.equal(p, q), name
+    assert not torch.equal(
+        random_twin.encoder.layer[0].attention.self.query.weight,
+        other_seed.encoder.layer[0].attention.self.query.weight,
+    )
+    std = tiny_bundle.config.initializer_range
+    assert random_twin.encoder.layer[0].intermediate.dense.weight.std().item() == pytest.approx(std, rel=0.1)
 
 
 @pytest.mark.parametrize(

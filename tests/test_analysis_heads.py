@@ -177,6 +177,39 @@ def test_gradient_x_input_matches_a_finite_difference_along_each_input(tiny_bund
     np.testing.assert_allclose(got.numpy(), estimate, rtol=1e-4, atol=1e-9)
 
 
+def test_gradient_x_input_is_unchanged_while_other_threads_run_the_model(tiny_bundle):
+    """Pages of different sessions run one shared model in threads at once (a CI run of the head lab once broke
+    when gradient × input captured its embedding with a hook on the shared model and another pass replaced it)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    texts = ["she opened the [MASK] .", "the cat sat on the [MASK] mat today .", "[MASK] ."]
+    encoded = [tiny_bundle.tokenizer.encode(t) for t in texts]
+    cases = [
+        (torch.tensor([e.ids]), torch.tensor([e.token_type_ids]), e.ids.index(tiny_bundle.tokenizer.mask_token_id))
+        for e in encoded
+    ]
+    alone = [heads.gradient_x_input(tiny_bundle, ids, types, p, 20) for ids, types, p in cases]
+
+    def views(worker: int) -> list[tuple[int, torch.Tensor]]:
+        picked = [(worker + n) % len(cases) for n in range(15)]
+        return [(i, heads.gradient_x_input(tiny_bundle, *cases[i], 20)) for i in picked]
+
+    def other_passes(_: int) -> None:
+        with torch.no_grad():
+            for n in range(60):
+                tiny_bundle.model(torch.tensor([encoded[n % 3].ids]))
+
+    with ThreadPoolExecutor(5) as pool:
+        busy = [pool.submit(other_passes, n) for n in range(2)]
+        runs = [pool.submit(views, w) for w in range(3)]
+        results = [pair for run in runs for pair in run.result()]  # .result() raises what the thread raised
+        for future in busy:
+            future.result()
+    assert len(results) == 45
+    for i, got in results:
+        torch.testing.assert_close(got, alone[i], atol=1e-6, rtol=1e-5)
+
+
 def test_token_views_are_shares_and_follow_the_chosen_head(tiny_bundle):
     views = heads.token_views(tiny_bundle, "she opened the [MASK] .", None, 2, 1, 3)
     T = len(views.tokens)

@@ -55,6 +55,8 @@ def server(tmp_path_factory):
     home = tmp_path_factory.mktemp("home")
     env = {**os.environ, "HOME": str(home), "HF_HUB_OFFLINE": "1"}
     env.pop("BERT_LAB_MODELS_DIR", None)
+    # A file, not a pipe: nobody reads a pipe while the tests run, and a full one would stall the server.
+    log = (home / "server.log").open("w")
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -73,7 +75,7 @@ def server(tmp_path_factory):
         ],
         cwd=ROOT,
         env=env,
-        stdout=subprocess.PIPE,
+        stdout=log,
         stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
@@ -86,7 +88,7 @@ def server(tmp_path_factory):
             time.sleep(0.3)
     else:
         proc.kill()
-        pytest.fail("the app did not start: " + proc.stdout.read().decode(errors="replace")[-2000:])
+        pytest.fail("the app did not start: " + (home / "server.log").read_text(errors="replace")[-2000:])
     yield url
     proc.terminate()
     try:
@@ -94,6 +96,7 @@ def server(tmp_path_factory):
     except subprocess.TimeoutExpired:  # a script still running in a busy server: stop it the hard way
         proc.kill()
         proc.wait(timeout=20)
+    log.close()
 
 
 @pytest.fixture(scope="module")
@@ -156,6 +159,12 @@ def open_page(page, server: str, name: str, lang: str, **params) -> None:
     page.wait_for_timeout(500)
 
 
+def assert_no_exception(page) -> None:
+    """No exception box; when there is one, the failure shows its text (a CI log has nothing else to go on)."""
+    boxes = page.get_by_test_id("stException")
+    assert boxes.count() == 0, "\n\n".join(boxes.nth(i).inner_text() for i in range(boxes.count()))
+
+
 def shot(page, name: str) -> None:
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
@@ -166,7 +175,7 @@ def shot(page, name: str) -> None:
 def test_every_page_renders_in_both_languages(page, server, name, lang):
     start = time.perf_counter()
     open_page(page, server, name, lang)
-    assert page.get_by_test_id("stException").count() == 0
+    assert_no_exception(page)
     title = NAV[name][lang]
     assert page.get_by_text(title).count() > 0, f"{title!r} not on the {name} page"
     charts = page.locator('[data-testid="stPlotlyChart"]')
@@ -220,7 +229,7 @@ def test_attention_layer_and_head_changes_reach_bertviz_without_a_reload(page, s
         timings.append(step)
         wait_ready(page)
         assert page.evaluate(FRAME_KEPT)  # the same document: the view switched layers without a reload
-    assert page.get_by_test_id("stException").count() == 0
+    assert_no_exception(page)
     # A layer the reader picks in the view's own selector stays until the page's Layer selector changes.
     page.frame_locator('[data-testid="stIFrame"]').first.locator("#layer").select_option("5")
     page.wait_for_timeout(500)  # five of the view's checks of the page's URL
@@ -236,7 +245,7 @@ def test_attention_layer_and_head_changes_reach_bertviz_without_a_reload(page, s
 
 def test_head_lab_link_restores_removed_heads_and_a_click_removes_one(page, server):
     open_page(page, server, "heads", "en", layer=1, head=4, heads_off="0.2")
-    assert page.get_by_test_id("stException").count() == 0
+    assert_no_exception(page)
     grid = page.locator('[data-testid="stPlotlyChart"]').nth(4)
     grid.scroll_into_view_if_needed()
     squares = grid.locator("g.scatterlayer .trace").first.locator("path.point")
@@ -265,7 +274,7 @@ def test_sentence_edit_updates_fill_mask_predictions(page, server):
     print(f"fill-mask edit in Chromium: new predictions drawn {time.perf_counter() - start:.2f} s")  # not asserted
     wait_ready(page)
     page.wait_for_timeout(500)
-    assert page.get_by_test_id("stException").count() == 0
+    assert_no_exception(page)
     assert page.locator('[data-testid="stPlotlyChart"]').first.inner_text() != before
     assert "%E6%88%91" in page.url or "我" in page.url  # the sentence travels in the shareable URL
     shot(page, "fill_mask_typed_zh")
@@ -273,7 +282,7 @@ def test_sentence_edit_updates_fill_mask_predictions(page, server):
 
 def test_a_shared_link_restores_the_masking_settings(page, server):
     open_page(page, server, "masking", "en", masking_seed="4321", masking_rate="40", masking_whole_word="1")
-    assert page.get_by_test_id("stException").count() == 0
+    assert_no_exception(page)
     # The number box can still show its first value while the run that reads the link finishes.
     expect(page.get_by_label("Seed", exact=True)).to_have_value("4321", timeout=30_000)
     assert page.get_by_text("Seed 4321").count() > 0  # the strip's title: the draw of that seed
@@ -291,7 +300,7 @@ def test_hostile_input_stays_text(page, server, name):
     page.wait_for_timeout(300)
     wait_ready(page)
     page.wait_for_timeout(800)
-    assert page.get_by_test_id("stException").count() == 0
+    assert_no_exception(page)
     assert page.dialogs == [], f"user text ran as script on {name}: {page.dialogs}"
     assert page.locator("img[src='x']").count() == 0
     shot(page, f"hostile_{name}")
@@ -320,7 +329,7 @@ def test_fine_tuning_runs_live_and_shows_its_score(page, server):
     metric = page.locator('[data-testid="stMetric"]').filter(has_text=TEXT["heldout_accuracy"]["en"]).first
     score = metric.locator('[data-testid="stMetricValue"]').inner_text()
     assert score.endswith("%") and 0 <= float(score.rstrip("%")) <= 100
-    assert page.get_by_test_id("stException").count() == 0
+    assert_no_exception(page)
     metric.scroll_into_view_if_needed()
     shot(page, "finetune_done_en")
 
@@ -344,7 +353,7 @@ def test_a_student_follows_the_teacher_to_another_page(browser, server, page):
     student.wait_for_function("() => location.pathname.endsWith('/nsp')")
     print(f"the student followed in {time.monotonic() - started:.1f} s")
     wait_ready(student)
-    assert student.get_by_test_id("stException").count() == 0
+    assert_no_exception(student)
     assert "room=" in student.url  # a reload rejoins the class
     student.context.close()
 
@@ -447,7 +456,7 @@ def test_the_keyboard_reaches_past_the_charts_and_works_the_buttons(page, server
     )
     wait_ready(page)
     assert sidebar_text.input_value() == "我去[MASK]场看电影"
-    assert page.get_by_test_id("stException").count() == 0
+    assert_no_exception(page)
 
 
 def test_live_pretraining_draws_its_curves_and_the_probe(page, server):
@@ -467,7 +476,7 @@ def test_live_pretraining_draws_its_curves_and_the_probe(page, server):
     bars = charts.nth(2).locator(".main-svg .bars .point")
     bars.first.wait_for()
     assert bars.count() == 5
-    assert page.get_by_test_id("stException").count() == 0
+    assert_no_exception(page)
     page.get_by_role("button", name=TEXT["stop"]["en"]).click()
     page.get_by_text(TEXT["stopped"]["en"], exact=True).wait_for(timeout=60_000)
     shot(page, "pretrain_live_stopped_en")

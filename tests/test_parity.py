@@ -46,6 +46,28 @@ def test_safetensors_checkpoint_matches_transformers(hf_checkpoint):
     _assert_same(bundle.model, reference, *_inputs(bundle.config.vocab_size))
 
 
+def test_given_word_embeddings_match_transformers_and_their_gradient(hf_checkpoint):
+    """``inputs_embeds`` (what gradient × input passes in) gives transformers' logits and the same gradient."""
+    folder, reference = hf_checkpoint
+    model = load_folder(folder).model
+    ids, types, mask = _inputs(model.config.vocab_size)
+    ours_in = model.bert.embeddings.word_embeddings(ids).detach().requires_grad_(True)
+    ref_in = reference.bert.embeddings.word_embeddings(ids).detach().requires_grad_(True)
+    ours = model(ids, types, mask, inputs_embeds=ours_in).mlm_logits
+    ref = reference(inputs_embeds=ref_in, token_type_ids=types, attention_mask=mask).prediction_logits
+    valid = mask.bool()
+    torch.testing.assert_close(ours[valid], ref[valid], atol=TOL, rtol=0)
+    (ours_grad,) = torch.autograd.grad(ours[0, 5].log_softmax(-1)[7], ours_in)
+    (ref_grad,) = torch.autograd.grad(ref[0, 5].log_softmax(-1)[7], ref_in)
+    torch.testing.assert_close(ours_grad, ref_grad, atol=TOL, rtol=0)
+    with torch.no_grad():
+        torch.testing.assert_close(
+            model(ids, types, mask, inputs_embeds=ours_in).mlm_logits, model(ids, types, mask).mlm_logits
+        )
+    with pytest.raises(ValueError, match="inputs_embeds"):
+        model(ids, types, mask, inputs_embeds=ours_in[:, :5])
+
+
 def test_fast_path_matches_attention_path(tiny_bundle):
     ids, types, mask = _inputs(tiny_bundle.config.vocab_size)
     with torch.no_grad():

@@ -43,8 +43,13 @@ def encoder_for(bundle: LoadedBert, init: str, seed: int = 0) -> BertModel:
     if init != "random":
         raise ValueError(f"init must be one of {', '.join(INITS)}, not {init!r}")
     config = BertConfig.from_dict(bundle.config.to_dict())
-    torch.manual_seed(seed)
-    model = BertForPreTraining(config).bert
+    # Built without weights, then drawn from its own generator: sessions build random encoders at the same time,
+    # and torch's global generator is shared by every thread of the server.
+    with torch.device("meta"):
+        model = BertForPreTraining(config)
+    model.to_empty(device="cpu")
+    model.init_weights(torch.Generator().manual_seed(seed))
+    model = model.bert
     model.eval()
     model.requires_grad_(False)
     return model

@@ -527,28 +527,18 @@ def value_vector_norms(bundle: LoadedBert, hidden: torch.Tensor, layer: int) -> 
 def gradient_x_input(bundle: LoadedBert, ids: torch.Tensor, types: torch.Tensor, position: int, token_id: int):
     """Per input token, the dot product of the word embedding with the gradient of log p(token_id at position).
 
-    Returns (T,) signed scores. The embedding is taken from the model's own lookup (a forward hook makes it a
-    leaf that records its gradient), so nothing but our model code runs.
+    Returns (T,) signed scores. The model's own lookup gives the embedding, passed back in as a leaf that records
+    its gradient: no hook on the model, which the pages of other sessions run at the same time.
     """
     model = bundle.model
-    captured = {}
-
-    def keep(_module, _inputs, output):
-        leaf = output.detach().requires_grad_(True)
-        captured["embedding"] = leaf
-        return leaf
-
-    handle = model.bert.embeddings.word_embeddings.register_forward_hook(keep)
-    try:
-        with torch.enable_grad():
-            where = torch.zeros_like(ids, dtype=torch.bool)
-            where[0, position] = True
-            out = model(ids, types, mlm_positions=where)
-            score = out.mlm_logits.to(_float_dtype(model)).log_softmax(-1)[0, token_id]
-            (grad,) = torch.autograd.grad(score, captured["embedding"])
-    finally:
-        handle.remove()
-    return (grad * captured["embedding"]).sum(-1)[0].detach()  # (T,)
+    embedding = model.bert.embeddings.word_embeddings(ids).detach().requires_grad_(True)  # (1, T, H)
+    with torch.enable_grad():
+        where = torch.zeros_like(ids, dtype=torch.bool)
+        where[0, position] = True
+        out = model(ids, types, mlm_positions=where, inputs_embeds=embedding)
+        score = out.mlm_logits.to(_float_dtype(model)).log_softmax(-1)[0, token_id]
+        (grad,) = torch.autograd.grad(score, embedding)
+    return (grad * embedding).sum(-1)[0].detach()  # (T,)
 
 
 def _shares(x: np.ndarray) -> np.ndarray:
