@@ -126,6 +126,11 @@ def test_norm_bars_and_position_similarity():
     assert list(fig.data[0].x) == list(norms.values())
     fig = embedding_charts.position_similarity(np.eye(5), title="sim", axis_label="position")
     assert fig.data[0].zmin == -1 and fig.data[0].zmax == 1
+    similarity = np.random.default_rng(0).uniform(-1, 1, (6, 6))
+    sent = embedding_charts.position_similarity(similarity, title="sim", axis_label="position").data[0]
+    # Sent in single precision (half the bytes of a 512 x 512 matrix), ample for three decimals in the hover.
+    assert "%{z:.3f}" in sent.hovertemplate
+    assert sent.z.dtype == np.float32 and np.allclose(sent.z, similarity, atol=1e-6)
     assert fig.layout.yaxis.autorange == "reversed"
 
 
@@ -143,6 +148,8 @@ def test_paired_maps_share_one_colour_scale_and_keep_tokens_literal():
     assert a.layout.title.text == "BERT" and b.layout.title.text == "GPT"
     assert list(a.data[0].x)[1] == html.escape(HOSTILE[1], quote=False) and list(a.data[0].y)[2] == "**bold**"
     assert a.layout.height <= attention_charts.MAX_MAP_HEIGHT
+    # The weights go out in single precision: half the bytes of a 512-token map, and more than the hover's three.
+    assert a.data[0].z.dtype == np.float32 and np.allclose(a.data[0].z, left, atol=1e-7)
 
 
 def test_long_maps_stay_a_bounded_height():

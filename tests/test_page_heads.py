@@ -35,6 +35,10 @@ def test_page_runs_the_four_steps_in_each_language(lang, hf_checkpoint):
     assert grid_titles == [TEXT[f"feature_{f}"][lang] + ("" if f == "entropy" else " (%)") for f in heads.FEATURES]
     importance = plot_array(figs[4]["data"][0]["marker"]["color"])
     assert importance.shape == (8,) and (importance > 0).all()
+    # Thumbnails: each head's map scaled to its own maximum, tiled with one-cell gaps, sent in single precision.
+    assert figs[2]["data"][0]["z"]["dtype"] == "f4"
+    tiles = plot_array(figs[2]["data"][0]["z"])
+    assert np.isnan(tiles).any() and np.nanmax(tiles) == 1.0 and np.nanmin(tiles) >= 0
     views = plot_array(figs[6]["data"][0]["z"])
     assert views.shape[0] == 4 and np.allclose(views.sum(1), 1, atol=1e-4)
     assert len(at.get("download_button")) == 6

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from .base import SUMMARY_JOIN, base_layout, figure, heatmap_spec, scale, style
+from .base import SUMMARY_JOIN, base_layout, figure, heatmap_spec, scale, shown, style
 from .palette import ORANGE, SEQUENTIAL, SEQUENTIAL_SECOND, VERMILLION
 
 MAX_MAP_HEIGHT = 900
@@ -25,7 +25,7 @@ GRID_SPACING = (0.06, 0.16)
 def attention_map(matrix: np.ndarray, tokens: Sequence[str], *, title: str, zmax: float) -> go.Figure:
     """Rows are the tokens that look (queries), columns the tokens looked at (keys)."""
     spec = heatmap_spec(
-        matrix,
+        shown(matrix),  # a 512-token map is 2 MB in float64
         list(tokens),
         list(tokens),
         title=title,

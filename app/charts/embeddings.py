@@ -11,7 +11,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .base import SUMMARY_JOIN, heatmap, style
+from .base import SUMMARY_JOIN, heatmap, shown, style
 from .palette import BLUE, DIVERGING, GREEN, ORANGE, PURPLE, VERMILLION
 
 MAX_HEATMAP_HEIGHT = 900
@@ -123,7 +123,7 @@ def position_similarity(similarity: np.ndarray, *, title: str, axis_label: str) 
     n = similarity.shape[0]
     fig = go.Figure(
         go.Heatmap(
-            z=np.asarray(similarity, dtype=np.float64),
+            z=shown(similarity),  # the hover reads three decimals
             x=list(range(n)),
             y=list(range(n)),
             colorscale=DIVERGING,

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from .base import SUMMARY_JOIN, axis_labels, style
+from .base import SUMMARY_JOIN, axis_labels, shown, style
 from .palette import BLUE, GREEN, ORANGE, PURPLE, SEQUENTIAL, SEQUENTIAL_SECOND, VERMILLION
 
 PATTERN_COLOURS = {
@@ -75,7 +75,7 @@ def thumbnails(
         for head in range(nh)
     ]
     fig = go.Figure(
-        go.Heatmap(z=canvas, colorscale=SEQUENTIAL, zmin=0, zmax=1, showscale=False, hoverinfo="skip"),
+        go.Heatmap(z=shown(canvas), colorscale=SEQUENTIAL, zmin=0, zmax=1, showscale=False, hoverinfo="skip"),
         layout={"shapes": frames},
     )
     for kind, colour in PATTERN_COLOURS.items():  # legend entries for the frame colours
