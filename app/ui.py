@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import html
 import io
 import json
 from collections.abc import Callable
@@ -117,6 +118,22 @@ def plot(fig, key: str | None = None, summary: str | None = None) -> None:
         st.caption(escape_markdown(summary))  # tokens are user text
 
 
+def preformatted(text: str, container=None) -> None:
+    """``text`` in a monospace block as written (diagrams, a sentence as a model sees it), in ``container`` (the
+    page by default). Not ``st.code``: that loads Streamlit's 1.6 MB syntax highlighter into the browser for text
+    with no syntax to colour, 0.3 s of a browser's first page. The text is escaped: some of it is the reader's."""
+    (container or st).html(f'<pre class="{PREFORMATTED_CLASS}">{html.escape(text, quote=False)}</pre>')
+
+
+PREFORMATTED_CLASS = "bert-lab-pre"
+# A tint, not a colour, behind the text: readable on a light and on a dark theme.
+PREFORMATTED_CSS = f""".{PREFORMATTED_CLASS} {{
+  white-space: pre-wrap; overflow-wrap: anywhere; margin: 0 0 1rem 0; padding: 0.75rem 1rem; border-radius: 0.5rem;
+  font-family: "Source Code Pro", monospace; font-size: 0.875rem; line-height: 1.5; color: inherit;
+  background: rgba(128, 128, 128, 0.12);
+}}
+"""
+
 # Every run: labels wrap instead of ending in "…" in narrow columns (an 800 px screen, a projector), a strong
 # focus ring shows where the keyboard is, and below 1000 px the open sidebar takes 260 px instead of 300 (still
 # room for the model picker's "Embedded (works offline)").
@@ -157,4 +174,4 @@ def apply_display(presenter: bool) -> None:
     # Streamlit applies the sidebar state when a page opens: a presenter link opens with the sidebar folded, and
     # later runs leave it where the reader put it (the toggle itself is in the sidebar).
     st.set_page_config(initial_sidebar_state="collapsed" if presenter else "auto")
-    st.html(f"<style>{LAYOUT_CSS}{PRESENTER_CSS if presenter else ''}</style>")
+    st.html(f"<style>{LAYOUT_CSS}{PREFORMATTED_CSS}{PRESENTER_CSS if presenter else ''}</style>")

@@ -17,7 +17,7 @@ from app.models import (
 )
 from app.navigation import require_entry
 from app.state import SETTINGS, keep
-from app.ui import download_buttons, plot, run_or_explain, truncation_notice
+from app.ui import download_buttons, plot, preformatted, run_or_explain, truncation_notice
 
 context = require_entry()
 
@@ -72,7 +72,7 @@ def show_head(layer: int, head: int) -> None:
 
 st.title(t("attention.title"))
 st.markdown(t("attention.intro"))
-st.code(t("attention.source_block"), language=None, wrap_lines=True)
+preformatted(t("attention.source_block"))
 st.markdown(t("attention.how_to_read"))
 
 bundle, spec, text = context.bundle, context.spec, context.text
@@ -249,18 +249,20 @@ if stats_mask == "causal":
     st.caption(t("attention.causal_next_note"))
 
 st.markdown(f"**{t('attention.notable_title')}**")
-for notable in stats.notable_heads(head_stats):
-    text_column, button_column = st.columns([4, 1], vertical_alignment="center")
-    text_column.markdown(
-        t(f"attention.notable_{notable.kind}", layer=notable.layer, head=notable.head, value=notable.value)
-    )
-    button_column.button(
-        t("attention.show_head", layer=notable.layer, head=notable.head),
-        key=f"attention_show_{notable.kind}",
-        on_click=show_head,
-        args=(notable.layer, notable.head),
-        width="stretch",
-    )
+notable = stats.notable_heads(head_stats)
+# One list and one row of buttons (a head notable twice gets one): a row of columns per finding was a fifth of
+# this page's server time with a class of thirty (py-spy, bench/classroom_load.py).
+st.markdown(
+    "\n".join(f"- {t(f'attention.notable_{n.kind}', layer=n.layer, head=n.head, value=n.value)}" for n in notable)
+)
+with st.container(horizontal=True):
+    for layer_shown, head_shown in dict.fromkeys((n.layer, n.head) for n in notable):
+        st.button(
+            t("attention.show_head", layer=layer_shown, head=head_shown),
+            key=f"attention_show_{layer_shown}_{head_shown}",
+            on_click=show_head,
+            args=(layer_shown, head_shown),
+        )
 st.caption(t("attention.download_stats"))
 download_buttons("attention_head_statistics", *stats.statistics_rows(head_stats), key="attention_statistics")
 

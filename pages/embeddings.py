@@ -7,13 +7,13 @@ from app.charts import embeddings as charts
 from app.i18n import t
 from app.models import embeddings
 from app.navigation import require_entry
-from app.ui import download_buttons, plot, run_or_explain, truncation_notice
+from app.ui import download_buttons, plot, preformatted, run_or_explain, truncation_notice
 
 context = require_entry()
 
 st.title(t("embeddings.title"))
 st.markdown(t("embeddings.intro"))
-st.code(t("embeddings.source_block"), language=None, wrap_lines=True)
+preformatted(t("embeddings.source_block"))
 st.markdown(t("embeddings.explain"))
 
 bundle = context.bundle

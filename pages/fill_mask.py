@@ -34,7 +34,7 @@ context = require_entry()
 
 st.title(t("fill_mask.title"))
 st.markdown(t("fill_mask.lead"))
-st.code(t("fill_mask.gpt_point"), language=None, wrap_lines=True)
+ui.preformatted(t("fill_mask.gpt_point"))
 
 bundle, spec = context.bundle, context.spec
 ui.require_pretraining_head(bundle, "mlm")

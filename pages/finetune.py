@@ -28,8 +28,8 @@ st.title(t("finetune.title"))
 st.markdown(t("finetune.intro"))
 spec, bundle = context.spec, context.bundle
 hidden = bundle.config.hidden_size
-st.code(t("finetune.paradigm"), language=None, wrap_lines=True)
-st.code(t("finetune.examples", hidden=hidden), language=None, wrap_lines=True)
+ui.preformatted(t("finetune.paradigm"))
+ui.preformatted(t("finetune.examples", hidden=hidden))
 st.caption(t("finetune.examples_note", hidden=hidden, n_tags=len(NER_LABELS)))
 
 # --- 1. set-up --------------------------------------------------------------------------------------------

@@ -24,8 +24,8 @@ st.caption(t("gpt_vs_bert.foundation"))
 
 st.header(t("gpt_vs_bert.sketch_header"))
 # One above the other, not side by side: the arrows under each line must stay aligned, so they cannot wrap.
-st.code(t("gpt_vs_bert.sketch_gpt"), language=None, wrap_lines=True)
-st.code(t("gpt_vs_bert.sketch_bert"), language=None, wrap_lines=True)
+ui.preformatted(t("gpt_vs_bert.sketch_gpt"))
+ui.preformatted(t("gpt_vs_bert.sketch_bert"))
 
 spec, bundle = context.spec, context.bundle
 
@@ -77,7 +77,7 @@ ui.require_pretraining_head(bundle, "mlm")
 uses_session = "[MASK]" in text
 masked_text = text if uses_session else t("gpt_vs_bert.mask_default")
 st.caption(t("gpt_vs_bert.mask_source_session") if uses_session else t("gpt_vs_bert.mask_source_default"))
-st.code(masked_text, language=None, wrap_lines=True)
+ui.preformatted(masked_text)
 bidirectional_fill = ui.run_or_explain(models.fill_mask, spec, masked_text, 5, False)
 if bidirectional_fill is None:
     st.stop()
@@ -95,7 +95,7 @@ for column, mode, result in (
     with column:
         st.markdown(t(f"gpt_vs_bert.{mode}_sees"))
         visible = charts.visible_tokens(result.tokens, first_mask, mode == "causal")
-        st.code(" ".join(visible), language=None, wrap_lines=True)
+        ui.preformatted(" ".join(visible))
         ui.plot(
             probability_bars(
                 [p.token for p in predictions],

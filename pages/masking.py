@@ -30,11 +30,11 @@ st.markdown(t("masking.lead"))
 
 st.subheader(t("masking.why_heading"))
 st.markdown(t("masking.why_body"))
-st.code(t("masking.why_example"), language=None, wrap_lines=True)
+ui.preformatted(t("masking.why_example"))
 
 st.subheader(t("masking.recipe_heading"))
 st.markdown(t("masking.recipe_body"))
-st.code(t("masking.recipe_example"), language=None, wrap_lines=True)
+ui.preformatted(t("masking.recipe_example"))
 
 st.subheader(t("masking.reasons_heading"))
 st.markdown(t("masking.reasons_body"))

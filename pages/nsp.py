@@ -16,7 +16,7 @@ context = require_entry()
 
 st.title(t("nsp.title"))
 st.markdown(t("nsp.intro"))
-st.code(t("nsp.examples"), language=None, wrap_lines=True)
+ui.preformatted(t("nsp.examples"))
 spec, bundle = context.spec, context.bundle
 ui.require_pretraining_head(bundle, "nsp")
 example_next = ui.run_or_explain(models.next_sentence, spec, t("nsp.example_a"), t("nsp.example_b_next"))
@@ -53,9 +53,9 @@ else:
 
 left, right = st.columns(2)
 left.markdown(f"**{t('nsp.sentence_a')}**")
-left.code(first, language=None, wrap_lines=True)
+ui.preformatted(first, left)
 right.markdown(f"**{t('nsp.sentence_b')}**")
-right.code(second, language=None, wrap_lines=True)
+ui.preformatted(second, right)
 if truth is not None:
     st.markdown(t("nsp.truth_next") if truth else t("nsp.truth_not"))
     source = origin["source_id"]

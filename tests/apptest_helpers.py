@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import base64
+import html
 import json
+import re
 from pathlib import Path
 
 import numpy as np
 from streamlit.testing.v1 import AppTest
+
+from app.ui import PREFORMATTED_CLASS
 
 APP = str(Path(__file__).resolve().parents[1] / "streamlit_app.py")
 
@@ -47,3 +51,12 @@ def plot_array(value) -> np.ndarray:
         shape = [int(n) for n in str(value["shape"]).split(",")]
         return np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"]).reshape(shape)
     return np.array(value, dtype=float)
+
+
+_PREFORMATTED = re.compile(rf'^<pre class="{PREFORMATTED_CLASS}">(.*)</pre>$', re.DOTALL)
+
+
+def preformatted(at: AppTest) -> list[str]:
+    """The texts of the page's monospace blocks (``app.ui.preformatted``), unescaped, in page order."""
+    found = (_PREFORMATTED.match(e.proto.body) for e in at.get("html"))
+    return [html.unescape(m.group(1)) for m in found if m]

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 
 import pytest
+from apptest_helpers import preformatted
 from streamlit.testing.v1 import AppTest
 
 from app.navigation import PAGE_FILES
-from app.ui import LAYOUT_CSS, PRESENTER_CSS
+from app.ui import LAYOUT_CSS, PREFORMATTED_CLASS, PREFORMATTED_CSS, PRESENTER_CSS
 
 ENTRY = str(Path(__file__).resolve().parents[1] / "streamlit_app.py")
 
@@ -63,9 +65,14 @@ def test_page_never_renders_user_text_as_html(name):
     elements = list(at.markdown) + list(at.caption)
     assert elements, f"{name} shows no text at all"
     assert not [e.value for e in elements if e.proto.allow_html], f"{name} renders Markdown with unsafe_allow_html"
-    # The one raw HTML element allowed is the app's own style sheet, the same on every run (app.ui.apply_display).
-    style_sheets = {f"<style>{LAYOUT_CSS}{extra}</style>" for extra in ("", PRESENTER_CSS)}
-    assert not [h for h in at.get("html") if h.proto.body not in style_sheets], f"{name} renders raw HTML"
+    # Raw HTML only as the app's own style sheet, the same on every run (app.ui.apply_display), and as monospace
+    # blocks whose text is escaped: escaping what they show gives back exactly what was sent (a raw tag would not).
+    style_sheets = {f"<style>{LAYOUT_CSS}{PREFORMATTED_CSS}{extra}</style>" for extra in ("", PRESENTER_CSS)}
+    sent_blocks = {
+        f'<pre class="{PREFORMATTED_CLASS}">{html.escape(text, quote=False)}</pre>' for text in preformatted(at)
+    }
+    raw = [h.proto.body for h in at.get("html") if h.proto.body not in style_sheets | sent_blocks]
+    assert not raw, f"{name} renders raw HTML"
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from apptest_helpers import HOSTILE_INPUTS, figures, open_app_page, plot_array
+from apptest_helpers import HOSTILE_INPUTS, figures, open_app_page, plot_array, preformatted
 from streamlit.testing.v1 import AppTest
 from test_bertviz_view import embedded_params
 
@@ -31,7 +31,7 @@ def map_titles(at: AppTest) -> list[str]:
 def test_page_explains_and_draws_in_each_language(lang):
     at = open_page(lang)
     assert at.title[0].value == TEXT["title"][lang]
-    assert TEXT["source_block"][lang] == at.code[0].value
+    assert TEXT["source_block"][lang] == preformatted(at)[0]
     assert TEXT["how_to_read"][lang] in " ".join(m.value for m in at.markdown)
     figs = figures(at)
     assert len(figs) == 3  # the two maps side by side and the statistics grid
@@ -49,6 +49,9 @@ def test_page_explains_and_draws_in_each_language(lang):
         for s in ("entropy", "cls", "sep", "self", "previous", "next")
     ]
     assert any(b.key.startswith("attention_show_") for b in at.button)  # notable heads come with a jump
+    (findings,) = [m.value for m in at.markdown if m.value.startswith("- ")]
+    # focused, broad, then the top head of each share (none for "next" under the causal mask: 6 or 7)
+    assert len(findings.splitlines()) >= 6 and TEXT["notable_focused"][lang].split("{")[0] in findings
     assert len(at.get("download_button")) == 3
     (html,) = iframes(at)
     assert html.startswith("<!DOCTYPE html>") and "[CLS]" in html
@@ -90,9 +93,12 @@ def test_hiding_special_tokens_with_and_without_rescaling():
 def test_show_buttons_jump_to_the_notable_head_and_causal_stats():
     at = open_page()
     at.toggle(key="w_attention_average").set_value(True).run()
-    at.button(key="attention_show_previous").click().run()
+    shows = [b for b in at.button if b.key.startswith("attention_show_")]
+    assert len({b.label for b in shows}) == len(shows)  # a head notable twice has one button
+    key = shows[-1].key
+    at.button(key=key).click().run()
     assert not at.exception
-    label = at.button(key="attention_show_previous").label
+    label = at.button(key=key).label
     layer, head = at.session_state["layer"], at.session_state["head"]
     assert label == TEXT["show_head"]["en"].format(layer=layer, head=head)
     assert at.toggle(key="w_attention_average").value is False

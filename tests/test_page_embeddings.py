@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from apptest_helpers import HOSTILE_INPUTS, figures, open_app_page
+from apptest_helpers import HOSTILE_INPUTS, figures, open_app_page, preformatted
 from streamlit.testing.v1 import AppTest
 
 from app.text.common import TEXT as COMMON
@@ -21,9 +21,9 @@ def test_page_explains_and_draws_in_each_language(lang):
     example = (
         "[CLS] 我 爱 [MASK] 学 习 [SEP]" if lang == "zh" else "[CLS] my dog is [MASK] [SEP]"
     )  # the reader's language
-    assert example in at.code[0].value
+    assert example in preformatted(at)[0]
     summed = "三者相加 → BERT 的输入" if lang == "zh" else "The three are added → BERT's input"
-    assert summed in at.code[0].value
+    assert summed in preformatted(at)[0]
     markdown = " ".join(m.value for m in at.markdown)
     assert TEXT["explain"][lang] in markdown
     assert TEXT["sum_check"][lang].split("{")[0] in markdown

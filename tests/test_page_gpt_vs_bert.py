@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pytest
-from apptest_helpers import HOSTILE_INPUTS, figures, open_app_page
+from apptest_helpers import HOSTILE_INPUTS, figures, open_app_page, preformatted
 from streamlit.testing.v1 import AppTest
 
 from app.charts import gpt_vs_bert as charts
@@ -40,7 +40,7 @@ def test_comparison_sketch_and_live_maps_in_each_language(lang):
     table = at.table[0].value
     assert len(table) == 7 and list(table.columns) == ["GPT", "BERT"]
     assert table.index[0] == TEXT["rows"][lang].splitlines()[0].split("|")[0]
-    codes = [c.value for c in at.code]
+    codes = preformatted(at)
     assert TEXT["sketch_gpt"][lang] in codes and TEXT["sketch_bert"][lang] in codes
     causal_map, bidirectional_map, causal_bars, bidirectional_bars = figures(at)
     causal, bidirectional = (array(fig["data"][0]["z"]) for fig in (causal_map, bidirectional_map))
@@ -56,7 +56,7 @@ def test_comparison_sketch_and_live_maps_in_each_language(lang):
 
 def test_causal_reading_at_the_mask_sees_only_its_left():
     at = open_page("zh", text=None)  # the default Chinese sentence has no [MASK]: the notes' example is used
-    codes = [c.value for c in at.code]
+    codes = preformatted(at)
     causal_view, bidirectional_view = codes[-2], codes[-1]
     assert causal_view.endswith("[MASK]") and causal_view.startswith("[CLS] 我")
     assert bidirectional_view.endswith("[SEP]") and len(bidirectional_view) > len(causal_view)
@@ -65,9 +65,9 @@ def test_causal_reading_at_the_mask_sees_only_its_left():
 def test_a_sidebar_sentence_with_mask_is_used():
     text = "The movie was [MASK] and everyone loved it."
     at = open_page("en", text=text)
-    assert text in [c.value for c in at.code]
+    assert text in preformatted(at)
     assert TEXT["mask_source_session"]["en"] in [c.value for c in at.caption]
-    causal_view = [c.value for c in at.code][-2]
+    causal_view = preformatted(at)[-2]
     assert causal_view == "[CLS] the movie was [MASK]"
 
 

@@ -7,7 +7,7 @@ import re
 
 import numpy as np
 import pytest
-from apptest_helpers import figures, open_app_page
+from apptest_helpers import figures, open_app_page, preformatted
 from streamlit.testing.v1 import AppTest
 
 from app.text.masking import TEXT
@@ -34,7 +34,7 @@ def test_page_explains_and_draws_in_each_language(lang):
     assert at.title[0].value == TEXT["title"][lang]
     markdown = " ".join(m.value for m in at.markdown)
     assert TEXT["why_body"][lang] in markdown and TEXT["reasons_body"][lang] in markdown
-    code = " ".join(c.value for c in at.code)
+    code = " ".join(preformatted(at))
     if lang == "zh":
         assert "我去 [MASK] 场看电影" in code and "我去 操 场看电影" in code and "我去 电 场看电影" in code
     else:  # the English page teaches with an English sentence

@@ -7,7 +7,7 @@ import json
 
 import numpy as np
 import pytest
-from apptest_helpers import HOSTILE_INPUTS, figures, open_app_page
+from apptest_helpers import HOSTILE_INPUTS, figures, open_app_page, preformatted
 from streamlit.testing.v1 import AppTest
 
 from app.charts import base
@@ -43,7 +43,7 @@ def array(value) -> np.ndarray:
 
 def shown_pair(at: AppTest) -> tuple[str, str]:
     """Sentences A and B as the page shows them (the two code blocks after the notes' examples)."""
-    return at.code[1].value, at.code[2].value
+    return preformatted(at)[1], preformatted(at)[2]
 
 
 def strip_tokens(at: AppTest) -> list[str]:
@@ -58,7 +58,7 @@ def strip_tokens(at: AppTest) -> list[str]:
 def test_sampled_pair_is_shown_with_layout_gauge_and_truth(lang):
     at = open_page(lang)
     assert at.title[0].value == TEXT["title"][lang]
-    assert TEXT["examples"][lang] in [c.value for c in at.code]
+    assert TEXT["examples"][lang] in preformatted(at)
     first, second = shown_pair(at)
     expected = draw_pair(load_samples(), lang, 0)
     assert (first, second) == pair_text(expected)

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from apptest_helpers import APP
+from apptest_helpers import APP, preformatted
 from streamlit.testing.v1 import AppTest
 
 from app.navigation import PAGE_FILES
@@ -188,7 +188,7 @@ def test_pages_read_the_sidebars_context_and_only_the_entry_writes_the_url():
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_page_teaches_with_an_example_in_its_own_language(page, blocks, lang):
     at = open_link({"lang": lang}, page)
-    codes = [c.value for c in at.code]
+    codes = preformatted(at)
     for block in blocks:
         assert block[lang] in codes
         assert bool(CJK.search(block[lang])) == (lang == "zh")
