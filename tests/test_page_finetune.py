@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from apptest_helpers import preformatted
 from streamlit.testing.v1 import AppTest
 
 from app.charts import finetune as charts
@@ -57,7 +58,7 @@ def texts(at: AppTest) -> str:
         for kind in ("markdown", "caption", "code", "info", "success", "warning", "error", "subheader", "title")
         for e in at.get(kind)
     ]
-    return "\n".join(str(p) for p in parts)
+    return "\n".join(str(p) for p in parts + preformatted(at))
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
