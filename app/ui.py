@@ -168,10 +168,15 @@ html { font-size: 20px; }
 """
 
 
+def style_sheet(presenter: bool) -> str:
+    """The app's own CSS for every run, as the ``<style>`` element ``apply_display`` sends."""
+    return f"<style>{LAYOUT_CSS}{PREFORMATTED_CSS}{PRESENTER_CSS if presenter else ''}</style>"
+
+
 def apply_display(presenter: bool) -> None:
     """The page's look for this run, once from the entry script: the shared CSS, and in presenter mode larger
     type, high contrast and the sidebar folded away (the toggle and the link ``presenter=1`` set it)."""
     # Streamlit applies the sidebar state when a page opens: a presenter link opens with the sidebar folded, and
     # later runs leave it where the reader put it (the toggle itself is in the sidebar).
     st.set_page_config(initial_sidebar_state="collapsed" if presenter else "auto")
-    st.html(f"<style>{LAYOUT_CSS}{PREFORMATTED_CSS}{PRESENTER_CSS if presenter else ''}</style>")
+    st.html(style_sheet(presenter))

@@ -10,7 +10,7 @@ from apptest_helpers import preformatted
 from streamlit.testing.v1 import AppTest
 
 from app.navigation import PAGE_FILES
-from app.ui import LAYOUT_CSS, PREFORMATTED_CLASS, PREFORMATTED_CSS, PRESENTER_CSS
+from app.ui import PREFORMATTED_CLASS, style_sheet
 
 ENTRY = str(Path(__file__).resolve().parents[1] / "streamlit_app.py")
 
@@ -67,12 +67,13 @@ def test_page_never_renders_user_text_as_html(name):
     assert not [e.value for e in elements if e.proto.allow_html], f"{name} renders Markdown with unsafe_allow_html"
     # Raw HTML only as the app's own style sheet, the same on every run (app.ui.apply_display), and as monospace
     # blocks whose text is escaped: escaping what they show gives back exactly what was sent (a raw tag would not).
-    style_sheets = {f"<style>{LAYOUT_CSS}{PREFORMATTED_CSS}{extra}</style>" for extra in ("", PRESENTER_CSS)}
+    own = {style_sheet(False), style_sheet(True)}
     sent_blocks = {
         f'<pre class="{PREFORMATTED_CLASS}">{html.escape(text, quote=False)}</pre>' for text in preformatted(at)
     }
-    raw = [h.proto.body for h in at.get("html") if h.proto.body not in style_sheets | sent_blocks]
+    raw = [h.proto.body for h in at.get("html") if h.proto.body not in own | sent_blocks]
     assert not raw, f"{name} renders raw HTML"
+    assert not [h for h in at.get("html") if h.proto.unsafe_allow_javascript], f"{name} runs a script"
 
 
 @pytest.mark.parametrize(

@@ -84,7 +84,7 @@ def scale(name: str) -> tuple[tuple[float, str], ...]:
 def shown(values: np.ndarray) -> np.ndarray:
     """``values`` as float32 for a large heatmap that nothing reads closer than its colour (a scale of a few hundred
     steps) and a three-decimal hover. Plotly sends arrays as their bytes: float64 made the head lab's thumbnails
-    430 KB that the server encodes and the browser decodes and rewrites for its theme on every draw."""
+    480 KB that the server encodes and the browser decodes and rewrites for its theme on every draw."""
     return np.asarray(values, dtype=np.float32)
 
 
