@@ -1,5 +1,5 @@
-"""What one user waits for in Chromium: the first page on a freshly started server, a change of page, a change of
-layer and of head on the attention page, and a fill-mask edit. Each interaction also reports the server's CPU
+"""What one user waits for in Chromium: the first page on a freshly started server, every page by its address and by
+its sidebar link, a change of layer and of head on the attention page, and a fill-mask edit. Each interaction also reports the server's CPU
 time (the Streamlit process) and Chromium's main-thread busy time (CDP ``TaskDuration``), which say where the
 time went far more steadily than the wall clock does on shared cores.
 
@@ -118,6 +118,19 @@ def main() -> None:
                 if newcomer.locator('[data-testid="stPlotlyChart"]').count():
                     newcomer.locator(CHART).first.wait_for()
                 rows.append((f"open a page by its address ({name})", time.perf_counter() - start, None, None))
+            # Every page again by its sidebar link, as a student moves through the app (the same document, so
+            # Streamlit's scripts and plotly are loaded already): until its run finished and all its charts drawn.
+            for name in PAGE_FILES[1:]:  # the first page's link is "/", the page the loop above ended away from
+                newcomer.wait_for_timeout(500)
+                start = time.perf_counter()
+                newcomer.locator(f'[data-testid="stSidebarNav"] a[href$="/{name}"]').first.click()
+                newcomer.wait_for_function(f"() => location.pathname.endsWith('/{name}')")
+                newcomer.wait_for_selector(READY)
+                newcomer.wait_for_function(
+                    "() => { const charts = document.querySelectorAll('[data-testid=\"stPlotlyChart\"]');"
+                    " return [...charts].every(c => c.querySelector('.main-svg')); }"
+                )
+                rows.append((f"open a page by the sidebar ({name})", time.perf_counter() - start, None, None))
             other.close()
 
             def interact(name: str, act, done) -> None:
