@@ -1,7 +1,7 @@
-"""What one user waits for in Chromium: the first page on a freshly started server, every page by its address and by
-its sidebar link, a change of layer and of head on the attention page, and a fill-mask edit. Each interaction also reports the server's CPU
-time (the Streamlit process) and Chromium's main-thread busy time (CDP ``TaskDuration``), which say where the
-time went far more steadily than the wall clock does on shared cores.
+"""What one user waits for in Chromium: the first page on a freshly started server, every page by its address and
+by its sidebar link, a change of layer and of head on the attention page, and a fill-mask edit. Each interaction
+also reports the server's CPU time (the Streamlit process) and Chromium's main-thread busy time (CDP
+``TaskDuration``), which say where the time went far more steadily than the wall clock does on shared cores.
 
     .venv/bin/python bench/browser_latency.py [--changes 6]
 
@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import socket
 import statistics
 import sys
 import time
 from pathlib import Path
 
-from classroom_load import ROOT, start_server  # bench/ is the script's folder: the benchmarks start the app one way
+# bench/ is the script's folder: the benchmarks start the app one way
+from classroom_load import ROOT, free_port, start_server
 
 sys.path.insert(0, str(ROOT))
 from app.navigation import PAGE_FILES  # noqa: E402 - after the path is set
@@ -49,12 +49,6 @@ BERTVIZ_LAYER = """() => {
   const select = frame && frame.contentDocument && frame.contentDocument.querySelector("#layer");
   return select && frame.contentDocument.querySelector("svg text") ? select.value : null;
 }"""
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def cpu_seconds(pid: int) -> float:

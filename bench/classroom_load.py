@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import socket
@@ -35,6 +36,7 @@ import tempfile
 import time
 import urllib.parse
 import urllib.request
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Self
@@ -177,6 +179,27 @@ def server_mb(pid: int) -> float:
         if status.parent.name == str(pid) or fields.get("PPid", "").strip() == str(pid):
             total_kb += int(fields.get("VmRSS", "0 kB").split()[0])
     return total_kb / 1024
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def running_server(**options) -> Iterator[tuple[int, subprocess.Popen]]:
+    """The app on a free loopback port (``options`` as for ``start_server``), and its port; stopped on exit."""
+    port = free_port()
+    server = start_server(port, **options)
+    try:
+        yield port, server
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
 
 
 def start_server(port: int, max_trainings: int = 2, session_ttl: int = 120) -> subprocess.Popen:
@@ -345,9 +368,7 @@ async def phase(pid: int, *jobs) -> tuple[float, float]:
 
 async def run(args) -> None:
     floor = model_floor(args.sessions) if 1 in args.phases else {}
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     server = start_server(port, args.max_trainings, args.session_ttl)
     try:
         await student(port, 0, {"fill_mask": [], "attention": []}, [])  # a teacher's first visit loads the model

@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
-import socket
 import sys
 import time
 import urllib.parse
@@ -23,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from classroom_load import StudentTab, start_server  # noqa: E402
+from classroom_load import StudentTab, running_server  # noqa: E402
 
 from app.navigation import PAGE_FILES  # noqa: E402
 
@@ -61,22 +60,15 @@ async def exercise(port: int, students: int, pages_each: int) -> tuple[list[floa
 
 
 async def run(args) -> None:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = start_server(port)
-    try:
+    with running_server() as (port, _):
         started = time.perf_counter()
         runs, failures = await exercise(port, args.students, args.pages_each)
-        print(
-            f"{args.students} students, {len(runs)} page runs in {time.perf_counter() - started:.0f} s; "
-            f"runs that ended in an exception: {len(failures)}"
-        )
-        for failure in failures:
-            print(" ", failure)
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
+    print(
+        f"{args.students} students, {len(runs)} page runs in {time.perf_counter() - started:.0f} s; "
+        f"runs that ended in an exception: {len(failures)}"
+    )
+    for failure in failures:
+        print(" ", failure)
 
 
 def main() -> None:

@@ -9,25 +9,17 @@ that code this test failed three times out of three (the benchmark's 120 runs: 8
 from __future__ import annotations
 
 import asyncio
-import socket
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 
-from classroom_load import start_server  # noqa: E402
+from classroom_load import running_server  # noqa: E402
 from concurrent_pages import exercise  # noqa: E402
 
 
 def test_pages_survive_sessions_running_at_once():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = start_server(port)
-    try:
+    with running_server() as (port, _):
         runs, failures = asyncio.run(exercise(port, students=8, pages_each=6))
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
     assert failures == []
     assert len(runs) == 48
