@@ -22,6 +22,8 @@ import streamlit as st
 from model import inference
 from model.checkpoint import CheckpointError, LoadedBert, load
 
+from . import attention_stats, bertviz_view
+
 HUB_MODELS = ("bert-base-uncased", "bert-base-chinese")
 FINETUNED_PREFIX = "finetuned:"
 
@@ -203,6 +205,46 @@ def attention_both(
 
 def attention(spec: str, text: str, pair: str | None = None, causal: bool = False) -> inference.AttentionResult:
     return attention_both(spec, text, pair)[int(causal)]
+
+
+# Cached beside attention(): at 512 tokens the statistics take half a second, and a model
+# view of six layers at 64 tokens as long; neither should be redone when an unrelated widget changes.
+@st.cache_data(max_entries=64, ttl=CACHE_TTL, show_spinner=False)
+def head_statistics(spec: str, text: str, pair: str | None, causal: bool) -> dict:
+    result = attention(spec, text, pair, causal)
+    return attention_stats.head_statistics(result.attentions, result.special)
+
+
+# A resource, not data: the document is an immutable string of some 0.4 MB, shared rather than pickled per call.
+@st.cache_resource(max_entries=32, ttl=CACHE_TTL, show_spinner=False)
+def bertviz_document(
+    spec: str,
+    text: str,
+    pair: str | None,
+    causal: bool,
+    view: str,
+    layers: tuple[int, ...],
+    labels: tuple[tuple[str, str], ...],
+) -> str:
+    result = attention(spec, text, pair, causal)
+    common = {
+        "tokens_b_start": attention_stats.sentence_b_start(result.token_type_ids),
+        "layers": list(layers),
+        "labels": dict(labels),
+    }
+    if view == "head":
+        # It holds every layer and shows one at a time: the one the Layer selector chose, read in the browser
+        # from the page's URL ("layer" is always in it). A change of layer or head therefore sends the very
+        # same document, and the browser keeps the frame instead of parsing a new one.
+        return bertviz_view.head_view_html(result.attentions, result.tokens, follow_parent_url="layer", **common)
+    return bertviz_view.model_view_html(result.attentions, result.tokens, **common)
+
+
+@st.cache_data(max_entries=64, ttl=CACHE_TTL, show_spinner=False)
+def head_change(before_spec: str, after_spec: str, text: str, pair: str | None):
+    return attention_stats.head_change(
+        attention(before_spec, text, pair, False).attentions, attention(after_spec, text, pair, False).attentions
+    )
 
 
 @st.cache_data(max_entries=512, ttl=CACHE_TTL, show_spinner=False)

@@ -109,6 +109,8 @@ SETTINGS: dict[str, Setting] = {
     "masking_seed": Setting(3, low=0, high=2**31 - 1),
     "nsp_mode": Setting("sample", options=("sample", "type")),
     "nsp_draw": Setting(0, low=0, high=10**6),
+    # The attention page shows one section at a time: the two maps, every head's statistics, or bertviz.
+    "attention_section": Setting("maps", options=("maps", "heads", "bertviz")),
     "attention_average": Setting(False, kind="flag"),
     "attention_hide": Setting(False, kind="flag"),
     "attention_renormalize": Setting(True, kind="flag"),

@@ -20,6 +20,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from app.navigation import PAGE_FILES
+from app.text.attention import TEXT as ATTENTION
 from app.text.nav import TEXT as NAV
 from app.text.nsp import TEXT as NSP
 
@@ -188,7 +189,7 @@ def test_every_page_renders_in_both_languages(page, server, name, lang):
 
 
 def test_attention_page_bertviz_renders_offline(page, server):
-    open_page(page, server, "attention", "zh")
+    open_page(page, server, "attention", "zh", attention_section="bertviz")
     iframe = page.locator('[data-testid="stIFrame"]')
     iframe.first.scroll_into_view_if_needed()
     frame = page.frame_locator('[data-testid="stIFrame"]').first
@@ -209,24 +210,21 @@ FRAME_KEPT = "() => document.querySelector('[data-testid=\"stIFrame\"]').content
 
 
 def test_attention_layer_and_head_changes_reach_bertviz_without_a_reload(page, server):
-    """The Layer and Head selectors move the maps, and the bertviz head view switches layers in the browser: its
-    frame holds every layer and is never reloaded. Prints how long each step took, and a change of page, for the
-    closing note (measured, not asserted: 2 shared cores)."""
+    """In the bertviz section the Layer selector switches the head view's layer in the browser: its frame holds
+    every layer and is never reloaded. The section buttons then open the maps at that layer, where Layer and Head
+    move them. Prints how long each step took, and a change of page, for the closing note (measured, not
+    asserted: 2 shared cores)."""
     start = time.perf_counter()
-    open_page(page, server, "attention", "en", layer=2)
+    open_page(page, server, "attention", "en", layer=2, attention_section="bertviz")
     page.wait_for_function(f"() => ({BERTVIZ_LAYER})() === '2'")
     timings = [f"page with bertviz {time.perf_counter() - start:.2f} s"]
-    for selector, value, shown in (("Layer", 4, "L4 H0"), ("Layer", 1, "L1 H0"), ("Head", 7, "L1 H7")):
+    for value in (4, 1):
         page.evaluate(KEEP_FRAME)
-        page.get_by_test_id("stSelectbox").filter(has_text=selector).first.click()
+        page.get_by_test_id("stSelectbox").filter(has_text="Layer").first.click()
         start = time.perf_counter()
         page.get_by_role("option", name=str(value), exact=True).click()
-        page.locator('[data-testid="stPlotlyChart"]').first.get_by_text(shown).first.wait_for()
-        step = f"{selector.lower()} {value}: map {time.perf_counter() - start:.2f} s"
-        if selector == "Layer":
-            page.wait_for_function(f"() => ({BERTVIZ_LAYER})() === '{value}'")
-            step += f", bertviz {time.perf_counter() - start:.2f} s"
-        timings.append(step)
+        page.wait_for_function(f"() => ({BERTVIZ_LAYER})() === '{value}'")
+        timings.append(f"layer {value}: bertviz {time.perf_counter() - start:.2f} s")
         wait_ready(page)
         assert page.evaluate(FRAME_KEPT)  # the same document: the view switched layers without a reload
     assert_no_exception(page)
@@ -234,6 +232,20 @@ def test_attention_layer_and_head_changes_reach_bertviz_without_a_reload(page, s
     page.frame_locator('[data-testid="stIFrame"]').first.locator("#layer").select_option("5")
     page.wait_for_timeout(500)  # five of the view's checks of the page's URL
     assert page.evaluate(BERTVIZ_LAYER) == "5"
+
+    start = time.perf_counter()
+    page.get_by_role("radio", name=ATTENTION["section_maps"]["en"]).click()
+    page.locator('[data-testid="stPlotlyChart"]').first.get_by_text("L1 H0").first.wait_for()
+    timings.append(f"section of maps: drawn {time.perf_counter() - start:.2f} s")
+    assert "attention_section" not in page.url  # the maps are the default: a link need not say so
+    for selector, value, shown in (("Layer", 4, "L4 H0"), ("Head", 7, "L4 H7")):
+        wait_ready(page)
+        page.get_by_test_id("stSelectbox").filter(has_text=selector).first.click()
+        start = time.perf_counter()
+        page.get_by_role("option", name=str(value), exact=True).click()
+        page.locator('[data-testid="stPlotlyChart"]').first.get_by_text(shown).first.wait_for()
+        timings.append(f"{selector.lower()} {value}: map {time.perf_counter() - start:.2f} s")
+    assert_no_exception(page)
     start = time.perf_counter()
     page.locator('[data-testid="stSidebarNav"] a[href$="/nsp"]').click()
     page.wait_for_function("() => location.pathname.endsWith('/nsp')")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from apptest_helpers import HOSTILE_INPUTS, figures, open_app_page, plot_array, preformatted
+from apptest_helpers import APP, HOSTILE_INPUTS, figures, open_app_page, plot_array, preformatted
 from streamlit.testing.v1 import AppTest
 from test_bertviz_view import embedded_params
 
@@ -17,6 +17,10 @@ SHORT = "She opened the door and walked into the room."  # 12 tokens with [CLS] 
 
 def open_page(lang: str = "en", text: str | None = SHORT) -> AppTest:
     return open_app_page("attention", lang, text=text)
+
+
+def show(at: AppTest, section: str) -> AppTest:
+    return at.segmented_control(key="w_attention_section").set_value(section).run()
 
 
 def iframes(at: AppTest) -> list[str]:
@@ -33,8 +37,11 @@ def test_page_explains_and_draws_in_each_language(lang):
     assert at.title[0].value == TEXT["title"][lang]
     assert TEXT["source_block"][lang] == preformatted(at)[0]
     assert TEXT["how_to_read"][lang] in " ".join(m.value for m in at.markdown)
+    sections = at.segmented_control(key="w_attention_section")
+    assert sections.options == [TEXT[f"section_{name}"][lang] for name in ("maps", "heads", "bertviz")]
+    assert sections.value == "maps"
     figs = figures(at)
-    assert len(figs) == 3  # the two maps side by side and the statistics grid
+    assert len(figs) == 2 and not iframes(at)  # the two maps side by side; the other sections wait for a click
     which = TEXT["head_label"][lang].format(layer=0, head=0)
     assert map_titles(at) == [
         TEXT["bidirectional_title"][lang].format(which=which),
@@ -43,7 +50,12 @@ def test_page_explains_and_draws_in_each_language(lang):
     bidirectional, causal = plot_array(figs[0]["data"][0]["z"]), plot_array(figs[1]["data"][0]["z"])
     assert np.allclose(bidirectional.sum(axis=1), 1, atol=1e-4) and np.allclose(causal.sum(axis=1), 1, atol=1e-4)
     assert np.all(np.triu(causal, k=1) == 0) and np.any(np.triu(bidirectional, k=1) > 0)
-    grid_titles = [a["text"] for a in figs[2]["layout"]["annotations"]]
+    assert len(at.get("download_button")) == 2  # the maps as CSV, every map as JSON
+
+    show(at, "heads")
+    assert not at.exception and at.query_params["attention_section"] == "heads"  # a shared link opens it
+    (grid,) = figures(at)
+    grid_titles = [a["text"] for a in grid["layout"]["annotations"]]
     assert grid_titles[:6] == [  # shares are written as whole percentages, entropy in bits
         TEXT[f"stat_{s}"][lang] + ("" if s == "entropy" else " (%)")
         for s in ("entropy", "cls", "sep", "self", "previous", "next")
@@ -52,7 +64,10 @@ def test_page_explains_and_draws_in_each_language(lang):
     (findings,) = [m.value for m in at.markdown if m.value.startswith("- ")]
     # focused, broad, then the top head of each share (none for "next" under the causal mask: 6 or 7)
     assert len(findings.splitlines()) >= 6 and TEXT["notable_focused"][lang].split("{")[0] in findings
-    assert len(at.get("download_button")) == 3
+    assert len(at.get("download_button")) == 1 and not iframes(at)
+
+    show(at, "bertviz")
+    assert not at.exception and not figures(at)
     (html,) = iframes(at)
     assert html.startswith("<!DOCTYPE html>") and "[CLS]" in html
     assert f"{TEXT['bertviz_word_layer'][lang]} <select" in html  # bertviz's own words in the page's language
@@ -93,24 +108,25 @@ def test_hiding_special_tokens_with_and_without_rescaling():
 def test_show_buttons_jump_to_the_notable_head_and_causal_stats():
     at = open_page()
     at.toggle(key="w_attention_average").set_value(True).run()
+    show(at, "heads")
     shows = [b for b in at.button if b.key.startswith("attention_show_")]
     assert len({b.label for b in shows}) == len(shows)  # a head notable twice has one button
     key = shows[-1].key
     at.button(key=key).click().run()
-    assert not at.exception
-    label = at.button(key=key).label
+    assert not at.exception and at.session_state["attention_section"] == "maps"  # the jump opens the maps
     layer, head = at.session_state["layer"], at.session_state["head"]
-    assert label == TEXT["show_head"]["en"].format(layer=layer, head=head)
+    assert shows[-1].label == TEXT["show_head"]["en"].format(layer=layer, head=head)
     assert at.toggle(key="w_attention_average").value is False
     assert map_titles(at)[0] == TEXT["bidirectional_title"]["en"].format(which=f"L{layer} H{head}")
+    show(at, "heads")
     at.radio(key="attention_stats_mask").set_value("causal").run()
     assert not at.exception
-    next_share = plot_array(figures(at)[2]["data"][-1]["z"])  # the last panel's heatmap
+    next_share = plot_array(figures(at)[0]["data"][-1]["z"])  # the last panel's heatmap
     assert np.all(next_share == 0)
 
 
 def test_bertviz_views_layers_and_sentence_b():
-    at = open_page()
+    at = show(open_page(), "bertviz")
     at.radio(key="w_attention_bertviz_view").set_value("model").run()
     assert not at.exception and len(iframes(at)) == 1
     at.multiselect(key="w_attention_bertviz_layers").set_value([]).run()
@@ -136,7 +152,7 @@ def test_bertviz_views_layers_and_sentence_b():
 
 
 def test_bertviz_choices_and_words_follow_a_language_switch():
-    at = open_page("en")
+    at = show(open_page("en"), "bertviz")
     at.radio(key="w_attention_bertviz_view").set_value("model").run()
     at.multiselect(key="w_attention_bertviz_layers").set_value([0, 5]).run()
     at.radio(key="w_lang").set_value("zh").run()
@@ -151,11 +167,12 @@ def test_bertviz_choices_and_words_follow_a_language_switch():
 def test_too_many_tokens_for_bertviz_and_json_give_clear_messages():
     text = " ".join(["word"] * (MAX_BERTVIZ_TOKENS + 5))
     at = open_page("zh", text)
-    assert not iframes(at)
     n = MAX_BERTVIZ_TOKENS + 7
-    assert TEXT["bertviz_too_long"]["zh"].format(limit=MAX_BERTVIZ_TOKENS, n=n) in [i.value for i in at.info]
-    assert len(at.get("download_button")) == 2  # CSV of the maps and of the statistics, no all-layers JSON
+    assert len(at.get("download_button")) == 1  # CSV of the maps, no all-layers JSON
     assert TEXT["json_too_long"]["zh"].format(limit=64, n=n) in [c.value for c in at.caption]
+    show(at, "bertviz")
+    assert not iframes(at)
+    assert TEXT["bertviz_too_long"]["zh"].format(limit=MAX_BERTVIZ_TOKENS, n=n) in [i.value for i in at.info]
 
 
 def test_a_layer_beyond_the_model_is_clamped():
@@ -170,25 +187,39 @@ def test_hostile_input_gives_a_message_not_a_traceback(name):
     if name in ("empty", "whitespace"):
         assert COMMON["empty_input"]["en"] in [i.value for i in at.info] and not figures(at)
         return
-    assert len(figures(at)) == 3
+    assert len(figures(at)) == 2
     if name == "long":
         assert "512" in " ".join(i.value for i in at.info)
     if name == "html":
         assert "&lt;" in figures(at)[0]["data"][0]["x"]  # escaped: plotly draws "<" instead of reading a tag
+    assert len(figures(show(at, "heads"))) == 1 and not at.exception
+    show(at, "bertviz")
+    assert not at.exception
+    if name == "html":
         (html,) = iframes(at)
         assert "</script><script>alert" not in html
 
 
-def test_a_layer_or_head_change_redraws_only_the_maps():
-    at = open_page()
+def test_a_layer_change_sends_bertviz_the_same_document():
+    at = show(open_page(), "bertviz")
     (html,) = iframes(at)
-    grid = figures(at)[2]
     assert embedded_params(html)["include_layers"] == list(range(6)) and embedded_params(html)["layer"] is None
     # The view picks the layer from the page's URL in the browser (test_browser.py watches it switch), so a
-    # change of layer or head sends the very same document: the frame is not reloaded.
+    # change of layer sends the very same document: the frame is not reloaded.
     assert "get(name)" in html and 'var name = "layer"' in html
     at.selectbox(key="w_layer").set_value(3).run()
-    at.selectbox(key="w_head").set_value(7).run()
     assert not at.exception
     assert iframes(at) == [html] and at.query_params["layer"] == "3"
-    assert figures(at)[2] == grid  # the statistics grid marks no head: the browser need not draw it again
+    assert map_titles(show(at, "maps"))[0] == TEXT["bidirectional_title"]["en"].format(which="L3 H0")
+
+
+def test_a_shared_link_opens_a_section_and_a_bad_one_opens_the_maps():
+    for raw in ("bertviz", "nonsense"):
+        at = AppTest.from_file(APP, default_timeout=60)
+        at.query_params.update({"lang": "en", "attention_section": raw})
+        at.run()
+        at.switch_page("pages/attention.py")
+        at.run()
+        assert not at.exception
+        assert at.session_state["attention_section"] == ("bertviz" if raw == "bertviz" else "maps")
+        assert len(iframes(at)) == (raw == "bertviz") and len(figures(at)) == 2 * (raw != "bertviz")

@@ -93,6 +93,12 @@ def test_a_link_restores_every_setting_and_the_url_keeps_them():
                 ("selectbox", "w_head"): 5,
                 ("toggle", "w_attention_hide"): True,
                 ("checkbox", "w_attention_renormalize"): False,
+            },
+        ),
+        (
+            "attention",  # LINK's bertviz settings, in the section a link can open
+            {
+                ("segmented_control", "w_attention_section"): "bertviz",
                 ("radio", "w_attention_bertviz_view"): "model",
                 ("radio", "w_attention_bertviz_mask"): "causal",
                 ("multiselect", "w_attention_bertviz_layers"): [1, 3],
@@ -112,7 +118,8 @@ def test_a_link_restores_every_setting_and_the_url_keeps_them():
     ],
 )
 def test_the_page_a_link_opens_shows_the_linked_settings(page, widgets):
-    at = open_link(LINK, page)
+    section = {key: value for (kind, key), value in widgets.items() if key == "w_attention_section"}
+    at = open_link(LINK | ({"attention_section": section["w_attention_section"]} if section else {}), page)
     for (kind, key), value in widgets.items():
         shown = getattr(at, kind)(key=key).value
         assert (tuple(shown) if isinstance(value, tuple) else shown) == value, key

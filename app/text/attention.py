@@ -42,6 +42,10 @@ TEXT = {
             "BERT 则两边都能看到。"
         ),
     },
+    "section": {"en": "Show", "zh": "显示"},
+    "section_maps": {"en": "The two maps", "zh": "两张注意力图"},
+    "section_heads": {"en": "Every head", "zh": "每个头"},
+    "section_bertviz": {"en": "bertviz lines", "zh": "bertviz 连线图"},
     "use_pair": {"en": "Add a sentence B (segment B)", "zh": "加入句子 B（B 段）"},
     "pair_label": {"en": "Sentence B", "zh": "句子 B"},
     "default_pair": {"en": "The room was dark and quiet.", "zh": "电影很好看。"},
@@ -65,8 +69,8 @@ TEXT = {
     "bidirectional_title": {"en": "Bidirectional (BERT) · {which}", "zh": "双向（BERT）· {which}"},
     "causal_title": {"en": "Causal mask (GPT-style) · {which}", "zh": "因果掩码（GPT 式）· {which}"},
     "count_note": {
-        "en": "Layers and heads are counted from 0, as in bertviz below.",
-        "zh": "层和头都从 0 开始编号，与下方 bertviz 一致。",
+        "en": "Layers and heads are counted from 0, as in bertviz.",
+        "zh": "层和头都从 0 开始编号，与 bertviz 一致。",
     },
     "download_maps": {
         "en": "The two maps shown (CSV), and every layer and head of both masks (JSON):",
@@ -115,13 +119,13 @@ TEXT = {
             "Heads specialise: some look at the previous or the next token, some park their attention on "
             "[SEP] or [CLS] when they have nothing to do, some spread it evenly (high entropy). "
             "Clark et al. (2019, *What Does BERT Look At?*) found the same kinds of heads in BERT-base. "
-            "Hover a square for its layer and head; the buttons below show a head in the maps above."
+            "Hover a square for its layer and head; the buttons below open a head in the two maps."
         ),
         "zh": (
             "每个小方格是一个头（行 = 层，列 = 头），数值是对句中所有 token 取的平均。"
             "不同的头会分工：有的专看前一个或后一个 token，有的在“无事可做”时把注意力停在 [SEP] 或 [CLS] 上，"
             "有的则均匀撒开（熵高）。Clark 等人（2019，*What Does BERT Look At?*）在 BERT-base 中也发现了这些类型的头。"
-            "把鼠标移到方格上可看到它的层和头；下面的按钮会在上方的热力图中显示该头。"
+            "把鼠标移到方格上可看到它的层和头；下面的按钮会在两张注意力图中打开该头。"
         ),
     },
     "stats_mask": {"en": "Statistics of", "zh": "统计对象"},
@@ -173,13 +177,13 @@ TEXT = {
     "bertviz_intro": {
         "en": (
             "bertviz (Vig, 2019) draws attention as lines from each token on the left to the tokens on the right. "
-            "The **head view** shows one layer, the one chosen above, with one colour per head (double-click a colour to show only that head; "
+            "The **head view** shows one layer, the one the Layer selector chooses, with one colour per head (double-click a colour to show only that head; "
             "hover a token to see only its lines). The **model view** shows a thumbnail for every head of the chosen "
             "layers; click one to enlarge it. It works offline."
         ),
         "zh": (
             "bertviz（Vig，2019）把注意力画成从左侧每个 token 连向右侧 token 的线。"
-            "**头视图**一次显示一层（即上面选的那一层），每个头一种颜色（双击某个颜色只看这个头；把鼠标移到 token 上只看它的连线）。"
+            "**头视图**一次显示一层（即“层”选择框选中的那一层），每个头一种颜色（双击某个颜色只看这个头；把鼠标移到 token 上只看它的连线）。"
             "**模型视图**为所选各层的每个头画一张缩略图，点击可放大。无需联网即可使用。"
         ),
     },
@@ -194,8 +198,8 @@ TEXT = {
     },
     "bertviz_no_layers": {"en": "Choose at least one layer to draw.", "zh": "请至少选择一层。"},
     "bertviz_too_long": {
-        "en": "bertviz draws at most {limit} tokens and this input has {n}. Shorten the sentence (or sentence B) to see it; the heatmaps above show every token.",
-        "zh": "bertviz 最多绘制 {limit} 个 token，而当前输入有 {n} 个。请缩短句子（或句子 B）；上面的热力图仍显示全部 token。",
+        "en": "bertviz draws at most {limit} tokens and this input has {n}. Shorten the sentence (or sentence B) to see it; the two maps show every token.",
+        "zh": "bertviz 最多绘制 {limit} 个 token，而当前输入有 {n} 个。请缩短句子（或句子 B）；两张注意力图仍显示全部 token。",
     },
     "layer_chip": {"en": "L{layer}", "zh": "第 {layer} 层"},
     # bertviz's own words, inside its drawing
