@@ -134,6 +134,7 @@ SETTINGS: dict[str, Setting] = {
     # The head lab: which heads are switched off, and the sample's language (it follows the page's at first).
     "heads_off": Setting([], high=MAX_LAYERS, kind="heads"),
     "heads_lang": Setting(LANGUAGES[0], options=LANGUAGES),
+    "heads_step": Setting(1, options=(1, 2, 3, 4)),  # the head lab shows one of its four steps at a time
     # Watch BERT learn (live pre-training): an experiment from app.live_jobs.EXPERIMENTS, seconds per run.
     "pretrain_live_experiment": Setting("single", options=("single", "mask_rate", "mask_mix", "nsp")),
     "pretrain_live_budget": Setting(120, options=(30, 60, 120, 300)),

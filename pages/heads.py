@@ -7,7 +7,7 @@ from app.charts import attention as attention_charts
 from app.charts import heads as charts
 from app.i18n import t
 from app.navigation import require_entry
-from app.state import keep, start_in_language, url_is_stale
+from app.state import SETTINGS, keep, start_in_language, url_is_stale
 from app.ui import PLOTLY_CONFIG, download_buttons, plot, run_or_explain
 from model.analysis import heads
 
@@ -47,70 +47,13 @@ st.caption(
     )
 )
 
-# 1 · Across many sentences
-st.header(t("heads.step1_title"))
-st.markdown(t("heads.step1_intro"))
-feature_names = {f: t(f"heads.feature_{f}") for f in heads.FEATURES}
-grid = attention_charts.statistics_grid(
-    stats.features,
-    feature_names,
-    selected=(st.session_state["layer"], st.session_state["head"]),
-    selected_label=t("attention.selected_marker"),
-    axis_labels=axis,
-)
-plot(
-    grid,
-    key="heads_features",
-    summary=attention_charts.statistics_summary(stats.features, feature_names, t("attention.summary_statistics")),
-)
-profile_features = ("cls", "sep", "punct", "prev", "next")
-plot(
-    charts.layer_profile(
-        {f: stats.layer_means(f) for f in profile_features},
-        feature_names,
-        title=t("heads.profile_title"),
-        axis=(t("heads.axis_layer"), t("heads.axis_share")),
-    ),
-    key="heads_profile",
-    summary=charts.profile_summary(
-        {f: stats.layer_means(f) for f in profile_features}, feature_names, t("heads.summary_profile")
-    ),
-)
-ours, reference = st.columns(2)
-with ours:
-    st.markdown(f"**{t('heads.ours_title')}**")
-    st.markdown(t("heads.ours_findings", **lab.findings(stats)))
-with reference:
-    st.markdown(f"**{t('heads.reference_title')}**")
-    st.markdown(t("heads.reference_findings"))
-st.caption(t("heads.download_stats"))
-download_buttons("head_statistics", *lab.feature_rows(stats), data=stats.to_json(), key="heads_statistics")
+STEPS = SETTINGS["heads_step"].options
 
-# 2 · Pattern types
-st.header(t("heads.step2_title"))
-st.markdown(t("heads.step2_intro", tokens=len(stats.thumbnail_tokens)))
-pattern_names = {p: t(f"heads.pattern_{p}") for p in heads.PATTERNS}
-plot(
-    charts.thumbnails(stats.thumbnails, stats.patterns, pattern_names, title=t("heads.thumbnails_title"), axis=axis),
-    key="heads_thumbnails",
-    summary=charts.thumbnails_summary(stats.patterns, pattern_names, t("heads.summary_thumbnails")),
-)
-plot(
-    charts.pattern_counts(
-        stats.pattern_counts(),
-        pattern_names,
-        title=t("heads.counts_title"),
-        axis=(t("heads.axis_layer"), t("heads.axis_heads")),
-    ),
-    key="heads_pattern_counts",
-    summary=charts.pattern_summary(stats.pattern_counts(), pattern_names, t("heads.summary_patterns")),
-)
-st.markdown(t("heads.rule", columns=heads.VERTICAL_COLUMNS, strong=heads.STRONG, mixed=heads.MIXED, block=heads.BLOCK))
-st.caption(t("heads.pattern_reference"))
 
-# 3 · Switch heads off
-st.header(t("heads.step3_title"))
-st.markdown(t("heads.step3_intro"))
+def fill_sentence() -> str:
+    """The sentence steps 3 and 4 fill in: the sidebar's when it has a [MASK], else an example."""
+    sentence = context.text if "[MASK]" in context.text else t("heads.fill_default")
+    return st.text_input(t("heads.fill_label"), value=sentence, key="heads_fill_text")
 
 
 def toggle_clicked(chart_key: str) -> None:
@@ -130,13 +73,9 @@ def set_removed(names: list[str]) -> None:
     st.session_state["heads_off"] = names
 
 
-sentence = context.text if "[MASK]" in context.text else t("heads.fill_default")
-fill_text = st.text_input(t("heads.fill_label"), value=sentence, key="heads_fill_text")
-
-
 # A fragment: removing or restoring a head reruns this section alone, not the sample's figures around it.
 @st.fragment
-def switch_heads_off() -> None:
+def switch_heads_off(fill_text: str) -> None:
     if url_is_stale():  # a head was switched: a full run puts it in the shareable link
         st.rerun()
     removed = lab.parse_off(",".join(st.session_state["heads_off"]), n_layers, n_heads)
@@ -222,88 +161,187 @@ def switch_heads_off() -> None:
             st.caption(t("heads.nsp_full", p=nsp_full.is_next))
 
 
-switch_heads_off()
-
-st.subheader(t("heads.curve_title"))
-st.markdown(t("heads.curve_intro", every=heads.PRUNING_EVERY, runs=heads.RANDOM_ORDERS))
-curve = lab.cached_curve(spec, sample_lang)
-if curve is None:
-    # A callback, not the button's return value: the request must survive the entry script's rerun.
-    st.button(
-        t("heads.curve_button"),
-        key="heads_curve_button",
-        on_click=st.session_state.__setitem__,
-        args=("heads_curve_requested", True),
+def across_sentences() -> None:
+    st.header(t("heads.step1_title"))
+    st.markdown(t("heads.step1_intro"))
+    feature_names = {f: t(f"heads.feature_{f}") for f in heads.FEATURES}
+    grid = attention_charts.statistics_grid(
+        stats.features,
+        feature_names,
+        selected=(st.session_state["layer"], st.session_state["head"]),
+        selected_label=t("attention.selected_marker"),
+        axis_labels=axis,
     )
-if curve is None and st.session_state.pop("heads_curve_requested", False):
-    bar = st.progress(0.0, text=t("heads.curve_progress", share=0.0))
-    curve = lab.pruning_curve(
-        spec, sample_lang, lambda share: bar.progress(share, text=t("heads.curve_progress", share=share))
-    )
-    bar.empty()
-if curve is not None:
     plot(
-        charts.pruning_curve(
-            curve.fractions,
-            curve.by_importance,
-            curve.random_mean,
-            (t("heads.curve_by_importance"), t("heads.curve_random")),
-            title=t("heads.curve_title"),
-            axis=(t("heads.axis_removed"), t("heads.axis_top1")),
+        grid,
+        key="heads_features",
+        summary=attention_charts.statistics_summary(stats.features, feature_names, t("attention.summary_statistics")),
+    )
+    profile_features = ("cls", "sep", "punct", "prev", "next")
+    plot(
+        charts.layer_profile(
+            {f: stats.layer_means(f) for f in profile_features},
+            feature_names,
+            title=t("heads.profile_title"),
+            axis=(t("heads.axis_layer"), t("heads.axis_share")),
         ),
-        key="heads_curve",
-        summary=t(
-            "heads.curve_summary",
-            share=curve.fractions[5],
-            imp=curve.by_importance[5],
-            rand=curve.random_mean[5],
-            full=curve.by_importance[0],
+        key="heads_profile",
+        summary=charts.profile_summary(
+            {f: stats.layer_means(f) for f in profile_features}, feature_names, t("heads.summary_profile")
         ),
     )
-    download_buttons("pruning_curve", *lab.curve_rows(curve), data=curve.to_json(), key="heads_curve")
+    ours, reference = st.columns(2)
+    with ours:
+        st.markdown(f"**{t('heads.ours_title')}**")
+        st.markdown(t("heads.ours_findings", **lab.findings(stats)))
+    with reference:
+        st.markdown(f"**{t('heads.reference_title')}**")
+        st.markdown(t("heads.reference_findings"))
+    st.caption(t("heads.download_stats"))
+    download_buttons("head_statistics", *lab.feature_rows(stats), data=stats.to_json(), key="heads_statistics")
 
-# 4 · Beyond the raw weights
-st.header(t("heads.step4_title"))
-st.markdown(t("heads.step4_intro"))
-encoding = run_or_explain(lab.fill_mask, spec, fill_text, ())
-if encoding is not None:
-    tokens = encoding.tokens
-    token_column, layer_column, head_column = st.columns(3)
-    with token_column:
-        default_position = encoding.masks[0].index
-        position = st.selectbox(
-            t("heads.view_token"),
-            range(len(tokens)),
-            index=default_position,
-            format_func={i: f"{i} · {tok}" for i, tok in enumerate(tokens)}.get,
-            key="heads_view_token",
-        )
-    with layer_column:
-        st.selectbox(t("common.layer"), range(n_layers), **keep("layer"))
-    with head_column:
-        st.selectbox(t("common.head"), range(n_heads), **keep("head"))
-    layer, head = st.session_state["layer"], st.session_state["head"]
-    st.markdown(t("heads.views_explained", layer=layer, head=head))
-    views = lab.token_views(spec, fill_text, position, layer, head)
-    view_names = {v: t(f"heads.view_{v}") for v in ("raw", "norm", "rollout", "gradient_x_input")}
-    rows = {v: getattr(views, v) for v in view_names if getattr(views, v) is not None}
+
+def pattern_types() -> None:
+    st.header(t("heads.step2_title"))
+    st.markdown(t("heads.step2_intro", tokens=len(stats.thumbnail_tokens)))
+    pattern_names = {p: t(f"heads.pattern_{p}") for p in heads.PATTERNS}
     plot(
-        charts.token_views(views.tokens, rows, view_names, title=t("heads.views_title", token=tokens[position])),
-        key="heads_views",
-        summary=charts.views_summary(views.tokens, rows, view_names, t("heads.summary_views")),
+        charts.thumbnails(
+            stats.thumbnails, stats.patterns, pattern_names, title=t("heads.thumbnails_title"), axis=axis
+        ),
+        key="heads_thumbnails",
+        summary=charts.thumbnails_summary(stats.patterns, pattern_names, t("heads.summary_thumbnails")),
     )
-    if views.prediction is not None:
-        st.markdown(t("heads.views_gxi_for", token=views.prediction))
-    else:
-        st.caption(t("heads.views_no_mask"))
-    st.markdown(t("heads.views_agree"))
+    plot(
+        charts.pattern_counts(
+            stats.pattern_counts(),
+            pattern_names,
+            title=t("heads.counts_title"),
+            axis=(t("heads.axis_layer"), t("heads.axis_heads")),
+        ),
+        key="heads_pattern_counts",
+        summary=charts.pattern_summary(stats.pattern_counts(), pattern_names, t("heads.summary_patterns")),
+    )
     st.markdown(
-        "\n".join(
-            t("heads.views_top", view=view_names[v], token=tok, share=share)
-            for v, (tok, share) in lab.top_targets(views).items()
-        )
+        t("heads.rule", columns=heads.VERTICAL_COLUMNS, strong=heads.STRONG, mixed=heads.MIXED, block=heads.BLOCK)
     )
-    st.markdown(t("heads.views_special", raw=lab.special_share(views, "raw"), norm=lab.special_share(views, "norm")))
-    st.caption(t("heads.download_views"))
-    download_buttons("head_views", *lab.views_rows(views), data=views.to_json(), key="heads_views")
+    st.caption(t("heads.pattern_reference"))
+
+
+def switched_off() -> None:
+    st.header(t("heads.step3_title"))
+    st.markdown(t("heads.step3_intro"))
+    fill_text = fill_sentence()
+    switch_heads_off(fill_text)
+
+    st.subheader(t("heads.curve_title"))
+    st.markdown(t("heads.curve_intro", every=heads.PRUNING_EVERY, runs=heads.RANDOM_ORDERS))
+    curve = lab.cached_curve(spec, sample_lang)
+    if curve is None:
+        # A callback, not the button's return value: the request must survive the entry script's rerun.
+        st.button(
+            t("heads.curve_button"),
+            key="heads_curve_button",
+            on_click=st.session_state.__setitem__,
+            args=("heads_curve_requested", True),
+        )
+    if curve is None and st.session_state.pop("heads_curve_requested", False):
+        bar = st.progress(0.0, text=t("heads.curve_progress", share=0.0))
+        curve = lab.pruning_curve(
+            spec, sample_lang, lambda share: bar.progress(share, text=t("heads.curve_progress", share=share))
+        )
+        bar.empty()
+    if curve is not None:
+        plot(
+            charts.pruning_curve(
+                curve.fractions,
+                curve.by_importance,
+                curve.random_mean,
+                (t("heads.curve_by_importance"), t("heads.curve_random")),
+                title=t("heads.curve_title"),
+                axis=(t("heads.axis_removed"), t("heads.axis_top1")),
+            ),
+            key="heads_curve",
+            summary=t(
+                "heads.curve_summary",
+                share=curve.fractions[5],
+                imp=curve.by_importance[5],
+                rand=curve.random_mean[5],
+                full=curve.by_importance[0],
+            ),
+        )
+        download_buttons("pruning_curve", *lab.curve_rows(curve), data=curve.to_json(), key="heads_curve")
+
+
+def beyond_the_weights() -> None:
+    st.header(t("heads.step4_title"))
+    st.markdown(t("heads.step4_intro"))
+    fill_text = fill_sentence()
+    encoding = run_or_explain(lab.fill_mask, spec, fill_text, ())
+    if encoding is not None:
+        tokens = encoding.tokens
+        token_column, layer_column, head_column = st.columns(3)
+        with token_column:
+            default_position = encoding.masks[0].index
+            position = st.selectbox(
+                t("heads.view_token"),
+                range(len(tokens)),
+                index=default_position,
+                format_func={i: f"{i} · {tok}" for i, tok in enumerate(tokens)}.get,
+                key="heads_view_token",
+            )
+        with layer_column:
+            st.selectbox(t("common.layer"), range(n_layers), **keep("layer"))
+        with head_column:
+            st.selectbox(t("common.head"), range(n_heads), **keep("head"))
+        layer, head = st.session_state["layer"], st.session_state["head"]
+        st.markdown(t("heads.views_explained", layer=layer, head=head))
+        views = lab.token_views(spec, fill_text, position, layer, head)
+        view_names = {v: t(f"heads.view_{v}") for v in ("raw", "norm", "rollout", "gradient_x_input")}
+        rows = {v: getattr(views, v) for v in view_names if getattr(views, v) is not None}
+        plot(
+            charts.token_views(views.tokens, rows, view_names, title=t("heads.views_title", token=tokens[position])),
+            key="heads_views",
+            summary=charts.views_summary(views.tokens, rows, view_names, t("heads.summary_views")),
+        )
+        if views.prediction is not None:
+            st.markdown(t("heads.views_gxi_for", token=views.prediction))
+        else:
+            st.caption(t("heads.views_no_mask"))
+        st.markdown(t("heads.views_agree"))
+        st.markdown(
+            "\n".join(
+                t("heads.views_top", view=view_names[v], token=tok, share=share)
+                for v, (tok, share) in lab.top_targets(views).items()
+            )
+        )
+        st.markdown(
+            t("heads.views_special", raw=lab.special_share(views, "raw"), norm=lab.special_share(views, "norm"))
+        )
+        st.caption(t("heads.download_views"))
+        download_buttons("head_views", *lab.views_rows(views), data=views.to_json(), key="heads_views")
+
+
+def go_to_step(step: int) -> None:
+    st.session_state["heads_step"] = step
+
+
+# One step at a time, and only its work is done: the four steps at once drew seven charts (the thumbnails of every
+# head among them) and ran the switched-off model and gradient x input on every visit.
+step = st.segmented_control(
+    t("heads.step"),
+    STEPS,
+    format_func={number: t(f"heads.step{number}_title") for number in STEPS}.get,
+    required=True,
+    **keep("heads_step"),
+)
+{1: across_sentences, 2: pattern_types, 3: switched_off, 4: beyond_the_weights}[step]()
+if step < STEPS[-1]:
+    st.button(
+        t("heads.next_step", title=t(f"heads.step{step + 1}_title")),
+        on_click=go_to_step,
+        args=(step + 1,),
+        key="heads_next_step",
+        type="primary",
+    )
 st.caption(t("heads.link_note"))

@@ -256,9 +256,9 @@ def test_attention_layer_and_head_changes_reach_bertviz_without_a_reload(page, s
 
 
 def test_head_lab_link_restores_removed_heads_and_a_click_removes_one(page, server):
-    open_page(page, server, "heads", "en", layer=1, head=4, heads_off="0.2")
+    open_page(page, server, "heads", "en", layer=1, head=4, heads_off="0.2", heads_step=3)
     assert_no_exception(page)
-    grid = page.locator('[data-testid="stPlotlyChart"]').nth(4)
+    grid = page.locator('[data-testid="stPlotlyChart"]').first  # step 3 opens with its grid of heads
     grid.scroll_into_view_if_needed()
     squares = grid.locator("g.scatterlayer .trace").first.locator("path.point")
     squares.nth(12 * 3 + 5).wait_for(timeout=30_000)

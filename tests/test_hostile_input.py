@@ -26,10 +26,12 @@ HOSTILE = {
 }
 
 
-def run_page(name: str, text: str, lang: str = "en") -> AppTest:
+def run_page(name: str, text: str, lang: str = "en", **state) -> AppTest:
     at = AppTest.from_file(ENTRY, default_timeout=120)
     at.session_state["lang"] = lang
     at.session_state["text"] = text
+    for key, value in state.items():
+        at.session_state[key] = value
     at.run()
     at.switch_page(f"pages/{name}.py")
     at.run()
@@ -42,6 +44,24 @@ def test_page_survives_hostile_sentence(name, case):
     at = run_page(name, HOSTILE[case])
     assert not at.exception, f"{name} raised on {case}: {at.exception[0].message if at.exception else ''}"
     # Whatever was typed stays in the box: nothing the user wrote is lost.
+    assert at.session_state["text"] == HOSTILE[case]
+
+
+# The sections and steps a page shows one at a time, beyond the one it opens with.
+VIEWS = [
+    ("attention", {"attention_section": "heads"}),
+    ("attention", {"attention_section": "bertviz"}),
+    ("heads", {"heads_step": 2}),
+    ("heads", {"heads_step": 3}),
+    ("heads", {"heads_step": 4}),
+]
+
+
+@pytest.mark.parametrize("case", list(HOSTILE))
+@pytest.mark.parametrize(("name", "view"), VIEWS)
+def test_every_section_survives_hostile_sentence(name, view, case):
+    at = run_page(name, HOSTILE[case], **view)
+    assert not at.exception, f"{name} {view} raised on {case}: {at.exception[0].message if at.exception else ''}"
     assert at.session_state["text"] == HOSTILE[case]
 
 

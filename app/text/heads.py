@@ -36,6 +36,8 @@ TEXT = {
         "zh": "这个模型是微调过的分类器，没有掩码语言模型头，而注意力头实验室需要它。",
     },
     # 1. across many sentences
+    "step": {"en": "Step", "zh": "步骤"},
+    "next_step": {"en": "Next: {title} →", "zh": "下一步：{title} →"},
     "step1_title": {"en": "1 · Across many sentences", "zh": "1 · 在许多句子上"},
     "step1_intro": {
         "en": (
