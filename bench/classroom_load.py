@@ -5,8 +5,9 @@ Each simulated student is what a browser tab is to the server: a websocket on ``
 deltas until the script run finishes. No browser runs, so the measurement is the server's work, not
 Chromium's rendering on the same two cores.
 
-Phase 1: N sessions at the same moment each open the fill-mask page with their own sentence (nothing
-cached), then the attention page; a page counts as answered when its run finishes with a chart and no
+Phase 1: once the server has finished warming up (a teacher's first visit, then serve.py's background work;
+``--cold`` skips the wait), N sessions at the same moment each open the fill-mask page with their own sentence
+(nothing cached), then the attention page; a page counts as answered when its run finishes with a chart and no
 exception. Before the server starts, the same run measures the **floor**: the model work of those N
 requests (every forward pass each page makes for its sentence) one after another in this process, without
 Streamlit, with the server's torch settings. The last line of phase 1 is one JSON object: p95 and floor of
@@ -18,7 +19,7 @@ start fine-tuning and close at once; once the server has dropped their sessions 
 ``server.disconnectedSessionTTL``, shortened here to ``--session-ttl``), their trainings must have stopped:
 memory back down, and a new Start trains at once instead of queueing.
 
-    .venv/bin/python bench/classroom_load.py [--sessions 30] [--waves 10] [--timeout 900] [--phases 1,2,3,4]
+    .venv/bin/python bench/classroom_load.py [--sessions 30] [--waves 10] [--timeout 900] [--phases 1,2,3,4] [--cold]
 """
 
 from __future__ import annotations

@@ -263,6 +263,9 @@ def test_head_lab_link_restores_removed_heads_and_a_click_removes_one(page, serv
     squares = grid.locator("g.scatterlayer .trace").first.locator("path.point")
     squares.nth(12 * 3 + 5).wait_for(timeout=30_000)
     assert squares.count() == 6 * 12
+    # The grid is the step's first chart, drawn before the page settles: a click while it is drawn again is lost.
+    wait_ready(page)
+    page.wait_for_timeout(1000)
     box = squares.nth(12 * 3 + 5).bounding_box()  # layer 3, head 5
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.wait_for_function("() => location.search.includes('heads_off=0.2%2C3.5')", timeout=60_000)
@@ -434,8 +437,11 @@ FOCUSED = """() => {
 def test_the_keyboard_reaches_past_the_charts_and_works_the_buttons(page, server):
     open_page(page, server, "fill_mask", "en", text="He went to the [MASK] to swim.")
     # BERT's chart and the left-to-right model's: both drawn before counting what follows them.
+    # (Plotly draws a chart in two .main-svg layers: count the charts, not the layers.)
     page.wait_for_function(
-        "() => document.querySelectorAll('[data-testid=\"stPlotlyChart\"] .main-svg').length >= 2", timeout=30_000
+        "() => [...document.querySelectorAll('[data-testid=\"stPlotlyChart\"]')]"
+        ".filter(c => c.querySelector('.main-svg')).length >= 2",
+        timeout=30_000,
     )
     charts = page.locator('[data-testid="stPlotlyChart"]').count()
     assert charts >= 2

@@ -14,6 +14,7 @@ from app.charts.classroom import MATCH_COLOR, OTHER_COLOR, guess_bars
 from app.classroom import session
 from app.classroom.store import MAX_GUESS, bert_word
 from app.models import fill_mask
+from app.text.attention import TEXT as ATTENTION
 from app.text.classroom import TEXT
 from app.text.fill_mask import TEXT as FILL_MASK
 
@@ -143,6 +144,23 @@ def test_a_class_follows_its_teacher_and_answers_a_quiz(lang):
     run(first)
     assert first.session_state.get("class_room") is None
     assert TEXT["notice_ended"][lang] in shown(first)
+
+
+def test_a_class_follows_the_section_its_teacher_opens():
+    teacher = new_session("en")
+    teacher.switch_page("pages/classroom.py")
+    run(teacher)
+    teacher.button(key="classroom_start").click()
+    run(teacher)
+    student = new_session("en", room=teacher.session_state["class_room"])
+    teacher.switch_page("pages/attention.py")
+    run(teacher)
+    teacher.segmented_control(key="w_attention_section").set_value("bertviz")
+    run(teacher)
+    run(student)
+    assert student.session_state["attention_section"] == "bertviz"
+    assert student.title[0].value == ATTENTION["title"]["en"]
+    assert len(student.get("iframe")) == 1 and not figures(student)  # bertviz, and no maps
 
 
 def test_bad_codes_say_so_on_the_page():
