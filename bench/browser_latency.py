@@ -5,7 +5,8 @@ also reports the server's CPU time (the Streamlit process) and Chromium's main-t
 
     .venv/bin/python bench/browser_latency.py [--changes 6]
 
-The first page is split into its steps: the browser's own start (Streamlit's scripts and websocket), the script
+Everything after the first page waits until the server has finished warming up (as a class finds it; the first
+page on a fresh server is the one measurement of a server still starting). The first page is split into its steps: the browser's own start (Streamlit's scripts and websocket), the script
 runs on the server (on a fresh server the first runs the page alone, which imports torch, and reruns through the
 entry script, which loads the model), and the drawing of the first chart after the script has finished.
 """
@@ -20,7 +21,7 @@ import time
 from pathlib import Path
 
 # bench/ is the script's folder: the benchmarks start the app one way
-from classroom_load import ROOT, free_port, start_server
+from classroom_load import ROOT, free_port, settled, start_server
 
 sys.path.insert(0, str(ROOT))
 from app.navigation import PAGE_FILES  # noqa: E402 - after the path is set
@@ -99,7 +100,9 @@ def main() -> None:
                     print(f"  {at / 1000:6.2f}  {what}")
                 last = what
 
-            # Another student's first visit, once the server has warmed up: a browser with nothing cached.
+            # Another student's first visit, once the server has warmed up (serve.py's background work done, as a
+            # class finds it): a browser with nothing cached.
+            print(f"server settled {settled(server.pid):.1f} s after the first page")
             other = browser.new_context(viewport={"width": 1400, "height": 1000})
             newcomer = other.new_page()
             newcomer.set_default_timeout(180_000)

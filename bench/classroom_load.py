@@ -339,7 +339,7 @@ def server_cpu(pid: int) -> tuple[float, float]:
     return int(fields[11]) / os.sysconf("SC_CLK_TCK"), int(fields[12]) / os.sysconf("SC_CLK_TCK")
 
 
-async def settled(pid: int, limit: float = 180) -> float:
+def settled(pid: int, limit: float = 180) -> float:
     """Wait until the server has finished starting, as a class finds it: ``serve.py`` answers at once and warms
     up in a background thread (the model, the head lab's statistics in both languages), which would otherwise
     share the cores with the students. Done when a second passes with no more than 50 ms of its CPU; returns the
@@ -347,7 +347,7 @@ async def settled(pid: int, limit: float = 180) -> float:
     start = time.perf_counter()
     used = sum(server_cpu(pid))
     while time.perf_counter() - start < limit:
-        await asyncio.sleep(1.0)
+        time.sleep(1.0)
         used, before = sum(server_cpu(pid)), used
         if used - before <= 0.05:
             break
@@ -389,7 +389,7 @@ async def run(args) -> None:
     try:
         await student(port, 0, {"fill_mask": [], "attention": []}, [])  # a teacher's first visit loads the model
         if not args.cold:
-            print(f"server settled {await settled(server.pid):.1f} s after the first visit")
+            print(f"server settled {settled(server.pid):.1f} s after the first visit")
         idle = server_mb(server.pid)
         print(f"server idle after the first visit: {idle:.0f} MB\n")
 
