@@ -35,6 +35,15 @@ def run(at: AppTest) -> AppTest:
     return at
 
 
+def class_started(lang: str) -> AppTest:
+    """A teacher's session that has started a class."""
+    teacher = new_session(lang)
+    teacher.switch_page("pages/classroom.py")
+    run(teacher)
+    teacher.button(key="classroom_start").click()
+    return run(teacher)
+
+
 def shown(at: AppTest) -> list[str]:
     return [e.value for e in [*at.markdown, *at.caption, *at.warning, *at.success, *at.info]]
 
@@ -49,11 +58,7 @@ def on_page(at: AppTest, name: str) -> bool:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_class_follows_its_teacher_and_answers_a_quiz(lang):
-    teacher = new_session(lang)
-    teacher.switch_page("pages/classroom.py")
-    run(teacher)
-    teacher.button(key="classroom_start").click()
-    run(teacher)
+    teacher = class_started(lang)
     code = teacher.session_state["class_room"]
     assert TEXT["room_code"][lang].format(code=code) in [m.value.lstrip("# ") for m in teacher.markdown]
     link = teacher.code[0].value
@@ -147,11 +152,7 @@ def test_a_class_follows_its_teacher_and_answers_a_quiz(lang):
 
 
 def test_a_class_follows_the_section_its_teacher_opens():
-    teacher = new_session("en")
-    teacher.switch_page("pages/classroom.py")
-    run(teacher)
-    teacher.button(key="classroom_start").click()
-    run(teacher)
+    teacher = class_started("en")
     student = new_session("en", room=teacher.session_state["class_room"])
     teacher.switch_page("pages/attention.py")
     run(teacher)
@@ -208,11 +209,7 @@ def test_the_guess_chart_escapes_marks_and_folds_the_long_tail():
 
 
 def test_the_teachers_private_link_takes_the_class_back_and_leaves_the_address_bar():
-    teacher = new_session("en")
-    teacher.switch_page("pages/classroom.py")
-    run(teacher)
-    teacher.button(key="classroom_start").click()
-    run(teacher)
+    teacher = class_started("en")
     code, token = teacher.session_state["class_room"], teacher.session_state["class_token"]
     private = teacher.code[1].value  # inside the "teacher's link" expander
     assert private.endswith(f"/?room={code}&teacher={token}")
@@ -229,11 +226,7 @@ def test_the_teachers_private_link_takes_the_class_back_and_leaves_the_address_b
 
 
 def test_a_new_question_calls_an_exploring_student_back_and_bert_answers_once_for_the_room(monkeypatch):
-    teacher = new_session("en")
-    teacher.switch_page("pages/classroom.py")
-    run(teacher)
-    teacher.button(key="classroom_start").click()
-    run(teacher)
+    teacher = class_started("en")
     student = new_session("en", room=teacher.session_state["class_room"])
     student.button(key="class_explore").click()
     run(student)
