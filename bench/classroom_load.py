@@ -384,9 +384,7 @@ async def phase(pid: int, *jobs) -> tuple[float, float]:
 
 async def run(args) -> None:
     floor = model_floor(args.sessions) if 1 in args.phases else {}
-    port = free_port()
-    server = start_server(port, args.max_trainings, args.session_ttl)
-    try:
+    with running_server(max_trainings=args.max_trainings, session_ttl=args.session_ttl) as (port, server):
         await student(port, 0, {"fill_mask": [], "attention": []}, [])  # a teacher's first visit loads the model
         if not args.cold:
             print(f"server settled {settled(server.pid):.1f} s after the first visit")
@@ -497,12 +495,6 @@ async def run(args) -> None:
                 f"server memory before {before:.0f} MB, with the 4 trainings {during:.0f} MB, after the TTL {after:.0f} MB; "
                 f"a new Start afterwards {'QUEUED: slots were not freed' if QUEUED_TEXT in status else 'trained at once'}"
             )
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
 
 
 def main() -> None:
