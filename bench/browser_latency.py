@@ -30,6 +30,10 @@ from app.text.attention import TEXT as ATTENTION  # noqa: E402
 CHROMIUM = "/usr/bin/chromium"
 READY = '[data-testid="stApp"][data-test-connection-state="CONNECTED"][data-test-script-state="notRunning"]'
 CHART = '[data-testid="stPlotlyChart"] .main-svg'
+# After a run has finished, a chart or a table is still a skeleton until its code has loaded (plotly's module on a
+# new document): a page is drawn when nothing is a skeleton and every plotly chart has drawn.
+DRAWN = """() => !document.querySelector('[data-testid="stSkeleton"]')
+  && [...document.querySelectorAll('[data-testid="stPlotlyChart"]')].every(c => c.querySelector('.main-svg'))"""
 # Steps of the first page, recorded by the page itself from its first script on.
 TIMELINE = """
 window.__steps = [];
@@ -51,6 +55,11 @@ BERTVIZ_LAYER = """() => {
   const select = frame && frame.contentDocument && frame.contentDocument.querySelector("#layer");
   return select && frame.contentDocument.querySelector("svg text") ? select.value : null;
 }"""
+
+
+def wait_drawn(tab) -> None:
+    tab.wait_for_selector(READY)
+    tab.wait_for_function(DRAWN)
 
 
 def cpu_seconds(pid: int) -> float:
@@ -107,27 +116,21 @@ def main() -> None:
             newcomer = other.new_page()
             newcomer.set_default_timeout(180_000)
             rows.append(("first page of a new browser: both maps drawn", first_page(newcomer), None, None))
-            # Every page opened by its address in that browser: its run finished and its first chart drawn.
+            # Every page opened by its address in that browser: its run finished and everything in it drawn.
             for name in PAGE_FILES:
                 newcomer.wait_for_timeout(500)
                 start = time.perf_counter()
                 newcomer.goto(f"{url}/{name}?lang=en")
-                newcomer.wait_for_selector(READY)
-                if newcomer.locator('[data-testid="stPlotlyChart"]').count():
-                    newcomer.locator(CHART).first.wait_for()
+                wait_drawn(newcomer)
                 rows.append((f"open a page by its address ({name})", time.perf_counter() - start, None, None))
             # Every page again by its sidebar link, as a student moves through the app (the same document, so
-            # Streamlit's scripts and plotly are loaded already): until its run finished and all its charts drawn.
+            # Streamlit's scripts and plotly are loaded already): until its run finished and everything in it drawn.
             for name in PAGE_FILES[1:]:  # the first page's link is "/", the page the loop above ended away from
                 newcomer.wait_for_timeout(500)
                 start = time.perf_counter()
                 newcomer.locator(f'[data-testid="stSidebarNav"] a[href$="/{name}"]').first.click()
                 newcomer.wait_for_function(f"() => location.pathname.endsWith('/{name}')")
-                newcomer.wait_for_selector(READY)
-                newcomer.wait_for_function(
-                    "() => { const charts = document.querySelectorAll('[data-testid=\"stPlotlyChart\"]');"
-                    " return [...charts].every(c => c.querySelector('.main-svg')); }"
-                )
+                wait_drawn(newcomer)
                 rows.append((f"open a page by the sidebar ({name})", time.perf_counter() - start, None, None))
             other.close()
 
@@ -175,10 +178,10 @@ def main() -> None:
 
             def fill_mask_shown():
                 page.wait_for_function("() => location.pathname.endsWith('/fill_mask')")
-                page.wait_for_selector(READY)
+                wait_drawn(page)
 
             interact(
-                "change of page to fill-mask: its run finished",
+                "change of page to fill-mask: drawn",
                 lambda: page.locator('[data-testid="stSidebarNav"] a[href$="/fill_mask"]').click(),
                 fill_mask_shown,
             )

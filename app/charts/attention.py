@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from .base import SUMMARY_JOIN, base_layout, figure, heatmap_spec, scale, shown, style
+from .base import SUMMARY_JOIN, base_layout, bottom_margin, figure, heatmap_spec, left_margin, scale, shown, style
 from .palette import ORANGE, SEQUENTIAL, SEQUENTIAL_SECOND, VERMILLION
 
 MAX_MAP_HEIGHT = 900
@@ -38,7 +38,7 @@ def attention_map(matrix: np.ndarray, tokens: Sequence[str], *, title: str, zmax
     layout["xaxis"].update(side="top", tickangle=-60)
     # Keys are labelled along the top, so the title goes to the very top of the figure, above them.
     layout["title"].update(y=1.0, yref="container", yanchor="top", pad={"t": 8})
-    layout["margin"]["t"] = 130
+    layout["margin"].update(t=130, b=10)  # nothing under the map
     return figure(spec)
 
 
@@ -151,7 +151,13 @@ def statistics_grid(
     # figure with make_subplots and an update per panel took most of the attention page's server time.
     layout = base_layout(None, rows * max(240, 28 * n_layers + 110) + 60)
     layout.update(
-        margin={**layout["margin"], "t": 40},
+        # Numbered axes (layers and heads), titled at the left column and the bottom row; the legend below.
+        margin={
+            **layout["margin"],
+            "t": 40,
+            "l": left_margin([str(n_layers - 1)], title=True),
+            "b": bottom_margin(title=True, legends=3 if selected is not None else 0),
+        },
         showlegend=selected is not None,
         legend={"orientation": "h", "y": -0.1, "x": 0},
         annotations=[],

@@ -88,9 +88,10 @@ def shown(values: np.ndarray) -> np.ndarray:
     return np.asarray(values, dtype=np.float32)
 
 
-def base_layout(title: str | None = None, height: int | None = None) -> dict:
+def base_layout(title: str | None = None, height: int | None = None, margin: dict | None = None) -> dict:
     """The look every chart shares, as a layout dict: a builder that makes its figure in one go (a figure is
-    validated once; each ``update_*`` call afterwards re-validates, several ms apiece) starts from this."""
+    validated once; each ``update_*`` call afterwards re-validates, several ms apiece) starts from this.
+    ``margin`` holds the sides a builder sizes for its labels (see ``left_margin``)."""
     layout = {} if title is None else {"title": {"text": title}}
     return layout | {
         "font": {"family": FONT},
@@ -102,9 +103,44 @@ def base_layout(title: str | None = None, height: int | None = None) -> dict:
         # above are ours. The template Streamlit registers is 7 KB that each figure copied at construction and
         # that Streamlit deep-copied, walked and sent on every draw: 2.5 of the statistics grid's 3.5 ms.
         "template": {},
-        "margin": {"l": 10, "r": 10, "t": 50 if title else 10, "b": 10},
+        "margin": {"l": 10, "r": 10, "t": 50 if title else 10, "b": 10} | (margin or {}),
         "height": height,
     }
+
+
+# Streamlit's chart theme turns on plotly's automargin, and plotly draws a chart whose margins are too small for its
+# tick labels, axis titles or colour bar, measures them, widens the margins and draws it all again. With 10 px
+# margins every chart was drawn twice, half of a page's drawing in the browser (the head lab's first step opened by
+# its address: 2.6-3.3 s, with margins that fit 1.8-2.3 s). So builders start from margins that fit, estimated
+# from their labels at the theme's sizes (12 px tick labels, 14 px axis titles); automargin still widens a margin
+# that an unusual label outgrows. The constants are measured in Chromium (tests/test_browser.py checks that the
+# charts of the default pages are drawn with the margins they ask for).
+LATIN_PX = 7.5  # the widest Latin tick labels measured 7.2 px a character ("walked": 43 px)
+WIDE_PX = 12.5  # a Chinese character: one em
+TICK_ROOM = 28  # tick marks and the gap between labels and plot (measured 19-26 px)
+AXIS_TITLE_ROOM = 36  # a vertical axis title and its stand-off (measured 27-34 px beyond the labels)
+COLORBAR_ROOM = 112  # a colour bar with its tick labels (measured 84-107 px)
+BOTTOM_ROOM = 45  # horizontal tick labels under the plot (measured 34-41 px)
+BOTTOM_TITLE_ROOM = 30  # an axis title under them (measured 64-71 px in all)
+LEGEND_ROOM = 25  # a horizontal legend under those (measured 82-88 px in all)
+
+
+def label_px(labels: Sequence[str]) -> float:
+    """The width of the widest tick label, estimated from its characters (a little over, never under, as measured)."""
+    return max(
+        (sum(WIDE_PX if unicodedata.east_asian_width(c) in "WF" else LATIN_PX for c in str(label)) for label in labels),
+        default=0.0,
+    )
+
+
+def left_margin(labels: Sequence[str], *, title: bool = False) -> int:
+    """The left margin a vertical axis with these tick labels (and an axis title) needs."""
+    return math.ceil(label_px(labels) + TICK_ROOM + (AXIS_TITLE_ROOM if title else 0))
+
+
+def bottom_margin(*, title: bool = False, legends: int = 0) -> int:
+    """The bottom margin of horizontal tick labels, an axis title and ``legends`` rows of legend."""
+    return BOTTOM_ROOM + (BOTTOM_TITLE_ROOM if title else 0) + LEGEND_ROOM * legends
 
 
 def figure(spec: dict) -> go.Figure:
@@ -118,8 +154,8 @@ def figure(spec: dict) -> go.Figure:
     return go.Figure(spec, _validate=False)
 
 
-def style(fig: go.Figure, title: str | None = None, height: int | None = None) -> go.Figure:
-    fig.update_layout(base_layout(title, height))
+def style(fig: go.Figure, title: str | None = None, height: int | None = None, margin: dict | None = None) -> go.Figure:
+    fig.update_layout(base_layout(title, height, margin))
     return fig
 
 
@@ -155,23 +191,32 @@ def heatmap_spec(
         "zmax": zmax,
         "hovertemplate": hover,
     }
-    layout = base_layout(title, height or max(300, 22 * len(y_labels) + 120))
+    margin = {
+        "l": left_margin(trace["y"]),
+        "r": COLORBAR_ROOM,
+        "b": math.ceil(ROTATED * label_px(trace["x"])) + BOTTOM_ROOM,  # labels at -45°
+    }
+    layout = base_layout(title, height or max(300, 22 * len(y_labels) + 120), margin)
     layout["yaxis"] = {"autorange": "reversed", "type": "category"}
     layout["xaxis"] = {"type": "category", "tickangle": -45}
     return {"data": [trace], "layout": layout}
+
+
+ROTATED = math.sin(math.pi / 4)  # the height of a label drawn at 45° for each pixel of its width
 
 
 def probability_bars(
     labels: Sequence[str], probs: Sequence[float], *, title: str | None = None, color: str = BLUE
 ) -> go.Figure:
     """Horizontal bars, the most likely at the top."""
-    layout = base_layout(title, 60 + 28 * len(labels))
+    y_labels = unique_labels(labels)
+    layout = base_layout(title, 60 + 28 * len(labels), {"l": left_margin(y_labels), "b": BOTTOM_ROOM})
     layout["yaxis"] = {"autorange": "reversed", "type": "category"}
     layout["xaxis"] = {"range": [0, 1], "tickformat": ".0%"}
     bars = {
         "type": "bar",
         "x": list(probs),
-        "y": unique_labels(labels),
+        "y": y_labels,
         "orientation": "h",
         "marker": {"color": color},
         "text": [f"{p:.1%}" for p in probs],
@@ -232,7 +277,7 @@ def token_grid(
     fig.update_xaxes(visible=False)
     fig.update_yaxes(visible=False, autorange="reversed")
     fig.update_layout(legend={"orientation": "h", "y": -0.05, "yanchor": "top"}, plot_bgcolor="rgba(0,0,0,0)")
-    return style(fig, title, 110 + 54 * rows)
+    return style(fig, title, 110 + 54 * rows, {"b": 60})  # the legend under the cells: measured 50-53 px
 
 
 # Charts in words: each chart's main finding as one sentence, for screen readers and the back of the room.

@@ -11,7 +11,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .base import SUMMARY_JOIN, heatmap, shown, style
+from .base import COLORBAR_ROOM, SUMMARY_JOIN, bottom_margin, heatmap, left_margin, shown, style
 from .palette import BLUE, DIVERGING, GREEN, ORANGE, PURPLE, VERMILLION
 
 MAX_HEATMAP_HEIGHT = 900
@@ -93,9 +93,8 @@ def token_vectors(
     )
     fig.update_xaxes(title_text="d", row=2, col=1)
     fig.update_layout(legend={"orientation": "h", "yanchor": "bottom", "y": 1.08, "x": 0}, hovermode="x unified")
-    style(fig, None, 560)
-    fig.update_layout(margin={"t": 90})
-    return fig
+    # The legend above the panels: measured 108 px of top margin.
+    return style(fig, None, 560, {"t": 110, "l": left_margin(["−0.25"]), "b": bottom_margin(title=True)})
 
 
 def norm_bars(norms: dict[str, float], labels: dict[str, str], *, title: str) -> go.Figure:
@@ -114,7 +113,7 @@ def norm_bars(norms: dict[str, float], labels: dict[str, str], *, title: str) ->
     )
     fig.update_yaxes(autorange="reversed", type="category")
     fig.update_xaxes(rangemode="tozero")
-    return style(fig, title, 340)
+    return style(fig, title, 340, {"l": left_margin([labels[n] for n in names]), "r": 20, "b": bottom_margin()})
 
 
 def position_similarity(similarity: np.ndarray, *, title: str, axis_label: str) -> go.Figure:
@@ -134,7 +133,7 @@ def position_similarity(similarity: np.ndarray, *, title: str, axis_label: str) 
     )
     fig.update_yaxes(autorange="reversed", title_text=axis_label, scaleanchor="x")
     fig.update_xaxes(title_text=axis_label, constrain="domain")  # square cells, no padding beyond the matrix
-    return style(fig, title, 620)
+    return style(fig, title, 620, {"l": 20, "r": COLORBAR_ROOM, "b": bottom_margin(title=True)})
 
 
 def part_summary(values: np.ndarray, tokens: Sequence[str], dims: int, template: str) -> str:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from .base import SUMMARY_JOIN, axis_labels, shown, style
+from .base import SUMMARY_JOIN, axis_labels, bottom_margin, left_margin, shown, style
 from .palette import BLUE, GREEN, ORANGE, PURPLE, SEQUENTIAL, SEQUENTIAL_SECOND, VERMILLION
 
 PATTERN_COLOURS = {
@@ -44,7 +44,7 @@ def layer_profile(
     fig.update_xaxes(title_text=axis[0], dtick=1)
     fig.update_yaxes(title_text=axis[1], tickformat=".0%", range=[0, 1])
     fig.update_layout(font_size=FONT_SIZE, legend={"orientation": "h", "y": -0.2})
-    return style(fig, title, 380)
+    return style(fig, title, 380, {"l": left_margin(["100%"], title=True), "b": bottom_margin(title=True, legends=1)})
 
 
 def thumbnails(
@@ -105,7 +105,12 @@ def thumbnails(
         scaleanchor="x",
     )
     fig.update_layout(font_size=FONT_SIZE, legend={"orientation": "h", "y": -0.12}, plot_bgcolor="white")
-    return style(fig, title, 120 + 70 * L)
+    return style(
+        fig,
+        title,
+        120 + 70 * L,
+        {"l": left_margin([str(L - 1)], title=True), "b": bottom_margin(title=True, legends=1)},
+    )
 
 
 def pattern_counts(
@@ -122,7 +127,10 @@ def pattern_counts(
     fig.update_layout(barmode="stack", font_size=FONT_SIZE, legend={"orientation": "h", "y": -0.2})
     fig.update_xaxes(title_text=axis[0], dtick=1)
     fig.update_yaxes(title_text=axis[1])
-    return style(fig, title, 380)
+    most = max((sum(column) for column in zip(*counts.values())), default=0)
+    return style(
+        fig, title, 380, {"l": left_margin([str(most)], title=True), "b": bottom_margin(title=True, legends=1)}
+    )
 
 
 def head_grid(

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from .base import SUMMARY_JOIN, plotly_text, style
+from .base import SUMMARY_JOIN, left_margin, plotly_text, style
 from .palette import BLUE, LIGHT, ORANGE, PALE, PURPLE, SKY
 
 # Outcome code → box colour; light enough for black text. Codes follow app.masking_lab
@@ -112,9 +112,10 @@ def token_strip(
         legend={"orientation": "h", "yanchor": "bottom", "y": 1.0, "xanchor": "left", "x": 0},
         plot_bgcolor="white",
     )
-    fig = style(fig, plotly_text(title) if title else None, 90 + 34 * height_rows + (30 if title else 0))
-    fig.update_layout(margin={"t": 80 if title else 40})
-    return fig
+    height = 90 + 34 * height_rows + (30 if title else 0)
+    return style(
+        fig, plotly_text(title) if title else None, height, {"t": 80 if title else 40, "l": left_margin(ticktext)}
+    )
 
 
 def convergence_chart(

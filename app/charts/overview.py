@@ -12,7 +12,7 @@ import plotly.graph_objects as go
 
 from model.modeling import BertConfig, count_parameters
 
-from .base import SUMMARY_JOIN, style
+from .base import SUMMARY_JOIN, bottom_margin, left_margin, style
 from .palette import BLUE, ORANGE, PALE, SKY, VERMILLION
 
 # Task key, previous best, BERT-Large, on the test sets, from Devlin et al. 2019: the abstract gives BERT's score
@@ -89,7 +89,9 @@ def parameter_bars(
     fig.update_layout(barmode="stack", legend={"orientation": "h", "y": -0.25, "traceorder": "normal"})
     fig.update_xaxes(title=axis, range=[0, max(c["total"] for c in counts) / 1e6 * 1.15])
     fig.update_yaxes(autorange="reversed", type="category")
-    return style(fig, title, 140 + 55 * len(models))
+    return style(
+        fig, title, 140 + 55 * len(models), {"l": left_margin(models), "b": bottom_margin(title=True, legends=1)}
+    )
 
 
 def results_bars(
@@ -115,7 +117,7 @@ def results_bars(
     # A zero baseline would hide 6-point gains between 80 and 93; the axis starts just below the lowest score.
     fig.update_yaxes(title=axis, range=[max(0.0, low - 10), 100])
     fig.update_layout(barmode="group", legend={"orientation": "h", "y": -0.2})
-    return style(fig, title, 380)
+    return style(fig, title, 380, {"l": left_margin(["100"], title=True), "b": bottom_margin(legends=2)})
 
 
 def paradigm_figure(
