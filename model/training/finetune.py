@@ -307,6 +307,7 @@ def layer_changes(base: torch.nn.Module, tuned: torch.nn.Module) -> dict[str, fl
     return {name: math.sqrt(diff) / math.sqrt(norm) if norm else 0.0 for name, (diff, norm) in moved.items()}
 
 
+@torch.no_grad()  # a prediction needs no gradients: none are kept, and no graph is built for them
 def predict(model: BertForTaskHead, tokenizer: BertTokenizer, text: str, labels: list[str]) -> dict:
     """Class probabilities for a sentence, or a tag (and its probability) for every token."""
     enc = tokenizer.encode(text, max_length=min(tokenizer.max_length, model.config.max_position_embeddings))
