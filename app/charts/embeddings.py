@@ -131,7 +131,8 @@ def position_similarity(similarity: np.ndarray, *, title: str, axis_label: str) 
             hovertemplate="%{y} · %{x}: %{z:.3f}<extra></extra>",
         )
     )
-    fig.update_yaxes(autorange="reversed", title_text=axis_label, scaleanchor="x")
+    # Both axes keep to the matrix: on a narrow screen the square shrinks, instead of the rows axis running past it.
+    fig.update_yaxes(autorange="reversed", title_text=axis_label, scaleanchor="x", constrain="domain")
     fig.update_xaxes(title_text=axis_label, constrain="domain")  # square cells, no padding beyond the matrix
     return style(fig, title, 620, {"l": 20, "r": COLORBAR_ROOM, "b": bottom_margin(title=True)})
 
