@@ -290,6 +290,8 @@ def test_head_lab_link_restores_removed_heads_and_a_click_removes_one(page, serv
     page.wait_for_function("() => location.search.includes('heads_off=0.2%2C3.5')", timeout=60_000)
     wait_ready(page)
     assert page.get_by_text("2 of 72 heads removed.").count() == 1
+    wait_drawn(page)
+    assert page.evaluate(WIDENED_MARGINS) == []  # the grid and the bars with and without the heads: drawn once
     shot(page, "heads_click_en")
 
 
@@ -307,9 +309,10 @@ def test_sentence_edit_updates_fill_mask_predictions(page, server):
     )
     print(f"fill-mask edit in Chromium: new predictions drawn {time.perf_counter() - start:.2f} s")  # not asserted
     wait_ready(page)
-    page.wait_for_timeout(500)
+    wait_drawn(page)
     assert_no_exception(page)
     assert page.locator('[data-testid="stPlotlyChart"]').first.inner_text() != before
+    assert page.evaluate(WIDENED_MARGINS) == []  # Chinese candidates' bars: drawn once
     assert "%E6%88%91" in page.url or "我" in page.url  # the sentence travels in the shareable URL
     shot(page, "fill_mask_typed_zh")
 

@@ -138,6 +138,14 @@ def left_margin(labels: Sequence[str], *, title: bool = False) -> int:
     return math.ceil(label_px(labels) + TICK_ROOM + (AXIS_TITLE_ROOM if title else 0))
 
 
+def rotated_bottom_margin(labels: Sequence[str]) -> int:
+    """The bottom margin of tick labels drawn at -45° (a heatmap's tokens)."""
+    return math.ceil(ROTATED * label_px(labels)) + BOTTOM_ROOM
+
+
+ROTATED = math.sin(math.pi / 4)  # the height of a label drawn at 45° for each pixel of its width
+
+
 def bottom_margin(*, title: bool = False, legends: int = 0) -> int:
     """The bottom margin of horizontal tick labels, an axis title and ``legends`` rows of legend."""
     return BOTTOM_ROOM + (BOTTOM_TITLE_ROOM if title else 0) + LEGEND_ROOM * legends
@@ -194,15 +202,12 @@ def heatmap_spec(
     margin = {
         "l": left_margin(trace["y"]),
         "r": COLORBAR_ROOM,
-        "b": math.ceil(ROTATED * label_px(trace["x"])) + BOTTOM_ROOM,  # labels at -45°
+        "b": rotated_bottom_margin(trace["x"]),
     }
     layout = base_layout(title, height or max(300, 22 * len(y_labels) + 120), margin)
     layout["yaxis"] = {"autorange": "reversed", "type": "category"}
     layout["xaxis"] = {"type": "category", "tickangle": -45}
     return {"data": [trace], "layout": layout}
-
-
-ROTATED = math.sin(math.pi / 4)  # the height of a label drawn at 45° for each pixel of its width
 
 
 def probability_bars(

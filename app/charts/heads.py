@@ -11,7 +11,16 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from .base import SUMMARY_JOIN, axis_labels, bottom_margin, left_margin, shown, style
+from .base import (
+    COLORBAR_ROOM,
+    SUMMARY_JOIN,
+    axis_labels,
+    bottom_margin,
+    left_margin,
+    rotated_bottom_margin,
+    shown,
+    style,
+)
 from .palette import BLUE, GREEN, ORANGE, PURPLE, SEQUENTIAL, SEQUENTIAL_SECOND, VERMILLION
 
 PATTERN_COLOURS = {
@@ -184,7 +193,14 @@ def head_grid(
     fig.update_layout(
         font_size=FONT_SIZE, clickmode="event+select", legend={"orientation": "h", "y": -0.2}, plot_bgcolor="white"
     )
-    return style(fig, title, 140 + 44 * L)
+    # The colour bar carries a title beside its numbers (measured 139-147 px on the right); the removed heads' legend
+    # entry goes under the axis title.
+    margin = {
+        "l": left_margin([str(L - 1)], title=True),
+        "r": COLORBAR_ROOM + 40,
+        "b": bottom_margin(title=True, legends=1 if removed else 0),
+    }
+    return style(fig, title, 140 + 44 * L, margin)
 
 
 def pruning_curve(
@@ -211,7 +227,7 @@ def pruning_curve(
     fig.update_xaxes(title_text=axis[0], tickformat=".0%", range=[-0.02, 1.02])
     fig.update_yaxes(title_text=axis[1], tickformat=".0%", rangemode="tozero")
     fig.update_layout(font_size=FONT_SIZE, legend={"orientation": "h", "y": -0.22})
-    return style(fig, title, 420)
+    return style(fig, title, 420, {"l": left_margin(["100%"], title=True), "b": bottom_margin(title=True, legends=1)})
 
 
 def compared_bars(rows: Sequence[tuple[str, float, float]], names: tuple[str, str], *, title: str) -> go.Figure:
@@ -235,7 +251,8 @@ def compared_bars(rows: Sequence[tuple[str, float, float]], names: tuple[str, st
     fig.update_yaxes(autorange="reversed", type="category")
     fig.update_xaxes(tickformat=".0%", rangemode="tozero")
     fig.update_layout(barmode="group", font_size=FONT_SIZE, legend={"orientation": "h", "y": -0.15})
-    return style(fig, title, 140 + 48 * len(rows))
+    # The legend's larger type takes more than a row's room: measured 77 px under the plot.
+    return style(fig, title, 140 + 48 * len(rows), {"l": left_margin(labels), "b": bottom_margin(legends=2)})
 
 
 def token_views(tokens: Sequence[str], rows: dict[str, np.ndarray], names: dict[str, str], *, title: str) -> go.Figure:
@@ -257,7 +274,12 @@ def token_views(tokens: Sequence[str], rows: dict[str, np.ndarray], names: dict[
     fig.update_xaxes(type="category", tickangle=-45)
     fig.update_yaxes(autorange="reversed")
     fig.update_layout(font_size=FONT_SIZE)
-    return style(fig, title, 130 + 70 * len(keys))
+    margin = {
+        "l": left_margin([names[k] for k in keys]),
+        "r": COLORBAR_ROOM,
+        "b": rotated_bottom_margin(axis_labels(tokens)),
+    }
+    return style(fig, title, 130 + 70 * len(keys), margin)
 
 
 def profile_summary(means: dict[str, Sequence[float]], names: dict[str, str], template: str) -> str:
