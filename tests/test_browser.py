@@ -367,6 +367,7 @@ def test_fine_tuning_runs_live_and_shows_its_score(page, server):
     score = metric.locator('[data-testid="stMetricValue"]').inner_text()
     assert score.endswith("%") and 0 <= float(score.rstrip("%")) <= 100
     assert_no_exception(page)
+    assert page.evaluate(WIDENED_MARGINS) == []  # the live curves, the confusion matrix and the changes: drawn once
     metric.scroll_into_view_if_needed()
     shot(page, "finetune_done_en")
 
@@ -517,6 +518,7 @@ def test_live_pretraining_draws_its_curves_and_the_probe(page, server):
     bars.first.wait_for()
     assert bars.count() == 5
     assert_no_exception(page)
+    assert page.evaluate(WIDENED_MARGINS) == []  # curves redrawn at every evaluation: each time once
     page.get_by_role("button", name=TEXT["stop"]["en"]).click()
     page.get_by_text(TEXT["stopped"]["en"], exact=True).wait_for(timeout=60_000)
     shot(page, "pretrain_live_stopped_en")

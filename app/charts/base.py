@@ -6,7 +6,7 @@ import functools
 import html
 import math
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 import plotly.colors
@@ -136,6 +136,14 @@ def label_px(labels: Sequence[str]) -> float:
 def left_margin(labels: Sequence[str], *, title: bool = False) -> int:
     """The left margin a vertical axis with these tick labels (and an axis title) needs."""
     return math.ceil(label_px(labels) + TICK_ROOM + (AXIS_TITLE_ROOM if title else 0))
+
+
+def right_legend_margin(names: Iterable[str]) -> int:
+    """The right margin of plotly's default legend, a column of these names beside the plot."""
+    return math.ceil(label_px(list(names))) + LEGEND_SYMBOL_ROOM
+
+
+LEGEND_SYMBOL_ROOM = 70  # a legend entry's line sample and the gaps around it (measured 64 px)
 
 
 def rotated_bottom_margin(labels: Sequence[str]) -> int:

@@ -14,7 +14,18 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .base import SUMMARY_JOIN, heatmap, plotly_text, quoted, style, token_grid, unique_labels
+from .base import (
+    SUMMARY_JOIN,
+    bottom_margin,
+    heatmap,
+    left_margin,
+    plotly_text,
+    quoted,
+    rotated_bottom_margin,
+    style,
+    token_grid,
+    unique_labels,
+)
 from .palette import BLUE, GREEN, LIGHT, ORANGE, PURPLE, VERMILLION
 
 RUN_COLOURS = {"pretrained": BLUE, "random": VERMILLION}
@@ -126,7 +137,7 @@ def training_curves(
     fig.update_xaxes(title_text=step_title, range=[0, last_step * 1.02], dtick=max(1, math.ceil(last_step / 8)))
     fig.update_yaxes(range=[0, 1.02], tickformat=".0%", row=1, col=2)
     fig.update_layout(legend={"orientation": "h", "y": -0.2, "yanchor": "top"})
-    return titled(style(fig, title, 400))
+    return titled(style(fig, title, 400, {"l": left_margin(["100%"]), "b": bottom_margin(title=True, legends=1)}))
 
 
 def titled(fig: go.Figure) -> go.Figure:
@@ -159,7 +170,7 @@ def confusion_heatmap(
     )
     fig.update_xaxes(title_text=predicted_title, tickangle=0 if len(labels) <= 5 else -45)
     fig.update_yaxes(title_text=true_title)
-    return fig
+    return fig.update_layout(margin_l=left_margin(unique_labels(labels), title=True))
 
 
 def tag_code(tag: str, special: bool) -> int:
@@ -221,7 +232,7 @@ def cls_attention_bars(
     fig.update_xaxes(type="category", tickangle=-45)
     fig.update_yaxes(tickformat=".0%", rangemode="tozero")
     fig.update_layout(barmode="group", legend={"orientation": "h", "y": 1.02, "yanchor": "bottom"})
-    return titled(style(fig, title, 380))
+    return titled(style(fig, title, 380, {"l": left_margin(["100%"]), "b": rotated_bottom_margin(x)}))
 
 
 def layer_change_bars(
@@ -248,7 +259,7 @@ def layer_change_bars(
     fig.update_xaxes(type="category")
     fig.update_yaxes(title_text=axis_title, tickformat=".1%", rangemode="tozero")
     fig.update_layout(barmode="group", legend={"orientation": "h", "y": 1.02, "yanchor": "bottom"})
-    return titled(style(fig, title, 340))
+    return titled(style(fig, title, 340, {"l": left_margin(["10.0%"], title=True), "b": bottom_margin()}))
 
 
 def confusion_summary(counts: Sequence[Sequence[int]], labels: Sequence[str], template: str, none: str) -> str:

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .base import SUMMARY_JOIN, style
+from .base import SUMMARY_JOIN, bottom_margin, left_margin, right_legend_margin, style
 from .palette import BLUE, VERMILLION
 
 RUN_COLOURS = (BLUE, VERMILLION)
@@ -42,10 +42,10 @@ def loss_curves(
                 col=col,
             )
     fig.update_xaxes(title_text=step_title)
-    style(fig, title, 340)
-    if not title:  # room for the two subplot titles, which style() would clip
-        fig.update_layout(margin={"t": 40})
-    return fig
+    margin = {"l": left_margin(["10.0"]), "r": right_legend_margin(run_names.values()), "b": bottom_margin(title=True)}
+    if not title:  # room for the two subplot titles, which style()'s 10 px would clip
+        margin["t"] = 40
+    return style(fig, title, 340, margin)
 
 
 def accuracy_curves(
@@ -86,7 +86,11 @@ def accuracy_curves(
         )
     fig.update_yaxes(title_text=accuracy_title, tickformat=".0%", rangemode="tozero")
     fig.update_xaxes(title_text=step_title)
-    return style(fig, title, 340)
+    # The baseline's label ends past the plot's right edge (measured 17 px); plotly shows a legend from two traces on.
+    margin = {"l": left_margin(["100%"], title=True), "r": 25, "b": bottom_margin(title=True)}
+    if len(fig.data) > 1:
+        margin["r"] = right_legend_margin(run_names.values())
+    return style(fig, title, 340, margin)
 
 
 def target_kind_bars(
