@@ -111,10 +111,10 @@ def base_layout(title: str | None = None, height: int | None = None, margin: dic
 # Streamlit's chart theme turns on plotly's automargin, and plotly draws a chart whose margins are too small for its
 # tick labels, axis titles or colour bar, measures them, widens the margins and draws it all again. With 10 px
 # margins every chart was drawn twice, half of a page's drawing in the browser (the head lab's first step opened by
-# its address: 2.6-3.3 s, with margins that fit 1.8-2.3 s). So builders start from margins that fit, estimated
-# from their labels at the theme's sizes (12 px tick labels, 14 px axis titles); automargin still widens a margin
-# that an unusual label outgrows. The constants are measured in Chromium (tests/test_browser.py checks that the
-# charts of the default pages are drawn with the margins they ask for).
+# its address: 3.4 s, with margins that fit 1.6 s, medians of three). So builders start from margins that fit,
+# estimated from their labels at the theme's sizes (12 px tick labels, 14 px axis titles); automargin still widens
+# a margin that an unusual label outgrows. The constants are measured in Chromium; tests/test_browser.py checks, on
+# every page and after the clicks that draw more charts, that each chart is drawn with the margins it asks for.
 LATIN_PX = 7.5  # the widest Latin tick labels measured 7.2 px a character ("walked": 43 px)
 WIDE_PX = 12.5  # a Chinese character: one em
 TICK_ROOM = 28  # tick marks and the gap between labels and plot (measured 19-26 px)
