@@ -1,14 +1,15 @@
 """What one user waits for in Chromium: the first page on a freshly started server, every page by its address and
-by its sidebar link, a change of layer and of head on the attention page and of its section, and a fill-mask edit. Each interaction
-also reports the server's CPU time (the Streamlit process) and Chromium's main-thread busy time (CDP
-``TaskDuration``), which say where the time went far more steadily than the wall clock does on shared cores.
+by its sidebar link, a change of layer and of head on the attention page and of its section, and a fill-mask edit.
+Each interaction also reports the server's CPU time (the Streamlit process) and Chromium's main-thread busy time
+(CDP ``TaskDuration``), which say where the time went far more steadily than the wall clock does on shared cores.
 
     .venv/bin/python bench/browser_latency.py [--changes 6]
 
 Everything after the first page waits until the server has finished warming up (as a class finds it; the first
-page on a fresh server is the one measurement of a server still starting). The first page is split into its steps: the browser's own start (Streamlit's scripts and websocket), the script
-runs on the server (on a fresh server the first runs the page alone, which imports torch, and reruns through the
-entry script, which loads the model), and the drawing of the first chart after the script has finished.
+page on a fresh server is the one measurement of a server still starting). The first page is split into its steps:
+the browser's own start (Streamlit's scripts and websocket), the script runs on the server (on a fresh server the
+first runs the page alone, which imports torch, and reruns through the entry script, which loads the model), and
+the drawing of the first chart after the script has finished.
 """
 
 from __future__ import annotations

@@ -25,9 +25,12 @@ from app.text.nav import TEXT as NAV
 from app.text.nsp import TEXT as NSP
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+# When a page's run has finished, and when all of it is drawn: as the browser benchmark waits for them.
+from browser_latency import DRAWN, READY  # noqa: E402
+
 CHROMIUM = "/usr/bin/chromium"
 SHOTS = ROOT / "screenshots"
-READY = '[data-testid="stApp"][data-test-connection-state="CONNECTED"][data-test-script-state="notRunning"]'
 BROWSER_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -157,12 +160,6 @@ def open_page(page, server: str, name: str, lang: str, **params) -> None:
     page.goto(f"{server}/{path}?{query}")
     wait_ready(page, FIRST_VISIT_TIMEOUT.get(name, 60_000))
     wait_drawn(page)
-
-
-# After a run, a chart or a table is a skeleton until its code has loaded (plotly's module, on a new document): the
-# page is drawn when nothing is a skeleton and every plotly chart has drawn.
-DRAWN = """() => !document.querySelector('[data-testid="stSkeleton"]')
-  && [...document.querySelectorAll('[data-testid="stPlotlyChart"]')].every(c => c.querySelector('.main-svg'))"""
 
 
 def wait_drawn(page, timeout: float = 60_000) -> None:

@@ -123,6 +123,8 @@ COLORBAR_ROOM = 112  # a colour bar with its tick labels (measured 84-107 px)
 BOTTOM_ROOM = 45  # horizontal tick labels under the plot (measured 34-41 px)
 BOTTOM_TITLE_ROOM = 30  # an axis title under them (measured 64-71 px in all)
 LEGEND_ROOM = 25  # a horizontal legend under those (measured 82-88 px in all)
+LEGEND_SYMBOL_ROOM = 70  # a legend entry's line sample and the gaps around it (measured 64 px)
+ROTATED = math.sin(math.pi / 4)  # the height of a label drawn at 45° for each pixel of its width
 
 
 def label_px(labels: Sequence[str]) -> float:
@@ -143,15 +145,9 @@ def right_legend_margin(names: Iterable[str]) -> int:
     return math.ceil(label_px(list(names))) + LEGEND_SYMBOL_ROOM
 
 
-LEGEND_SYMBOL_ROOM = 70  # a legend entry's line sample and the gaps around it (measured 64 px)
-
-
 def rotated_bottom_margin(labels: Sequence[str]) -> int:
     """The bottom margin of tick labels drawn at -45° (a heatmap's tokens)."""
     return math.ceil(ROTATED * label_px(labels)) + BOTTOM_ROOM
-
-
-ROTATED = math.sin(math.pi / 4)  # the height of a label drawn at 45° for each pixel of its width
 
 
 def bottom_margin(*, title: bool = False, legends: int = 0) -> int:

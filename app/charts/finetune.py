@@ -170,7 +170,7 @@ def confusion_heatmap(
     )
     fig.update_xaxes(title_text=predicted_title, tickangle=0 if len(labels) <= 5 else -45)
     fig.update_yaxes(title_text=true_title)
-    return fig.update_layout(margin_l=left_margin(unique_labels(labels), title=True))
+    return fig.update_layout(margin_l=left_margin(fig.data[0].y, title=True))  # the row labels, and their title
 
 
 def tag_code(tag: str, special: bool) -> int:

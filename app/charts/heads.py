@@ -259,11 +259,12 @@ def token_views(tokens: Sequence[str], rows: dict[str, np.ndarray], names: dict[
     """The views of one token as rows of one heatmap over the same tokens, each row's shares summing to 1."""
     keys = list(rows)
     z = np.stack([rows[k] for k in keys])
+    x_labels, y_labels = axis_labels(tokens), [names[k] for k in keys]
     fig = go.Figure(
         go.Heatmap(
             z=z,
-            x=axis_labels(tokens),
-            y=[names[k] for k in keys],
+            x=x_labels,
+            y=y_labels,
             colorscale=SEQUENTIAL,
             zmin=0,
             zmax=float(z.max()) or 1.0,
@@ -274,11 +275,7 @@ def token_views(tokens: Sequence[str], rows: dict[str, np.ndarray], names: dict[
     fig.update_xaxes(type="category", tickangle=-45)
     fig.update_yaxes(autorange="reversed")
     fig.update_layout(font_size=FONT_SIZE)
-    margin = {
-        "l": left_margin([names[k] for k in keys]),
-        "r": COLORBAR_ROOM,
-        "b": rotated_bottom_margin(axis_labels(tokens)),
-    }
+    margin = {"l": left_margin(y_labels), "r": COLORBAR_ROOM, "b": rotated_bottom_margin(x_labels)}
     return style(fig, title, 130 + 70 * len(keys), margin)
 
 
