@@ -26,16 +26,22 @@ HOSTILE_INPUTS = {
 }
 
 
-def open_app_page(name: str, lang: str = "en", **state) -> AppTest:
-    """Run the app with ``state`` in the session (None values are left unset), then switch to ``name``."""
-    at = AppTest.from_file(APP, default_timeout=60)
+def start_app_page(name: str, lang: str = "en", **state) -> AppTest:
+    """The app's first run, straight on page ``name`` (as a link to it opens), with ``state`` in the session (None
+    values are left unset)."""
+    at = AppTest.from_file(APP, default_timeout=120)
     at.session_state["lang"] = lang
     for key, value in state.items():
         if value is not None:
             at.session_state[key] = value
-    at.run()
     at.switch_page(f"pages/{name}.py")
     at.run()
+    return at
+
+
+def open_app_page(name: str, lang: str = "en", **state) -> AppTest:
+    """``start_app_page``, which must raise nothing."""
+    at = start_app_page(name, lang, **state)
     assert not at.exception, at.exception[0].message if at.exception else ""
     return at
 

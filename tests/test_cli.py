@@ -17,9 +17,18 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def run(*args, stdin: str | None = None):
+    """``python -m model`` in a process of its own, as a user runs it."""
     return subprocess.run(
         [sys.executable, "-m", "model", *args], capture_output=True, text=True, input=stdin, cwd=ROOT, timeout=120
     )
+
+
+def run_main(args: list[str], capsys) -> subprocess.CompletedProcess:
+    """The CLI's ``main`` in this process (no interpreter and torch to start: about 4 s less a case), its exit
+    code and output as ``run`` gives them."""
+    code = main(args)
+    out, err = capsys.readouterr()
+    return subprocess.CompletedProcess(args, code, out, err)
 
 
 def test_fill_mask_json_lines(hf_checkpoint):
@@ -132,7 +141,7 @@ def _malicious_checkpoint(folder: Path, marker: Path, source: Path) -> None:
         "max_length_too_long",
     ],
 )
-def test_cli_errors_are_one_line_exit_2(case, hf_checkpoint, tmp_path):
+def test_cli_errors_are_one_line_exit_2(case, hf_checkpoint, tmp_path, capsys):
     folder = str(hf_checkpoint[0])
     marker = tmp_path / "pwned"
     if case == "corrupt":
@@ -160,7 +169,7 @@ def test_cli_errors_are_one_line_exit_2(case, hf_checkpoint, tmp_path):
         "max_length_zero": ["finetune", "--task", "sentiment-zh", "--max-length", "0"],
         "max_length_too_long": ["finetune", "--task", "sentiment-zh", "--model", folder, "--max-length", "100000"],
     }[case]
-    result = run(*args)
+    result = run_main(args, capsys)
     assert result.returncode == 2
     assert result.stdout == ""
     lines = result.stderr.strip().splitlines()

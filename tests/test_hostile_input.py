@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import html
-from pathlib import Path
 
 import pytest
-from apptest_helpers import preformatted
+from apptest_helpers import APP, preformatted, start_app_page
 from streamlit.testing.v1 import AppTest
 
 from app.navigation import PAGE_FILES
 from app.ui import PREFORMATTED_CLASS, style_sheet
-
-ENTRY = str(Path(__file__).resolve().parents[1] / "streamlit_app.py")
 
 HOSTILE = {
     "empty": "",
@@ -27,15 +24,7 @@ HOSTILE = {
 
 
 def run_page(name: str, text: str, lang: str = "en", **state) -> AppTest:
-    at = AppTest.from_file(ENTRY, default_timeout=120)
-    at.session_state["lang"] = lang
-    at.session_state["text"] = text
-    for key, value in state.items():
-        at.session_state[key] = value
-    at.run()
-    at.switch_page(f"pages/{name}.py")
-    at.run()
-    return at
+    return start_app_page(name, lang, text=text, **state)
 
 
 @pytest.mark.parametrize("case", list(HOSTILE))
@@ -100,7 +89,7 @@ def test_page_never_renders_user_text_as_html(name):
     "params", [{"layer": "500", "head": "-3", "lang": "xx"}, {"layer": "abc", "text": "a" * 50_000}]
 )
 def test_hand_edited_url_cannot_break_a_page(params):
-    at = AppTest.from_file(ENTRY, default_timeout=120)
+    at = AppTest.from_file(APP, default_timeout=120)
     for key, value in params.items():
         at.query_params[key] = value
     at.run()
