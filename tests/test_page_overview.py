@@ -36,14 +36,14 @@ def test_overview_in_each_language(lang):
     assert [trace["name"] for trace in parameters["data"][:4]] == [TEXT[f"row_{p}"][lang] for p in charts.PARTS]
     assert [trace["y"] for trace in results["data"]] == [[72.8, 91.7, 78.0, 78.0], [80.5, 93.2, 83.1, 86.3]]
 
-    sizes = at.dataframe[0].value
-    base, large, loaded = sizes.columns[1:]
-    totals = sizes.set_index(sizes.columns[0]).loc[TEXT["row_total"][lang]]
+    sizes = at.table[0].value  # indexed by the quantity
+    base, large, loaded = sizes.columns
+    totals = sizes.loc[TEXT["row_total"][lang]]
     assert totals[base] == count_parameters(bert_base())["total"]
     assert totals[large] == count_parameters(bert_large())["total"]
     assert loaded == TEXT["model_loaded"][lang].format(name=COMMON["model_embedded_name"][lang])
 
-    gains = at.dataframe[1].value.iloc[:, 3].tolist()
+    gains = at.table[1].value.iloc[:, 2].tolist()
     assert gains == [7.7, 1.5, 5.1, 8.3]  # the gains the paper states
     assert TEXT["why_points"][lang] in [m.value for m in at.markdown]
     existing = [n for n in PAGE_FILES if n != "overview" and (PAGES_DIR / f"{n}.py").exists()]
@@ -58,7 +58,7 @@ def test_loaded_model_card_and_sizes(hf_checkpoint, tmp_path):
     at = open_page("en", model_choice="folder", model_folder=str(folder))
     assert at.expander[0].label == TEXT["card_expander"]["en"]
     assert "# Tiny test model" in next(m.value for m in at.expander[0].markdown)
-    sizes = at.dataframe[0].value.set_index("Quantity")
+    sizes = at.table[0].value
     loaded = TEXT["model_loaded"]["en"].format(name="tiny-bert")
     assert sizes.loc[TEXT["row_layers"]["en"], loaded] == 2
     assert sizes.loc[TEXT["row_hidden"]["en"], loaded] == 32
@@ -134,7 +134,5 @@ def test_a_model_folder_that_cannot_load_falls_back_with_a_message(folder, lang,
     errors = [e.value for e in at.sidebar.error]
     assert len(errors) == 1 and errors[0].startswith(message)
     assert len(errors[0]) < 200  # the typed path is shortened, not echoed whole
-    assert at.dataframe[0].value.columns[3] == TEXT["model_loaded"][lang].format(
-        name=COMMON["model_embedded_name"][lang]
-    )
+    assert at.table[0].value.columns[2] == TEXT["model_loaded"][lang].format(name=COMMON["model_embedded_name"][lang])
     assert len(figures(at)) == 3
