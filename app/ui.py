@@ -68,21 +68,26 @@ def to_csv(header: list[str], rows: list[list]) -> str:
     return buffer.getvalue()
 
 
+Table = tuple[list[str], list[list]]  # a header and its rows
+
+
 def download_buttons(
     name: str,
-    header: list[str],
-    rows: list[list],
-    data: dict | list | Callable[[], dict | list] | None = None,
+    table: Callable[[], Table],
+    data: Callable[[], dict | list] | None = None,
+    *,
     key: str = "",
 ) -> None:
-    """CSV of a table, and optionally the full JSON (or a function that makes it), side by side.
+    """CSV of ``table()``, and optionally the JSON of ``data()``, side by side.
 
-    Both files are made when the reader clicks, not on every run: the attention page's JSON of every map took
-    a tenth of its run, and a class of thirty re-ran it for nothing."""
+    Both are functions, called when the reader clicks, never on a run: the embeddings page's rows and JSON of
+    every vector, made on every run, took most of its server time (bench/page_cpu.py), and a class of thirty
+    re-ran them for nothing. Streamlit calls them outside the script run, where there is no session state: any
+    text in the language of the page (``t``) is resolved before."""
     columns = st.columns(2)
     columns[0].download_button(
         t("common.download_csv"),
-        lambda: to_csv(header, rows),
+        lambda: to_csv(*table()),
         file_name=f"{name}.csv",
         mime="text/csv",
         key=f"csv_{key or name}",
@@ -90,7 +95,7 @@ def download_buttons(
     if data is not None:
         columns[1].download_button(
             t("common.download_json"),
-            lambda: json.dumps(data() if callable(data) else data, ensure_ascii=False),
+            lambda: json.dumps(data(), ensure_ascii=False),
             file_name=f"{name}.json",
             mime="application/json",
             key=f"json_{key or name}",

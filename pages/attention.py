@@ -122,7 +122,7 @@ def maps_section() -> None:
     with_json = len(tokens) <= stats.MAX_JSON_TOKENS
     download_buttons(
         "attention_map",
-        *stats.map_rows({m: shown[m][0] for m in MASKS}, shown_tokens),
+        lambda: stats.map_rows({m: shown[m][0] for m in MASKS}, shown_tokens),
         data=all_maps if with_json else None,
         key="attention_maps",
     )
@@ -243,7 +243,7 @@ def heads_section() -> None:
                 args=(layer_shown, head_shown),
             )
     st.caption(t("attention.download_stats"))
-    download_buttons("attention_head_statistics", *stats.statistics_rows(head_stats), key="attention_statistics")
+    download_buttons("attention_head_statistics", lambda: stats.statistics_rows(head_stats), key="attention_statistics")
 
 
 def bertviz_section() -> None:

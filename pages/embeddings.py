@@ -105,7 +105,7 @@ plot(
     summary=charts.position_summary(similarity, t("embeddings.summary_positions")),
 )
 st.caption(t("embeddings.download_similarity"))
-download_buttons("position_similarity", *logic.similarity_rows(similarity), key="embeddings_similarity")
+download_buttons("position_similarity", lambda: logic.similarity_rows(similarity), key="embeddings_similarity")
 
 st.subheader(t("embeddings.downloads_title"))
 st.caption(t("embeddings.downloads_note"))
@@ -113,7 +113,7 @@ if len(tokens) > logic.MAX_DOWNLOAD_TOKENS:
     st.caption(t("embeddings.downloads_limited", n=len(tokens), limit=logic.MAX_DOWNLOAD_TOKENS))
 download_buttons(
     "embeddings",
-    *logic.download_rows(parts, tokens, result.token_type_ids),
-    data=logic.download_json(parts, tokens, result.token_type_ids),
+    lambda: logic.download_rows(parts, tokens, result.token_type_ids),
+    data=lambda: logic.download_json(parts, tokens, result.token_type_ids),
     key="embeddings_parts",
 )

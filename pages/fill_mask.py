@@ -171,9 +171,8 @@ def fill_section() -> None:
     results = {"bidirectional": bidirectional, "causal": causal}
     ui.download_buttons(
         "fill_mask",
-        lab.PREDICTION_HEADER,
-        lab.prediction_rows(results),
-        data={kind: result.to_json() for kind, result in results.items()},
+        lambda: (lab.PREDICTION_HEADER, lab.prediction_rows(results)),
+        data=lambda: {kind: result.to_json() for kind, result in results.items()},
         key="fill_mask",
     )
 
@@ -229,9 +228,8 @@ def iterative_results(text: str, enc, readable: list[str], independent, top_k: i
     st.subheader(t("fill_mask.iterative_downloads"))
     ui.download_buttons(
         "fill_mask_rounds",
-        lab.ITERATIVE_HEADER,
-        lab.iterative_rows(iterative, mask_numbers),
-        data={"independent": independent.to_json(), "iterative": iterative.to_json()},
+        lambda: (lab.ITERATIVE_HEADER, lab.iterative_rows(iterative, mask_numbers)),
+        data=lambda: {"independent": independent.to_json(), "iterative": iterative.to_json()},
         key="fill_mask_rounds",
     )
 
@@ -286,9 +284,8 @@ def score_section() -> None:
     st.subheader(t("fill_mask.score_downloads"))
     ui.download_buttons(
         "sentence_scores",
-        lab.SCORE_HEADER,
-        lab.score_rows(results),
-        data=[r.to_json() for r in sorted(results, key=lambda r: r.pll, reverse=True)],
+        lambda: (lab.SCORE_HEADER, lab.score_rows(results)),
+        data=lambda: [r.to_json() for r in sorted(results, key=lambda r: r.pll, reverse=True)],
         key="fill_mask_scores",
     )
 

@@ -314,13 +314,10 @@ for column, (init, result) in zip(result_columns, snapshot.results.items()):
             ),
         )
         st.caption(t("finetune.download_confusion", run=run_name(init)))
-        ui.download_buttons(
-            f"finetune_confusion_{init}",
-            *jobs.confusion_rows(result.evaluation, labels, t("finetune.confusion_corner")),
-            key=f"finetune_confusion_{init}",
-        )
+        table = jobs.confusion_rows(result.evaluation, labels, t("finetune.confusion_corner"))  # a few cells
+        ui.download_buttons(f"finetune_confusion_{init}", lambda table=table: table, key=f"finetune_confusion_{init}")
 st.caption(t("finetune.download_history"))
-ui.download_buttons("finetune_history", *jobs.history_rows(snapshot.history), key="finetune_history")
+ui.download_buttons("finetune_history", lambda: jobs.history_rows(snapshot.history), key="finetune_history")
 
 
 def part_name(part: str) -> str:
@@ -350,9 +347,8 @@ if "pretrained" in snapshot.layer_changes:
     st.caption(t("finetune.download_layers"))
     ui.download_buttons(
         "finetune_layer_changes",
-        ["part", "relative_change"],
-        [[part, round(value, 6)] for part, value in changes.items()],
-        changes,
+        lambda: (["part", "relative_change"], [[part, round(value, 6)] for part, value in changes.items()]),
+        lambda: changes,
         key="finetune_layer_changes",
     )
 

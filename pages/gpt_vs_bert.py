@@ -66,8 +66,10 @@ if causal is not None:
         ui.plot(bidirectional_map, key="gpt_vs_bert_attention_bidirectional", summary=summary)
     ui.download_buttons(
         "attention_causal_vs_bidirectional",
-        ["reading", "row", "column", "row_token", "column_token", "weight"],
-        charts.attention_rows(tokens, {"causal": causal_shown, "bidirectional": bidirectional_shown}),
+        lambda: (
+            ["reading", "row", "column", "row_token", "column_token", "weight"],
+            charts.attention_rows(tokens, {"causal": causal_shown, "bidirectional": bidirectional_shown}),
+        ),
         key="gpt_vs_bert_attention",
     )
 
@@ -107,11 +109,16 @@ for column, mode, result in (
             summary=predictions_summary(predictions, t("common.summary_most_likely")),
         )
 st.caption(t("gpt_vs_bert.weights_note"))
+# The labels now: the files are made when the reader clicks, outside the run (and its session's language).
+fill_header = [t(f"gpt_vs_bert.col_{c}") for c in ("mode", "rank", "token", "prob")]
+causal_label, bidirectional_label = t("gpt_vs_bert.mode_causal"), t("gpt_vs_bert.mode_bidirectional")
 ui.download_buttons(
     "fill_mask_causal_vs_bidirectional",
-    [t("gpt_vs_bert.col_mode"), t("gpt_vs_bert.col_rank"), t("gpt_vs_bert.col_token"), t("gpt_vs_bert.col_prob")],
-    charts.prediction_rows(t("gpt_vs_bert.mode_causal"), causal_fill.masks[0].predictions)
-    + charts.prediction_rows(t("gpt_vs_bert.mode_bidirectional"), bidirectional_fill.masks[0].predictions),
-    data={"text": masked_text, "causal": causal_fill.to_json(), "bidirectional": bidirectional_fill.to_json()},
+    lambda: (
+        fill_header,
+        charts.prediction_rows(causal_label, causal_fill.masks[0].predictions)
+        + charts.prediction_rows(bidirectional_label, bidirectional_fill.masks[0].predictions),
+    ),
+    data=lambda: {"text": masked_text, "causal": causal_fill.to_json(), "bidirectional": bidirectional_fill.to_json()},
     key="gpt_vs_bert_fill",
 )

@@ -142,9 +142,12 @@ def switch_heads_off(fill_text: str) -> None:
             st.caption(t("heads.download_ablation"))
             download_buttons(
                 "heads_fill_mask",
-                ["token", "prob_all_heads", "prob_without_removed"],
-                [list(r) for r in rows],
-                data={"removed": lab.removed_list(removed), "all_heads": full.to_json(), "without": ablated.to_json()},
+                lambda: (["token", "prob_all_heads", "prob_without_removed"], [list(r) for r in rows]),
+                data=lambda: {
+                    "removed": lab.removed_list(removed),
+                    "all_heads": full.to_json(),
+                    "without": ablated.to_json(),
+                },
                 key="heads_fill",
             )
     with nsp_column:
@@ -198,7 +201,7 @@ def across_sentences() -> None:
         st.markdown(f"**{t('heads.reference_title')}**")
         st.markdown(t("heads.reference_findings"))
     st.caption(t("heads.download_stats"))
-    download_buttons("head_statistics", *lab.feature_rows(stats), data=stats.to_json(), key="heads_statistics")
+    download_buttons("head_statistics", lambda: lab.feature_rows(stats), data=stats.to_json, key="heads_statistics")
 
 
 def pattern_types() -> None:
@@ -270,7 +273,7 @@ def switched_off() -> None:
                 full=curve.by_importance[0],
             ),
         )
-        download_buttons("pruning_curve", *lab.curve_rows(curve), data=curve.to_json(), key="heads_curve")
+        download_buttons("pruning_curve", lambda: lab.curve_rows(curve), data=curve.to_json, key="heads_curve")
 
 
 def beyond_the_weights() -> None:
@@ -319,7 +322,7 @@ def beyond_the_weights() -> None:
             t("heads.views_special", raw=lab.special_share(views, "raw"), norm=lab.special_share(views, "norm"))
         )
         st.caption(t("heads.download_views"))
-        download_buttons("head_views", *lab.views_rows(views), data=views.to_json(), key="heads_views")
+        download_buttons("head_views", lambda: lab.views_rows(views), data=views.to_json, key="heads_views")
 
 
 def go_to_step(step: int) -> None:

@@ -132,9 +132,8 @@ else:
         st.dataframe([dict(zip(header, row)) for row in rows], hide_index=True)
         download_buttons(
             f"probe_{task}",
-            header,
-            rows,
-            data={"model": bundle.name, "task": task, "runs": reports},
+            lambda: (header, rows),
+            data=lambda: {"model": bundle.name, "task": task, "runs": reports},
             key="layers_probe",
         )
 
@@ -209,9 +208,13 @@ else:
         st.dataframe([dict(zip(header, row)) for row in rows], hide_index=True)
         download_buttons(
             f"geometry_{word}",
-            header,
-            rows,
-            data={"model": bundle.name, "word": word, "anisotropy": anisotropy, "self_similarity": self_similarity},
+            lambda: (header, rows),
+            data=lambda: {
+                "model": bundle.name,
+                "word": word,
+                "anisotropy": anisotropy,
+                "self_similarity": self_similarity,
+            },
             key="layers_geometry",
         )
 
@@ -246,6 +249,6 @@ else:
         )
         st.caption(t("layers.projection_note"))
         header, rows = lab.projection_rows(chosen, t("layers.col_sentence"), t("layers.col_label"), t("layers.col_pc"))
-        download_buttons(f"projection_{word}_{shown}", header, rows, key="layers_projection")
+        download_buttons(f"projection_{word}_{shown}", lambda: (header, rows), key="layers_projection")
 
 st.caption(t("layers.share_hint"))

@@ -132,7 +132,7 @@ st.caption(t("masking.labels_caption"))
 outcome_names = {code: t(f"masking.outcome_{lab.OUTCOME_KEYS[code]}") for code in (MASKED, RANDOM, KEPT)}
 columns = [t(f"masking.col_{name}") for name in ("position", "original", "outcome", "read", "label")]
 st.dataframe(pd.DataFrame(draw.chosen_rows(outcome_names), columns=columns), hide_index=True)
-ui.download_buttons("mlm_draw", draw.ROW_HEADER, draw.rows(), data=draw.to_json(), key="masking_draw")
+ui.download_buttons("mlm_draw", lambda: (draw.ROW_HEADER, draw.rows()), data=draw.to_json, key="masking_draw")
 
 if st.toggle(t("masking.predict_toggle"), key="masking_predict"):
     if not lab.has_mlm_head(bundle):
@@ -197,4 +197,4 @@ if requested:
             columns[3]: st.column_config.NumberColumn(format="percent"),
         },
     )
-    ui.download_buttons("mlm_statistics", stats.TABLE_HEADER, rows, key="masking_statistics")
+    ui.download_buttons("mlm_statistics", lambda: (stats.TABLE_HEADER, rows), key="masking_statistics")

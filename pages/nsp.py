@@ -98,10 +98,10 @@ with verdict_column:
     if bundle.fresh_keys:
         st.info(t("common.untrained"))
     record = pair_record(first, second, truth, result.is_next, origin)
+    header = [t("nsp.col_a"), t("nsp.col_b"), t("nsp.col_truth"), t("nsp.col_prob")]
     ui.download_buttons(
         "nsp_pair",
-        [t("nsp.col_a"), t("nsp.col_b"), t("nsp.col_truth"), t("nsp.col_prob")],
-        [[first, second, "" if truth is None else truth, round(result.is_next, 6)]],
-        data={**record, "tokens": result.tokens, "token_type_ids": result.token_type_ids},
+        lambda: (header, [[first, second, "" if truth is None else truth, round(result.is_next, 6)]]),
+        data=lambda: {**record, "tokens": result.tokens, "token_type_ids": result.token_type_ids},
         key="nsp_pair",
     )

@@ -45,7 +45,7 @@ header = [t("overview.col_quantity"), *models]
 rows = [[t(f"overview.row_{key}"), *values] for key, values in table.items()]
 # Static tables (st.table): the first page a student sees loads no data-grid code (0.3-0.5 s less in Chromium here).
 st.table(pd.DataFrame(rows, columns=header).set_index(header[0]).style.format("{:,}"))
-ui.download_buttons("bert_sizes", header, rows, key="overview_sizes")
+ui.download_buttons("bert_sizes", lambda: (header, rows), key="overview_sizes")
 counts = [charts.parameters_by_part(c) for c in models.values()]
 part_labels = {part: t(f"overview.row_{part}") for part in charts.PARTS}
 ui.plot(
@@ -72,7 +72,7 @@ st.table(
     .style.format("{:.1f}")
     .format("{:+.1f}", subset=[results_header[3]])
 )
-ui.download_buttons("bert_results", results_header, results_table, key="overview_results")
+ui.download_buttons("bert_results", lambda: (results_header, results_table), key="overview_results")
 ui.plot(
     charts.results_bars(
         tasks,

@@ -30,6 +30,16 @@ BUILDERS = {
     "statistics_grid": lambda: attention_charts.statistics_grid(STATS, TITLES, selected=(1, 2), selected_label="x"),
     "statistics_grid_plain": lambda: attention_charts.statistics_grid(STATS, TITLES),
     "part_heatmap": lambda: embedding_charts.part_heatmap(MAP, TOKENS, 3, title="parts"),
+    "token_vectors": lambda: embedding_charts.token_vectors(
+        {name: RNG.standard_normal(8) for name in ("token", "segment", "position", "sum", "normalized")},
+        RNG.standard_normal(8),
+        6,
+        labels={name: f"<b>{name}</b>" for name in ("token", "segment", "position", "sum", "normalized")},
+        recomposed_label="token + segment + position",
+        titles=("parts", "after LayerNorm"),
+    ),
+    "norm_bars": lambda: embedding_charts.norm_bars({"token": 1.5, "sum": 2.0}, {"token": "t", "sum": "s"}, title="n"),
+    "position_similarity": lambda: embedding_charts.position_similarity(MAP, title="positions", axis_label="p"),
     "confusion_heatmap": lambda: finetune_charts.confusion_heatmap(
         np.eye(2), [[3, 0], [1, 4]], ["neg", "pos"], true_title="true", predicted_title="predicted", title="t"
     ),

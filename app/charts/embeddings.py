@@ -9,9 +9,18 @@ from collections.abc import Sequence
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
-from .base import COLORBAR_ROOM, SUMMARY_JOIN, bottom_margin, heatmap, left_margin, shown, style
+from .base import (
+    COLORBAR_ROOM,
+    SUMMARY_JOIN,
+    base_layout,
+    bottom_margin,
+    figure,
+    heatmap_spec,
+    left_margin,
+    scale,
+    shown,
+)
 from .palette import BLUE, DIVERGING, GREEN, ORANGE, PURPLE, VERMILLION
 
 MAX_HEATMAP_HEIGHT = 900
@@ -29,7 +38,7 @@ def part_heatmap(values: np.ndarray, tokens: Sequence[str], dims: int, *, title:
     """Tokens (rows) by the first ``dims`` dimensions; red positive, blue negative, white zero."""
     shown = np.asarray(values, dtype=np.float64)[:, :dims]  # (T, N)
     bound = float(np.abs(shown).max()) or 1.0  # symmetric, so zero is always white
-    fig = heatmap(
+    spec = heatmap_spec(
         shown,
         [str(i) for i in range(shown.shape[1])],
         list(tokens),
@@ -40,8 +49,13 @@ def part_heatmap(values: np.ndarray, tokens: Sequence[str], dims: int, *, title:
         hover="%{y} · d%{x}: %{z:.4f}<extra></extra>",
         height=min(MAX_HEATMAP_HEIGHT, max(300, 22 * len(tokens) + 120)),
     )
-    fig.update_xaxes(tickangle=0)
-    return fig
+    spec["layout"]["xaxis"]["tickangle"] = 0
+    return figure(spec)
+
+
+# token_vectors' two panels, top and bottom, as shares of the plot's height, with a gap between them.
+PANEL_GAP = 0.12
+PANEL_HEIGHT = (1 - PANEL_GAP) / 2
 
 
 def token_vectors(
@@ -54,87 +68,80 @@ def token_vectors(
     titles: tuple[str, str],
 ) -> go.Figure:
     """Two stacked panels on the same dimensions: the three parts and their sum (with token + segment +
-    position drawn dashed over it, to show they coincide), then the LayerNorm output on its own scale."""
+    position drawn dashed over it, to show they coincide), then the LayerNorm output on its own scale.
+
+    Built in one go, panels and all (make_subplots and its updates were most of the embeddings page's run)."""
     x = list(range(min(dims, len(recomposed))))
-    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.12, subplot_titles=titles)
-    for name in ("token", "segment", "position", "sum"):
-        fig.add_trace(
-            go.Scatter(
-                x=x,
-                y=vectors[name][: len(x)],
-                name=labels[name],
-                mode="lines",
-                line={"color": PART_COLORS[name], "width": 3 if name == "sum" else 1.5},
-            ),
-            row=1,
-            col=1,
-        )
-    fig.add_trace(
-        go.Scatter(
-            x=x,
-            y=recomposed[: len(x)],
-            name=recomposed_label,
-            mode="lines",
-            line={"color": "black", "width": 1.5, "dash": "dot"},
-        ),
-        row=1,
-        col=1,
-    )
-    fig.add_trace(
-        go.Scatter(
-            x=x,
-            y=vectors["normalized"][: len(x)],
-            name=labels["normalized"],
-            mode="lines",
-            line={"color": PART_COLORS["normalized"], "width": 2},
-        ),
-        row=2,
-        col=1,
-    )
-    fig.update_xaxes(title_text="d", row=2, col=1)
-    fig.update_layout(legend={"orientation": "h", "yanchor": "bottom", "y": 1.08, "x": 0}, hovermode="x unified")
+
+    def line(y, name: str, colour: str, width: float, panel: int, dash: str | None = None) -> dict:
+        style_ = {"color": colour, "width": width} | ({"dash": dash} if dash else {})
+        axes = {"xaxis": "x", "yaxis": "y"} if panel == 1 else {"xaxis": "x2", "yaxis": "y2"}
+        return {"type": "scatter", "x": x, "y": y[: len(x)], "name": name, "mode": "lines", "line": style_} | axes
+
+    data = [
+        line(vectors[name], labels[name], PART_COLORS[name], 3 if name == "sum" else 1.5, 1)
+        for name in ("token", "segment", "position", "sum")
+    ]
+    data.append(line(recomposed, recomposed_label, "black", 1.5, 1, dash="dot"))
+    data.append(line(vectors["normalized"], labels["normalized"], PART_COLORS["normalized"], 2, 2))
     # The legend above the panels: measured 108 px of top margin.
-    return style(fig, None, 560, {"t": 110, "l": left_margin(["−0.25"]), "b": bottom_margin(title=True)})
+    layout = base_layout(None, 560, {"t": 110, "l": left_margin(["−0.25"]), "b": bottom_margin(title=True)})
+    top = 1 - PANEL_HEIGHT
+    layout |= {
+        "xaxis": {"anchor": "y", "domain": [0, 1], "matches": "x2", "showticklabels": False},
+        "yaxis": {"anchor": "x", "domain": [top, 1]},
+        "xaxis2": {"anchor": "y2", "domain": [0, 1], "title": {"text": "d"}},
+        "yaxis2": {"anchor": "x2", "domain": [0, PANEL_HEIGHT]},
+        "annotations": [  # each panel's title, centred above it
+            {"text": text, "x": 0.5, "y": y, "xref": "paper", "yref": "paper", "xanchor": "center"}
+            | {"yanchor": "bottom", "showarrow": False, "font": {"size": 16}}
+            for text, y in zip(titles, (1, PANEL_HEIGHT), strict=True)
+        ],
+        "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.08, "x": 0},
+        "hovermode": "x unified",
+    }
+    return figure({"data": data, "layout": layout})
 
 
 def norm_bars(norms: dict[str, float], labels: dict[str, str], *, title: str) -> go.Figure:
     """The L2 norm of each of a token's five vectors."""
     names = list(norms)
-    fig = go.Figure(
-        go.Bar(
-            x=[norms[n] for n in names],
-            y=[labels[n] for n in names],
-            orientation="h",
-            marker_color=[PART_COLORS[n] for n in names],
-            text=[f"{norms[n]:.2f}" for n in names],
-            textposition="auto",
-            hovertemplate="%{y}: %{x:.4f}<extra></extra>",
-        )
-    )
-    fig.update_yaxes(autorange="reversed", type="category")
-    fig.update_xaxes(rangemode="tozero")
-    return style(fig, title, 340, {"l": left_margin([labels[n] for n in names]), "r": 20, "b": bottom_margin()})
+    bars = {
+        "type": "bar",
+        "x": [norms[n] for n in names],
+        "y": [labels[n] for n in names],
+        "orientation": "h",
+        "marker": {"color": [PART_COLORS[n] for n in names]},
+        "text": [f"{norms[n]:.2f}" for n in names],
+        "textposition": "auto",
+        "hovertemplate": "%{y}: %{x:.4f}<extra></extra>",
+    }
+    layout = base_layout(title, 340, {"l": left_margin([labels[n] for n in names]), "r": 20, "b": bottom_margin()})
+    layout |= {"yaxis": {"autorange": "reversed", "type": "category"}, "xaxis": {"rangemode": "tozero"}}
+    return figure({"data": [bars], "layout": layout})
 
 
 def position_similarity(similarity: np.ndarray, *, title: str, axis_label: str) -> go.Figure:
     """Cosine similarity of the position embeddings: a bright band along the diagonal means nearby
     positions got similar vectors during pre-training."""
     n = similarity.shape[0]
-    fig = go.Figure(
-        go.Heatmap(
-            z=shown(similarity),  # the hover reads three decimals
-            x=list(range(n)),
-            y=list(range(n)),
-            colorscale=DIVERGING,
-            zmin=-1,
-            zmax=1,
-            hovertemplate="%{y} · %{x}: %{z:.3f}<extra></extra>",
-        )
-    )
+    trace = {
+        "type": "heatmap",
+        "z": shown(similarity),  # the hover reads three decimals
+        "x": list(range(n)),
+        "y": list(range(n)),
+        "colorscale": scale(DIVERGING),
+        "zmin": -1,
+        "zmax": 1,
+        "hovertemplate": "%{y} · %{x}: %{z:.3f}<extra></extra>",
+    }
+    layout = base_layout(title, 620, {"l": 20, "r": COLORBAR_ROOM, "b": bottom_margin(title=True)})
     # Both axes keep to the matrix: on a narrow screen the square shrinks, instead of the rows axis running past it.
-    fig.update_yaxes(autorange="reversed", title_text=axis_label, scaleanchor="x", constrain="domain")
-    fig.update_xaxes(title_text=axis_label, constrain="domain")  # square cells, no padding beyond the matrix
-    return style(fig, title, 620, {"l": 20, "r": COLORBAR_ROOM, "b": bottom_margin(title=True)})
+    layout |= {
+        "yaxis": {"autorange": "reversed", "title": {"text": axis_label}, "scaleanchor": "x", "constrain": "domain"},
+        "xaxis": {"title": {"text": axis_label}, "constrain": "domain"},  # square cells, nothing beyond the matrix
+    }
+    return figure({"data": [trace], "layout": layout})
 
 
 def part_summary(values: np.ndarray, tokens: Sequence[str], dims: int, template: str) -> str:
