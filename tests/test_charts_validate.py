@@ -12,6 +12,7 @@ from app.attention_stats import STATISTICS
 from app.charts import attention as attention_charts
 from app.charts import embeddings as embedding_charts
 from app.charts import finetune as finetune_charts
+from app.charts import overview as overview_charts
 from app.charts.fill_mask import prediction_bars
 from model.inference import Prediction
 
@@ -40,6 +41,19 @@ BUILDERS = {
     ),
     "norm_bars": lambda: embedding_charts.norm_bars({"token": 1.5, "sum": 2.0}, {"token": "t", "sum": "s"}, title="n"),
     "position_similarity": lambda: embedding_charts.position_similarity(MAP, title="positions", axis_label="p"),
+    "parameter_bars": lambda: overview_charts.parameter_bars(
+        ["<b>Base</b>", "tiny"],
+        [{part: 1_000_000 * (i + 1) for i, part in enumerate([*overview_charts.PARTS, "total"])}] * 2,
+        {part: part for part in overview_charts.PARTS},
+        title="parameters",
+        axis="millions",
+    ),
+    "results_bars": lambda: overview_charts.results_bars(
+        ["GLUE", "SQuAD"], [72.8, 91.7], [80.5, 93.2], before_label="before", bert_label="BERT", title="t", axis="s"
+    ),
+    "paradigm_figure": lambda: overview_charts.paradigm_figure(
+        "pre-training", ["a", "<i>b</i>", "c"], "days", "fine-tuning", ["x", "y", "z"], "minutes"
+    ),
     "confusion_heatmap": lambda: finetune_charts.confusion_heatmap(
         np.eye(2), [[3, 0], [1, 4]], ["neg", "pos"], true_title="true", predicted_title="predicted", title="t"
     ),

@@ -12,7 +12,7 @@ import plotly.graph_objects as go
 
 from model.modeling import BertConfig, count_parameters
 
-from .base import SUMMARY_JOIN, bottom_margin, left_margin, style
+from .base import SUMMARY_JOIN, base_layout, bottom_margin, figure, left_margin
 from .palette import BLUE, ORANGE, PALE, SKY, VERMILLION
 
 # Task key, previous best, BERT-Large, on the test sets, from Devlin et al. 2019: the abstract gives BERT's score
@@ -63,35 +63,38 @@ def parameter_bars(
     models: Sequence[str], counts: Sequence[dict[str, int]], part_labels: dict[str, str], *, title: str, axis: str
 ) -> go.Figure:
     """Stacked horizontal bars, one per model, in millions of parameters."""
-    fig = go.Figure()
-    for part in PARTS:
-        fig.add_trace(
-            go.Bar(
-                name=part_labels[part],
-                y=list(models),
-                x=[c[part] / 1e6 for c in counts],
-                orientation="h",
-                marker_color=PART_COLOURS[part],
-                hovertemplate="%{y}<br>" + part_labels[part] + ": %{x:.2f}M<extra></extra>",
-            )
-        )
-    fig.add_trace(  # the total at each bar's end, without a legend entry
-        go.Scatter(
-            y=list(models),
-            x=[c["total"] / 1e6 for c in counts],
-            mode="text",
-            text=[f"{c['total'] / 1e6:.1f}M" for c in counts],
-            textposition="middle right",
-            showlegend=False,
-            hoverinfo="skip",
-        )
+    data = [
+        {
+            "type": "bar",
+            "name": part_labels[part],
+            "y": list(models),
+            "x": [c[part] / 1e6 for c in counts],
+            "orientation": "h",
+            "marker": {"color": PART_COLOURS[part]},
+            "hovertemplate": "%{y}<br>" + part_labels[part] + ": %{x:.2f}M<extra></extra>",
+        }
+        for part in PARTS
+    ]
+    data.append(  # the total at each bar's end, without a legend entry
+        {
+            "type": "scatter",
+            "y": list(models),
+            "x": [c["total"] / 1e6 for c in counts],
+            "mode": "text",
+            "text": [f"{c['total'] / 1e6:.1f}M" for c in counts],
+            "textposition": "middle right",
+            "showlegend": False,
+            "hoverinfo": "skip",
+        }
     )
-    fig.update_layout(barmode="stack", legend={"orientation": "h", "y": -0.25, "traceorder": "normal"})
-    fig.update_xaxes(title=axis, range=[0, max(c["total"] for c in counts) / 1e6 * 1.15])
-    fig.update_yaxes(autorange="reversed", type="category")
-    return style(
-        fig, title, 140 + 55 * len(models), {"l": left_margin(models), "b": bottom_margin(title=True, legends=1)}
-    )
+    margin = {"l": left_margin(models), "b": bottom_margin(title=True, legends=1)}
+    layout = base_layout(title, 140 + 55 * len(models), margin) | {
+        "barmode": "stack",
+        "legend": {"orientation": "h", "y": -0.25, "traceorder": "normal"},
+        "xaxis": {"title": {"text": axis}, "range": [0, max(c["total"] for c in counts) / 1e6 * 1.15]},
+        "yaxis": {"autorange": "reversed", "type": "category"},
+    }
+    return figure({"data": data, "layout": layout})
 
 
 def results_bars(
@@ -105,19 +108,46 @@ def results_bars(
     axis: str,
 ) -> go.Figure:
     """Grouped bars: the previous best beside BERT for each task."""
-    fig = go.Figure(
-        [
-            go.Bar(
-                name=name, x=list(tasks), y=list(scores), marker_color=colour, text=list(scores), textposition="outside"
-            )
-            for name, scores, colour in ((before_label, before, "#BBBBBB"), (bert_label, bert, BLUE))
-        ]
-    )
+    data = [
+        {
+            "type": "bar",
+            "name": name,
+            "x": list(tasks),
+            "y": list(scores),
+            "marker": {"color": colour},
+            "text": [str(score) for score in scores],  # as plotly's validation would write them
+            "textposition": "outside",
+        }
+        for name, scores, colour in ((before_label, before, "#BBBBBB"), (bert_label, bert, BLUE))
+    ]
     low = min(min(before), min(bert))
-    # A zero baseline would hide 6-point gains between 80 and 93; the axis starts just below the lowest score.
-    fig.update_yaxes(title=axis, range=[max(0.0, low - 10), 100])
-    fig.update_layout(barmode="group", legend={"orientation": "h", "y": -0.2})
-    return style(fig, title, 380, {"l": left_margin(["100"], title=True), "b": bottom_margin(legends=2)})
+    margin = {"l": left_margin(["100"], title=True), "b": bottom_margin(legends=2)}
+    layout = base_layout(title, 380, margin) | {
+        # A zero baseline would hide 6-point gains between 80 and 93; the axis starts just below the lowest score.
+        "yaxis": {"title": {"text": axis}, "range": [max(0.0, low - 10), 100]},
+        "barmode": "group",
+        "legend": {"orientation": "h", "y": -0.2},
+    }
+    return figure({"data": data, "layout": layout})
+
+
+def _arrow(x: float, y: float, ax: float, ay: float, colour: str, size: float | None = None) -> dict:
+    """An annotation that is only an arrow, from (ax, ay) to (x, y) in data coordinates."""
+    return {
+        "x": x,
+        "y": y,
+        "ax": ax,
+        "ay": ay,
+        "xref": "x",
+        "yref": "y",
+        "axref": "x",
+        "ayref": "y",
+        "text": "",
+        "showarrow": True,
+        "arrowhead": 3,
+        "arrowwidth": 2,
+        "arrowcolor": colour,
+    } | ({} if size is None else {"arrowsize": size})
 
 
 def paradigm_figure(
@@ -131,78 +161,56 @@ def paradigm_figure(
     """Two rows of boxes joined by arrows: the big pre-training step above, the small fine-tuning step below.
 
     An elbow connector carries the last box of pre-training (the general representation) into the first of
-    fine-tuning (general BERT), running through the gap between the rows so it crosses no label.
+    fine-tuning (general BERT), running through the gap between the rows so it crosses no label. Built in one go:
+    adding each box and arrow to a figure re-validated it, most of the overview's run.
     """
-    fig = go.Figure()
     pretrain_y, pretrain_half, finetune_y, finetune_half, elbow_y = 3.4, 0.8, 1.0, 0.5, 2.3
     rows = (
         (pretrain_title, pretrain_steps, pretrain_note, pretrain_y, pretrain_half, PALE[BLUE], BLUE),
         (finetune_title, finetune_steps, finetune_note, finetune_y, finetune_half, PALE[ORANGE], ORANGE),
     )
-    centres = {}
+    annotations, shapes, centres = [], [], {}
     for title, steps, note, y, half_height, fill, line in rows:
         # The pre-training labels sit above their row, the fine-tuning ones below, clear of the connector.
         label_y = y + half_height + 0.3 if y == pretrain_y else y - half_height - 0.3
-        fig.add_annotation(
-            x=0.1, y=label_y, text=f"<b>{title}</b>", showarrow=False, xanchor="left", font={"size": 15, "color": line}
+        annotations.append(
+            {"x": 0.1, "y": label_y, "text": f"<b>{title}</b>", "showarrow": False, "xanchor": "left"}
+            | {"font": {"size": 15, "color": line}}
         )
-        fig.add_annotation(
-            x=9.9, y=label_y, text=note, showarrow=False, xanchor="right", font={"size": 13, "color": "#555"}
+        annotations.append(
+            {"x": 9.9, "y": label_y, "text": note, "showarrow": False, "xanchor": "right"}
+            | {"font": {"size": 13, "color": "#555"}}
         )
         centres[y] = [1.6 + 3.4 * i for i in range(len(steps))]
         for centre, step in zip(centres[y], steps):
-            fig.add_shape(
-                type="rect",
-                x0=centre - 1.4,
-                x1=centre + 1.4,
-                y0=y - half_height,
-                y1=y + half_height,
-                fillcolor=fill,
-                line={"color": line, "width": 2},
+            shapes.append(
+                {"type": "rect", "x0": centre - 1.4, "x1": centre + 1.4, "y0": y - half_height, "y1": y + half_height}
+                | {"fillcolor": fill, "line": {"color": line, "width": 2}}
             )
-            fig.add_annotation(x=centre, y=y, text=step, showarrow=False, font={"size": 14, "color": "#222"})
+            annotations.append(
+                {"x": centre, "y": y, "text": step, "showarrow": False, "font": {"size": 14, "color": "#222"}}
+            )
         for left, right in zip(centres[y], centres[y][1:]):
-            fig.add_annotation(
-                x=right - 1.45,
-                y=y,
-                ax=left + 1.45,
-                ay=y,
-                xref="x",
-                yref="y",
-                axref="x",
-                ayref="y",
-                text="",
-                showarrow=True,
-                arrowhead=3,
-                arrowsize=1.2,
-                arrowwidth=2,
-                arrowcolor=line,
-            )
+            annotations.append(_arrow(right - 1.45, y, left + 1.45, y, line, size=1.2))
     last, first = centres[pretrain_y][-1], centres[finetune_y][0]
-    fig.add_shape(
-        type="path",
-        path=f"M {last},{pretrain_y - pretrain_half} V {elbow_y} H {first}",
-        line={"color": "#888", "width": 2},
+    shapes.append(
+        {
+            "type": "path",
+            "path": f"M {last},{pretrain_y - pretrain_half} V {elbow_y} H {first}",
+            "line": {"color": "#888", "width": 2},
+        }
     )
-    fig.add_annotation(
-        x=first,
-        y=finetune_y + finetune_half + 0.02,
-        ax=first,
-        ay=elbow_y,
-        xref="x",
-        yref="y",
-        axref="x",
-        ayref="y",
-        text="",
-        showarrow=True,
-        arrowhead=3,
-        arrowwidth=2,
-        arrowcolor="#888",
-    )
-    fig.update_xaxes(visible=False, range=[0, 10])
-    fig.update_yaxes(visible=False, range=[-0.1, 4.6])
-    fig.update_layout(plot_bgcolor="rgba(0,0,0,0)", paper_bgcolor="rgba(0,0,0,0)", dragmode=False)
-    return style(fig, None, 380)
+    annotations.append(_arrow(first, finetune_y + finetune_half + 0.02, first, elbow_y, "#888"))
+    layout = base_layout(None, 380) | {
+        "annotations": annotations,
+        "shapes": shapes,
+        "xaxis": {"visible": False, "range": [0, 10]},
+        "yaxis": {"visible": False, "range": [-0.1, 4.6]},
+        "plot_bgcolor": "rgba(0,0,0,0)",
+        "paper_bgcolor": "rgba(0,0,0,0)",
+        "dragmode": False,
+    }
+    return figure({"data": [], "layout": layout})
 
 
 def paradigm_summary(stages: Sequence[tuple[str, Sequence[str], str]], template: str) -> str:
