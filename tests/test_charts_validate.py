@@ -12,6 +12,8 @@ from app.attention_stats import STATISTICS
 from app.charts import attention as attention_charts
 from app.charts import embeddings as embedding_charts
 from app.charts import finetune as finetune_charts
+from app.charts import masking as masking_charts
+from app.charts import nsp as nsp_charts
 from app.charts import overview as overview_charts
 from app.charts.fill_mask import prediction_bars
 from model.inference import Prediction
@@ -54,6 +56,18 @@ BUILDERS = {
     "paradigm_figure": lambda: overview_charts.paradigm_figure(
         "pre-training", ["a", "<i>b</i>", "c"], "days", "fine-tuning", ["x", "y", "z"], "minutes"
     ),
+    "segment_strip": lambda: nsp_charts.segment_strip(
+        TOKENS, [0, 0, 0, 1, 1], [True, False, False, False, True], segment_labels=("A", "B"), position_label="pos"
+    ),
+    "token_strip": lambda: masking_charts.token_strip(
+        [TOKENS, ["[CLS]", "[MASK]", "&amp;", "bank", "[SEP]"]],
+        [0, 1, 2, 0, 0],
+        ["original", "read"],
+        {0: "kept", 1: "<i>masked</i>", 2: "random"},
+        graded=[False, True, True, False, False],
+        title="strip",
+    ),
+    "is_next_gauge": lambda: nsp_charts.is_next_gauge(0.73, title="P(IsNext)"),
     "confusion_heatmap": lambda: finetune_charts.confusion_heatmap(
         np.eye(2), [[3, 0], [1, 4]], ["neg", "pos"], true_title="true", predicted_title="predicted", title="t"
     ),

@@ -354,7 +354,9 @@ def test_token_strip_wraps_long_sequences_and_checks_lengths():
 
 
 def test_strip_columns_fit_token_length():
-    assert strip_columns(list("我去电影院")) == 20
+    assert strip_columns(list("我去电影院")) >= 16  # one-character boxes: many a line
+    # At 800 px, eight boxes a line (59 px each) drew "opened[MASK]door": the words ran over their boxes.
+    assert strip_columns(["[CLS]", "she", "opened", "the", "[MASK]"]) <= 7
     assert strip_columns(["internationalization"]) < strip_columns(["a"])
 
 

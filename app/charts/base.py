@@ -256,37 +256,51 @@ def token_grid(
         for label, caption in zip(labels, captions)
     ]
     last = max(1, len(colours) - 1)
-    fig = go.Figure(
-        go.Heatmap(
-            z=wrap(list(codes), per_row),
-            text=wrap(cells, per_row, ""),
-            customdata=wrap([plotly_text(h) for h in hovers], per_row, ""),
-            texttemplate="%{text}",
-            textfont={"size": 14},
-            hovertemplate="%{customdata}<extra></extra>",
-            colorscale=[[i / last, c] for i, c in enumerate(colours)],
-            zmin=0,
-            zmax=last,
-            showscale=False,
-            xgap=3,
-            ygap=3,
-        )
+    z = wrap(list(codes), per_row)
+    cells_trace = {
+        "type": "heatmap",
+        "z": z,
+        "text": wrap(cells, per_row, ""),
+        "customdata": wrap([plotly_text(h) for h in hovers], per_row, ""),
+        "texttemplate": "%{text}",
+        "textfont": {"size": 14},
+        "hovertemplate": "%{customdata}<extra></extra>",
+        "colorscale": [[i / last, c] for i, c in enumerate(colours)],
+        "zmin": 0,
+        "zmax": last,
+        "showscale": False,
+        "xgap": 3,
+        "ygap": 3,
+    }
+    return figure(
+        {
+            "data": [cells_trace, *legend_squares(legend)],
+            "layout": base_layout(title, 110 + 54 * len(z), {"b": 60})  # the legend under the cells: 50-53 px
+            | {
+                "xaxis": {"visible": False},
+                "yaxis": {"visible": False, "autorange": "reversed"},
+                "legend": {"orientation": "h", "y": -0.05, "yanchor": "top"},
+                "plot_bgcolor": "rgba(0,0,0,0)",
+            },
+        }
     )
-    for name, colour in legend:  # legend entries only: a heatmap has no legend of its own
-        fig.add_trace(
-            go.Scatter(
-                x=[None],
-                y=[None],
-                mode="markers",
-                name=plotly_text(name),
-                marker={"symbol": "square", "size": 14, "color": colour},
-            )
-        )
-    rows = len(wrap(list(codes), per_row))
-    fig.update_xaxes(visible=False)
-    fig.update_yaxes(visible=False, autorange="reversed")
-    fig.update_layout(legend={"orientation": "h", "y": -0.05, "yanchor": "top"}, plot_bgcolor="rgba(0,0,0,0)")
-    return style(fig, title, 110 + 54 * rows, {"b": 60})  # the legend under the cells: measured 50-53 px
+
+
+def legend_squares(entries: Sequence[tuple[str, str]], **marker) -> list[dict]:
+    """Legend entries alone, a coloured square each for (name, colour): a heatmap has no legend of its own.
+    ``marker`` adds to the squares' style. Shown even when there is only one."""
+    return [
+        {
+            "type": "scatter",
+            "x": [None],
+            "y": [None],
+            "mode": "markers",
+            "name": plotly_text(name),
+            "marker": {"symbol": "square", "size": 14, "color": colour} | marker,
+            "showlegend": True,
+        }
+        for name, colour in entries
+    ]
 
 
 # Charts in words: each chart's main finding as one sentence, for screen readers and the back of the room.

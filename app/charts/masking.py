@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from .base import SUMMARY_JOIN, left_margin, plotly_text, style
+from .base import SUMMARY_JOIN, base_layout, figure, label_px, left_margin, legend_squares, plotly_text, style
 from .palette import BLUE, LIGHT, ORANGE, PALE, PURPLE, SKY
 
 # Outcome code → box colour; light enough for black text. Codes follow app.masking_lab
@@ -21,16 +21,29 @@ OUTCOME_COLORS = ("#EEEEEE", LIGHT[ORANGE], LIGHT[PURPLE], LIGHT[SKY], PALE[BLUE
 MAX_CELL_CHARS = 10
 
 
+def _shortened(token: str) -> str:
+    return token if len(token) <= MAX_CELL_CHARS else token[: MAX_CELL_CHARS - 1] + "…"
+
+
 def _cell(token: str) -> str:
-    short = token if len(token) <= MAX_CELL_CHARS else token[: MAX_CELL_CHARS - 1] + "…"
-    return plotly_text(short)
+    return plotly_text(_shortened(token))
 
 
-def strip_columns(tokens: Sequence[str], width_chars: int = 80) -> int:
-    """Boxes per line: many for one-character Chinese tokens, fewer for long English wordpieces. ``width_chars``
-    is what a 500 px chart (an 800 px screen with the sidebar open) holds; wider, the boxes just grow."""
-    longest = min(MAX_CELL_CHARS, max((len(t) for t in tokens), default=1))
-    return max(6, min(20, width_chars // (longest + 3)))
+# What a line of boxes is laid out for: the chart on an 800 px screen with the sidebar open (about 500 px wide).
+STRIP_WIDTH_PX = 500
+CELL_TEXT_SCALE = 15 / 12  # the boxes' 15 px text against the 12 px labels that label_px estimates
+CELL_ROOM_PX = 12  # the gap between boxes and a little air each side of the text
+
+
+def strip_columns(tokens: Sequence[str], width_px: int = STRIP_WIDTH_PX) -> int:
+    """Boxes per line, so that the widest token (as a box shows it) fits its box at ``width_px``: many for
+    one-character Chinese tokens, fewer for long English wordpieces. On a wider chart the boxes just grow.
+    (Counting characters alone, an 800 px screen showed "opened[MASK]door": Latin text is wider than it counts.)"""
+    widest = max((label_px([_shortened(t)]) * CELL_TEXT_SCALE for t in tokens), default=0.0)
+    return max(6, min(20, int(width_px // (widest + CELL_ROOM_PX))))
+
+
+LEGEND_EDGE = {"width": 1, "color": "#999"}  # the pale outcomes' squares need an edge on white
 
 
 def token_strip(
@@ -72,50 +85,34 @@ def token_strip(
     colorscale = []
     for code, color in enumerate(OUTCOME_COLORS):
         colorscale += [[code / k, color], [(code + 1) / k, color]]
-    fig = go.Figure(
-        go.Heatmap(
-            z=z,
-            text=text,
-            customdata=tips,
-            texttemplate="%{text}",
-            textfont={"size": 15, "color": "#222"},
-            hovertemplate="%{customdata}<extra></extra>",
-            colorscale=colorscale,
-            zmin=-0.5,
-            zmax=k - 0.5,
-            showscale=False,
-            xgap=3,
-            ygap=3,
-        )
-    )
-    for code, name in legend.items():
-        fig.add_trace(
-            go.Scatter(
-                x=[None],
-                y=[None],
-                mode="markers",
-                marker={
-                    "size": 14,
-                    "color": OUTCOME_COLORS[code],
-                    "symbol": "square",
-                    "line": {"width": 1, "color": "#999"},
-                },
-                name=plotly_text(name),
-                showlegend=True,
-            )
-        )
+    boxes = {
+        "type": "heatmap",
+        "z": z,
+        "text": text,
+        "customdata": tips,
+        "texttemplate": "%{text}",
+        "textfont": {"size": 15, "color": "#222"},
+        "hovertemplate": "%{customdata}<extra></extra>",
+        "colorscale": colorscale,
+        "zmin": -0.5,
+        "zmax": k - 0.5,
+        "showscale": False,
+        "xgap": 3,
+        "ygap": 3,
+    }
+    squares = legend_squares([(name, OUTCOME_COLORS[code]) for code, name in legend.items()], line=LEGEND_EDGE)
     tickvals = [line * band + r for line in range(lines) for r in range(len(rows))]
     ticktext = [plotly_text(row_names[r]) for _ in range(lines) for r in range(len(rows))]
-    fig.update_yaxes(autorange="reversed", tickvals=tickvals, ticktext=ticktext, showgrid=False, zeroline=False)
-    fig.update_xaxes(visible=False, range=[-0.5, columns - 0.5])
-    fig.update_layout(
-        legend={"orientation": "h", "yanchor": "bottom", "y": 1.0, "xanchor": "left", "x": 0},
-        plot_bgcolor="white",
-    )
     height = 90 + 34 * height_rows + (30 if title else 0)
-    return style(
-        fig, plotly_text(title) if title else None, height, {"t": 80 if title else 40, "l": left_margin(ticktext)}
-    )
+    margin = {"t": 80 if title else 40, "l": left_margin(ticktext)}
+    layout = base_layout(plotly_text(title) if title else None, height, margin) | {
+        "yaxis": {"autorange": "reversed", "tickvals": tickvals, "ticktext": ticktext}
+        | {"showgrid": False, "zeroline": False},
+        "xaxis": {"visible": False, "range": [-0.5, columns - 0.5]},
+        "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.0, "xanchor": "left", "x": 0},
+        "plot_bgcolor": "white",
+    }
+    return figure({"data": [boxes, *squares], "layout": layout})
 
 
 def convergence_chart(

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import plotly.graph_objects as go
 
-from .base import style, token_grid
+from .base import base_layout, figure, token_grid
 from .palette import BLUE, LIGHT, ORANGE, PALE, VERMILLION
 
 # Cell codes: 2 * segment + (1 if special): A word, A special, B word, B special.
@@ -55,23 +55,21 @@ def segment_strip(
 
 def is_next_gauge(probability: float, *, title: str) -> go.Figure:
     """P(IsNext) on a 0–100% dial, with the 50% decision line."""
-    fig = go.Figure(
-        go.Indicator(
-            mode="gauge+number",
-            value=100 * probability,
-            number={"suffix": "%", "valueformat": ".1f"},
-            title={"text": title},
-            gauge={
-                "axis": {"range": [0, 100], "ticksuffix": "%"},
-                "bar": {"color": BLUE},
-                "steps": [{"range": [0, 50], "color": PALE[VERMILLION]}, {"range": [50, 100], "color": PALE[BLUE]}],
-                "threshold": {"line": {"color": "#333", "width": 3}, "thickness": 0.9, "value": 50},
-            },
-        )
-    )
-    style(fig, None, 250)
-    fig.update_layout(margin={"l": 40, "r": 40, "t": 60, "b": 10})  # room for the title and the 0% / 100% ticks
-    return fig
+    dial = {
+        "type": "indicator",
+        "mode": "gauge+number",
+        "value": 100 * probability,
+        "number": {"suffix": "%", "valueformat": ".1f"},
+        "title": {"text": title},
+        "gauge": {
+            "axis": {"range": [0, 100], "ticksuffix": "%"},
+            "bar": {"color": BLUE},
+            "steps": [{"range": [0, 50], "color": PALE[VERMILLION]}, {"range": [50, 100], "color": PALE[BLUE]}],
+            "threshold": {"line": {"color": "#333", "width": 3}, "thickness": 0.9, "value": 50},
+        },
+    }
+    # Room for the title and the 0% / 100% ticks.
+    return figure({"data": [dial], "layout": base_layout(None, 250, {"l": 40, "r": 40, "t": 60, "b": 10})})
 
 
 def segment_summary(segment_ids: Sequence[int], template: str) -> str:
