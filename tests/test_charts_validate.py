@@ -12,6 +12,7 @@ from app.attention_stats import STATISTICS
 from app.charts import attention as attention_charts
 from app.charts import embeddings as embedding_charts
 from app.charts import finetune as finetune_charts
+from app.charts import heads as heads_charts
 from app.charts import masking as masking_charts
 from app.charts import nsp as nsp_charts
 from app.charts import overview as overview_charts
@@ -68,6 +69,31 @@ BUILDERS = {
         title="strip",
     ),
     "is_next_gauge": lambda: nsp_charts.is_next_gauge(0.73, title="P(IsNext)"),
+    "layer_profile": lambda: heads_charts.layer_profile(
+        {"cls": [0.1, 0.5], "sep": [0.3, 0.2]}, {"cls": "[CLS]", "sep": "[SEP]"}, title="t", axis=("layer", "share")
+    ),
+    "thumbnails": lambda: heads_charts.thumbnails(
+        RNG.random((2, 3, 4, 4)),
+        np.array([["vertical", "diagonal", "block"], ["heterogeneous", "vertical+diagonal", "block"]]),
+        {kind: f"<i>{kind}</i>" for kind in heads_charts.PATTERN_COLOURS},
+        title="heads",
+        axis=("layer", "head"),
+    ),
+    "pattern_counts": lambda: heads_charts.pattern_counts(
+        {"vertical": [1, 2], "block": [2, 1]}, {"vertical": "v", "block": "b"}, title="t", axis=("layer", "heads")
+    ),
+    "head_grid": lambda: heads_charts.head_grid(
+        RNG.random((2, 3)), [(0, 1)], title="t", value_name="importance", removed_name="removed", axis=("l", "h")
+    ),
+    "pruning_curve": lambda: heads_charts.pruning_curve(
+        [0, 0.5, 1], [0.9, 0.5, 0.1], [0.9, 0.8, 0.2], ("important first", "random"), title="t", axis=("f", "a")
+    ),
+    "compared_bars": lambda: heads_charts.compared_bars(
+        [("river", 0.5, 0.2), ("<b>", 0.1, 0.3)], ("all heads", "without"), title="t"
+    ),
+    "token_views": lambda: heads_charts.token_views(
+        TOKENS, {"attention": RNG.random(5), "gradient": RNG.random(5)}, {"attention": "a", "gradient": "g"}, title="t"
+    ),
     "confusion_heatmap": lambda: finetune_charts.confusion_heatmap(
         np.eye(2), [[3, 0], [1, 4]], ["neg", "pos"], true_title="true", predicted_title="predicted", title="t"
     ),

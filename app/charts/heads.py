@@ -15,11 +15,14 @@ from .base import (
     COLORBAR_ROOM,
     SUMMARY_JOIN,
     axis_labels,
+    base_layout,
     bottom_margin,
+    figure,
     left_margin,
+    legend_squares,
     rotated_bottom_margin,
+    scale,
     shown,
-    style,
 )
 from .palette import BLUE, GREEN, ORANGE, PURPLE, SEQUENTIAL, SEQUENTIAL_SECOND, VERMILLION
 
@@ -34,26 +37,42 @@ FEATURE_COLOURS = {"cls": BLUE, "sep": VERMILLION, "punct": GREEN, "prev": ORANG
 FONT_SIZE = 16  # projector-readable
 
 
+def _layout(title: str | None, height: int, margin: dict, **extra) -> dict:
+    """``base_layout`` in the head lab's projector-sized type, with ``extra`` layout properties."""
+    layout = base_layout(title, height, margin)
+    return layout | {"font": layout["font"] | {"size": FONT_SIZE}} | extra
+
+
+def _axis(title: str | None = None, **properties) -> dict:
+    return ({} if title is None else {"title": {"text": title}}) | properties
+
+
 def layer_profile(
     means: dict[str, Sequence[float]], names: dict[str, str], *, title: str, axis: tuple[str, str]
 ) -> go.Figure:
     """One line per feature: its average share over the heads of each layer."""
-    fig = go.Figure()
-    for key, values in means.items():
-        fig.add_trace(
-            go.Scatter(
-                x=list(range(len(values))),
-                y=list(values),
-                mode="lines+markers",
-                name=names[key],
-                line={"width": 3, "color": FEATURE_COLOURS.get(key)},
-                hovertemplate="%{x}: %{y:.1%}<extra>" + names[key] + "</extra>",
-            )
-        )
-    fig.update_xaxes(title_text=axis[0], dtick=1)
-    fig.update_yaxes(title_text=axis[1], tickformat=".0%", range=[0, 1])
-    fig.update_layout(font_size=FONT_SIZE, legend={"orientation": "h", "y": -0.2})
-    return style(fig, title, 380, {"l": left_margin(["100%"], title=True), "b": bottom_margin(title=True, legends=1)})
+    data = [
+        {
+            "type": "scatter",
+            "x": list(range(len(values))),
+            "y": list(values),
+            "mode": "lines+markers",
+            "name": names[key],
+            "line": {"width": 3, "color": FEATURE_COLOURS.get(key)},
+            "hovertemplate": "%{x}: %{y:.1%}<extra>" + names[key] + "</extra>",
+        }
+        for key, values in means.items()
+    ]
+    margin = {"l": left_margin(["100%"], title=True), "b": bottom_margin(title=True, legends=1)}
+    layout = _layout(
+        title,
+        380,
+        margin,
+        xaxis=_axis(axis[0], dtick=1),
+        yaxis=_axis(axis[1], tickformat=".0%", range=[0, 1]),
+        legend={"orientation": "h", "y": -0.2},
+    )
+    return figure({"data": data, "layout": layout})
 
 
 def thumbnails(
@@ -71,7 +90,7 @@ def thumbnails(
         for head in range(nh):
             m = maps[layer, head]
             canvas[layer * cell : layer * cell + t, head * cell : head * cell + t] = m / (m.max() or 1.0)
-    frames = [  # one list set at once: 144 add_shape calls would take a second of validation
+    frames = [
         {
             "type": "rect",
             "x0": head * cell - 0.5,
@@ -83,65 +102,76 @@ def thumbnails(
         for layer in range(L)
         for head in range(nh)
     ]
-    fig = go.Figure(
-        go.Heatmap(z=shown(canvas), colorscale=SEQUENTIAL, zmin=0, zmax=1, showscale=False, hoverinfo="skip"),
-        layout={"shapes": frames},
+    pictures = {
+        "type": "heatmap",
+        "z": shown(canvas),
+        "colorscale": scale(SEQUENTIAL),
+        "zmin": 0,
+        "zmax": 1,
+        "showscale": False,
+        "hoverinfo": "skip",
+    }
+    # Legend entries for the frame colours.
+    squares = legend_squares(
+        [(pattern_names[kind], colour) for kind, colour in PATTERN_COLOURS.items()],
+        symbol="square-open",
+        line={"width": 3},
     )
-    for kind, colour in PATTERN_COLOURS.items():  # legend entries for the frame colours
-        fig.add_trace(
-            go.Scatter(
-                x=[None],
-                y=[None],
-                mode="markers",
-                name=pattern_names[kind],
-                marker={"symbol": "square-open", "size": 14, "color": colour, "line": {"width": 3}},
-            )
-        )
-    fig.update_xaxes(
-        tickvals=[h * cell + t / 2 for h in range(nh)],
-        ticktext=[str(h) for h in range(nh)],
-        title_text=axis[1],
-        showgrid=False,
-        zeroline=False,
-    )
-    fig.update_yaxes(
-        tickvals=[layer * cell + t / 2 for layer in range(L)],
-        ticktext=[str(layer) for layer in range(L)],
-        title_text=axis[0],
-        autorange="reversed",
-        showgrid=False,
-        zeroline=False,
-        scaleanchor="x",
-        constrain="domain",  # the heads' numbers right under the pictures, not under empty rows on a narrow screen
-    )
-    # The legend under the axis title, not on it.
-    fig.update_layout(font_size=FONT_SIZE, legend={"orientation": "h", "y": -0.2}, plot_bgcolor="white")
-    return style(
-        fig,
+    margin = {"l": left_margin([str(L - 1)], title=True), "b": bottom_margin(title=True, legends=2)}  # 114 px
+    layout = _layout(
         title,
         120 + 70 * L,
-        {"l": left_margin([str(L - 1)], title=True), "b": bottom_margin(title=True, legends=2)},  # measured 114 px
+        margin,
+        shapes=frames,
+        xaxis=_axis(
+            axis[1],
+            tickvals=[h * cell + t / 2 for h in range(nh)],
+            ticktext=[str(h) for h in range(nh)],
+            showgrid=False,
+            zeroline=False,
+        ),
+        yaxis=_axis(
+            axis[0],
+            tickvals=[layer * cell + t / 2 for layer in range(L)],
+            ticktext=[str(layer) for layer in range(L)],
+            autorange="reversed",
+            showgrid=False,
+            zeroline=False,
+            scaleanchor="x",
+            constrain="domain",  # the heads' numbers right under the pictures, not under empty rows on a narrow screen
+        ),
+        legend={"orientation": "h", "y": -0.2},  # under the axis title, not on it
+        plot_bgcolor="white",
     )
+    return figure({"data": [pictures, *squares], "layout": layout})
 
 
 def pattern_counts(
     counts: dict[str, Sequence[int]], names: dict[str, str], *, title: str, axis: tuple[str, str]
 ) -> go.Figure:
     """Stacked bars: how many heads of each layer have each pattern type."""
-    fig = go.Figure()
-    for kind, per_layer in counts.items():
-        fig.add_trace(
-            go.Bar(
-                x=list(range(len(per_layer))), y=list(per_layer), name=names[kind], marker_color=PATTERN_COLOURS[kind]
-            )
-        )
-    fig.update_layout(barmode="stack", font_size=FONT_SIZE, legend={"orientation": "h", "y": -0.2})
-    fig.update_xaxes(title_text=axis[0], dtick=1)
-    fig.update_yaxes(title_text=axis[1])
+    data = [
+        {
+            "type": "bar",
+            "x": list(range(len(per_layer))),
+            "y": list(per_layer),
+            "name": names[kind],
+            "marker": {"color": PATTERN_COLOURS[kind]},
+        }
+        for kind, per_layer in counts.items()
+    ]
     most = max((sum(column) for column in zip(*counts.values())), default=0)
-    return style(
-        fig, title, 380, {"l": left_margin([str(most)], title=True), "b": bottom_margin(title=True, legends=1)}
+    margin = {"l": left_margin([str(most)], title=True), "b": bottom_margin(title=True, legends=1)}
+    layout = _layout(
+        title,
+        380,
+        margin,
+        barmode="stack",
+        legend={"orientation": "h", "y": -0.2},
+        xaxis=_axis(axis[0], dtick=1),
+        yaxis=_axis(axis[1]),
     )
+    return figure({"data": data, "layout": layout})
 
 
 def head_grid(
@@ -160,41 +190,38 @@ def head_grid(
     L, nh = values.shape
     ys, xs = np.divmod(np.arange(L * nh), nh)
     size = 30 if nh <= 12 else 20
-    fig = go.Figure(
-        go.Scatter(
-            x=xs,
-            y=ys,
-            mode="markers",
-            marker={
+    data = [
+        {
+            "type": "scatter",
+            "x": xs,
+            "y": ys,
+            "mode": "markers",
+            "marker": {
                 "symbol": "square",
                 "size": size,
                 "color": values.ravel().tolist(),
-                "colorscale": SEQUENTIAL_SECOND,
+                "colorscale": scale(SEQUENTIAL_SECOND),
                 "showscale": True,
                 "colorbar": {"title": {"text": value_name}},
                 "line": {"width": 1, "color": "#666"},
             },
-            customdata=np.stack([ys, xs], -1),
-            hovertemplate=f"{axis[0]} %{{y}}, {axis[1]} %{{x}}: %{{marker.color:.3f}}<extra>{value_name}</extra>",
-            showlegend=False,
-        )
-    )
+            "customdata": np.stack([ys, xs], -1),
+            "hovertemplate": f"{axis[0]} %{{y}}, {axis[1]} %{{x}}: %{{marker.color:.3f}}<extra>{value_name}</extra>",
+            "showlegend": False,
+        }
+    ]
     if removed:
-        fig.add_trace(
-            go.Scatter(
-                x=[h for _, h in removed],
-                y=[layer for layer, _ in removed],
-                mode="markers",
-                name=removed_name,
-                marker={"symbol": "x-thin", "size": size * 0.8, "line": {"width": 4, "color": "#000"}},
-                hoverinfo="skip",
-            )
+        data.append(
+            {
+                "type": "scatter",
+                "x": [h for _, h in removed],
+                "y": [layer for layer, _ in removed],
+                "mode": "markers",
+                "name": removed_name,
+                "marker": {"symbol": "x-thin", "size": size * 0.8, "line": {"width": 4, "color": "#000"}},
+                "hoverinfo": "skip",
+            }
         )
-    fig.update_xaxes(title_text=axis[1], dtick=1, range=[-0.6, nh - 0.4], showgrid=False, zeroline=False)
-    fig.update_yaxes(title_text=axis[0], dtick=1, range=[L - 0.4, -0.6], showgrid=False, zeroline=False)
-    fig.update_layout(
-        font_size=FONT_SIZE, clickmode="event+select", legend={"orientation": "h", "y": -0.2}, plot_bgcolor="white"
-    )
     # The colour bar carries a title beside its numbers (measured 139-147 px on the right); the removed heads' legend
     # entry goes under the axis title.
     margin = {
@@ -202,7 +229,17 @@ def head_grid(
         "r": COLORBAR_ROOM + 40,
         "b": bottom_margin(title=True, legends=1 if removed else 0),
     }
-    return style(fig, title, 140 + 44 * L, margin)
+    layout = _layout(
+        title,
+        140 + 44 * L,
+        margin,
+        xaxis=_axis(axis[1], dtick=1, range=[-0.6, nh - 0.4], showgrid=False, zeroline=False),
+        yaxis=_axis(axis[0], dtick=1, range=[L - 0.4, -0.6], showgrid=False, zeroline=False),
+        clickmode="event+select",
+        legend={"orientation": "h", "y": -0.2},
+        plot_bgcolor="white",
+    )
+    return figure({"data": data, "layout": layout})
 
 
 def pruning_curve(
@@ -214,47 +251,60 @@ def pruning_curve(
     title: str,
     axis: tuple[str, str],
 ) -> go.Figure:
-    fig = go.Figure()
-    for values, name, colour in ((by_importance, names[0], VERMILLION), (random_mean, names[1], BLUE)):
-        fig.add_trace(
-            go.Scatter(
-                x=list(fractions),
-                y=list(values),
-                mode="lines+markers",
-                name=name,
-                line={"width": 3, "color": colour},
-                hovertemplate="%{x:.0%}: %{y:.1%}<extra>" + name + "</extra>",
-            )
-        )
-    fig.update_xaxes(title_text=axis[0], tickformat=".0%", range=[-0.02, 1.02])
-    fig.update_yaxes(title_text=axis[1], tickformat=".0%", rangemode="tozero")
-    fig.update_layout(font_size=FONT_SIZE, legend={"orientation": "h", "y": -0.22})
-    return style(fig, title, 420, {"l": left_margin(["100%"], title=True), "b": bottom_margin(title=True, legends=1)})
+    data = [
+        {
+            "type": "scatter",
+            "x": list(fractions),
+            "y": list(values),
+            "mode": "lines+markers",
+            "name": name,
+            "line": {"width": 3, "color": colour},
+            "hovertemplate": "%{x:.0%}: %{y:.1%}<extra>" + name + "</extra>",
+        }
+        for values, name, colour in ((by_importance, names[0], VERMILLION), (random_mean, names[1], BLUE))
+    ]
+    margin = {"l": left_margin(["100%"], title=True), "b": bottom_margin(title=True, legends=1)}
+    layout = _layout(
+        title,
+        420,
+        margin,
+        xaxis=_axis(axis[0], tickformat=".0%", range=[-0.02, 1.02]),
+        yaxis=_axis(axis[1], tickformat=".0%", rangemode="tozero"),
+        legend={"orientation": "h", "y": -0.22},
+    )
+    return figure({"data": data, "layout": layout})
 
 
 def compared_bars(rows: Sequence[tuple[str, float, float]], names: tuple[str, str], *, title: str) -> go.Figure:
     """Each candidate token's probability with every head and with the chosen heads removed, side by side."""
     labels = axis_labels([tok for tok, _, _ in rows])
-    fig = go.Figure()
+    data = []
     for index, (name, colour) in enumerate(zip(names, (BLUE, VERMILLION), strict=True)):
         values = [row[1 + index] for row in rows]
-        fig.add_trace(
-            go.Bar(
-                y=labels,
-                x=values,
-                orientation="h",
-                name=name,
-                marker_color=colour,
-                text=[f"{v:.1%}" for v in values],
-                textposition="auto",
-                hovertemplate="%{y}: %{x:.2%}<extra>" + name + "</extra>",
-            )
+        data.append(
+            {
+                "type": "bar",
+                "y": labels,
+                "x": values,
+                "orientation": "h",
+                "name": name,
+                "marker": {"color": colour},
+                "text": [f"{v:.1%}" for v in values],
+                "textposition": "auto",
+                "hovertemplate": "%{y}: %{x:.2%}<extra>" + name + "</extra>",
+            }
         )
-    fig.update_yaxes(autorange="reversed", type="category")
-    fig.update_xaxes(tickformat=".0%", rangemode="tozero")
-    fig.update_layout(barmode="group", font_size=FONT_SIZE, legend={"orientation": "h", "y": -0.15})
     # The legend's larger type takes more than a row's room: measured 77 px under the plot.
-    return style(fig, title, 140 + 48 * len(rows), {"l": left_margin(labels), "b": bottom_margin(legends=2)})
+    layout = _layout(
+        title,
+        140 + 48 * len(rows),
+        {"l": left_margin(labels), "b": bottom_margin(legends=2)},
+        yaxis={"autorange": "reversed", "type": "category"},
+        xaxis={"tickformat": ".0%", "rangemode": "tozero"},
+        barmode="group",
+        legend={"orientation": "h", "y": -0.15},
+    )
+    return figure({"data": data, "layout": layout})
 
 
 def token_views(tokens: Sequence[str], rows: dict[str, np.ndarray], names: dict[str, str], *, title: str) -> go.Figure:
@@ -262,23 +312,25 @@ def token_views(tokens: Sequence[str], rows: dict[str, np.ndarray], names: dict[
     keys = list(rows)
     z = np.stack([rows[k] for k in keys])
     x_labels, y_labels = axis_labels(tokens), [names[k] for k in keys]
-    fig = go.Figure(
-        go.Heatmap(
-            z=z,
-            x=x_labels,
-            y=y_labels,
-            colorscale=SEQUENTIAL,
-            zmin=0,
-            zmax=float(z.max()) or 1.0,
-            texttemplate="%{z:.0%}" if len(tokens) <= 24 else None,
-            hovertemplate="%{y} → %{x}: %{z:.1%}<extra></extra>",
-        )
-    )
-    fig.update_xaxes(type="category", tickangle=-45)
-    fig.update_yaxes(autorange="reversed")
-    fig.update_layout(font_size=FONT_SIZE)
+    views = {
+        "type": "heatmap",
+        "z": z,
+        "x": x_labels,
+        "y": y_labels,
+        "colorscale": scale(SEQUENTIAL),
+        "zmin": 0,
+        "zmax": float(z.max()) or 1.0,
+        "hovertemplate": "%{y} → %{x}: %{z:.1%}<extra></extra>",
+    } | ({"texttemplate": "%{z:.0%}"} if len(tokens) <= 24 else {})
     margin = {"l": left_margin(y_labels), "r": COLORBAR_ROOM, "b": rotated_bottom_margin(x_labels)}
-    return style(fig, title, 130 + 70 * len(keys), margin)
+    layout = _layout(
+        title,
+        130 + 70 * len(keys),
+        margin,
+        xaxis={"type": "category", "tickangle": -45},
+        yaxis={"autorange": "reversed"},
+    )
+    return figure({"data": [views], "layout": layout})
 
 
 def profile_summary(means: dict[str, Sequence[float]], names: dict[str, str], template: str) -> str:
