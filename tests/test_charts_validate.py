@@ -16,6 +16,7 @@ from app.charts import heads as heads_charts
 from app.charts import masking as masking_charts
 from app.charts import nsp as nsp_charts
 from app.charts import overview as overview_charts
+from app.charts import pretrain_live as pretrain_live_charts
 from app.charts.fill_mask import prediction_bars
 from model.inference import Prediction
 
@@ -24,6 +25,16 @@ RNG = np.random.default_rng(0)
 MAP = RNG.random((len(TOKENS), len(TOKENS)))
 STATS = {name: RNG.random((3, 4)) for name in STATISTICS}
 TITLES = {name: f"title {name}" for name in STATISTICS}
+
+LIVE_RUNS = {"bert": "BERT", "random": "<i>random</i>"}
+LIVE_RECORDS = {
+    run: [
+        {"steps": step, "mlm_loss": 5 - step / 10, "nsp_loss": 0.7, "heldout_top1": step / 20}
+        | {"frequency_baseline_top1": 0.04, "kept_top1": 0.9, "random_top1": 0.1}
+        for step in range(1, 5)
+    ]
+    for run in LIVE_RUNS
+}
 
 BUILDERS = {
     "prediction_bars": lambda: prediction_bars(
@@ -93,6 +104,43 @@ BUILDERS = {
     ),
     "token_views": lambda: heads_charts.token_views(
         TOKENS, {"attention": RNG.random(5), "gradient": RNG.random(5)}, {"attention": "a", "gradient": "g"}, title="t"
+    ),
+    "training_curves": lambda: finetune_charts.training_curves(
+        [
+            {"init": init, "step": step, "loss": 1 / step, "accuracy": 0.5 + step / 50, "total_steps": 20}
+            for init in ("pretrained", "random")
+            for step in range(1, 6)
+        ],
+        run_names={"pretrained": "pre-trained", "random": "<b>random</b>"},
+        loss_title="loss",
+        accuracy_title="accuracy",
+        step_title="step",
+        title="fine-tuning",
+        baselines={"majority": 0.5},
+        heldout={"pretrained": 0.8},
+    ),
+    "cls_attention_bars": lambda: finetune_charts.cls_attention_bars(
+        TOKENS, RNG.random(5), RNG.random(5), before_name="before", after_name="after", title="t"
+    ),
+    "layer_change_bars": lambda: finetune_charts.layer_change_bars(
+        {"pretrained": {"embeddings": 0.01, "layer 0": 0.02}},
+        part_names=["embeddings", "layer 0"],
+        run_names={"pretrained": "pre-trained"},
+        axis_title="change",
+        title="t",
+    ),
+    "loss_curves": lambda: pretrain_live_charts.loss_curves(
+        LIVE_RECORDS, run_names=LIVE_RUNS, mlm_title="MLM", nsp_title="NSP", step_title="step"
+    ),
+    "accuracy_curves": lambda: pretrain_live_charts.accuracy_curves(
+        LIVE_RECORDS, run_names=LIVE_RUNS, baseline_name="word frequency", accuracy_title="top-1", step_title="step"
+    ),
+    "target_kind_bars": lambda: pretrain_live_charts.target_kind_bars(
+        {run: rows[-1] for run, rows in LIVE_RECORDS.items()},
+        run_names=LIVE_RUNS,
+        kind_names={"masked": "[MASK]", "kept": "kept", "random": "random"},
+        accuracy_title="top-1",
+        title="t",
     ),
     "confusion_heatmap": lambda: finetune_charts.confusion_heatmap(
         np.eye(2), [[3, 0], [1, 4]], ["neg", "pos"], true_title="true", predicted_title="predicted", title="t"

@@ -286,6 +286,35 @@ def token_grid(
     )
 
 
+def side_by_side(titles: tuple[str, str], gap: float = 0.08) -> dict:
+    """The layout of two panels side by side (x/y left, x2/y2 right) with a title above each, as plotly's
+    make_subplots lays them out, without its cost (a figure built and re-validated with each update)."""
+    width = (1 - gap) / 2
+    return {
+        "xaxis": {"anchor": "y", "domain": [0.0, width]},
+        "yaxis": {"anchor": "x", "domain": [0.0, 1.0]},
+        "xaxis2": {"anchor": "y2", "domain": [1 - width, 1.0]},
+        "yaxis2": {"anchor": "x2", "domain": [0.0, 1.0]},
+        "annotations": [
+            {"text": text, "x": x, "y": 1.0, "xref": "paper", "yref": "paper", "xanchor": "center"}
+            | {"yanchor": "bottom", "showarrow": False, "font": {"size": 16}}
+            for text, x in zip(titles, (width / 2, 1 - width / 2), strict=True)
+        ],
+    }
+
+
+def horizontal_line(y: float, line: dict, label: dict, *, panel: str = "", above: bool = True) -> tuple[dict, dict]:
+    """A line across a panel at ``y`` and its label (an annotation dict: text, font), as plotly's add_hline makes
+    them: the label at the line's left end, above it, or (``above`` False) at its right end, below it. ``panel``
+    is "" for the first pair of axes, "2" for the second."""
+    shape = {"type": "line", "x0": 0, "x1": 1, "xref": f"x{panel} domain", "y0": y, "y1": y, "yref": f"y{panel}"}
+    place = (
+        {"x": 0, "xanchor": "left", "yanchor": "bottom"} if above else {"x": 1, "xanchor": "right", "yanchor": "top"}
+    )
+    annotation = {"showarrow": False, "xref": f"x{panel} domain", "y": y, "yref": f"y{panel}"} | place | label
+    return shape | {"line": line}, annotation
+
+
 def legend_squares(entries: Sequence[tuple[str, str]], **marker) -> list[dict]:
     """Legend entries alone, a coloured square each for (name, colour): a heatmap has no legend of its own.
     ``marker`` adds to the squares' style. Shown even when there is only one."""

@@ -12,17 +12,19 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from .base import (
     SUMMARY_JOIN,
+    base_layout,
     bottom_margin,
+    figure,
     heatmap,
+    horizontal_line,
     left_margin,
     plotly_text,
     quoted,
     rotated_bottom_margin,
-    style,
+    side_by_side,
     token_grid,
     unique_labels,
 )
@@ -64,7 +66,8 @@ def training_curves(
     On the accuracy side, ``baselines`` (name -> held-out accuracy, such as the majority class) are dashed
     horizontal lines, and ``heldout`` (init -> held-out accuracy of a finished run) a diamond at the run's
     last step, named by the ``heldout_name`` template: "did fine-tuning beat the baselines?" at a glance."""
-    fig = make_subplots(rows=1, cols=2, subplot_titles=(loss_title, accuracy_title), horizontal_spacing=0.08)
+    data, shapes, labels = [], [], []
+    panel_axes = {1: {"xaxis": "x", "yaxis": "y"}, 2: {"xaxis": "x2", "yaxis": "y2"}}
     for init, name in run_names.items():
         steps = [h for h in history if h["init"] == init]
         if not steps:
@@ -73,77 +76,93 @@ def training_curves(
         colour = RUN_COLOURS.get(init, "#333333")
         for col, metric in ((1, "loss"), (2, "accuracy")):
             y = [h[metric] for h in steps]
-            fig.add_trace(
-                go.Scatter(
-                    x=x,
-                    y=y,
-                    mode="lines",
-                    line={"color": colour, "width": 1},
-                    opacity=0.3,
-                    name=name,
-                    legendgroup=init,
-                    showlegend=False,
-                    hoverinfo="skip",
-                ),
-                row=1,
-                col=col,
+            data.append(
+                {
+                    "type": "scatter",
+                    "x": x,
+                    "y": y,
+                    "mode": "lines",
+                    "line": {"color": colour, "width": 1},
+                    "opacity": 0.3,
+                    "name": name,
+                    "legendgroup": init,
+                    "showlegend": False,
+                    "hoverinfo": "skip",
+                }
+                | panel_axes[col]
             )
-            fig.add_trace(
-                go.Scatter(
-                    x=x,
-                    y=smooth(y, window),
-                    mode="lines+markers",
-                    line={"color": colour, "width": 3},
-                    marker={"size": 4},
-                    name=name,
-                    legendgroup=init,
-                    showlegend=col == 1,
-                    hovertemplate=f"{plotly_text(name)} · %{{x}}: %{{y:.3f}}<extra></extra>",
-                ),
-                row=1,
-                col=col,
+            data.append(
+                {
+                    "type": "scatter",
+                    "x": x,
+                    "y": smooth(y, window),
+                    "mode": "lines+markers",
+                    "line": {"color": colour, "width": 3},
+                    "marker": {"size": 4},
+                    "name": name,
+                    "legendgroup": init,
+                    "showlegend": col == 1,
+                    "hovertemplate": f"{plotly_text(name)} · %{{x}}: %{{y:.3f}}<extra></extra>",
+                }
+                | panel_axes[col]
             )
     for init, accuracy in (heldout or {}).items():
         steps = [h["step"] for h in history if h["init"] == init]
         name = heldout_name.format(run=run_names.get(init, init))
-        fig.add_trace(
-            go.Scatter(
-                x=[max(steps, default=0)],
-                y=[accuracy],
-                mode="markers",
-                marker={
+        data.append(
+            {
+                "type": "scatter",
+                "x": [max(steps, default=0)],
+                "y": [accuracy],
+                "mode": "markers",
+                "marker": {
                     "symbol": "diamond",
                     "size": 13,
                     "color": RUN_COLOURS.get(init, "#333333"),
                     "line": {"color": "white", "width": 1},
                 },
-                name=plotly_text(name),
-                hovertemplate=f"{plotly_text(name)}: %{{y:.1%}}<extra></extra>",
-            ),
-            row=1,
-            col=2,
+                "name": plotly_text(name),
+                "hovertemplate": f"{plotly_text(name)}: %{{y:.1%}}<extra></extra>",
+            }
+            | panel_axes[2]
         )
     for name, accuracy in (baselines or {}).items():
-        fig.add_hline(
-            y=accuracy,
-            line={"dash": "dash", "color": "#777777", "width": 1.5},
-            annotation={"text": plotly_text(f"{name} {accuracy:.0%}"), "font": {"size": 11, "color": "#555555"}},
-            annotation_position="top left",
-            row=1,
-            col=2,
+        shape, label = horizontal_line(
+            accuracy,
+            {"dash": "dash", "color": "#777777", "width": 1.5},
+            {"text": plotly_text(f"{name} {accuracy:.0%}"), "font": {"size": 11, "color": "#555555"}},
+            panel="2",
         )
+        shapes.append(shape)
+        labels.append(label)
     # The x axis spans the whole run from the start, so a live chart grows across it instead of rescaling.
     last_step = max([h.get("total_steps", h["step"]) for h in history] + [1])
-    fig.update_xaxes(title_text=step_title, range=[0, last_step * 1.02], dtick=max(1, math.ceil(last_step / 8)))
-    fig.update_yaxes(range=[0, 1.02], tickformat=".0%", row=1, col=2)
-    fig.update_layout(legend={"orientation": "h", "y": -0.2, "yanchor": "top"})
-    return titled(style(fig, title, 400, {"l": left_margin(["100%"]), "b": bottom_margin(title=True, legends=1)}))
+    steps_axis = {
+        "title": {"text": step_title},
+        "range": [0, last_step * 1.02],
+        "dtick": max(1, math.ceil(last_step / 8)),
+    }
+    panels = side_by_side((loss_title, accuracy_title))
+    margin = {"l": left_margin(["100%"]), "b": bottom_margin(title=True, legends=1)}
+    layout = (
+        titled(base_layout(title, 400, margin))
+        | panels
+        | {
+            "annotations": panels["annotations"] + labels,
+            "shapes": shapes,
+            "legend": {"orientation": "h", "y": -0.2, "yanchor": "top"},
+        }
+    )
+    layout["xaxis"] |= steps_axis
+    layout["xaxis2"] |= steps_axis
+    layout["yaxis2"] |= {"range": [0, 1.02], "tickformat": ".0%"}
+    return figure({"data": data, "layout": layout})
 
 
-def titled(fig: go.Figure) -> go.Figure:
+def titled(layout: dict) -> dict:
     """Room above the plot, so the title clears the subplot titles and the legend."""
-    fig.update_layout(title={"y": 0.98, "yanchor": "top"}, margin={"t": 90})
-    return fig
+    title = {"title": layout["title"] | {"y": 0.98, "yanchor": "top"}} if "title" in layout else {}
+    return layout | title | {"margin": layout["margin"] | {"t": 90}}
 
 
 def confusion_heatmap(
@@ -218,21 +237,24 @@ def cls_attention_bars(
     if not len(tokens) == len(before) == len(after):
         raise ValueError(f"{len(tokens)} tokens but {len(before)} and {len(after)} attention weights")
     x = unique_labels(tokens)  # escaped there
-    fig = go.Figure()
-    for values, name, colour in ((before, before_name, LIGHT[BLUE]), (after, after_name, ORANGE)):
-        fig.add_trace(
-            go.Bar(
-                x=x,
-                y=list(values),
-                name=name,
-                marker_color=colour,
-                hovertemplate=f"{plotly_text(name)} · %{{x}}: %{{y:.1%}}<extra></extra>",
-            )
-        )
-    fig.update_xaxes(type="category", tickangle=-45)
-    fig.update_yaxes(tickformat=".0%", rangemode="tozero")
-    fig.update_layout(barmode="group", legend={"orientation": "h", "y": 1.02, "yanchor": "bottom"})
-    return titled(style(fig, title, 380, {"l": left_margin(["100%"]), "b": rotated_bottom_margin(x)}))
+    data = [
+        {
+            "type": "bar",
+            "x": x,
+            "y": list(values),
+            "name": name,
+            "marker": {"color": colour},
+            "hovertemplate": f"{plotly_text(name)} · %{{x}}: %{{y:.1%}}<extra></extra>",
+        }
+        for values, name, colour in ((before, before_name, LIGHT[BLUE]), (after, after_name, ORANGE))
+    ]
+    layout = titled(base_layout(title, 380, {"l": left_margin(["100%"]), "b": rotated_bottom_margin(x)})) | {
+        "xaxis": {"type": "category", "tickangle": -45},
+        "yaxis": {"tickformat": ".0%", "rangemode": "tozero"},
+        "barmode": "group",
+        "legend": {"orientation": "h", "y": 1.02, "yanchor": "bottom"},
+    }
+    return figure({"data": data, "layout": layout})
 
 
 def layer_change_bars(
@@ -245,21 +267,25 @@ def layer_change_bars(
 ) -> go.Figure:
     """Bars per encoder part, bottom to top (one group per run): how far fine-tuning moved its weights,
     ``‖ΔW‖ / ‖W‖``. ``part_names`` label ``changes``' keys, in their order."""
-    fig = go.Figure()
-    for run, values in changes.items():
-        fig.add_trace(
-            go.Bar(
-                x=list(part_names),
-                y=list(values.values()),
-                name=run_names[run],
-                marker_color=RUN_COLOURS.get(run, BLUE),
-                hovertemplate=f"{plotly_text(run_names[run])} · %{{x}}: %{{y:.2%}}<extra></extra>",
-            )
-        )
-    fig.update_xaxes(type="category")
-    fig.update_yaxes(title_text=axis_title, tickformat=".1%", rangemode="tozero")
-    fig.update_layout(barmode="group", legend={"orientation": "h", "y": 1.02, "yanchor": "bottom"})
-    return titled(style(fig, title, 340, {"l": left_margin(["10.0%"], title=True), "b": bottom_margin()}))
+    data = [
+        {
+            "type": "bar",
+            "x": list(part_names),
+            "y": list(values.values()),
+            "name": run_names[run],
+            "marker": {"color": RUN_COLOURS.get(run, BLUE)},
+            "hovertemplate": f"{plotly_text(run_names[run])} · %{{x}}: %{{y:.2%}}<extra></extra>",
+        }
+        for run, values in changes.items()
+    ]
+    margin = {"l": left_margin(["10.0%"], title=True), "b": bottom_margin()}
+    layout = titled(base_layout(title, 340, margin)) | {
+        "xaxis": {"type": "category"},
+        "yaxis": {"title": {"text": axis_title}, "tickformat": ".1%", "rangemode": "tozero"},
+        "barmode": "group",
+        "legend": {"orientation": "h", "y": 1.02, "yanchor": "bottom"},
+    }
+    return figure({"data": data, "layout": layout})
 
 
 def confusion_summary(counts: Sequence[Sequence[int]], labels: Sequence[str], template: str, none: str) -> str:

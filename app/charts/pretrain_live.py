@@ -5,9 +5,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
-from .base import SUMMARY_JOIN, bottom_margin, left_margin, right_legend_margin, style
+from .base import (
+    SUMMARY_JOIN,
+    base_layout,
+    bottom_margin,
+    figure,
+    horizontal_line,
+    left_margin,
+    right_legend_margin,
+    side_by_side,
+)
 from .palette import BLUE, VERMILLION
 
 RUN_COLOURS = (BLUE, VERMILLION)
@@ -22,30 +30,34 @@ def loss_curves(
     step_title: str,
     title: str | None = None,
 ) -> go.Figure:
-    """Held-out MLM loss (left) and NSP loss (right) against the step, one colour per run."""
-    fig = make_subplots(rows=1, cols=2, subplot_titles=(mlm_title, nsp_title), horizontal_spacing=0.08)
+    """Held-out MLM loss (left) and NSP loss (right) against the step, one colour per run. Built in one go: it is
+    redrawn at every evaluation of a live run."""
+    data = []
     for i, (run, name) in enumerate(run_names.items()):
         rows = records.get(run, ())
         x = [r["steps"] for r in rows]
-        for col, metric in ((1, "mlm_loss"), (2, "nsp_loss")):
-            fig.add_trace(
-                go.Scatter(
-                    x=x,
-                    y=[r[metric] for r in rows],
-                    mode="lines",
-                    name=name,
-                    legendgroup=run,
-                    showlegend=col == 1,
-                    line={"color": RUN_COLOURS[i % len(RUN_COLOURS)]},
-                ),
-                row=1,
-                col=col,
+        for panel, metric in (("", "mlm_loss"), ("2", "nsp_loss")):
+            data.append(
+                {
+                    "type": "scatter",
+                    "x": x,
+                    "y": [r[metric] for r in rows],
+                    "mode": "lines",
+                    "name": name,
+                    "legendgroup": run,
+                    "showlegend": panel == "",
+                    "line": {"color": RUN_COLOURS[i % len(RUN_COLOURS)]},
+                    "xaxis": f"x{panel}",
+                    "yaxis": f"y{panel}",
+                }
             )
-    fig.update_xaxes(title_text=step_title)
     margin = {"l": left_margin(["10.0"]), "r": right_legend_margin(run_names.values()), "b": bottom_margin(title=True)}
-    if not title:  # room for the two subplot titles, which style()'s 10 px would clip
+    if not title:  # room for the two panel titles, which the 10 px default would clip
         margin["t"] = 40
-    return style(fig, title, 340, margin)
+    layout = base_layout(title, 340, margin) | side_by_side((mlm_title, nsp_title))
+    for axis in ("xaxis", "xaxis2"):
+        layout[axis]["title"] = {"text": step_title}
+    return figure({"data": data, "layout": layout})
 
 
 def accuracy_curves(
@@ -59,38 +71,37 @@ def accuracy_curves(
 ) -> go.Figure:
     """Held-out [MASK] top-1 per run against the step, with the word-frequency baseline (on the same targets)
     as a dashed line: the plateau a model sits on until it starts to read the context."""
-    fig = go.Figure()
-    baseline = None
+    data, baseline = [], None
     for i, (run, name) in enumerate(run_names.items()):
         rows = records.get(run, ())
         if not rows:
             continue
         baseline = rows[-1]["frequency_baseline_top1"]
-        fig.add_trace(
-            go.Scatter(
-                x=[r["steps"] for r in rows],
-                y=[r["heldout_top1"] for r in rows],
-                mode="lines+markers",
-                name=name,
-                line={"color": RUN_COLOURS[i % len(RUN_COLOURS)]},
-                hovertemplate="%{x}: %{y:.1%}<extra></extra>",
-            )
+        data.append(
+            {
+                "type": "scatter",
+                "x": [r["steps"] for r in rows],
+                "y": [r["heldout_top1"] for r in rows],
+                "mode": "lines+markers",
+                "name": name,
+                "line": {"color": RUN_COLOURS[i % len(RUN_COLOURS)]},
+                "hovertemplate": "%{x}: %{y:.1%}<extra></extra>",
+            }
         )
-    if baseline is not None:
-        fig.add_hline(
-            y=baseline,
-            line_dash="dash",
-            line_color="#888888",
-            annotation_text=f"{baseline_name}: {baseline:.1%}",
-            annotation_position="bottom right",
-        )
-    fig.update_yaxes(title_text=accuracy_title, tickformat=".0%", rangemode="tozero")
-    fig.update_xaxes(title_text=step_title)
     # The baseline's label ends past the plot's right edge (measured 17 px); plotly shows a legend from two traces on.
     margin = {"l": left_margin(["100%"], title=True), "r": 25, "b": bottom_margin(title=True)}
-    if len(fig.data) > 1:
+    if len(data) > 1:
         margin["r"] = right_legend_margin(run_names.values())
-    return style(fig, title, 340, margin)
+    layout = base_layout(title, 340, margin) | {
+        "yaxis": {"title": {"text": accuracy_title}, "tickformat": ".0%", "rangemode": "tozero"},
+        "xaxis": {"title": {"text": step_title}},
+    }
+    if baseline is not None:
+        shape, label = horizontal_line(
+            baseline, {"dash": "dash", "color": "#888888"}, {"text": f"{baseline_name}: {baseline:.1%}"}, above=False
+        )
+        layout |= {"shapes": [shape], "annotations": [label]}
+    return figure({"data": data, "layout": layout})
 
 
 def target_kind_bars(
@@ -103,25 +114,28 @@ def target_kind_bars(
 ) -> go.Figure:
     """Top-1 per kind of held-out target ([MASK], kept unchanged, replaced at random), one bar group per run."""
     keys = {"masked": "heldout_top1", "kept": "kept_top1", "random": "random_top1"}
-    fig = go.Figure()
+    data = []
     for i, (run, name) in enumerate(run_names.items()):
         record = last.get(run)
         if record is None:
             continue
         values = [record[keys[kind]] for kind in kind_names]
-        fig.add_trace(
-            go.Bar(
-                x=list(kind_names.values()),
-                y=values,
-                name=name,
-                marker_color=RUN_COLOURS[i % len(RUN_COLOURS)],
-                text=[f"{v:.1%}" for v in values],
-                textposition="auto",
-            )
+        data.append(
+            {
+                "type": "bar",
+                "x": list(kind_names.values()),
+                "y": values,
+                "name": name,
+                "marker": {"color": RUN_COLOURS[i % len(RUN_COLOURS)]},
+                "text": [f"{v:.1%}" for v in values],
+                "textposition": "auto",
+            }
         )
-    fig.update_layout(barmode="group")
-    fig.update_yaxes(title_text=accuracy_title, tickformat=".0%", range=[0, 1])
-    return style(fig, title, 340)
+    layout = base_layout(title, 340) | {
+        "barmode": "group",
+        "yaxis": {"title": {"text": accuracy_title}, "tickformat": ".0%", "range": [0, 1]},
+    }
+    return figure({"data": data, "layout": layout})
 
 
 def loss_summary(records: Mapping[str, Sequence[Mapping]], run_names: Mapping[str, str], template: str) -> str:
