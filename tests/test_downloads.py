@@ -36,11 +36,19 @@ def deferred(monkeypatch) -> list:
     return registered
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
+SENTENCES = {
+    "en": "She opened the [MASK] and walked in.",
+    "zh": "我去[MASK]场看电影。",
+    # What a CSV or JSON writer could trip on: quotes, commas, new lines, control characters, markup.
+    "hostile": 'a "quoted", comma\nnew line \x00\x1b[31m <script>alert(1)</script> 🙂 [MASK] 混合',
+}
+
+
+@pytest.mark.parametrize("sentence", list(SENTENCES))
 @pytest.mark.parametrize(("name", "view"), VIEWS, ids=lambda v: v if isinstance(v, str) else "-".join(map(str, v)))
-def test_every_download_gives_its_file_outside_the_run(name, view, lang, deferred):
-    text = "我去[MASK]场看电影。" if lang == "zh" else "She opened the [MASK] and walked in."
-    at = start_app_page(name, lang, text=text, **view)
+def test_every_download_gives_its_file_outside_the_run(name, view, sentence, deferred):
+    lang = "zh" if sentence == "zh" else "en"
+    at = start_app_page(name, lang, text=SENTENCES[sentence], **view)
     assert not at.exception, at.exception[0].message if at.exception else ""
     buttons = at.get("download_button")
     assert len(deferred) == len(buttons)  # every button's file is made on click, none on the run
