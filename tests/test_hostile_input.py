@@ -23,14 +23,10 @@ HOSTILE = {
 }
 
 
-def run_page(name: str, text: str, lang: str = "en", **state) -> AppTest:
-    return start_app_page(name, lang, text=text, **state)
-
-
 @pytest.mark.parametrize("case", list(HOSTILE))
 @pytest.mark.parametrize("name", PAGE_FILES)
 def test_page_survives_hostile_sentence(name, case):
-    at = run_page(name, HOSTILE[case])
+    at = start_app_page(name, text=HOSTILE[case])
     assert not at.exception, f"{name} raised on {case}: {at.exception[0].message if at.exception else ''}"
     # Whatever was typed stays in the box: nothing the user wrote is lost.
     assert at.session_state["text"] == HOSTILE[case]
@@ -49,7 +45,7 @@ VIEWS = [
 @pytest.mark.parametrize("case", list(HOSTILE))
 @pytest.mark.parametrize(("name", "view"), VIEWS)
 def test_every_section_survives_hostile_sentence(name, view, case):
-    at = run_page(name, HOSTILE[case], **view)
+    at = start_app_page(name, text=HOSTILE[case], **view)
     assert not at.exception, f"{name} {view} raised on {case}: {at.exception[0].message if at.exception else ''}"
     assert at.session_state["text"] == HOSTILE[case]
 
@@ -58,16 +54,16 @@ def test_every_section_survives_hostile_sentence(name, view, case):
 def test_the_sidebar_names_what_becomes_unknown(lang):
     from app.text.common import TEXT
 
-    at = run_page("masking", "I ❤ tea 😀😀 and ☃**x**", lang)
+    at = start_app_page("masking", lang, text="I ❤ tea 😀😀 and ☃**x**")
     expected = TEXT["unknown_tokens"][lang].format(spans="❤  😀😀  ☃")  # "😀😀" is one word, one [UNK]
     assert expected in [c.value for c in at.sidebar.caption]
-    at = run_page("masking", "我去电影院看电影。", lang)
+    at = start_app_page("masking", lang, text="我去电影院看电影。")
     assert not [c.value for c in at.sidebar.caption if c.value.startswith(TEXT["unknown_tokens"][lang][:12])]
 
 
 @pytest.mark.parametrize("name", PAGE_FILES)
 def test_page_never_renders_user_text_as_html(name):
-    at = run_page(name, HOSTILE["html_markdown"])
+    at = start_app_page(name, text=HOSTILE["html_markdown"])
     assert not at.exception
     # No Markdown element of any page may render HTML (alerts never can): then no user text, wherever it
     # lands, can become markup.

@@ -286,20 +286,35 @@ def token_grid(
     )
 
 
-def side_by_side(titles: tuple[str, str], gap: float = 0.08) -> dict:
-    """The layout of two panels side by side (x/y left, x2/y2 right) with a title above each, as plotly's
-    make_subplots lays them out, without its cost (a figure built and re-validated with each update)."""
-    width = (1 - gap) / 2
+def two_panels(titles: tuple[str, str], gap: float = 0.08, *, stacked: bool = False) -> dict:
+    """The layout of two panels (x/y first, x2/y2 second) with a title above each, as plotly's make_subplots lays
+    them out, without its cost (a figure built and re-validated with each update): side by side, or ``stacked``
+    one above the other on a shared x axis, whose numbers show under the lower panel only. ``gap`` is a share of
+    the figure."""
+    size = (1 - gap) / 2
+    if stacked:
+        return {
+            "xaxis": {"anchor": "y", "domain": [0.0, 1.0], "matches": "x2", "showticklabels": False},
+            "yaxis": {"anchor": "x", "domain": [1 - size, 1.0]},
+            "xaxis2": {"anchor": "y2", "domain": [0.0, 1.0]},
+            "yaxis2": {"anchor": "x2", "domain": [0.0, size]},
+            "annotations": [_panel_title(text, 0.5, y) for text, y in zip(titles, (1.0, size), strict=True)],
+        }
     return {
-        "xaxis": {"anchor": "y", "domain": [0.0, width]},
+        "xaxis": {"anchor": "y", "domain": [0.0, size]},
         "yaxis": {"anchor": "x", "domain": [0.0, 1.0]},
-        "xaxis2": {"anchor": "y2", "domain": [1 - width, 1.0]},
+        "xaxis2": {"anchor": "y2", "domain": [1 - size, 1.0]},
         "yaxis2": {"anchor": "x2", "domain": [0.0, 1.0]},
-        "annotations": [
-            {"text": text, "x": x, "y": 1.0, "xref": "paper", "yref": "paper", "xanchor": "center"}
-            | {"yanchor": "bottom", "showarrow": False, "font": {"size": 16}}
-            for text, x in zip(titles, (width / 2, 1 - width / 2), strict=True)
-        ],
+        "annotations": [_panel_title(text, x, 1.0) for text, x in zip(titles, (size / 2, 1 - size / 2), strict=True)],
+    }
+
+
+def _panel_title(text: str, x: float, y: float) -> dict:
+    """A panel's title, centred on ``x`` just above ``y`` (shares of the figure)."""
+    return {"text": text, "x": x, "y": y, "xref": "paper", "yref": "paper", "xanchor": "center"} | {
+        "yanchor": "bottom",
+        "showarrow": False,
+        "font": {"size": 16},
     }
 
 

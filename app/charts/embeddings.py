@@ -20,6 +20,7 @@ from .base import (
     left_margin,
     scale,
     shown,
+    two_panels,
 )
 from .palette import BLUE, DIVERGING, GREEN, ORANGE, PURPLE, VERMILLION
 
@@ -53,11 +54,6 @@ def part_heatmap(values: np.ndarray, tokens: Sequence[str], dims: int, *, title:
     return figure(spec)
 
 
-# token_vectors' two panels, top and bottom, as shares of the plot's height, with a gap between them.
-PANEL_GAP = 0.12
-PANEL_HEIGHT = (1 - PANEL_GAP) / 2
-
-
 def token_vectors(
     vectors: dict[str, np.ndarray],
     recomposed: np.ndarray,
@@ -86,20 +82,11 @@ def token_vectors(
     data.append(line(vectors["normalized"], labels["normalized"], PART_COLORS["normalized"], 2, 2))
     # The legend above the panels: measured 108 px of top margin.
     layout = base_layout(None, 560, {"t": 110, "l": left_margin(["−0.25"]), "b": bottom_margin(title=True)})
-    top = 1 - PANEL_HEIGHT
-    layout |= {
-        "xaxis": {"anchor": "y", "domain": [0, 1], "matches": "x2", "showticklabels": False},
-        "yaxis": {"anchor": "x", "domain": [top, 1]},
-        "xaxis2": {"anchor": "y2", "domain": [0, 1], "title": {"text": "d"}},
-        "yaxis2": {"anchor": "x2", "domain": [0, PANEL_HEIGHT]},
-        "annotations": [  # each panel's title, centred above it
-            {"text": text, "x": 0.5, "y": y, "xref": "paper", "yref": "paper", "xanchor": "center"}
-            | {"yanchor": "bottom", "showarrow": False, "font": {"size": 16}}
-            for text, y in zip(titles, (1, PANEL_HEIGHT), strict=True)
-        ],
+    layout |= two_panels(titles, 0.12, stacked=True) | {
         "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.08, "x": 0},
         "hovermode": "x unified",
     }
+    layout["xaxis2"]["title"] = {"text": "d"}
     return figure({"data": data, "layout": layout})
 
 

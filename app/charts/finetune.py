@@ -24,8 +24,8 @@ from .base import (
     plotly_text,
     quoted,
     rotated_bottom_margin,
-    side_by_side,
     token_grid,
+    two_panels,
     unique_labels,
 )
 from .palette import BLUE, GREEN, LIGHT, ORANGE, PURPLE, VERMILLION
@@ -142,7 +142,7 @@ def training_curves(
         "range": [0, last_step * 1.02],
         "dtick": max(1, math.ceil(last_step / 8)),
     }
-    panels = side_by_side((loss_title, accuracy_title))
+    panels = two_panels((loss_title, accuracy_title))
     margin = {"l": left_margin(["100%"]), "b": bottom_margin(title=True, legends=1)}
     layout = (
         titled(base_layout(title, 400, margin))

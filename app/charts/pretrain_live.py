@@ -14,7 +14,7 @@ from .base import (
     horizontal_line,
     left_margin,
     right_legend_margin,
-    side_by_side,
+    two_panels,
 )
 from .palette import BLUE, VERMILLION
 
@@ -54,7 +54,7 @@ def loss_curves(
     margin = {"l": left_margin(["10.0"]), "r": right_legend_margin(run_names.values()), "b": bottom_margin(title=True)}
     if not title:  # room for the two panel titles, which the 10 px default would clip
         margin["t"] = 40
-    layout = base_layout(title, 340, margin) | side_by_side((mlm_title, nsp_title))
+    layout = base_layout(title, 340, margin) | two_panels((mlm_title, nsp_title))
     for axis in ("xaxis", "xaxis2"):
         layout[axis]["title"] = {"text": step_title}
     return figure({"data": data, "layout": layout})
