@@ -66,7 +66,12 @@ BUILDERS = {
         ["GLUE", "SQuAD"], [72.8, 91.7], [80.5, 93.2], before_label="before", bert_label="BERT", title="t", axis="s"
     ),
     "paradigm_figure": lambda: overview_charts.paradigm_figure(
-        "pre-training", ["a", "<i>b</i>", "c"], "days", "fine-tuning", ["x", "y", "z"], "minutes"
+        "pre-training",
+        ["a", "<i>b</i>", "General language representation"],
+        "days",
+        "fine-tuning",
+        ["x", "y", "z"],
+        "m",
     ),
     "segment_strip": lambda: nsp_charts.segment_strip(
         TOKENS, [0, 0, 0, 1, 1], [True, False, False, False, True], segment_labels=("A", "B"), position_label="pos"

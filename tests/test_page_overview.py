@@ -30,7 +30,7 @@ def test_overview_in_each_language(lang):
     assert headers[:2] == [TEXT["paradigm_header"][lang], TEXT["sizes_header"][lang]]
     assert TEXT["why_header"][lang] in headers
     paradigm, parameters, results = figures(at)
-    paradigm_text = [a["text"] for a in paradigm["layout"]["annotations"]]
+    paradigm_text = [a["text"].replace("<br>", " ") for a in paradigm["layout"]["annotations"]]  # as wrapped to fit
     for step in TEXT["pretrain_steps"][lang].split("|") + TEXT["finetune_steps"][lang].split("|"):
         assert step in paradigm_text
     assert [trace["name"] for trace in parameters["data"][:4]] == [TEXT[f"row_{p}"][lang] for p in charts.PARTS]

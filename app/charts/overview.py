@@ -12,7 +12,7 @@ import plotly.graph_objects as go
 
 from model.modeling import BertConfig, count_parameters
 
-from .base import SUMMARY_JOIN, base_layout, bottom_margin, figure, left_margin
+from .base import SUMMARY_JOIN, base_layout, bottom_margin, figure, label_px, left_margin
 from .palette import BLUE, ORANGE, PALE, SKY, VERMILLION
 
 # Task key, previous best, BERT-Large, on the test sets, from Devlin et al. 2019: the abstract gives BERT's score
@@ -150,6 +150,23 @@ def _arrow(x: float, y: float, ax: float, ay: float, colour: str, size: float | 
     } | ({} if size is None else {"arrowsize": size})
 
 
+# A step's box is 28% of the diagram's width: about 140 px on an 800 px screen with the sidebar open, where "General
+# language representation" on one line ran over its box and into the next. Its words wrap to lines this wide.
+BOX_LINE_PX = 120
+BOX_TEXT_SCALE = 14 / 12  # the boxes' 14 px text against the 12 px labels that label_px estimates
+
+
+def box_text(step: str) -> str:
+    """``step`` in lines that fit a box, broken between words (a Chinese step, without spaces, stays whole)."""
+    lines: list[str] = []
+    for word in step.split():
+        if lines and label_px([f"{lines[-1]} {word}"]) * BOX_TEXT_SCALE <= BOX_LINE_PX:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return "<br>".join(lines) or step
+
+
 def paradigm_figure(
     pretrain_title: str,
     pretrain_steps: Sequence[str],
@@ -188,7 +205,7 @@ def paradigm_figure(
                 | {"fillcolor": fill, "line": {"color": line, "width": 2}}
             )
             annotations.append(
-                {"x": centre, "y": y, "text": step, "showarrow": False, "font": {"size": 14, "color": "#222"}}
+                {"x": centre, "y": y, "text": box_text(step), "showarrow": False, "font": {"size": 14, "color": "#222"}}
             )
         for left, right in zip(centres[y], centres[y][1:]):
             annotations.append(_arrow(right - 1.45, y, left + 1.45, y, line, size=1.2))
