@@ -119,6 +119,17 @@ def plot(fig, key: str | None = None, summary: str | None = None) -> None:
         # A copy: the figure may be a cached object that other sessions draw without presenter mode.
         fig = go.Figure(fig).update_layout(font_size=PRESENTER_FONT_SIZE)
     st.plotly_chart(fig, config=PLOTLY_CONFIG, key=key, width="stretch")
+    caption_summary(summary)
+
+
+def static_figure(markup: str, summary: str) -> None:
+    """A figure its builder drew in HTML (the overview's), and below it ``summary`` as under a chart."""
+    st.html(markup)
+    caption_summary(summary)
+
+
+def caption_summary(summary: str | None) -> None:
+    """A chart's main finding in words, below the chart."""
     if summary:
         st.caption(escape_markdown(summary))  # tokens are user text
 

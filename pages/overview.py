@@ -21,9 +21,8 @@ stages = [
     (t(f"overview.{stage}_stage"), t(f"overview.{stage}_steps").split("|"), t(f"overview.{stage}_note"))
     for stage in ("pretrain", "finetune")
 ]
-ui.plot(
+ui.static_figure(
     charts.paradigm_figure(*stages[0], *stages[1]),
-    key="overview_paradigm",
     summary=charts.paradigm_summary(stages, t("overview.summary_paradigm")),
 )
 st.subheader(t("overview.examples_header"))
@@ -48,11 +47,8 @@ st.table(pd.DataFrame(rows, columns=header).set_index(header[0]).style.format("{
 ui.download_buttons("bert_sizes", lambda: (header, rows), key="overview_sizes")
 counts = [charts.parameters_by_part(c) for c in models.values()]
 part_labels = {part: t(f"overview.row_{part}") for part in charts.PARTS}
-ui.plot(
-    charts.parameter_bars(
-        list(models), counts, part_labels, title=t("overview.params_chart_title"), axis=t("overview.params_axis")
-    ),
-    key="overview_params",
+ui.static_figure(
+    charts.parameter_bars(list(models), counts, part_labels, title=t("overview.params_chart_title")),
     summary=charts.parameters_summary(list(models), counts, t("overview.summary_params")),
 )
 st.caption(t("overview.params_note"))
@@ -73,7 +69,7 @@ st.table(
     .format("{:+.1f}", subset=[results_header[3]])
 )
 ui.download_buttons("bert_results", lambda: (results_header, results_table), key="overview_results")
-ui.plot(
+ui.static_figure(
     charts.results_bars(
         tasks,
         [r[1] for r in results],
@@ -81,9 +77,7 @@ ui.plot(
         before_label=t("overview.col_before"),
         bert_label=t("overview.col_bert"),
         title=t("overview.results_chart_title"),
-        axis=t("overview.results_axis"),
     ),
-    key="overview_results_chart",
     summary=charts.results_summary(
         tasks, [r[1] for r in results], [r[2] for r in results], t("overview.summary_results")
     ),

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 from streamlit.testing.v1 import AppTest
 
+from app.charts.overview import FIGURE_CLASS
 from app.ui import PREFORMATTED_CLASS
 
 APP = str(Path(__file__).resolve().parents[1] / "streamlit_app.py")
@@ -60,6 +61,11 @@ def plot_array(value) -> np.ndarray:
 
 
 _PREFORMATTED = re.compile(rf'^<pre class="{PREFORMATTED_CLASS}">(.*)</pre>$', re.DOTALL)
+
+
+def static_figures(at: AppTest) -> list[str]:
+    """The markup of the page's figures drawn in HTML (``app.ui.static_figure``), in page order."""
+    return [e.proto.body for e in at.get("html") if f'<figure class="{FIGURE_CLASS}">' in e.proto.body]
 
 
 def preformatted(at: AppTest) -> list[str]:

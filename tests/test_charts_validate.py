@@ -15,7 +15,6 @@ from app.charts import finetune as finetune_charts
 from app.charts import heads as heads_charts
 from app.charts import masking as masking_charts
 from app.charts import nsp as nsp_charts
-from app.charts import overview as overview_charts
 from app.charts import pretrain_live as pretrain_live_charts
 from app.charts.fill_mask import prediction_bars
 from model.inference import Prediction
@@ -55,24 +54,6 @@ BUILDERS = {
     ),
     "norm_bars": lambda: embedding_charts.norm_bars({"token": 1.5, "sum": 2.0}, {"token": "t", "sum": "s"}, title="n"),
     "position_similarity": lambda: embedding_charts.position_similarity(MAP, title="positions", axis_label="p"),
-    "parameter_bars": lambda: overview_charts.parameter_bars(
-        ["<b>Base</b>", "tiny"],
-        [{part: 1_000_000 * (i + 1) for i, part in enumerate([*overview_charts.PARTS, "total"])}] * 2,
-        {part: part for part in overview_charts.PARTS},
-        title="parameters",
-        axis="millions",
-    ),
-    "results_bars": lambda: overview_charts.results_bars(
-        ["GLUE", "SQuAD"], [72.8, 91.7], [80.5, 93.2], before_label="before", bert_label="BERT", title="t", axis="s"
-    ),
-    "paradigm_figure": lambda: overview_charts.paradigm_figure(
-        "pre-training",
-        ["a", "<i>b</i>", "General language representation"],
-        "days",
-        "fine-tuning",
-        ["x", "y", "z"],
-        "m",
-    ),
     "segment_strip": lambda: nsp_charts.segment_strip(
         TOKENS, [0, 0, 0, 1, 1], [True, False, False, False, True], segment_labels=("A", "B"), position_label="pos"
     ),

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import html
+import re
 import shutil
 
 import pytest
-from apptest_helpers import figures, open_app_page
+from apptest_helpers import open_app_page, static_figures
 from streamlit.testing.v1 import AppTest
 
 from app.charts import overview as charts
@@ -19,6 +21,31 @@ def open_page(lang: str = "en", **state) -> AppTest:
     return open_app_page("overview", lang, **state)
 
 
+def boxes(markup: str) -> list[str]:
+    """The steps of the paradigm diagram, as they read."""
+    return [html.unescape(m) for m in re.findall(r'<div class="step">([^<]*)</div>', markup)]
+
+
+def legend(markup: str) -> list[str]:
+    return [html.unescape(m) for m in re.findall(r"<li><i [^>]*></i>([^<]*)</li>", markup)]
+
+
+def bars(markup: str) -> list[tuple[float, str]]:
+    """Each bar of a bar figure: its length (% of the track) and the value written after it."""
+    return [
+        (float(w), v)
+        for w, v in re.findall(r'<div class="bar"><span style="width:([\d.]+)%">.*?</span>([^<]*)</div>', markup)
+    ]
+
+
+def segments(markup: str) -> list[list[float]]:
+    """Each bar's segments: their shares of the bar (%)."""
+    return [
+        [float(w) for w in re.findall(r'<i style="width:([\d.]+)%', bar)]
+        for bar in re.findall(r'<div class="bar">(.*?)</div>', markup)
+    ]
+
+
 # The page ------------------------------------------------------------------------------------------------
 
 
@@ -29,12 +56,11 @@ def test_overview_in_each_language(lang):
     headers = [h.value for h in at.header]
     assert headers[:2] == [TEXT["paradigm_header"][lang], TEXT["sizes_header"][lang]]
     assert TEXT["why_header"][lang] in headers
-    paradigm, parameters, results = figures(at)
-    paradigm_text = [a["text"].replace("<br>", " ") for a in paradigm["layout"]["annotations"]]  # as wrapped to fit
-    for step in TEXT["pretrain_steps"][lang].split("|") + TEXT["finetune_steps"][lang].split("|"):
-        assert step in paradigm_text
-    assert [trace["name"] for trace in parameters["data"][:4]] == [TEXT[f"row_{p}"][lang] for p in charts.PARTS]
-    assert [trace["y"] for trace in results["data"]] == [[72.8, 91.7, 78.0, 78.0], [80.5, 93.2, 83.1, 86.3]]
+    paradigm, parameters, results = static_figures(at)
+    assert boxes(paradigm) == TEXT["pretrain_steps"][lang].split("|") + TEXT["finetune_steps"][lang].split("|")
+    assert legend(parameters) == [TEXT[f"row_{p}"][lang] for p in charts.PARTS]
+    assert [value for _, value in bars(results)] == ["72.8", "80.5", "91.7", "93.2", "78.0", "83.1", "78.0", "86.3"]
+    assert not at.get("plotly_chart")  # the first page a student opens loads no chart library
 
     sizes = at.table[0].value  # indexed by the quantity
     base, large, loaded = sizes.columns
@@ -67,7 +93,7 @@ def test_loaded_model_card_and_sizes(hf_checkpoint, tmp_path):
 @pytest.mark.parametrize("text", ["", "</script><script>alert(1)</script> **bold** <b>x</b>", "x" * 10_000])
 def test_any_sentence_leaves_the_overview_intact(text):
     at = open_page("zh", text=text)
-    assert len(figures(at)) == 3
+    assert len(static_figures(at)) == 3
 
 
 # Builders -------------------------------------------------------------------------------------------------------
@@ -96,28 +122,45 @@ def test_results_rows_round_the_gain():
 def test_parameter_bars_stack_parts_in_millions():
     counts = [charts.parameters_by_part(bert_base()), charts.parameters_by_part(bert_large())]
     labels = {p: p.upper() for p in charts.PARTS}
-    fig = charts.parameter_bars(["base", "large"], counts, labels, title="t", axis="M")
-    assert fig.layout.barmode == "stack"
-    assert [trace.name for trace in fig.data[:4]] == ["EMBEDDINGS", "ENCODER", "POOLER", "HEADS"]
-    assert sum(trace.x[0] for trace in fig.data[:4]) == pytest.approx(counts[0]["total"] / 1e6)
-    assert fig.data[4].text == ("110.1M", "336.2M")
+    markup = charts.parameter_bars(["base", "large"], counts, labels, title="t")
+    assert legend(markup) == ["EMBEDDINGS", "ENCODER", "POOLER", "HEADS"]
+    (base, base_total), (large, large_total) = bars(markup)
+    assert (base_total, large_total) == ("110.1M", "336.2M")
+    assert large == pytest.approx(100 * charts.BAR_ROOM, abs=1e-3)  # the largest fills the room for bars
+    assert base / large == pytest.approx(counts[0]["total"] / counts[1]["total"], rel=1e-4)
+    for bar, count in zip(segments(markup), counts):
+        assert sum(bar) == pytest.approx(100, abs=0.01)
+        assert bar[1] / 100 == pytest.approx(count["encoder"] / count["total"], abs=1e-5)
 
 
-def test_results_bars_group_previous_best_and_bert():
-    fig = charts.results_bars(
-        ["a", "b"], [80.0, 70.0], [85.0, 75.0], before_label="before", bert_label="BERT", title="t", axis="s"
+def test_results_bars_start_from_zero():
+    markup = charts.results_bars(
+        ["a", "b"], [80.0, 70.0], [85.0, 75.0], before_label="before", bert_label="BERT", title="t"
     )
-    assert fig.layout.barmode == "group" and [trace.name for trace in fig.data] == ["before", "BERT"]
-    assert fig.layout.yaxis.range[0] < 70.0
+    assert legend(markup) == ["before", "BERT"]
+    assert bars(markup) == [(pytest.approx(score * charts.BAR_ROOM), f"{score:.1f}") for score in (80, 85, 70, 75)]
+    assert markup.count(charts.GREY) == 2 + 1  # the previous best's bars and its legend key
 
 
-def test_paradigm_figure_draws_every_step_and_the_connector():
-    fig = charts.paradigm_figure("big", ["a", "b", "c"], "once", "small", ["d", "e", "f"], "fast")
-    texts = [a.text for a in fig.layout.annotations]
-    for label in ("a", "b", "c", "d", "e", "f", "<b>big</b>", "<b>small</b>", "once", "fast"):
-        assert label in texts
-    assert sum(shape.type == "rect" for shape in fig.layout.shapes) == 6
-    assert sum(shape.type == "path" for shape in fig.layout.shapes) == 1
+def test_paradigm_figure_draws_every_step_in_order():
+    markup = charts.paradigm_figure("big", ["a", "b", "c"], "once", "small", ["d", "e", "f"], "fast")
+    assert boxes(markup) == ["a", "b", "c", "d", "e", "f"]
+    heads = re.findall(r'<div class="stage-head"><strong>([^<]*)</strong><span>([^<]*)</span>', markup)
+    assert heads == [("big", "once"), ("small", "fast")]
+    assert markup.count('class="carry"') == 1  # the arrow from the one stage into the other
+
+
+def test_figures_show_markup_in_their_labels_as_text():
+    """A model's name is the folder the reader typed; a step is our own text: both are written, never run."""
+    hostile = '<img src=x onerror="alert(1)">'
+    counts = [charts.parameters_by_part(bert_base())]
+    markups = [
+        charts.parameter_bars([hostile], counts, {p: hostile for p in charts.PARTS}, title=hostile),
+        charts.results_bars([hostile], [1.0], [2.0], before_label=hostile, bert_label=hostile, title=hostile),
+        charts.paradigm_figure(hostile, [hostile], hostile, hostile, [hostile], hostile),
+    ]
+    for markup in markups:
+        assert "<img" not in markup and html.escape(hostile) in markup
 
 
 @pytest.mark.parametrize(
@@ -135,4 +178,4 @@ def test_a_model_folder_that_cannot_load_falls_back_with_a_message(folder, lang,
     assert len(errors) == 1 and errors[0].startswith(message)
     assert len(errors[0]) < 200  # the typed path is shortened, not echoed whole
     assert at.table[0].value.columns[2] == TEXT["model_loaded"][lang].format(name=COMMON["model_embedded_name"][lang])
-    assert len(figures(at)) == 3
+    assert len(static_figures(at)) == 3

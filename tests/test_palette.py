@@ -66,7 +66,6 @@ def figures():
     maps = np.random.default_rng(0).dirichlet(np.ones(4), size=4)
     stats = {name: np.random.default_rng(1).random((2, 3)) for name in ("cls", "sep", "entropy")}
     predictions = [Prediction(token="a", id=1, prob=0.6), Prediction(token="b", id=2, prob=0.3)]
-    config = BertConfig(hidden_size=32, num_hidden_layers=2, num_attention_heads=2, intermediate_size=64)
     counts = {"vertical": [1, 2], "diagonal": [1, 0], "vertical+diagonal": [0, 0], "block": [0, 1]}
     counts["heterogeneous"] = [0, 0]
     names = {k: k for k in heads.PATTERN_COLOURS}
@@ -102,10 +101,6 @@ def figures():
         layer_title="l",
         accuracy_title="a",
     )
-    yield overview.parameter_bars(
-        ["x"], [overview.parameters_by_part(config)], {p: p for p in overview.PARTS}, title="t", axis="a"
-    )
-    yield overview.results_bars(["glue"], [70.0], [80.0], before_label="b", bert_label="B", title="t", axis="a")
 
 
 def test_every_figure_draws_with_palette_colours_and_scales():
@@ -124,3 +119,20 @@ def test_every_figure_draws_with_palette_colours_and_scales():
             else:
                 assert palette.allowed(value), (key, value)
     assert seen > 50  # the walk really found the colours
+
+
+def test_the_overview_figures_draw_with_palette_colours():
+    """The overview's figures are HTML (``app.charts.overview``): every colour in their markup and style."""
+    config = BertConfig(hidden_size=32, num_hidden_layers=2, num_attention_heads=2, intermediate_size=64)
+    markup = "".join(
+        (
+            overview.paradigm_figure("p", ["a", "b"], "n", "f", ["c", "d"], "m"),
+            overview.parameter_bars(
+                ["x"], [overview.parameters_by_part(config)], {p: p for p in overview.PARTS}, title="t"
+            ),
+            overview.results_bars(["glue"], [70.0], [80.0], before_label="b", bert_label="B", title="t"),
+        )
+    )
+    colours = HEX.findall(markup)
+    assert len(set(colours)) >= 8  # the boxes, their fills, the four parts, the two bars
+    assert [c for c in colours if not palette.allowed(c)] == []

@@ -2,17 +2,22 @@
 
 Devlin et al. 2019 (BERT): section 3 and figure 1 (pre-training, then fine-tuning), section 3 (BERT-Base and
 BERT-Large), the abstract and section 4 (results).
+
+The overview is the first page a student opens, and its three figures are static: they are drawn in HTML and CSS
+(``st.html``), not plotly. A browser that has never opened the app spends about 1.2 s of its main thread on this
+machine evaluating plotly's 4.7 MB module before it draws a chart; without it the overview is on screen in about
+half the time (``bench/browser_latency.py``, the first page of a new browser). The figures' text is the page's
+own: it wraps, scales with presenter mode and is read by screen readers as text.
 """
 
 from __future__ import annotations
 
+import html
 from collections.abc import Sequence
-
-import plotly.graph_objects as go
 
 from model.modeling import BertConfig, count_parameters
 
-from .base import SUMMARY_JOIN, base_layout, bottom_margin, figure, label_px, left_margin
+from .base import SUMMARY_JOIN
 from .palette import BLUE, ORANGE, PALE, SKY, VERMILLION
 
 # Task key, previous best, BERT-Large, on the test sets, from Devlin et al. 2019: the abstract gives BERT's score
@@ -59,42 +64,93 @@ def results_rows(results: Sequence[tuple[str, float, float]] = SOURCE_RESULTS) -
     return [(task, before, bert, round(bert - before, 1)) for task, before, bert in results]
 
 
-def parameter_bars(
-    models: Sequence[str], counts: Sequence[dict[str, int]], part_labels: dict[str, str], *, title: str, axis: str
-) -> go.Figure:
-    """Stacked horizontal bars, one per model, in millions of parameters."""
-    data = [
-        {
-            "type": "bar",
-            "name": part_labels[part],
-            "y": list(models),
-            "x": [c[part] / 1e6 for c in counts],
-            "orientation": "h",
-            "marker": {"color": PART_COLOURS[part]},
-            "hovertemplate": "%{y}<br>" + part_labels[part] + ": %{x:.2f}M<extra></extra>",
-        }
-        for part in PARTS
-    ]
-    data.append(  # the total at each bar's end, without a legend entry
-        {
-            "type": "scatter",
-            "y": list(models),
-            "x": [c["total"] / 1e6 for c in counts],
-            "mode": "text",
-            "text": [f"{c['total'] / 1e6:.1f}M" for c in counts],
-            "textposition": "middle right",
-            "showlegend": False,
-            "hoverinfo": "skip",
-        }
+FIGURE_CLASS = "bert-lab-figure"
+GREY = "#BBBBBB"  # the previous best, beside BERT's blue
+# Bars end short of the track, leaving room for the value written after the longest.
+BAR_ROOM = 0.85
+
+# Rem units, so that presenter mode's larger root size enlarges the figures with the text around them. Below
+# 480 px of page (a phone) a stage's steps stand in a column instead of a row.
+FIGURE_CSS = f""".{FIGURE_CLASS} {{ margin: 0 0 0.5rem 0; font-size: 0.875rem; line-height: 1.35; }}
+.{FIGURE_CLASS} figcaption {{ font-weight: 600; font-size: 1rem; margin-bottom: 0.5rem; }}
+/* Streamlit sets lists in 1rem: the figure's lists are its text. */
+.{FIGURE_CLASS} ol, .{FIGURE_CLASS} ul, .{FIGURE_CLASS} li {{ list-style: none; margin: 0; padding: 0;
+  font-size: 0.875rem; }}
+.{FIGURE_CLASS} .stage-head {{ display: flex; flex-wrap: wrap; justify-content: space-between; gap: 0 1rem;
+  color: var(--line); }}
+.{FIGURE_CLASS} .stage-head span {{ color: inherit; opacity: 0.8; }}
+.{FIGURE_CLASS} .steps {{ display: flex; gap: 0.25rem; margin: 0.4rem 0; }}
+.{FIGURE_CLASS} .steps li {{ flex: 1 1 0; display: flex; align-items: center; gap: 0.25rem; }}
+.{FIGURE_CLASS} .steps li + li::before {{ content: "→" / ""; color: var(--line); font-size: 1.5rem;
+  line-height: 1; }}
+.{FIGURE_CLASS} .step {{ flex: 1 1 0; align-self: stretch; display: flex; align-items: center; justify-content: center;
+  text-align: center; min-height: 3.5rem; padding: 0.4rem 0.6rem; background: var(--fill); color: #222222;
+  border: 2px solid var(--line); overflow-wrap: anywhere; }}
+.{FIGURE_CLASS} .carry {{ text-align: right; padding-right: 12%; color: #777777; font-size: 1.5rem;
+  line-height: 1; }}
+.{FIGURE_CLASS} .bars {{ display: grid; grid-template-columns: fit-content(40%) 1fr; gap: 0.5rem 0.75rem;
+  align-items: center; }}
+.{FIGURE_CLASS} .name {{ text-align: right; overflow-wrap: anywhere; }}
+.{FIGURE_CLASS} .track {{ display: flex; flex-direction: column; gap: 2px; }}
+.{FIGURE_CLASS} .bar {{ display: flex; align-items: center; gap: 0.4rem; white-space: nowrap; }}
+.{FIGURE_CLASS} .bar > span {{ display: flex; height: 1.6rem; }}
+.{FIGURE_CLASS} .bar i {{ display: block; height: 100%; }}
+.{FIGURE_CLASS} .legend {{ display: flex; flex-wrap: wrap; gap: 0.25rem 1.25rem; margin-top: 0.6rem; }}
+.{FIGURE_CLASS} .legend i {{ display: inline-block; width: 0.8rem; height: 0.8rem; margin-right: 0.4rem;
+  vertical-align: -0.05rem; }}
+@container (max-width: 480px) {{
+  .{FIGURE_CLASS} .steps {{ flex-direction: column; align-items: stretch; }}
+  .{FIGURE_CLASS} .steps li {{ flex-direction: column; }}
+  .{FIGURE_CLASS} .steps li + li::before {{ content: "↓" / ""; }}
+  .{FIGURE_CLASS} .step {{ width: 100%; }}
+}}
+"""
+
+
+def _text(value: object) -> str:
+    """Text for the figure's HTML: a model's name is the name of a folder the reader typed."""
+    return html.escape(str(value))
+
+
+def _figure(title: str | None, body: str) -> str:
+    caption = f"<figcaption>{_text(title)}</figcaption>" if title else ""
+    return f'<figure class="{FIGURE_CLASS}">{caption}{body}</figure><style>{FIGURE_CSS}</style>'
+
+
+def _legend(entries: Sequence[tuple[str, str]]) -> str:
+    keys = "".join(f'<li><i style="background:{colour}"></i>{_text(name)}</li>' for name, colour in entries)
+    return f'<ul class="legend">{keys}</ul>'
+
+
+def _bar(parts: Sequence[tuple[float, str, str]], value: str) -> str:
+    """One bar of ``parts`` (each its share of the track, colour and tooltip) end to end, then ``value``."""
+    length = sum(share for share, _, _ in parts)
+    segments = "".join(
+        f'<i style="width:{share / (length or 1):.3%};background:{colour}" title="{_text(tip)}"></i>'
+        for share, colour, tip in parts
     )
-    margin = {"l": left_margin(models), "b": bottom_margin(title=True, legends=1)}
-    layout = base_layout(title, 140 + 55 * len(models), margin) | {
-        "barmode": "stack",
-        "legend": {"orientation": "h", "y": -0.25, "traceorder": "normal"},
-        "xaxis": {"title": {"text": axis}, "range": [0, max(c["total"] for c in counts) / 1e6 * 1.15]},
-        "yaxis": {"autorange": "reversed", "type": "category"},
-    }
-    return figure({"data": data, "layout": layout})
+    return f'<div class="bar"><span style="width:{length:.3%}">{segments}</span>{_text(value)}</div>'
+
+
+def _row(name: str, bars: str) -> str:
+    """A row of a bar chart: its name, then its bars (two cells of the chart's grid)."""
+    return f'<div class="name">{_text(name)}</div><div class="track">{bars}</div>'
+
+
+def parameter_bars(
+    models: Sequence[str], counts: Sequence[dict[str, int]], part_labels: dict[str, str], *, title: str
+) -> str:
+    """Stacked horizontal bars, one per model, in millions of parameters, each ending in its total."""
+    scale = max(c["total"] for c in counts) / BAR_ROOM
+    rows = []
+    for model, count in zip(models, counts, strict=True):
+        parts = [
+            (count[part] / scale, PART_COLOURS[part], f"{model}: {part_labels[part]} {count[part] / 1e6:.2f}M")
+            for part in PARTS
+        ]
+        rows.append(_row(model, _bar(parts, f"{count['total'] / 1e6:.1f}M")))
+    legend = _legend([(part_labels[part], PART_COLOURS[part]) for part in PARTS])
+    return _figure(title, f'<div class="bars">{"".join(rows)}</div>{legend}')
 
 
 def results_bars(
@@ -105,66 +161,21 @@ def results_bars(
     before_label: str,
     bert_label: str,
     title: str,
-    axis: str,
-) -> go.Figure:
-    """Grouped bars: the previous best beside BERT for each task."""
-    data = [
-        {
-            "type": "bar",
-            "name": name,
-            "x": list(tasks),
-            "y": list(scores),
-            "marker": {"color": colour},
-            "text": [str(score) for score in scores],  # as plotly's validation would write them
-            "textposition": "outside",
-        }
-        for name, scores, colour in ((before_label, before, "#BBBBBB"), (bert_label, bert, BLUE))
-    ]
-    low = min(min(before), min(bert))
-    margin = {"l": left_margin(["100"], title=True), "b": bottom_margin(legends=2)}
-    layout = base_layout(title, 380, margin) | {
-        # A zero baseline would hide 6-point gains between 80 and 93; the axis starts just below the lowest score.
-        "yaxis": {"title": {"text": axis}, "range": [max(0.0, low - 10), 100]},
-        "barmode": "group",
-        "legend": {"orientation": "h", "y": -0.2},
-    }
-    return figure({"data": data, "layout": layout})
+) -> str:
+    """For each task, the previous best and BERT as two bars from zero, each ending in its score.
 
-
-def _arrow(x: float, y: float, ax: float, ay: float, colour: str, size: float | None = None) -> dict:
-    """An annotation that is only an arrow, from (ax, ay) to (x, y) in data coordinates."""
-    return {
-        "x": x,
-        "y": y,
-        "ax": ax,
-        "ay": ay,
-        "xref": "x",
-        "yref": "y",
-        "axref": "x",
-        "ayref": "y",
-        "text": "",
-        "showarrow": True,
-        "arrowhead": 3,
-        "arrowwidth": 2,
-        "arrowcolor": colour,
-    } | ({} if size is None else {"arrowsize": size})
-
-
-# A step's box is 28% of the diagram's width: about 140 px on an 800 px screen with the sidebar open, where "General
-# language representation" on one line ran over its box and into the next. Its words wrap to lines this wide.
-BOX_LINE_PX = 120
-BOX_TEXT_SCALE = 14 / 12  # the boxes' 14 px text against the 12 px labels that label_px estimates
-
-
-def box_text(step: str) -> str:
-    """``step`` in lines that fit a box, broken between words (a Chinese step, without spaces, stays whole)."""
-    lines: list[str] = []
-    for word in step.split():
-        if lines and label_px([f"{lines[-1]} {word}"]) * BOX_TEXT_SCALE <= BOX_LINE_PX:
-            lines[-1] = f"{lines[-1]} {word}"
-        else:
-            lines.append(word)
-    return "<br>".join(lines) or step
+    From zero, not from just below the lowest score: a bar's length is its score, so a gain of 1.5 points looks
+    as small as it is; each score is written at its bar's end.
+    """
+    rows = []
+    for task, old, new in zip(tasks, before, bert, strict=True):
+        bars = "".join(
+            _bar([(score / 100 * BAR_ROOM, colour, f"{task}: {name} {score:.1f}")], f"{score:.1f}")
+            for score, colour, name in ((old, GREY, before_label), (new, BLUE, bert_label))
+        )
+        rows.append(_row(task, bars))
+    legend = _legend([(before_label, GREY), (bert_label, BLUE)])
+    return _figure(title, f'<div class="bars">{"".join(rows)}</div>{legend}')
 
 
 def paradigm_figure(
@@ -174,60 +185,21 @@ def paradigm_figure(
     finetune_title: str,
     finetune_steps: Sequence[str],
     finetune_note: str,
-) -> go.Figure:
-    """Two rows of boxes joined by arrows: the big pre-training step above, the small fine-tuning step below.
-
-    An elbow connector carries the last box of pre-training (the general representation) into the first of
-    fine-tuning (general BERT), running through the gap between the rows so it crosses no label. Built in one go:
-    adding each box and arrow to a figure re-validated it, most of the overview's run.
-    """
-    pretrain_y, pretrain_half, finetune_y, finetune_half, elbow_y = 3.4, 0.8, 1.0, 0.5, 2.3
-    rows = (
-        (pretrain_title, pretrain_steps, pretrain_note, pretrain_y, pretrain_half, PALE[BLUE], BLUE),
-        (finetune_title, finetune_steps, finetune_note, finetune_y, finetune_half, PALE[ORANGE], ORANGE),
-    )
-    annotations, shapes, centres = [], [], {}
-    for title, steps, note, y, half_height, fill, line in rows:
-        # The pre-training labels sit above their row, the fine-tuning ones below, clear of the connector.
-        label_y = y + half_height + 0.3 if y == pretrain_y else y - half_height - 0.3
-        annotations.append(
-            {"x": 0.1, "y": label_y, "text": f"<b>{title}</b>", "showarrow": False, "xanchor": "left"}
-            | {"font": {"size": 15, "color": line}}
+) -> str:
+    """Two rows of boxes joined by arrows: the big pre-training step above, the small fine-tuning step below, and
+    an arrow that carries the pre-trained model from the one into the other."""
+    stages = []
+    for title, steps, note, colour in (
+        (pretrain_title, pretrain_steps, pretrain_note, BLUE),
+        (finetune_title, finetune_steps, finetune_note, ORANGE),
+    ):
+        boxes = "".join(f'<li><div class="step">{_text(step)}</div></li>' for step in steps)
+        stages.append(
+            f'<div style="--line:{colour};--fill:{PALE[colour]}">'
+            f'<div class="stage-head"><strong>{_text(title)}</strong><span>{_text(note)}</span></div>'
+            f'<ol class="steps">{boxes}</ol></div>'
         )
-        annotations.append(
-            {"x": 9.9, "y": label_y, "text": note, "showarrow": False, "xanchor": "right"}
-            | {"font": {"size": 13, "color": "#555"}}
-        )
-        centres[y] = [1.6 + 3.4 * i for i in range(len(steps))]
-        for centre, step in zip(centres[y], steps):
-            shapes.append(
-                {"type": "rect", "x0": centre - 1.4, "x1": centre + 1.4, "y0": y - half_height, "y1": y + half_height}
-                | {"fillcolor": fill, "line": {"color": line, "width": 2}}
-            )
-            annotations.append(
-                {"x": centre, "y": y, "text": box_text(step), "showarrow": False, "font": {"size": 14, "color": "#222"}}
-            )
-        for left, right in zip(centres[y], centres[y][1:]):
-            annotations.append(_arrow(right - 1.45, y, left + 1.45, y, line, size=1.2))
-    last, first = centres[pretrain_y][-1], centres[finetune_y][0]
-    shapes.append(
-        {
-            "type": "path",
-            "path": f"M {last},{pretrain_y - pretrain_half} V {elbow_y} H {first}",
-            "line": {"color": "#888", "width": 2},
-        }
-    )
-    annotations.append(_arrow(first, finetune_y + finetune_half + 0.02, first, elbow_y, "#888"))
-    layout = base_layout(None, 380) | {
-        "annotations": annotations,
-        "shapes": shapes,
-        "xaxis": {"visible": False, "range": [0, 10]},
-        "yaxis": {"visible": False, "range": [-0.1, 4.6]},
-        "plot_bgcolor": "rgba(0,0,0,0)",
-        "paper_bgcolor": "rgba(0,0,0,0)",
-        "dragmode": False,
-    }
-    return figure({"data": [], "layout": layout})
+    return _figure(None, '<div class="carry" aria-hidden="true">↓</div>'.join(stages))
 
 
 def paradigm_summary(stages: Sequence[tuple[str, Sequence[str], str]], template: str) -> str:

@@ -70,7 +70,6 @@ TEXT = {
     "row_heads": {"en": "MLM + NSP heads", "zh": "MLM + NSP 预测头"},
     "row_total": {"en": "Total parameters", "zh": "参数总量"},
     "params_chart_title": {"en": "Parameters by part (millions)", "zh": "各部分参数量（百万）"},
-    "params_axis": {"en": "parameters (millions)", "zh": "参数量（百万）"},
     "params_note": {
         "en": "Most of BERT lives in its encoder layers; the embeddings are the vocabulary table (vocabulary × hidden "
         "size). The MLM output matrix is shared with the word embeddings, so it is counted once.",
@@ -95,7 +94,6 @@ TEXT = {
     "col_bert": {"en": "BERT", "zh": "BERT"},
     "col_gain": {"en": "Gain", "zh": "提升"},
     "results_chart_title": {"en": "Previous best vs BERT", "zh": "之前最佳 vs BERT"},
-    "results_axis": {"en": "score", "zh": "得分"},
     "why_header": {"en": "Why BERT matters", "zh": "为什么 BERT 如此重要"},
     "why_points": {
         "en": "1. **Bidirectional pre-training works**: MLM suits understanding tasks better than left-to-right "
