@@ -113,6 +113,18 @@ def main() -> None:
             # Another student's first visit, once the server has warmed up (serve.py's background work done, as a
             # class finds it): a browser with nothing cached.
             print(f"server settled {settled(server.pid):.1f} s after the first page")
+            # The page a class opens first (the app's address, or a room's link): new browsers, one after another.
+            for _ in range(3):
+                fresh = browser.new_context(viewport={"width": 1400, "height": 1000})
+                tab = fresh.new_page()
+                tab.set_default_timeout(180_000)
+                start = time.perf_counter()
+                tab.goto(f"{url}/?lang=en")
+                wait_drawn(tab)
+                rows.append(
+                    ("first page of a new browser: the overview drawn", time.perf_counter() - start, None, None)
+                )
+                fresh.close()
             other = browser.new_context(viewport={"width": 1400, "height": 1000})
             newcomer = other.new_page()
             newcomer.set_default_timeout(180_000)
