@@ -370,6 +370,10 @@ def test_fine_tuning_runs_live_and_shows_its_score(page, server):
     assert score.endswith("%") and 0 <= float(score.rstrip("%")) <= 100
     assert_no_exception(page)
     assert page.evaluate(WIDENED_MARGINS) == []  # the live curves, the confusion matrix and the changes: drawn once
+    # Your own sentence's class probabilities: every class named on the chart (with two classes one name was hidden).
+    probabilities = page.locator('[data-testid="stPlotlyChart"]').filter(has_text=TEXT["probabilities_title"]["en"])
+    names = probabilities.locator(".yaxislayer-above text").all_text_contents()
+    assert sorted(names) == [TEXT["label_negative"]["en"], TEXT["label_positive"]["en"]]
     metric.scroll_into_view_if_needed()
     shot(page, "finetune_done_en")
 

@@ -121,6 +121,7 @@ TICK_ROOM = 28  # tick marks and the gap between labels and plot (measured 19-26
 AXIS_TITLE_ROOM = 36  # a vertical axis title and its stand-off (measured 27-34 px beyond the labels)
 COLORBAR_ROOM = 112  # a colour bar with its tick labels (measured 84-107 px)
 BOTTOM_ROOM = 45  # horizontal tick labels under the plot (measured 34-41 px)
+BAR_PX = 28  # a horizontal bar and the gap to the next, room for its 12 px name and its value inside
 BOTTOM_TITLE_ROOM = 30  # an axis title under them (measured 64-71 px in all)
 LEGEND_ROOM = 25  # a horizontal legend under those (measured 82-88 px in all)
 LEGEND_SYMBOL_ROOM = 70  # a legend entry's line sample and the gaps around it (measured 64 px)
@@ -217,9 +218,12 @@ def heatmap_spec(
 def probability_bars(
     labels: Sequence[str], probs: Sequence[float], *, title: str | None = None, color: str = BLUE
 ) -> go.Figure:
-    """Horizontal bars, the most likely at the top."""
+    """Horizontal bars, the most likely at the top, each in a band of ``BAR_PX``."""
     y_labels = unique_labels(labels)
-    layout = base_layout(title, 60 + 28 * len(labels), {"l": left_margin(y_labels), "b": BOTTOM_ROOM})
+    layout = base_layout(title, None, {"l": left_margin(y_labels), "b": BOTTOM_ROOM})
+    # The margins come on top of the bars: two classes in a height that counted them in had a 21 px plot, where
+    # plotly hid one of the two names and shrank the percentages to dots.
+    layout["height"] = layout["margin"]["t"] + BOTTOM_ROOM + BAR_PX * len(labels)
     layout["yaxis"] = {"autorange": "reversed", "type": "category"}
     layout["xaxis"] = {"range": [0, 1], "tickformat": ".0%"}
     bars = {
