@@ -86,6 +86,24 @@ def test_page_shows_a_finished_experiment(lang, finished_snapshot):
     assert [b["name"] for b in bars] == [TEXT["run_mix_80_10_10"][lang], TEXT["run_all_mask"][lang]]
     assert bars[0]["y"][1] == pytest.approx(last["kept_top1"])
     assert any("Table 8" in m.value or "表 8" in m.value for m in at.markdown)
+    assert charts[1]["layout"]["showlegend"]  # the loss curves of two runs say which is which
+
+
+def test_loss_curves_of_one_run_need_no_legend(finished_snapshot):
+    from app.charts.pretrain_live import loss_curves
+
+    records = finished_snapshot.records
+    names = {run: run for run in records}
+    one = loss_curves(
+        {run: rows for run, rows in records.items() if run == "mix_80_10_10"},
+        run_names=names,
+        mlm_title="m",
+        nsp_title="n",
+        step_title="s",
+    )
+    both = loss_curves(records, run_names=names, mlm_title="m", nsp_title="n", step_title="s")
+    assert not one.layout.showlegend and one.layout.margin.r == 10
+    assert both.layout.showlegend and both.layout.margin.r > 10
 
 
 def test_a_job_trains_in_a_child_process_and_reports_records():

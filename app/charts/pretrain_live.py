@@ -51,10 +51,14 @@ def loss_curves(
                     "yaxis": f"y{panel}",
                 }
             )
-    margin = {"l": left_margin(["10.0"]), "r": right_legend_margin(run_names.values()), "b": bottom_margin(title=True)}
+    # A legend only to tell runs apart: with one run it took a sixth of an 800 px page from the two panels.
+    several = sum(bool(records.get(run)) for run in run_names) > 1
+    margin = {"l": left_margin(["10.0"]), "b": bottom_margin(title=True)}
+    if several:
+        margin["r"] = right_legend_margin(run_names.values())
     if not title:  # room for the two panel titles, which the 10 px default would clip
         margin["t"] = 40
-    layout = base_layout(title, 340, margin) | two_panels((mlm_title, nsp_title))
+    layout = base_layout(title, 340, margin) | two_panels((mlm_title, nsp_title)) | {"showlegend": several}
     for axis in ("xaxis", "xaxis2"):
         layout[axis]["title"] = {"text": step_title}
     return figure({"data": data, "layout": layout})
