@@ -439,9 +439,11 @@ def test_an_800_pixel_screen_cuts_no_label_and_scrolls_nothing_sideways(page, se
         ("layers", "en"),
         ("fill_mask", "en"),
         ("layers", "zh"),
+        ("embeddings", "en"),
     ):
         open_page(page, server, name, lang)
         assert settled_layout(page) == {"overflow": 0, "cut": []}, (name, lang)
+        assert page.evaluate(WIDENED_MARGINS) == [], (name, lang)  # each chart drawn once at this width too
 
 
 def test_presenter_link_opens_with_large_type_and_the_sidebar_folded(page, server):

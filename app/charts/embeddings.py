@@ -122,7 +122,10 @@ def position_similarity(similarity: np.ndarray, *, title: str, axis_label: str) 
         "zmax": 1,
         "hovertemplate": "%{y} · %{x}: %{z:.3f}<extra></extra>",
     }
-    layout = base_layout(title, 620, {"l": 20, "r": COLORBAR_ROOM, "b": bottom_margin(title=True)})
+    # Room for the rows' numbers and title: on a wide screen the square leaves it free beside the matrix, but on an
+    # 800 px screen the square fills the width, and a 20 px margin was widened and the chart drawn a second time.
+    margin = {"l": left_margin([str(n - 1)], title=True), "r": COLORBAR_ROOM, "b": bottom_margin(title=True)}
+    layout = base_layout(title, 620, margin)
     # Both axes keep to the matrix: on a narrow screen the square shrinks, instead of the rows axis running past it.
     layout |= {
         "yaxis": {"autorange": "reversed", "title": {"text": axis_label}, "scaleanchor": "x", "constrain": "domain"},
