@@ -102,8 +102,8 @@ def test_loss_curves_of_one_run_need_no_legend(finished_snapshot):
         step_title="s",
     )
     both = loss_curves(records, run_names=names, mlm_title="m", nsp_title="n", step_title="s")
-    assert not one.layout.showlegend and one.layout.margin.r == 10
-    assert both.layout.showlegend and both.layout.margin.r > 10
+    assert not one.layout.showlegend and both.layout.showlegend
+    assert one.layout.margin.r < both.layout.margin.r  # the legend's room only for the legend
 
 
 def test_a_job_trains_in_a_child_process_and_reports_records():

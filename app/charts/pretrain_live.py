@@ -53,9 +53,9 @@ def loss_curves(
             )
     # A legend only to tell runs apart: with one run it took a sixth of an 800 px page from the two panels.
     several = sum(bool(records.get(run)) for run in run_names) > 1
-    margin = {"l": left_margin(["10.0"]), "b": bottom_margin(title=True)}
-    if several:
-        margin["r"] = right_legend_margin(run_names.values())
+    # Without it, room for the last step's number, which ends past the plot's right edge (measured 17 px).
+    margin = {"l": left_margin(["10.0"]), "r": right_legend_margin(run_names.values()) if several else 25}
+    margin["b"] = bottom_margin(title=True)
     if not title:  # room for the two panel titles, which the 10 px default would clip
         margin["t"] = 40
     layout = base_layout(title, 340, margin) | two_panels((mlm_title, nsp_title)) | {"showlegend": several}
