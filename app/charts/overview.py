@@ -76,9 +76,11 @@ FIGURE_CSS = f""".{FIGURE_CLASS} {{ margin: 0 0 0.5rem 0; font-size: 0.875rem; l
 /* Streamlit sets lists in 1rem: the figure's lists are its text. */
 .{FIGURE_CLASS} ol, .{FIGURE_CLASS} ul, .{FIGURE_CLASS} li {{ list-style: none; margin: 0; padding: 0;
   font-size: 0.875rem; }}
-.{FIGURE_CLASS} .stage-head {{ display: flex; flex-wrap: wrap; justify-content: space-between; gap: 0 1rem;
-  color: var(--line); }}
-.{FIGURE_CLASS} .stage-head span {{ color: inherit; opacity: 0.8; }}
+/* The stage's colour marks its title, which is in the text's own colour: orange text on white is hard to read
+   (2:1 contrast), on a projector more so. */
+.{FIGURE_CLASS} .stage-head {{ display: flex; flex-wrap: wrap; justify-content: space-between; gap: 0 1rem; }}
+.{FIGURE_CLASS} .stage-head strong::before {{ content: ""; display: inline-block; width: 0.8rem; height: 0.8rem;
+  margin-right: 0.4rem; vertical-align: -0.05rem; background: var(--line); }}
 .{FIGURE_CLASS} .steps {{ display: flex; gap: 0.25rem; margin: 0.4rem 0; }}
 .{FIGURE_CLASS} .steps li {{ flex: 1 1 0; display: flex; align-items: center; gap: 0.25rem; }}
 .{FIGURE_CLASS} .steps li + li::before {{ content: "→" / ""; color: var(--line); font-size: 1.5rem;
