@@ -5,9 +5,9 @@ BERT-Large), the abstract and section 4 (results).
 
 The overview is the first page a student opens, and its three figures are static: they are drawn in HTML and CSS
 (``st.html``), not plotly. A browser that has never opened the app spends about 1.2 s of its main thread on this
-machine evaluating plotly's 4.7 MB module before it draws a chart; without it the overview is on screen in about
-half the time (``bench/browser_latency.py``, the first page of a new browser). The figures' text is the page's
-own: it wraps, scales with presenter mode and is read by screen readers as text.
+machine evaluating plotly's 4.7 MB module before it draws a chart; without it a new browser's overview was drawn in
+2.7-3.0 s instead of 4.6-5.2 s (``bench/browser_latency.py`` measures it). The figures' text is the page's own: it
+wraps, scales with presenter mode and is read by screen readers as text.
 """
 
 from __future__ import annotations
