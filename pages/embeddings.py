@@ -50,7 +50,11 @@ st.subheader(t("embeddings.heatmaps_title"))
 dims = st.slider(
     t("embeddings.dims", hidden=hidden), min(4, hidden), min(hidden, 128), min(32, hidden), key="embeddings_dims"
 )
-for tab, name in zip(st.tabs(list(part_labels.values())), logic.PARTS):
+# Only the open tab's heatmap is drawn (a rerun when another opens): the five drawn at once were most of the
+# page's drawing in the browser.
+for tab, name in zip(st.tabs(list(part_labels.values()), key="embeddings_part", on_change="rerun"), logic.PARTS):
+    if not tab.open:
+        continue
     with tab:
         title = t("embeddings.heatmap_title", part=part_labels[name], dims=dims)
         plot(

@@ -446,6 +446,23 @@ def test_an_800_pixel_screen_cuts_no_label_and_scrolls_nothing_sideways(page, se
         assert page.evaluate(WIDENED_MARGINS) == [], (name, lang)  # each chart drawn once at this width too
 
 
+def test_embeddings_tabs_draw_the_heatmap_of_the_open_one(page, server):
+    """The part heatmaps are drawn one at a time: opening a tab reruns the page and draws that part's."""
+    from app.text.embeddings import TEXT
+
+    open_page(page, server, "embeddings", "en")
+    charts = page.locator('[data-testid="stPlotlyChart"]')
+    assert charts.count() == 4  # the token's heatmap, its vectors and norms, the positions
+    title = TEXT["heatmap_title"]["en"].format(part=TEXT["part_position"]["en"], dims=32)
+    start = time.perf_counter()
+    page.get_by_role("tab", name=TEXT["part_position"]["en"]).click()
+    charts.filter(has_text=title).locator(".main-svg").first.wait_for(timeout=30_000)
+    print(f"embeddings tab: the position heatmap drawn {time.perf_counter() - start:.2f} s")  # not asserted
+    wait_ready(page)
+    assert_no_exception(page)
+    assert charts.count() == 4
+
+
 def test_presenter_link_opens_with_large_type_and_the_sidebar_folded(page, server):
     page.set_viewport_size({"width": 1280, "height": 720})
     open_page(page, server, "attention", "en", presenter=1)

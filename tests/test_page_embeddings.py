@@ -27,16 +27,30 @@ def test_page_explains_and_draws_in_each_language(lang):
     markdown = " ".join(m.value for m in at.markdown)
     assert TEXT["explain"][lang] in markdown
     assert TEXT["sum_check"][lang].split("{")[0] in markdown
-    # Five part heatmaps, the token's vectors, its norms, the position similarity.
+    # The open tab's part heatmap (the token's), the token's vectors, its norms, the position similarity.
     figs = figures(at)
-    assert len(figs) == 8
-    titles = [f["layout"]["title"]["text"] for f in figs[:5]]
-    assert titles[0] == TEXT["heatmap_title"][lang].format(part=TEXT["part_token"][lang], dims=32)
-    assert figs[5]["data"][4]["name"] == TEXT["recomposed"][lang]
-    assert figs[7]["layout"]["title"]["text"] == TEXT["position_heatmap_title"][lang]
+    assert len(figs) == 4
+    assert figs[0]["layout"]["title"]["text"] == TEXT["heatmap_title"][lang].format(
+        part=TEXT["part_token"][lang], dims=32
+    )
+    assert figs[1]["data"][4]["name"] == TEXT["recomposed"][lang]
+    assert figs[3]["layout"]["title"]["text"] == TEXT["position_heatmap_title"][lang]
     assert len(at.dataframe) == 1 and len(at.get("download_button")) == 3
     parts = ("token", "segment", "position", "sum", "normalized")
     assert [tab.label for tab in at.tabs] == [TEXT[f"part_{p}"][lang] for p in parts]
+
+
+def test_each_tab_draws_its_own_part_and_only_the_open_one():
+    at = open_page("en")
+    for part in ("position", "normalized"):
+        at.session_state["embeddings_part"] = TEXT[f"part_{part}"]["en"]  # as a click on the tab sets it
+        at.run()
+        assert not at.exception
+        figs = figures(at)
+        assert len(figs) == 4
+        assert figs[0]["layout"]["title"]["text"] == TEXT["heatmap_title"]["en"].format(
+            part=TEXT[f"part_{part}"]["en"], dims=32
+        )
 
 
 def test_dimension_slider_and_token_choice_change_the_charts():
@@ -45,11 +59,11 @@ def test_dimension_slider_and_token_choice_change_the_charts():
     at.slider(key="embeddings_dims").set_value(8).run()
     assert not at.exception
     figs = figures(at)
-    assert len(figs[0]["data"][0]["x"]) == 8 and len(figs[5]["data"][0]["x"]) == 8
-    norms_before = figs[6]["data"][0]["x"]
+    assert len(figs[0]["data"][0]["x"]) == 8 and len(figs[1]["data"][0]["x"]) == 8
+    norms_before = figs[2]["data"][0]["x"]
     at.selectbox(key="embeddings_token").set_value(0).run()  # [CLS]
     assert not at.exception
-    assert figures(at)[6]["data"][0]["x"] != norms_before
+    assert figures(at)[2]["data"][0]["x"] != norms_before
 
 
 def test_sentence_b_gets_segment_b():
