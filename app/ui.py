@@ -14,6 +14,7 @@ import streamlit as st
 from model.checkpoint import CheckpointError
 from model.inference import InputError
 
+from .charts.overview import FIGURE_CSS
 from .i18n import t
 from .masking_lab import escape_markdown, has_mlm_head
 from .models import display_name
@@ -186,7 +187,7 @@ html { font-size: 20px; }
 
 def style_sheet(presenter: bool) -> str:
     """The app's own CSS for every run, as the ``<style>`` element ``apply_display`` sends."""
-    return f"<style>{LAYOUT_CSS}{PREFORMATTED_CSS}{PRESENTER_CSS if presenter else ''}</style>"
+    return f"<style>{LAYOUT_CSS}{PREFORMATTED_CSS}{FIGURE_CSS}{PRESENTER_CSS if presenter else ''}</style>"
 
 
 def apply_display(presenter: bool) -> None:

@@ -79,7 +79,8 @@ def test_page_never_renders_user_text_as_html(name):
     raw = [h.proto.body for h in at.get("html") if h.proto.body not in own | sent_blocks]
     # The overview's figures are HTML the app writes from its own text (their escaping of a model's name is tested
     # in test_page_overview.py); the reader's markup never reaches them.
-    figures = [body for body in raw if body in static_figures(at)]
+    drawn = static_figures(at)
+    figures = [body for body in raw if body in drawn]
     assert not [body for body in figures if "<script>" in body or "<b>x</b>" in body], (
         f"{name}: user markup in a figure"
     )

@@ -69,8 +69,9 @@ GREY = "#BBBBBB"  # the previous best, beside BERT's blue
 # Bars end short of the track, leaving room for the value written after the longest.
 BAR_ROOM = 0.85
 
-# Rem units, so that presenter mode's larger root size enlarges the figures with the text around them. Below
-# 480 px of page (a phone) a stage's steps stand in a column instead of a row.
+# Part of the app's style sheet (``app.ui.style_sheet``), sent once a run, not with each figure. Rem units, so
+# that presenter mode's larger root size enlarges the figures with the text around them. Below 480 px of page (a
+# phone) a stage's steps stand in a column instead of a row.
 FIGURE_CSS = f""".{FIGURE_CLASS} {{ margin: 0 0 0.5rem 0; font-size: 0.875rem; line-height: 1.35; }}
 .{FIGURE_CLASS} figcaption {{ font-weight: 600; font-size: 1rem; margin-bottom: 0.5rem; }}
 /* Streamlit sets lists in 1rem: the figure's lists are its text. */
@@ -116,7 +117,7 @@ def _text(value: object) -> str:
 
 def _figure(title: str | None, body: str) -> str:
     caption = f"<figcaption>{_text(title)}</figcaption>" if title else ""
-    return f'<figure class="{FIGURE_CLASS}">{caption}{body}</figure><style>{FIGURE_CSS}</style>'
+    return f'<figure class="{FIGURE_CLASS}">{caption}{body}</figure>'
 
 
 def _legend(entries: Sequence[tuple[str, str]]) -> str:

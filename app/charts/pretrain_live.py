@@ -21,6 +21,12 @@ from .palette import BLUE, VERMILLION
 RUN_COLOURS = (BLUE, VERMILLION)
 
 
+def _right_margin(legend: bool, run_names: Mapping[str, str]) -> int:
+    """Room for the legend of the runs, or without one for what ends past the plot's right edge: the last step's
+    number, the baseline's label (measured 17 px)."""
+    return right_legend_margin(run_names.values()) if legend else 25
+
+
 def loss_curves(
     records: Mapping[str, Sequence[Mapping]],
     *,
@@ -53,9 +59,7 @@ def loss_curves(
             )
     # A legend only to tell runs apart: with one run it took a sixth of an 800 px page from the two panels.
     several = sum(bool(records.get(run)) for run in run_names) > 1
-    # Without it, room for the last step's number, which ends past the plot's right edge (measured 17 px).
-    margin = {"l": left_margin(["10.0"]), "r": right_legend_margin(run_names.values()) if several else 25}
-    margin["b"] = bottom_margin(title=True)
+    margin = {"l": left_margin(["10.0"]), "r": _right_margin(several, run_names), "b": bottom_margin(title=True)}
     if not title:  # room for the two panel titles, which the 10 px default would clip
         margin["t"] = 40
     layout = base_layout(title, 340, margin) | two_panels((mlm_title, nsp_title)) | {"showlegend": several}
@@ -92,10 +96,9 @@ def accuracy_curves(
                 "hovertemplate": "%{x}: %{y:.1%}<extra></extra>",
             }
         )
-    # The baseline's label ends past the plot's right edge (measured 17 px); plotly shows a legend from two traces on.
-    margin = {"l": left_margin(["100%"], title=True), "r": 25, "b": bottom_margin(title=True)}
-    if len(data) > 1:
-        margin["r"] = right_legend_margin(run_names.values())
+    # Plotly shows a legend from two traces on.
+    margin = {"l": left_margin(["100%"], title=True), "r": _right_margin(len(data) > 1, run_names)}
+    margin["b"] = bottom_margin(title=True)
     layout = base_layout(title, 340, margin) | {
         "yaxis": {"title": {"text": accuracy_title}, "tickformat": ".0%", "rangemode": "tozero"},
         "xaxis": {"title": {"text": step_title}},
