@@ -8,9 +8,11 @@ import sys
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
 import torch
 
 from model.checkpoint import LoadedBert
+from model.data.fetch import default_cache_dir
 from model.training import evaluate as ev
 from model.training.pretraining_data import KEPT, MASKED
 
@@ -52,7 +54,7 @@ def test_the_all_targets_figure_counts_kept_tokens_and_the_mask_figure_does_not(
         ev.SamplePair("en", "the cat sat on the mat and looked out", "a dog ran past the door", i % 2 == 0, "test")
         for i in range(40)
     ]
-    scores = ev.evaluate(bundle, sample)["en"]
+    scores = ev.evaluate(bundle, sample, modern=[])["en"]
     outcome = torch.cat([o.flatten() for o in outcomes])
     kept, masked = int((outcome == KEPT).sum()), int((outcome == MASKED).sum())
     assert scores["masks"] == masked and kept > 0
@@ -69,14 +71,31 @@ def test_the_sample_is_fixed_and_drawn_by_the_pair_builder(tmp_path):
         for lang in ("en", "zh")
         for d in range(5)
     ]
+    docs += [{"lang": "en", "source": "other", "sentences": ["Not from the sample's sources."] * 6}]
     path = tmp_path / "heldout.jsonl"
     path.write_text("".join(json.dumps(d) + "\n" for d in docs))
-    first = ev.build_sample(path, pairs_per_language=20)
-    assert first == ev.build_sample(path, pairs_per_language=20)
-    assert [p.lang for p in first] == ["en"] * 20 + ["zh"] * 20
+    first = ev.build_sample(path, ("s",), pairs_per_language=20)
+    assert first == ev.build_sample(path, ("s",), pairs_per_language=20)
+    assert first != ev.build_sample(path, ("s",), pairs_per_language=20, name="modern:")
+    assert [p.lang for p in first] == ["en"] * 20 + ["zh"] * 20 and {p.source for p in first} == {"s"}
     assert 0 < sum(p.is_next for p in first) < 40
-    shipped = ev.load_sample()
-    assert len(shipped) == 2 * ev.PAIRS_PER_LANGUAGE and {p.lang for p in shipped} == {"en", "zh"}
+    for path, sources in ((ev.SAMPLE_PATH, ev.SAMPLE_SOURCES), (ev.MODERN_PATH, ev.MODERN_SOURCES)):
+        shipped = ev.load_sample(path)
+        assert len(shipped) == 2 * ev.PAIRS_PER_LANGUAGE and {p.lang for p in shipped} == {"en", "zh"}
+        assert {p.source for p in shipped} <= set(sources)
+
+
+def test_the_shipped_samples_are_what_the_corpus_gives():
+    """Both samples redrawn from the corpus's held-out split are the shipped ones: the first stays the text
+    earlier models were measured on while sources join the corpus (where the corpus is built, as in
+    ``test_app_sentences``)."""
+    heldout = default_cache_dir() / "corpus" / "heldout.jsonl"
+    if not heldout.exists():
+        pytest.skip("no pre-training corpus here (python -m model corpus builds it)")
+    assert ev.build_sample(heldout, ev.SAMPLE_SOURCES) == ev.load_sample()
+    modern = ev.build_sample(heldout, ev.MODERN_SOURCES, name="modern:")
+    assert modern == ev.load_sample(ev.MODERN_PATH)
+    assert {p.source for p in modern} == set(ev.MODERN_SOURCES)
 
 
 def test_cli_evaluate_prints_one_json_object(hf_checkpoint):
@@ -99,6 +118,10 @@ def test_cli_evaluate_prints_one_json_object(hf_checkpoint):
         "pairs",
         "targets",
         "masks",
+        "modern_mask_top1",
+        "modern_mask_top5",
+        "modern_pairs",
+        "modern_masks",
         "cloze_top1",
         "cloze_top5",
         "cloze_items",

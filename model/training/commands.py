@@ -174,19 +174,25 @@ def cmd_evaluate(args) -> None:
         from ..data.fetch import default_cache_dir
         from ..data.tatoeba import sentences
 
-        ev.write_sample(ev.build_sample(default_cache_dir() / "corpus" / "heldout.jsonl"))
+        heldout = default_cache_dir() / "corpus" / "heldout.jsonl"
+        ev.write_sample(ev.build_sample(heldout, ev.SAMPLE_SOURCES))
+        ev.write_sample(ev.build_sample(heldout, ev.MODERN_SOURCES, name="modern:"), ev.MODERN_PATH)
         vocab = set(load("embedded").tokenizer.vocab())
         ev.write_cloze(ev.build_cloze(sentences(), vocab))
     results = ev.evaluate(load(args.model))
     if args.json:
         print(json.dumps(results), flush=True)
         return
-    print("language  MLM top-1  top-5  [MASK] top-1  top-5  NSP     cloze top-1  top-5  (pairs, targets, masks, cloze)")
+    print(
+        "language  MLM top-1  top-5  [MASK] top-1  top-5  NSP     modern [MASK] top-1  top-5  cloze top-1  top-5  "
+        "(pairs, targets, masks, modern pairs, cloze)"
+    )
     for lang, m in results.items():
         print(
             f"{lang:<9} {m['mlm_top1']:>9.1%} {m['mlm_top5']:>6.1%} {m['mask_top1']:>13.1%} {m['mask_top5']:>6.1%} "
-            f"{m['nsp_accuracy']:>6.1%} {m['cloze_top1']:>12.1%} {m['cloze_top5']:>6.1%}  "
-            f"({m['pairs']}, {m['targets']}, {m['masks']}, {m['cloze_items']})"
+            f"{m['nsp_accuracy']:>6.1%} {m['modern_mask_top1']:>20.1%} {m['modern_mask_top5']:>6.1%} "
+            f"{m['cloze_top1']:>12.1%} {m['cloze_top5']:>6.1%}  "
+            f"({m['pairs']}, {m['targets']}, {m['masks']}, {m['modern_pairs']}, {m['cloze_items']})"
         )
 
 

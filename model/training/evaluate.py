@@ -9,6 +9,10 @@ Two MLM figures are reported, because they differ a lot: over all prediction tar
 sees them), and at ``[MASK]`` positions only. The 10% of targets that are kept unchanged are almost always
 right (the answer is in the input), which flatters the first figure.
 
+A second fixed sample of the same kind (``modern_sample.jsonl``) is drawn only from the held-out documents of the
+corpus's modern sources, the everyday text the first sample predates: Tatoeba's documents in both languages, State
+of the Union addresses and e-mail in English. Its [MASK] accuracy says how well a model reads today's language.
+
 The everyday cloze score asks what a teacher asks in class: one content word of a short everyday sentence is
 masked (``cloze_sample.jsonl``, drawn from Tatoeba's held-out sentences, CC-BY 2.0 FR), and the model's top-1
 and top-5 answers are compared with it.
@@ -28,6 +32,21 @@ from ..inference import pretraining_model
 from .pretraining_data import MASKED, draw_nsp_pair, mask_tokens, random_token_pool
 
 SAMPLE_PATH = Path(__file__).resolve().parent / "heldout_sample.jsonl"
+MODERN_PATH = Path(__file__).resolve().parent / "modern_sample.jsonl"
+# The sources of each sample: the first one's are those the corpus had when it was drawn, so that it stays the same
+# text as sources join the corpus.
+SAMPLE_SOURCES = (
+    "brown",
+    "austen",
+    "web",
+    "wiki",
+    "wordnet",
+    "shakespeare",
+    "peoples-daily",
+    "sanguo",
+    "fortunes-zh",
+)
+MODERN_SOURCES = ("tatoeba-en", "sotu", "email-en", "tatoeba-zh")
 CLOZE_PATH = Path(__file__).resolve().parent / "cloze_sample.jsonl"
 CLOZE_PER_LANGUAGE = 300
 # Words a cloze item never asks for: the answer should need the sentence's meaning, not its grammar.
@@ -55,8 +74,11 @@ class SamplePair:
     source: str
 
 
-def build_sample(heldout_path: Path, *, pairs_per_language: int = PAIRS_PER_LANGUAGE) -> list[SamplePair]:
-    """Draw the fixed sample from the corpus's ``heldout.jsonl`` (``python -m model evaluate --write-sample``).
+def build_sample(
+    heldout_path: Path, sources: tuple[str, ...], *, pairs_per_language: int = PAIRS_PER_LANGUAGE, name: str = ""
+) -> list[SamplePair]:
+    """Draw a fixed sample from the held-out documents of ``sources`` in the corpus's ``heldout.jsonl``
+    (``python -m model evaluate --write-sample``); ``name`` gives each sample its own random draw.
 
     Documents are drawn in proportion to their length, as in pre-training; sentence lengths are estimated
     without a tokenizer (``approx_tokens``) so the sample does not depend on any model's vocabulary.
@@ -64,12 +86,12 @@ def build_sample(heldout_path: Path, *, pairs_per_language: int = PAIRS_PER_LANG
     from ..data.corpus import iter_documents
     from ..data.text import approx_tokens
 
-    docs = [d for d in iter_documents(heldout_path) if d["sentences"]]
+    docs = [d for d in iter_documents(heldout_path) if d["sentences"] and d["source"] in sources]
     sample = []
     for lang in ("en", "zh"):
         ours = [i for i, d in enumerate(docs) if d["lang"] == lang]
         weights = [sum(approx_tokens(s) for s in docs[i]["sentences"]) for i in ours]
-        rng = random.Random(f"{SAMPLE_SEED}:{lang}")
+        rng = random.Random(f"{SAMPLE_SEED}:{name}{lang}")
         documents = [d["sentences"] for d in docs]
         for _ in range(pairs_per_language):
             pair = draw_nsp_pair(
@@ -201,48 +223,58 @@ def _encode_pair(bundle: LoadedBert, pair: SamplePair) -> tuple[list[int], list[
 
 
 @torch.no_grad()
-def evaluate(bundle: LoadedBert, sample: list[SamplePair] | None = None) -> dict[str, dict[str, float]]:
-    """Per language: ``mlm_top1``/``mlm_top5`` over all targets, ``mask_top1``/``mask_top5`` at ``[MASK]``
-    only, ``nsp_accuracy``, and the counts they rest on."""
-    sample = load_sample() if sample is None else sample
-    model = pretraining_model(bundle)
-    tok = bundle.tokenizer
+def mlm_counts(bundle: LoadedBert, pairs: list[SamplePair], generator: torch.Generator) -> dict[str, int]:
+    """Masks each pair by pre-training's own code and counts the model's hits: over all targets, at [MASK]
+    positions only, and its next-sentence answers."""
+    model, tok = pretraining_model(bundle), bundle.tokenizer
     pool = random_token_pool(tok)
+    counts = dict.fromkeys(("targets", "top1", "top5", "masks", "mask_top1", "mask_top5", "nsp_right"), 0)
+    for start in range(0, len(pairs), BATCH_SIZE):
+        chunk = pairs[start : start + BATCH_SIZE]
+        encoded = [_encode_pair(bundle, p) for p in chunk]
+        T = max(len(ids) for ids, _ in encoded)
+        ids = torch.full((len(chunk), T), tok.pad_token_id)
+        types = torch.zeros((len(chunk), T), dtype=torch.long)
+        attention = torch.zeros((len(chunk), T), dtype=torch.long)
+        for i, (row, segments) in enumerate(encoded):
+            ids[i, : len(row)] = torch.tensor(row)
+            types[i, : len(row)] = torch.tensor(segments)
+            attention[i, : len(row)] = 1
+        candidates = (attention == 1) & (ids != tok.cls_token_id) & (ids != tok.sep_token_id)
+        masked = mask_tokens(
+            ids, candidates, mask_token_id=tok.mask_token_id, random_token_ids=pool, generator=generator
+        )
+        out = model(masked.input_ids, types, attention, mlm_labels=masked.labels)
+        chosen = masked.labels != -100
+        targets = masked.labels[chosen]  # (N,)
+        best = out.mlm_logits.topk(5, dim=-1).indices  # (N, 5): the head runs at chosen positions only
+        hit1 = best[:, 0] == targets
+        hit5 = (best == targets[:, None]).any(dim=1)
+        at_mask = masked.outcome[chosen] == MASKED
+        counts["targets"] += len(targets)
+        counts["top1"] += int(hit1.sum())
+        counts["top5"] += int(hit5.sum())
+        counts["masks"] += int(at_mask.sum())
+        counts["mask_top1"] += int(hit1[at_mask].sum())
+        counts["mask_top5"] += int(hit5[at_mask].sum())
+        is_next = torch.tensor([p.is_next for p in chunk])
+        counts["nsp_right"] += int(((out.nsp_logits.argmax(dim=-1) == 0) == is_next).sum())  # 0 = IsNext
+    return counts
+
+
+def evaluate(
+    bundle: LoadedBert, sample: list[SamplePair] | None = None, modern: list[SamplePair] | None = None
+) -> dict[str, dict[str, float]]:
+    """Per language: ``mlm_top1``/``mlm_top5`` over all targets, ``mask_top1``/``mask_top5`` at ``[MASK]``
+    only, ``nsp_accuracy``, the same [MASK] figures on the modern sample (``modern_mask_top1``/``_top5``), the
+    everyday cloze, and the counts they rest on."""
+    sample = load_sample() if sample is None else sample
+    modern = load_sample(MODERN_PATH) if modern is None else modern
     generator = torch.Generator().manual_seed(MASK_SEED)
     results = {}
     for lang in sorted({p.lang for p in sample}):
         pairs = [p for p in sample if p.lang == lang]
-        counts = dict.fromkeys(("targets", "top1", "top5", "masks", "mask_top1", "mask_top5", "nsp_right"), 0)
-        for start in range(0, len(pairs), BATCH_SIZE):
-            chunk = pairs[start : start + BATCH_SIZE]
-            encoded = [_encode_pair(bundle, p) for p in chunk]
-            T = max(len(ids) for ids, _ in encoded)
-            ids = torch.full((len(chunk), T), tok.pad_token_id)
-            types = torch.zeros((len(chunk), T), dtype=torch.long)
-            attention = torch.zeros((len(chunk), T), dtype=torch.long)
-            for i, (row, segments) in enumerate(encoded):
-                ids[i, : len(row)] = torch.tensor(row)
-                types[i, : len(row)] = torch.tensor(segments)
-                attention[i, : len(row)] = 1
-            candidates = (attention == 1) & (ids != tok.cls_token_id) & (ids != tok.sep_token_id)
-            masked = mask_tokens(
-                ids, candidates, mask_token_id=tok.mask_token_id, random_token_ids=pool, generator=generator
-            )
-            out = model(masked.input_ids, types, attention, mlm_labels=masked.labels)
-            chosen = masked.labels != -100
-            targets = masked.labels[chosen]  # (N,)
-            best = out.mlm_logits.topk(5, dim=-1).indices  # (N, 5): the head runs at chosen positions only
-            hit1 = best[:, 0] == targets
-            hit5 = (best == targets[:, None]).any(dim=1)
-            at_mask = masked.outcome[chosen] == MASKED
-            counts["targets"] += len(targets)
-            counts["top1"] += int(hit1.sum())
-            counts["top5"] += int(hit5.sum())
-            counts["masks"] += int(at_mask.sum())
-            counts["mask_top1"] += int(hit1[at_mask].sum())
-            counts["mask_top5"] += int(hit5[at_mask].sum())
-            is_next = torch.tensor([p.is_next for p in chunk])
-            counts["nsp_right"] += int(((out.nsp_logits.argmax(dim=-1) == 0) == is_next).sum())  # 0 = IsNext
+        counts = mlm_counts(bundle, pairs, generator)
         results[lang] = {
             "mlm_top1": counts["top1"] / counts["targets"],
             "mlm_top5": counts["top5"] / counts["targets"],
@@ -253,6 +285,19 @@ def evaluate(bundle: LoadedBert, sample: list[SamplePair] | None = None) -> dict
             "targets": counts["targets"],
             "masks": counts["masks"],
         }
+    # Its own generator, so the first sample's masks stay those of earlier evaluations.
+    generator = torch.Generator().manual_seed(MASK_SEED)
+    for lang in sorted({p.lang for p in modern}):
+        pairs = [p for p in modern if p.lang == lang]
+        counts = mlm_counts(bundle, pairs, generator)
+        results.setdefault(lang, {}).update(
+            {
+                "modern_mask_top1": counts["mask_top1"] / counts["masks"],
+                "modern_mask_top5": counts["mask_top5"] / counts["masks"],
+                "modern_pairs": len(pairs),
+                "modern_masks": counts["masks"],
+            }
+        )
     for lang, scores in everyday_cloze(bundle).items():
         results.setdefault(lang, {}).update(scores)
     return results
