@@ -3,7 +3,8 @@
 NSP needs documents whose sentences stay in order (Devlin et al. 2019, §3.1). ``data/nsp_samples.json``
 holds short runs of consecutive sentences per language, in modern language a student reads at a glance, from
 documents of the pre-training corpus's held-out split, so the model never read them: the Brown corpus (American
-English of 1961) in English and People's Daily of January 1998 in Chinese, with their source and licence.
+English of 1961) and LibreOffice's help in English, People's Daily of January 1998 and LibreOffice's help in Chinese,
+with their source and licence.
 (Tatoeba's everyday sentences stand alone, with no document around them, so they cannot make IsNext pairs.)
 A draw runs the real pairing code, ``model.training.pretraining_data.draw_nsp_pair``, so what the page shows is
 what pre-training sees.
@@ -28,7 +29,7 @@ DATA_PATH = Path(__file__).resolve().parent / "data" / "nsp_samples.json"
 
 # Which corpus sources feed each language (their held-out documents), and what a sentence must look like to be
 # shown on its own: short, a whole sentence, no dialogue quotes (a quote cut in half reads as noise out of context).
-SOURCES_FOR_LANG = {"en": ("brown",), "zh": ("peoples-daily",)}
+SOURCES_FOR_LANG = {"en": ("brown", "libreoffice-help-en"), "zh": ("peoples-daily", "libreoffice-help-zh")}
 RUN_LENGTH = 3  # consecutive sentences per document: two IsNext candidates each
 DOCUMENTS_PER_LANG = 32
 # Pre-training fills 125 tokens per pair; a page pair of about two short sentences a side reads at a glance.

@@ -14,7 +14,18 @@ import pytest
 from model.data import corpus as C
 from model.data import fetch, minilm, sources
 from model.data import text as T
-from model.data.sources import austen, brown, email_en, fortunes_zh, peoples_daily, shakespeare, sotu, web, wordnet
+from model.data.sources import (
+    austen,
+    brown,
+    email_en,
+    fortunes_zh,
+    libreoffice_help,
+    peoples_daily,
+    shakespeare,
+    sotu,
+    web,
+    wordnet,
+)
 from model.data.sources import wiki as wiki_source
 
 # --- sentence splitting -----------------------------------------------------------------------------------------
@@ -240,6 +251,34 @@ def test_email_keeps_what_the_writer_wrote(tmp_path):
     (tmp_path / "easy-ham-1" / "00002.json").write_text(json.dumps({"text": "Subject: hi\n\nThanks a lot!"}))
     # The spam folder is never read; a message of one sentence gives no next-sentence pair.
     assert list(email_en.parse_email(tmp_path, ("easy-ham-1",))) == [email_en.message_sentences(HAM)]
+
+
+HELP_PAGE = """<html><head><title>Inserting Tables</title></head><body>
+<header><p>LibreOffice 7.4 Help</p></header><div id="DisplayArea">
+<h1>Inserting Tables</h1>
+<p class="paragraph">There are several ways to create a table. You can insert one from a
+<span class="menuitem">toolbar</span>&nbsp;or a menu.</p>
+<ol><li><p class="listitem">Choose <a href="x.html">Table - Insert Table</a>.</p></li></ol>
+<table><tr><td><p class="tablecontent">Icon Insert Table</p></td></tr></table>
+<div class="note"><p class="notetext">A note is not prose of the page.</p></div>
+</div></body></html>"""
+
+
+def test_libreoffice_help_keeps_paragraphs_and_list_items(tmp_path):
+    assert libreoffice_help.page_paragraphs(HELP_PAGE) == [
+        "There are several ways to create a table. You can insert one from a\ntoolbar\xa0or a menu.",
+        "Choose Table - Insert Table.",
+    ]
+    for module in ("swriter", "sbasic"):
+        (tmp_path / "text" / module).mkdir(parents=True)
+        (tmp_path / "text" / module / "page.html").write_text(HELP_PAGE)
+    assert list(libreoffice_help.parse_help(tmp_path, "en")) == [  # the BASIC guide is left out
+        [
+            "There are several ways to create a table.",
+            "You can insert one from a toolbar or a menu.",
+            "Choose Table - Insert Table.",
+        ]
+    ]
 
 
 def test_austen_chapters():

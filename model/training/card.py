@@ -267,8 +267,8 @@ def render(
         "## Modern held-out text",
         "",
         "`python -m model evaluate`: the same measure on a second fixed sample, drawn only from the held-out documents "
-        "of the corpus's modern sources (Tatoeba in both languages; State of the Union addresses from 1945 on and "
-        f"e-mail in English), {modern_sizes}.",
+        "of the corpus's modern sources (Tatoeba and LibreOffice's help in both languages; State of the Union addresses "
+        f"from 1945 on and e-mail in English), {modern_sizes}.",
         "",
         "| language | MLM top-1 ([MASK] only) | MLM top-5 ([MASK] only) |",
         "|---|---|---|",

