@@ -36,9 +36,9 @@ TEXT = {
         "B 句有 50% 的概率是 A 句真正的下一句，否则取自另一段落的句子。",
     },
     "sample_source": {
-        "en": "held-out articles of the Brown corpus (American English of 1961), which the model never read in "
-        "pre-training",
-        "zh": "《人民日报》1998 年 1 月的文章（取自预训练时留出、模型从未读过的部分）",
+        "en": "held-out articles of the Brown corpus (American English of 1961) and pages of LibreOffice's help, "
+        "which the model never read in pre-training",
+        "zh": "《人民日报》1998 年 1 月的文章和 LibreOffice 的帮助页面（取自预训练时留出、模型从未读过的部分）",
     },
     "sample_again": {"en": "Sample another pair", "zh": "再抽一对"},
     "draw_number": {"en": "Draw #{n}", "zh": "第 {n} 次抽取"},
