@@ -101,15 +101,18 @@ def pair_text(pair: NspPair) -> tuple[str, str]:
 
 
 def provenance(samples: dict, pair: NspPair) -> dict:
-    """Where each sentence of a drawn pair comes from, and under which licence."""
+    """Where each sentence of a drawn pair comes from, and under which licence: a NotNext B may come from another
+    source of the language than A."""
     documents, sources = samples["documents"], samples["sources"]
-    first, second = documents[pair.document], documents[pair.other_document]
-    return {
-        "source_id": first["source"],
-        "source_a": sources[first["source"]]["name"],
-        "source_b": sources[second["source"]]["name"],
-        "licence": sources[first["source"]]["licence"],
-    }
+    origin = {}
+    for side, index in (("a", pair.document), ("b", pair.other_document)):
+        source = documents[index]["source"]
+        origin |= {
+            f"source_id_{side}": source,
+            f"source_{side}": sources[source]["name"],
+            f"licence_{side}": sources[source]["licence"],
+        }
+    return origin
 
 
 def pair_record(

@@ -58,8 +58,13 @@ right.markdown(f"**{t('nsp.sentence_b')}**")
 ui.preformatted(second, right)
 if truth is not None:
     st.markdown(t("nsp.truth_next") if truth else t("nsp.truth_not"))
-    source = origin["source_id"]
-    st.caption(t("nsp.source_line", source=t(f"nsp.source_{source}"), licence=t(f"nsp.licence_{source}")))
+    a, b = origin["source_id_a"], origin["source_id_b"]
+    named = {
+        f"{what}_{side}": t(f"nsp.{what}_{source}")
+        for side, source in (("a", a), ("b", b))
+        for what in ("source", "licence")
+    }
+    st.caption(t("nsp.source_line" if a == b else "nsp.source_line_two", **named))
 
 result = ui.run_or_explain(models.next_sentence, spec, first, second)
 if result is None:

@@ -64,10 +64,10 @@ def test_sampled_pair_is_shown_with_layout_gauge_and_truth(lang):
     assert (first, second) == pair_text(expected)
     truth = TEXT["truth_next"][lang] if expected.is_next else TEXT["truth_not"][lang]
     assert truth in [m.value for m in at.markdown]
-    source = load_samples()["documents"][expected.document]["source"]
-    assert TEXT["source_line"][lang].format(
-        source=TEXT[f"source_{source}"][lang], licence=TEXT[f"licence_{source}"][lang]
-    ) in [c.value for c in at.caption]
+    documents = load_samples()["documents"]
+    a, b = documents[expected.document]["source"], documents[expected.other_document]["source"]
+    named = {f"{w}_{side}": TEXT[f"{w}_{s}"][lang] for side, s in (("a", a), ("b", b)) for w in ("source", "licence")}
+    assert TEXT["source_line" if a == b else "source_line_two"][lang].format(**named) in [c.value for c in at.caption]
     strip, gauge = figures(at)
     assert strip["data"][0]["type"] == "heatmap" and gauge["data"][0]["type"] == "indicator"
     assert 0 <= gauge["data"][0]["value"] <= 100
@@ -85,6 +85,11 @@ def test_sample_another_pair_draws_the_next_pair():
         assert shown_pair(at) == pair_text(draw_pair(load_samples(), "en", draw))
         seen.add(shown_pair(at))
     assert len(seen) > 1
+    # Draw 3's B comes from the other English source than its A: the caption names both, each with its licence.
+    documents, pair = load_samples()["documents"], draw_pair(load_samples(), "en", 3)
+    assert documents[pair.document]["source"] != documents[pair.other_document]["source"]
+    shown = [c.value for c in at.caption if c.value.startswith("Sentence A: ")]
+    assert len(shown) == 1 and "Sentence B: " in shown[0] and "MPL-2.0" in shown[0]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -209,8 +214,20 @@ def test_pair_record_and_provenance():
     pair = draw_pair(samples, "zh", 3)
     origin = provenance(samples, pair)
     assert (
-        "People's Daily" in origin["source_a"] and origin["licence"] == samples["sources"]["peoples-daily"]["licence"]
+        "People's Daily" in origin["source_a"] and origin["licence_a"] == samples["sources"]["peoples-daily"]["licence"]
     )
+    # A NotNext pair whose B comes from the language's other source names both, each with its licence.
+    mixed = next(
+        p
+        for p in (draw_pair(samples, "en", draw) for draw in range(200))
+        if samples["documents"][p.document]["source"] != samples["documents"][p.other_document]["source"]
+    )
+    origin_mixed = provenance(samples, mixed)
+    assert {origin_mixed["source_id_a"], origin_mixed["source_id_b"]} == {"brown", "libreoffice-help-en"}
+    assert {origin_mixed["licence_a"], origin_mixed["licence_b"]} == {
+        samples["sources"]["brown"]["licence"],
+        samples["sources"]["libreoffice-help-en"]["licence"],
+    }
     record = pair_record("A", "B", pair.is_next, 0.25, origin)
     assert record["truly_is_next"] is pair.is_next and record["model_is_next_probability"] == 0.25
     assert pair_record("A", "B", None, 0.5)["truly_is_next"] is None

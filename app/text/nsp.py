@@ -52,7 +52,11 @@ TEXT = {
         "en": "Truth: B comes from another passage (NotNext).",
         "zh": "真实答案：B 取自另一个段落（NotNext）。",
     },
-    "source_line": {"en": "Source: {source} · licence: {licence}", "zh": "出处：{source} · 许可：{licence}"},
+    "source_line": {"en": "Source: {source_a} · licence: {licence_a}", "zh": "出处：{source_a} · 许可：{licence_a}"},
+    "source_line_two": {
+        "en": "Sentence A: {source_a} · licence: {licence_a}. Sentence B: {source_b} · licence: {licence_b}",
+        "zh": "句子 A 出处：{source_a} · 许可：{licence_a}；句子 B 出处：{source_b} · 许可：{licence_b}",
+    },
     "type_intro": {
         "en": "Sentence A is the sidebar sentence (edit it there); type sentence B here.",
         "zh": "句子 A 就是侧边栏里的句子（请在侧边栏修改）；在这里输入句子 B。",
