@@ -97,8 +97,11 @@ def accuracy_curves(
             }
         )
     # Plotly shows a legend from two traces on.
-    margin = {"l": left_margin(["100%"], title=True), "r": _right_margin(len(data) > 1, run_names)}
-    margin["b"] = bottom_margin(title=True)
+    margin = {
+        "l": left_margin(["100%"], title=True),
+        "r": _right_margin(len(data) > 1, run_names),
+        "b": bottom_margin(title=True),
+    }
     layout = base_layout(title, 340, margin) | {
         "yaxis": {"title": {"text": accuracy_title}, "tickformat": ".0%", "rangemode": "tozero"},
         "xaxis": {"title": {"text": step_title}},

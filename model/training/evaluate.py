@@ -11,7 +11,8 @@ right (the answer is in the input), which flatters the first figure.
 
 A second fixed sample of the same kind (``modern_sample.jsonl``) is drawn only from the held-out documents of the
 corpus's modern sources, the text the first sample predates: Tatoeba's documents and LibreOffice's help in both
-languages, State of the Union addresses and e-mail in English. Its [MASK] accuracy says how well a model reads today's language.
+languages, State of the Union addresses and e-mail in English. Its [MASK] accuracy says how well a model reads
+today's language.
 
 The everyday cloze score asks what a teacher asks in class: one content word of a short everyday sentence is
 masked (``cloze_sample.jsonl``, drawn from Tatoeba's held-out sentences, CC-BY 2.0 FR), and the model's top-1
@@ -223,43 +224,49 @@ def _encode_pair(bundle: LoadedBert, pair: SamplePair) -> tuple[list[int], list[
 
 
 @torch.no_grad()
-def mlm_counts(bundle: LoadedBert, pairs: list[SamplePair], generator: torch.Generator) -> dict[str, int]:
-    """Masks each pair by pre-training's own code and counts the model's hits: over all targets, at [MASK]
-    positions only, and its next-sentence answers."""
+def mlm_counts(bundle: LoadedBert, sample: list[SamplePair]) -> dict[str, dict[str, int]]:
+    """Per language: masks each pair by pre-training's own code and counts the model's hits over all targets, at
+    [MASK] positions only, and its next-sentence answers. Each sample draws its masks from its own generator, so
+    one sample's masks do not depend on another's."""
     model, tok = pretraining_model(bundle), bundle.tokenizer
     pool = random_token_pool(tok)
-    counts = dict.fromkeys(("targets", "top1", "top5", "masks", "mask_top1", "mask_top5", "nsp_right"), 0)
-    for start in range(0, len(pairs), BATCH_SIZE):
-        chunk = pairs[start : start + BATCH_SIZE]
-        encoded = [_encode_pair(bundle, p) for p in chunk]
-        T = max(len(ids) for ids, _ in encoded)
-        ids = torch.full((len(chunk), T), tok.pad_token_id)
-        types = torch.zeros((len(chunk), T), dtype=torch.long)
-        attention = torch.zeros((len(chunk), T), dtype=torch.long)
-        for i, (row, segments) in enumerate(encoded):
-            ids[i, : len(row)] = torch.tensor(row)
-            types[i, : len(row)] = torch.tensor(segments)
-            attention[i, : len(row)] = 1
-        candidates = (attention == 1) & (ids != tok.cls_token_id) & (ids != tok.sep_token_id)
-        masked = mask_tokens(
-            ids, candidates, mask_token_id=tok.mask_token_id, random_token_ids=pool, generator=generator
-        )
-        out = model(masked.input_ids, types, attention, mlm_labels=masked.labels)
-        chosen = masked.labels != -100
-        targets = masked.labels[chosen]  # (N,)
-        best = out.mlm_logits.topk(5, dim=-1).indices  # (N, 5): the head runs at chosen positions only
-        hit1 = best[:, 0] == targets
-        hit5 = (best == targets[:, None]).any(dim=1)
-        at_mask = masked.outcome[chosen] == MASKED
-        counts["targets"] += len(targets)
-        counts["top1"] += int(hit1.sum())
-        counts["top5"] += int(hit5.sum())
-        counts["masks"] += int(at_mask.sum())
-        counts["mask_top1"] += int(hit1[at_mask].sum())
-        counts["mask_top5"] += int(hit5[at_mask].sum())
-        is_next = torch.tensor([p.is_next for p in chunk])
-        counts["nsp_right"] += int(((out.nsp_logits.argmax(dim=-1) == 0) == is_next).sum())  # 0 = IsNext
-    return counts
+    generator = torch.Generator().manual_seed(MASK_SEED)
+    by_language = {}
+    for lang in sorted({p.lang for p in sample}):
+        pairs = [p for p in sample if p.lang == lang]
+        counts = dict.fromkeys(("targets", "top1", "top5", "masks", "mask_top1", "mask_top5", "nsp_right"), 0)
+        for start in range(0, len(pairs), BATCH_SIZE):
+            chunk = pairs[start : start + BATCH_SIZE]
+            encoded = [_encode_pair(bundle, p) for p in chunk]
+            T = max(len(ids) for ids, _ in encoded)
+            ids = torch.full((len(chunk), T), tok.pad_token_id)
+            types = torch.zeros((len(chunk), T), dtype=torch.long)
+            attention = torch.zeros((len(chunk), T), dtype=torch.long)
+            for i, (row, segments) in enumerate(encoded):
+                ids[i, : len(row)] = torch.tensor(row)
+                types[i, : len(row)] = torch.tensor(segments)
+                attention[i, : len(row)] = 1
+            candidates = (attention == 1) & (ids != tok.cls_token_id) & (ids != tok.sep_token_id)
+            masked = mask_tokens(
+                ids, candidates, mask_token_id=tok.mask_token_id, random_token_ids=pool, generator=generator
+            )
+            out = model(masked.input_ids, types, attention, mlm_labels=masked.labels)
+            chosen = masked.labels != -100
+            targets = masked.labels[chosen]  # (N,)
+            best = out.mlm_logits.topk(5, dim=-1).indices  # (N, 5): the head runs at chosen positions only
+            hit1 = best[:, 0] == targets
+            hit5 = (best == targets[:, None]).any(dim=1)
+            at_mask = masked.outcome[chosen] == MASKED
+            counts["targets"] += len(targets)
+            counts["top1"] += int(hit1.sum())
+            counts["top5"] += int(hit5.sum())
+            counts["masks"] += int(at_mask.sum())
+            counts["mask_top1"] += int(hit1[at_mask].sum())
+            counts["mask_top5"] += int(hit5[at_mask].sum())
+            is_next = torch.tensor([p.is_next for p in chunk])
+            counts["nsp_right"] += int(((out.nsp_logits.argmax(dim=-1) == 0) == is_next).sum())  # 0 = IsNext
+        by_language[lang] = counts | {"pairs": len(pairs)}
+    return by_language
 
 
 def evaluate(
@@ -270,32 +277,25 @@ def evaluate(
     everyday cloze, and the counts they rest on."""
     sample = load_sample() if sample is None else sample
     modern = load_sample(MODERN_PATH) if modern is None else modern
-    generator = torch.Generator().manual_seed(MASK_SEED)
     results = {}
-    for lang in sorted({p.lang for p in sample}):
-        pairs = [p for p in sample if p.lang == lang]
-        counts = mlm_counts(bundle, pairs, generator)
+    for lang, c in mlm_counts(bundle, sample).items():
         results[lang] = {
-            "mlm_top1": counts["top1"] / counts["targets"],
-            "mlm_top5": counts["top5"] / counts["targets"],
-            "mask_top1": counts["mask_top1"] / counts["masks"],
-            "mask_top5": counts["mask_top5"] / counts["masks"],
-            "nsp_accuracy": counts["nsp_right"] / len(pairs),
-            "pairs": len(pairs),
-            "targets": counts["targets"],
-            "masks": counts["masks"],
+            "mlm_top1": c["top1"] / c["targets"],
+            "mlm_top5": c["top5"] / c["targets"],
+            "mask_top1": c["mask_top1"] / c["masks"],
+            "mask_top5": c["mask_top5"] / c["masks"],
+            "nsp_accuracy": c["nsp_right"] / c["pairs"],
+            "pairs": c["pairs"],
+            "targets": c["targets"],
+            "masks": c["masks"],
         }
-    # Its own generator, so the first sample's masks stay those of earlier evaluations.
-    generator = torch.Generator().manual_seed(MASK_SEED)
-    for lang in sorted({p.lang for p in modern}):
-        pairs = [p for p in modern if p.lang == lang]
-        counts = mlm_counts(bundle, pairs, generator)
+    for lang, c in mlm_counts(bundle, modern).items():
         results.setdefault(lang, {}).update(
             {
-                "modern_mask_top1": counts["mask_top1"] / counts["masks"],
-                "modern_mask_top5": counts["mask_top5"] / counts["masks"],
-                "modern_pairs": len(pairs),
-                "modern_masks": counts["masks"],
+                "modern_mask_top1": c["mask_top1"] / c["masks"],
+                "modern_mask_top5": c["mask_top5"] / c["masks"],
+                "modern_pairs": c["pairs"],
+                "modern_masks": c["masks"],
             }
         )
     for lang, scores in everyday_cloze(bundle).items():
