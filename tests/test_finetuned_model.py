@@ -172,7 +172,10 @@ def test_attention_shows_before_and_after_with_the_per_head_change(finished, lan
         attention_maps(get_model("embedded"), text).attentions,
         jobs.finetuned_attention(job.trained_model("pretrained"), job.tokenizer, text).attentions,
     )
-    assert np.allclose(plot_array(grid["data"][0]["z"]), expected)
+    # The page's maps come from a batch of two (bidirectional and causal, attention_maps_both), these from a batch
+    # of one: float32 sums in another order, so equal to 1e-5, the bar test_inference_traced.py holds maps to
+    # (numpy's default, 1e-8 beside a 1e-5 share, failed once in CI at a head that moved little).
+    np.testing.assert_allclose(plot_array(grid["data"][0]["z"]), expected, rtol=0, atol=1e-5)
     assert expected.max() > 0  # fine-tuning moved the maps
     layer, head, value = stats.largest_change(expected)
     by_layer = " · ".join(f"{v:.3f}" for v in expected.mean(axis=1))
