@@ -8,13 +8,13 @@ import io
 import json
 from collections.abc import Callable
 
-import plotly.graph_objects as go
 import streamlit as st
 
 from model.checkpoint import CheckpointError
 from model.inference import InputError
 
-from .charts.overview import FIGURE_CSS
+from .charts.base import Chart, presented
+from .charts.markup import FIGURE_CSS
 from .i18n import t
 from .masking_lab import escape_markdown, has_mlm_head
 from .models import display_name
@@ -103,24 +103,15 @@ def download_buttons(
         )
 
 
-# Plotly's mode bar puts eight buttons in the keyboard's tab order for every chart; only the camera (save as
-# PNG) is kept: zoom and pan have the mouse, the data has the CSV/JSON download buttons.
-PLOTLY_CONFIG = {
-    "displaylogo": False,
-    "modeBarButtons": [["toImage"]],
-    "toImageButtonOptions": {"format": "png", "scale": 2},
-}
-PRESENTER_FONT_SIZE = 18  # chart text in presenter mode (plotly's default is 12)
-
-
-def plot(fig, key: str | None = None, summary: str | None = None) -> None:
-    """Render a plotly figure with the camera button that saves it as a PNG, and below it ``summary``: the
-    chart's main finding in words, for screen readers and for those at the back of the room."""
-    if st.session_state.get("presenter"):
-        # A copy: the figure may be a cached object that other sessions draw without presenter mode.
-        fig = go.Figure(fig).update_layout(font_size=PRESENTER_FONT_SIZE)
-    st.plotly_chart(fig, config=PLOTLY_CONFIG, key=key, width="stretch")
+def plot(chart: Chart, key: str | None = None, summary: str | None = None, **selection) -> object:
+    """Draw a chart (``app.charts.base.Chart``), and below it ``summary``: the chart's main finding in words, for
+    screen readers (it is also the chart's accessible name) and for those at the back of the room. Streamlit's
+    toolbar over the chart saves it as a PNG and shows it full screen. ``selection`` (``on_select``) makes the
+    chart a widget: its return value is then the selection."""
+    option = presented(chart.option) if st.session_state.get("presenter") else chart.option
+    drawn = st.echarts_chart(option, height=chart.height, key=key, alt=summary or None, **selection)
     caption_summary(summary)
+    return drawn
 
 
 def static_figure(markup: str, summary: str) -> None:

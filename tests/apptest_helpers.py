@@ -1,17 +1,18 @@
-"""What the page tests share: opening a page through the entry script, and reading plotly figures."""
+"""What the page tests share: opening a page through the entry script, and reading its charts and figures."""
 
 from __future__ import annotations
 
-import base64
 import html
 import json
 import re
 from pathlib import Path
 
 import numpy as np
+import pyarrow as pa
 from streamlit.testing.v1 import AppTest
 
-from app.charts.overview import FIGURE_CLASS
+from app.charts.base import matrix_of
+from app.charts.markup import FIGURE_CLASS
 from app.ui import PREFORMATTED_CLASS
 
 APP = str(Path(__file__).resolve().parents[1] / "streamlit_app.py")
@@ -47,17 +48,24 @@ def open_app_page(name: str, lang: str = "en", **state) -> AppTest:
     return at
 
 
-def figures(at: AppTest) -> list[dict]:
-    """Plotly charts arrive in AppTest as their figure JSON."""
-    return [json.loads(e.proto.spec) for e in at.get("plotly_chart")]
+def charts(at: AppTest) -> list[dict]:
+    """The page's charts as the browser receives them: each ECharts option, its ``dataset.source`` (sent as Arrow
+    beside the option) read back into a DataFrame, with ``alt`` (the chart's summary) added."""
+    out = []
+    for element in at.get("echarts_chart"):
+        option = json.loads(element.proto.spec)
+        tables = {d.name: pa.ipc.open_stream(d.data.data).read_pandas() for d in element.proto.datasets}
+        source = option.get("dataset", {}).get("source")
+        if isinstance(source, dict) and source.get("name") in tables:
+            option["dataset"]["source"] = tables[source["name"]]
+        option["alt"] = element.proto.alt
+        out.append(option)
+    return out
 
 
-def plot_array(value) -> np.ndarray:
-    """Plotly sends numpy arrays base64-encoded, lists as they are."""
-    if isinstance(value, dict):
-        shape = [int(n) for n in str(value["shape"]).split(",")]
-        return np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"]).reshape(shape)
-    return np.array(value, dtype=float)
+def heatmap_matrix(option: dict) -> np.ndarray:
+    """A heatmap chart's values as the matrix it draws (rows the y axis's labels, columns the x axis's)."""
+    return matrix_of(option["dataset"]["source"], option["xAxis"]["data"], option["yAxis"]["data"])
 
 
 _PREFORMATTED = re.compile(rf'^<pre class="{PREFORMATTED_CLASS}">(.*)</pre>$', re.DOTALL)

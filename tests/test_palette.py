@@ -131,7 +131,7 @@ def test_the_overview_figures_draw_with_palette_colours():
                 ["x"], [overview.parameters_by_part(config)], {p: p for p in overview.PARTS}, title="t"
             ),
             overview.results_bars(["glue"], [70.0], [80.0], before_label="b", bert_label="B", title="t"),
-            overview.FIGURE_CSS,
+            markup.FIGURE_CSS,
         )
     )
     colours = HEX.findall(markup)

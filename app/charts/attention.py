@@ -1,6 +1,6 @@
 """Figures of the attention page: a query-by-key map per mask, and the statistics of every head.
 
-Pure builders: arrays and already translated strings in, ``go.Figure`` (or a size) out.
+Pure builders: arrays and already translated strings in, a ``Chart`` (or a size) out.
 """
 
 from __future__ import annotations
@@ -8,24 +8,37 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-import plotly.graph_objects as go
 
-from .base import SUMMARY_JOIN, base_layout, bottom_margin, figure, heatmap_spec, left_margin, scale, shown, style
-from .palette import ORANGE, SEQUENTIAL, SEQUENTIAL_SECOND, VERMILLION
+from .base import (
+    SUMMARY_JOIN,
+    Chart,
+    base_option,
+    category_axis,
+    colour_bar,
+    grid,
+    heatmap,
+    legend_entries,
+    panel_titles,
+)
+from .palette import SEQUENTIAL, SEQUENTIAL_SECOND, VERMILLION
 
 MAX_MAP_HEIGHT = 900
 # Two panels a row: with three, a 12-head panel is 150 px wide at 800 px and its numbers and titles collide.
 GRID_COLUMNS = 2
-# Write each cell's value into the statistics grid only while the cells are big enough to read it.
+# Write each cell's value into a layer-by-head grid only while the cells are big enough to read it.
 MAX_ANNOTATED_HEADS = 144
-# Between the statistics grid's panels: horizontal and vertical, as shares of the figure.
-GRID_SPACING = (0.06, 0.16)
+PANEL_GAP = 6  # percent of the chart's width between two panels side by side
+# Left of a grid for its vertical axis's name, ECharts leaving axis names out of containLabel: pixels, and a share
+# of the width where grids are placed by shares.
+NAME_ROOM = 34
+NAME_SHARE = 4
+SELECTED_EDGE = {"borderColor": VERMILLION, "borderWidth": 3}
 
 
-def attention_map(matrix: np.ndarray, tokens: Sequence[str], *, title: str, zmax: float) -> go.Figure:
-    """Rows are the tokens that look (queries), columns the tokens looked at (keys)."""
-    spec = heatmap_spec(
-        shown(matrix),  # a 512-token map is 2 MB in float64
+def attention_map(matrix: np.ndarray, tokens: Sequence[str], *, title: str, zmax: float) -> Chart:
+    """Rows are the tokens that look (queries), columns the tokens looked at (keys), labelled along the top."""
+    return heatmap(
+        matrix,
         list(tokens),
         list(tokens),
         title=title,
@@ -33,18 +46,13 @@ def attention_map(matrix: np.ndarray, tokens: Sequence[str], *, title: str, zmax
         zmin=0.0,
         zmax=zmax,
         height=min(MAX_MAP_HEIGHT, max(320, 22 * len(tokens) + 140)),
+        x_on_top=True,
     )
-    layout = spec["layout"]
-    layout["xaxis"].update(side="top", tickangle=-60)
-    # Keys are labelled along the top, so the title goes to the very top of the figure, above them.
-    layout["title"].update(y=1.0, yref="container", yanchor="top", pad={"t": 8})
-    layout["margin"].update(t=130, b=10)  # nothing under the map
-    return figure(spec)
 
 
 def paired_maps(
     bidirectional: np.ndarray, causal: np.ndarray, tokens: Sequence[str], *, titles: tuple[str, str]
-) -> tuple[go.Figure, go.Figure]:
+) -> tuple[Chart, Chart]:
     """The bidirectional and the causal map of the same tokens on one colour scale, so equal colours mean
     equal weights; ``titles`` in the same order. Every page that compares the two readings draws them here.
 
@@ -63,7 +71,7 @@ def paired_maps(
 
 def before_after_maps(
     before: np.ndarray, after: np.ndarray, tokens: Sequence[str], *, titles: tuple[str, str]
-) -> tuple[go.Figure, go.Figure]:
+) -> tuple[Chart, Chart]:
     """One head's map before and after fine-tuning, on one colour scale so equal colours mean equal weights."""
     before = np.asarray(before, dtype=float)
     after = np.asarray(after, dtype=float)
@@ -74,6 +82,31 @@ def before_after_maps(
     )
 
 
+def layer_head_cells(
+    values: np.ndarray, *, text: np.ndarray | None = None, selected: tuple[int, int] | None = None, digits: int = 4
+) -> list:
+    """A layer-by-head matrix as heatmap items [head, layer, value] (with the cell's text as a fourth item where
+    ``text`` is given), the ``selected`` (layer, head) edged: a few hundred cells, sent as lists."""
+    cells = []
+    for layer, row in enumerate(np.asarray(values, dtype=np.float64)):
+        for head, value in enumerate(row):
+            item = [head, layer, round(float(value), digits)] + ([str(text[layer, head])] if text is not None else [])
+            cells.append({"value": item, "itemStyle": SELECTED_EDGE} if selected == (layer, head) else item)
+    return cells
+
+
+def layer_head_axes(n_layers: int, n_heads: int, axis_labels: tuple[str, str], index: int = 0, **where) -> tuple:
+    """The x (heads) and y (layers, the first at the top) axes of one layer-by-head panel on grid ``index``;
+    ``where`` says which of them carry their name."""
+    x = category_axis([str(h) for h in range(n_heads)], name=axis_labels[1] if where.get("x_name", True) else None)
+    y = category_axis([str(layer) for layer in range(n_layers)], inverse=True)
+    if where.get("y_name", True):
+        y |= {"name": axis_labels[0], "nameLocation": "middle", "nameGap": 24}
+    x |= {"gridIndex": index, "splitArea": {"show": False}, "nameGap": 24}
+    y |= {"gridIndex": index, "splitArea": {"show": False}}
+    return x, y
+
+
 def change_grid(
     change: np.ndarray,
     *,
@@ -81,48 +114,39 @@ def change_grid(
     selected: tuple[int, int] | None = None,
     selected_label: str = "",
     axis_labels: tuple[str, str] = ("layer", "head"),
-) -> go.Figure:
+) -> Chart:
     """How much each head's attention moved (``attention_stats.head_change``), one layer-by-head heatmap.
 
     The colour scale runs from 0 to the largest change, so that a short fine-tuning run's small changes show;
     every cell carries its value, so the scale cannot mislead."""
     values = np.asarray(change, dtype=np.float64)
     n_layers, n_heads = values.shape
-    fig = go.Figure(
-        go.Heatmap(
-            z=values,
-            x=list(range(n_heads)),
-            y=list(range(n_layers)),
-            colorscale=SEQUENTIAL_SECOND,
-            zmin=0.0,
-            zmax=float(values.max()) or 1.0,
-            texttemplate="%{z:.3f}" if n_layers * n_heads <= MAX_ANNOTATED_HEADS else None,
-            textfont={"size": 9},
-            hovertemplate="L%{y} H%{x}: %{z:.4f}<extra></extra>",
-        )
-    )
-    if selected is not None:
-        fig.add_trace(
-            go.Scatter(
-                x=[selected[1]],
-                y=[selected[0]],
-                mode="markers",
-                name=selected_label,
-                marker={"symbol": "square-open", "size": 18, "color": ORANGE, "line": {"width": 3}},
-                hoverinfo="skip",
-            )
-        )
-    fig.update_yaxes(range=[n_layers - 0.5, -0.5], dtick=1 if n_layers <= 12 else 2, title_text=axis_labels[0])
-    fig.update_xaxes(range=[-0.5, n_heads - 0.5], dtick=1 if n_heads <= 12 else 2, title_text=axis_labels[1])
-    style(fig, title, max(260, 32 * n_layers + 140))
-    fig.update_layout(showlegend=selected is not None, legend={"orientation": "h", "y": -0.2, "x": 0})
-    return fig
+    annotate = n_layers * n_heads <= MAX_ANNOTATED_HEADS
+    x, y = layer_head_axes(n_layers, n_heads, axis_labels)
+    legend = selected is not None
+    option = base_option(title) | {
+        "grid": grid(top=40, right=70, bottom=40 if legend else 8, left=NAME_ROOM),
+        "xAxis": x,
+        "yAxis": y,
+        "visualMap": colour_bar(0.0, float(values.max()) or 1.0, SEQUENTIAL_SECOND, precision=3),
+        "series": [
+            {
+                "type": "heatmap",
+                "data": layer_head_cells(values, selected=selected),
+                "label": {"show": annotate, "fontSize": 9, "formatter": "{@[2]}"},
+                "tooltip": {"formatter": "L{@[1]} H{@[0]}: {@[2]}"},
+            },
+            *(legend_entries([(selected_label, VERMILLION)]) if legend else []),
+        ],
+    }
+    if legend:
+        option["legend"] = {"bottom": 0, "left": 0}
+    return Chart(option, max(260, 32 * n_layers + 140))
 
 
 def cell_text(values: np.ndarray, is_entropy: bool) -> np.ndarray:
-    """A statistics panel's numbers as its cells show them: entropy to one decimal, shares as whole percentages.
-    A numpy array of strings, not lists: the figure is copied whole when drawn, and an array copies in one step
-    where nested lists copy string by string (the grid's 504 cells were a third of its build time)."""
+    """A statistics panel's numbers as its cells show them: entropy to one decimal, shares as whole percentages
+    (a 12-head panel at 800 px has room for "12" in a cell, not for "0.12")."""
     return np.array([[f"{v:.1f}" if is_entropy else f"{100 * v:.0f}" for v in row] for row in values])
 
 
@@ -138,107 +162,69 @@ def statistics_grid(
     selected: tuple[int, int] | None = None,
     selected_label: str = "",
     axis_labels: tuple[str, str] = ("layer", "head"),
-) -> go.Figure:
-    """One small layer-by-head heatmap per statistic; the selected head is ringed in every panel.
+) -> Chart:
+    """One small layer-by-head heatmap per statistic, two a row; the selected head is edged in every panel.
 
-    Shares run on a fixed 0..1 scale so panels can be compared; entropy uses its own scale (bits).
-    """
+    Shares run on a fixed 0..1 scale so panels can be compared; entropy uses its own scale (bits)."""
     names = list(titles)
     rows = -(-len(names) // GRID_COLUMNS)
     n_layers, n_heads = stats[names[0]].shape
     annotate = n_layers * n_heads <= MAX_ANNOTATED_HEADS
-    # The panels' axes laid out by hand, as plotly's make_subplots would, in one layout dict: building the
-    # figure with make_subplots and an update per panel took most of the attention page's server time.
-    layout = base_layout(None, rows * max(240, 28 * n_layers + 110) + 60)
-    layout.update(
-        # Numbered axes (layers and heads), titled at the left column and the bottom row; the legend a tenth of the
-        # plot's height below that (measured 138 px in all), which three legend rows' room covers.
-        margin={
-            **layout["margin"],
-            "t": 40,
-            "l": left_margin([str(n_layers - 1)], title=True),
-            "b": bottom_margin(title=True, legends=3 if selected is not None else 0),
-        },
-        showlegend=selected is not None,
-        legend={"orientation": "h", "y": -0.1, "x": 0},
-        annotations=[],
-    )
-    width = (1 - GRID_SPACING[0] * (GRID_COLUMNS - 1)) / GRID_COLUMNS
-    height = (1 - GRID_SPACING[1] * (rows - 1)) / rows
-    data = []
+    panel = max(150, 22 * n_layers + 20)  # the plot of a panel, in pixels
+    row_height = panel + 80  # its title above, its heads' numbers and name below
+    width = (100 - PANEL_GAP * (GRID_COLUMNS - 1)) / GRID_COLUMNS
+    grids, x_axes, y_axes, series, visual_maps, titled = [], [], [], [], [], []
     for i, name in enumerate(names):
         row, col = divmod(i, GRID_COLUMNS)
-        suffix = "" if i == 0 else str(i + 1)
-        left = col * (width + GRID_SPACING[0])
-        top = 1 - row * (height + GRID_SPACING[1])
-        layout[f"xaxis{suffix}"] = {
-            "anchor": f"y{suffix}",
-            "domain": [max(0.0, left), min(1.0, left + width)],
-            # Fixed ranges: the ring marker would otherwise pad the axes by a phantom row and column.
-            "range": [-0.5, n_heads - 0.5],
-            "dtick": 1 if n_heads <= 12 else 2,
-            "tickfont": {"size": 10},
-            "tickangle": 0,
-            **({"title": {"text": axis_labels[1]}} if row == rows - 1 else {}),
-        }
-        layout[f"yaxis{suffix}"] = {
-            "anchor": f"x{suffix}",
-            "domain": [max(0.0, top - height), min(1.0, top)],  # rounding can stray past 0
-            "range": [n_layers - 0.5, -0.5],
-            "dtick": 1 if n_layers <= 12 else 2,
-            **({"title": {"text": axis_labels[0]}} if col == 0 else {}),
-        }
-        layout["annotations"].append(
-            {
-                # Shares are written as whole percentages: "0.12" does not fit a cell of a 12-head panel at
-                # 800 px, "12" does.
-                "text": titles[name] if name == "entropy" else f"{titles[name]} (%)",
-                "x": left + width / 2,
-                "y": top,
-                "xref": "paper",
-                "yref": "paper",
-                "xanchor": "center",
-                "yanchor": "bottom",
-                "showarrow": False,
-                "font": {"size": 13},
-            }
+        left = col * (width + PANEL_GAP)
+        top = 30 + row * row_height
+        # The first column's grid starts right of its axis name; each grid's labels are inside it (containLabel).
+        room = 0 if col else NAME_SHARE
+        grids.append(
+            grid(
+                top=top, left=f"{left + room:.1f}%", width=f"{width - room:.1f}%", height=panel, right=None, bottom=None
+            )
         )
+        x, y = layer_head_axes(n_layers, n_heads, axis_labels, i, x_name=row == rows - 1, y_name=col == 0)
+        x_axes.append(x)
+        y_axes.append(y)
         values = np.asarray(stats[name], dtype=np.float64)
         is_entropy = name == "entropy"
-        data.append(
+        series.append(
             {
                 "type": "heatmap",
-                "z": values,
-                "x": list(range(n_heads)),
-                "y": list(range(n_layers)),
-                "colorscale": scale(SEQUENTIAL_SECOND if is_entropy else SEQUENTIAL),
-                "zmin": 0.0,
-                "zmax": (float(values.max()) or 1.0) if is_entropy else 1.0,
-                "showscale": False,
-                "text": cell_text(values, is_entropy) if annotate else None,
-                "texttemplate": "%{text}" if annotate else None,
-                "textfont": {"size": 9},
-                "hovertemplate": "L%{y} H%{x}: %{z:.3f}<extra>" + titles[name] + "</extra>",
-                "xaxis": f"x{suffix}",
-                "yaxis": f"y{suffix}",
+                "name": titles[name],
+                "xAxisIndex": i,
+                "yAxisIndex": i,
+                "data": layer_head_cells(values, text=cell_text(values, is_entropy), selected=selected),
+                "label": {"show": annotate, "fontSize": 9, "formatter": "{@[3]}"},
+                "tooltip": {"formatter": "{a} · L{@[1]} H{@[0]}: {@[2]}"},
             }
         )
-        if selected is not None:
-            data.append(
-                {
-                    "type": "scatter",
-                    "x": [selected[1]],
-                    "y": [selected[0]],
-                    "mode": "markers",
-                    "name": selected_label,
-                    "showlegend": i == 0,
-                    "marker": {"symbol": "square-open", "size": 16, "color": VERMILLION, "line": {"width": 3}},
-                    "hoverinfo": "skip",
-                    "xaxis": f"x{suffix}",
-                    "yaxis": f"y{suffix}",
-                }
+        visual_maps.append(
+            colour_bar(
+                0.0,
+                (float(values.max()) or 1.0) if is_entropy else 1.0,
+                SEQUENTIAL_SECOND if is_entropy else SEQUENTIAL,
+                show=False,
+                seriesIndex=i,
+                dimension=2,
             )
-    return figure({"data": data, "layout": layout})
+        )
+        titled.append((titles[name] if is_entropy else f"{titles[name]} (%)", f"{left + width / 2:.1f}%", top - 26))
+    legend = selected is not None
+    texts, lefts, tops = zip(*titled, strict=True)
+    option = base_option() | {
+        "title": panel_titles(texts, lefts, tops),
+        "grid": grids,
+        "xAxis": x_axes,
+        "yAxis": y_axes,
+        "visualMap": visual_maps,
+        "series": series + (legend_entries([(selected_label, VERMILLION)]) if legend else []),
+    }
+    if legend:
+        option["legend"] = {"bottom": 0, "left": 0, "data": [selected_label]}
+    return Chart(option, 30 + rows * row_height + (30 if legend else 0))
 
 
 def bertviz_height(view: str, n_tokens: int, n_layers: int, n_heads: int) -> int:

@@ -1,21 +1,40 @@
-"""The building blocks every page's charts use: a heatmap and horizontal probability bars."""
+"""The building blocks every page's charts use: ``Chart`` (an ECharts option and its height), a heatmap,
+horizontal probability bars, legends, panels, and the charts-in-words summaries.
+
+Charts are drawn by ECharts (``st.echarts_chart``, bundled with Streamlit): a student's first page with charts
+drew in 1.4 s in a new browser where the same maps drawn by plotly took 2.1 s (``bench/chart_library.py``), and
+ECharts lays out its labels in one pass where plotly drew a chart twice whenever a label outgrew its margin.
+Builders are pure: arrays and already translated strings in, a ``Chart`` out. ECharts draws text as text (no
+HTML in labels, titles or legends); in tooltips, Streamlit escapes the values a ``{@column}`` template inserts.
+"""
 
 from __future__ import annotations
 
-import functools
-import html
+import copy
 import math
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
-import plotly.colors
-import plotly.graph_objects as go
+import pandas as pd
 
-from .palette import BLUE, CATEGORICAL, DIVERGING, SEQUENTIAL
+from .palette import BLUE, CATEGORICAL, SCALE_STOPS, SEQUENTIAL
 
 # CJK-capable fonts first, so Chinese tokens never render as boxes (the test set-up installs Noto CJK).
-FONT = "Noto Sans CJK SC, Noto Sans SC, Microsoft YaHei, PingFang SC, sans-serif"
+FONT = "Source Sans Pro, Noto Sans CJK SC, Noto Sans SC, Microsoft YaHei, PingFang SC, sans-serif"
+FONT_SIZE = 12  # ECharts' own default for axis labels, legends and tooltips
+TITLE_SIZE = 16
+PRESENTER_SCALE = 1.5  # presenter mode's chart text against the usual (18 px labels)
+
+
+@dataclass(frozen=True)
+class Chart:
+    """What ``app.ui.plot`` draws: an ECharts option (JSON-compatible, except that a ``dataset.source`` may be a
+    DataFrame, which Streamlit sends as Arrow) and the chart's height in pixels (an option has no size)."""
+
+    option: dict
+    height: int
 
 
 def left_to_right(text: str) -> str:
@@ -26,15 +45,9 @@ def left_to_right(text: str) -> str:
     return text
 
 
-def plotly_text(text: str) -> str:
-    """Text for plotly to draw literally: it renders a few HTML tags (<b>, <br>, <a>) in labels, titles and
-    hovers, and tokens are user text."""
-    return html.escape(left_to_right(text), quote=False)
-
-
 def distinct(labels: Sequence[str]) -> list[str]:
-    """Equal labels made different with trailing zero-width spaces (invisible): plotly merges equal
-    category labels, and Streamlit's option widgets need distinct options."""
+    """Equal labels made different with trailing zero-width spaces (invisible): a category axis merges equal
+    names, and Streamlit's option widgets need distinct options."""
     seen: dict[str, int] = {}
     out = []
     for label in labels:
@@ -45,11 +58,11 @@ def distinct(labels: Sequence[str]) -> list[str]:
 
 
 def unique_labels(tokens: Sequence[str]) -> list[str]:
-    """Tokens as plotly category labels: escaped (they are user text) and distinct."""
-    return distinct([plotly_text(token) for token in tokens])
+    """Tokens as category labels: in reading direction and distinct."""
+    return distinct([left_to_right(str(token)) for token in tokens])
 
 
-# Past this many tokens plotly labels only every n-th one, and a row of skipped tokens reads like a (wrong)
+# Past this many tokens an axis labels only every n-th one, and a row of skipped tokens reads like a (wrong)
 # sentence: then each label carries its position.
 NUMBERED_AXIS_FROM = 48
 
@@ -69,115 +82,107 @@ def wrap(values: Sequence, per_row: int, fill=None) -> list[list]:
     return [padded[r * per_row : (r + 1) * per_row] for r in range(rows)]
 
 
-@functools.cache
-def _scale(name: str) -> tuple[tuple[float, str], ...]:
-    return tuple((float(position), colour) for position, colour in plotly.colors.get_colorscale(name))
+def scale(name: str) -> list[str]:
+    """A colour scale (``palette.COLOUR_SCALES``) as the evenly spaced colours a ``visualMap`` runs through."""
+    return list(SCALE_STOPS[name])
 
 
-def scale(name: str) -> tuple[tuple[float, str], ...]:
-    """A named colour scale as the (position, colour) stops plotly's validation turns it into. A figure made
-    without validation (``figure``) would send the name itself, and plotly.js draws some names differently
-    ("RdBu_r" is not one of its names at all)."""
-    return _scale(name)
-
-
-def shown(values: np.ndarray) -> np.ndarray:
-    """``values`` as float32 for a large heatmap that nothing reads closer than its colour (a scale of a few hundred
-    steps) and a three-decimal hover. Plotly sends arrays as their bytes: float64 made the head lab's thumbnails
-    480 KB that the server encodes and the browser decodes and rewrites for its theme on every draw."""
-    return np.asarray(values, dtype=np.float32)
-
-
-def base_layout(title: str | None = None, height: int | None = None, margin: dict | None = None) -> dict:
-    """The look every chart shares, as a layout dict: a builder that makes its figure in one go (a figure is
-    validated once; each ``update_*`` call afterwards re-validates, several ms apiece) starts from this.
-    ``margin`` holds the sides a builder sizes for its labels (see ``left_margin``)."""
-    layout = {} if title is None else {"title": {"text": title}}
-    return layout | {
-        "font": {"family": FONT},
-        # A trace that names no colour takes these, not the theme's (Streamlit's has red beside green).
-        "colorway": CATEGORICAL,
-        "colorscale": {"sequential": scale(SEQUENTIAL), "diverging": scale(DIVERGING)},
-        # No plotly template: Streamlit's browser side styles every chart with its own theme whatever the figure
-        # carries (screenshots of every page with and without it are the same to the pixel), and the colours
-        # above are ours. The template Streamlit registers is 7 KB that each figure copied at construction and
-        # that Streamlit deep-copied, walked and sent on every draw: 2.5 of the statistics grid's 3.5 ms.
-        "template": {},
-        "margin": {"l": 10, "r": 10, "t": 50 if title else 10, "b": 10} | (margin or {}),
-        "height": height,
-    }
-
-
-# Streamlit's chart theme turns on plotly's automargin, and plotly draws a chart whose margins are too small for its
-# tick labels, axis titles or colour bar, measures them, widens the margins and draws it all again. With 10 px
-# margins every chart was drawn twice, half of a page's drawing in the browser (the head lab's first step opened by
-# its address: 3.4 s, with margins that fit 1.6 s, medians of three). So builders start from margins that fit,
-# estimated from their labels at the theme's sizes (12 px tick labels, 14 px axis titles); automargin still widens
-# a margin that an unusual label outgrows. The constants are measured in Chromium; tests/test_browser.py checks, on
-# every page and after the clicks that draw more charts, that each chart is drawn with the margins it asks for.
-LATIN_PX = 7.5  # the widest Latin tick labels measured 7.2 px a character ("walked": 43 px)
-WIDE_PX = 12.5  # a Chinese character: one em
-TICK_ROOM = 28  # tick marks and the gap between labels and plot (measured 19-26 px)
-AXIS_TITLE_ROOM = 36  # a vertical axis title and its stand-off (measured 27-34 px beyond the labels)
-COLORBAR_ROOM = 112  # a colour bar with its tick labels (measured 84-107 px)
-BOTTOM_ROOM = 45  # horizontal tick labels under the plot (measured 34-41 px)
-BAR_PX = 28  # a horizontal bar and the gap to the next, room for its 12 px name and its value inside
-BOTTOM_TITLE_ROOM = 30  # an axis title under them (measured 64-71 px in all)
-LEGEND_ROOM = 25  # a horizontal legend under those (measured 82-88 px in all)
-LEGEND_SYMBOL_ROOM = 70  # a legend entry's line sample and the gaps around it (measured 64 px)
-ROTATED = math.sin(math.pi / 4)  # the height of a label drawn at 45° for each pixel of its width
-
-
-def label_px(labels: Sequence[str]) -> float:
-    """The width of the widest tick label, estimated from its characters (a little over, never under, as measured)."""
-    return max(
-        (sum(WIDE_PX if unicodedata.east_asian_width(c) in "WF" else LATIN_PX for c in str(label)) for label in labels),
-        default=0.0,
+def rounded(values, digits: int = 4) -> list:
+    """Numbers as a chart sends them: plain floats, rounded past what a colour or a tooltip shows (a map of 512
+    tokens is 262,144 cells), NaN as None (an empty cell or a gap in a line)."""
+    array = np.round(np.asarray(values, dtype=np.float64), digits)
+    return (
+        [None if math.isnan(v) else v for v in array.tolist()]
+        if array.ndim == 1
+        else [rounded(r, digits) for r in array]
     )
 
 
-def left_margin(labels: Sequence[str], *, title: bool = False) -> int:
-    """The left margin a vertical axis with these tick labels (and an axis title) needs."""
-    return math.ceil(label_px(labels) + TICK_ROOM + (AXIS_TITLE_ROOM if title else 0))
+def base_option(title: str | None = None, *, subtitle: str | None = None) -> dict:
+    """The look every chart shares: our fonts and colours, no animation (a chart redrawn at every rerun should
+    not replay its entry), tooltips kept inside the chart, and the title at the top left."""
+    option = {
+        "animation": False,
+        "textStyle": {"fontFamily": FONT},
+        # A series that names no colour takes these, not the theme's (Streamlit's has red beside green).
+        "color": list(CATEGORICAL),
+        "tooltip": {"confine": True},
+    }
+    if title:
+        option["title"] = {"text": title, "left": 0, "top": 0, "textStyle": {"fontSize": TITLE_SIZE}}
+        if subtitle:
+            option["title"]["subtext"] = subtitle
+    return option
 
 
-def right_legend_margin(names: Iterable[str]) -> int:
-    """The right margin of plotly's default legend, a column of these names beside the plot."""
-    return math.ceil(label_px(list(names))) + LEGEND_SYMBOL_ROOM
+def grid(top=40, right=16, bottom=8, left=8, **extra) -> dict:
+    """A plot area whose sides (pixels, or percentages as "12%"; None leaves a side to ECharts) leave room for
+    the axes' labels: ECharts measures them (``containLabel``)."""
+    sides = {"top": top, "right": right, "bottom": bottom, "left": left} | extra
+    return {key: value for key, value in sides.items() if value is not None} | {"containLabel": True}
 
 
-def rotated_bottom_margin(labels: Sequence[str]) -> int:
-    """The bottom margin of tick labels drawn at -45° (a heatmap's tokens)."""
-    return math.ceil(ROTATED * label_px(labels)) + BOTTOM_ROOM
+def category_axis(labels: Sequence[str], *, name: str | None = None, **extra) -> dict:
+    """An axis of named categories, every label shown (ECharts would otherwise skip some to avoid overlaps)."""
+    axis = {
+        "type": "category",
+        "data": list(labels),
+        "axisLabel": {"interval": 0},
+        "axisTick": {"alignWithLabel": True},
+    }
+    if name:
+        axis |= {"name": name, "nameLocation": "middle"}
+    return axis | extra
 
 
-def bottom_margin(*, title: bool = False, legends: int = 0) -> int:
-    """The bottom margin of horizontal tick labels, an axis title and ``legends`` rows of legend."""
-    return BOTTOM_ROOM + (BOTTOM_TITLE_ROOM if title else 0) + LEGEND_ROOM * legends
+def value_axis(*, name: str | None = None, percent: bool = False, **extra) -> dict:
+    """A numeric axis; ``percent`` for values already in percent (0-100), labelled with "%"."""
+    axis = {"type": "value"}
+    if name:
+        axis |= {"name": name, "nameLocation": "middle", "nameGap": 30}
+    if percent:
+        axis |= {"axisLabel": {"formatter": "{value}%"}}
+    return axis | extra
 
 
-def figure(spec: dict) -> go.Figure:
-    """The figure a builder's spec dict describes, made without plotly's property-by-property validation.
-
-    Validation is most of a figure's cost (the attention page's statistics grid: 30-60 ms validated, under
-    10 ms not), and a class of thirty pays it per chart and per student, all on one interpreter. The specs
-    here are made by code, not typed by users, and tests/test_charts_validate.py builds every one of them
-    with validation on, so a misspelt property still fails a test. ``_validate`` is plotly's figure-level
-    switch (plotly.py pull request 2403); its templates are built the same way."""
-    return go.Figure(spec, _validate=False)
-
-
-def style(fig: go.Figure, title: str | None = None, height: int | None = None, margin: dict | None = None) -> go.Figure:
-    fig.update_layout(base_layout(title, height, margin))
-    return fig
-
-
-def heatmap(matrix: np.ndarray, x_labels: Sequence[str], y_labels: Sequence[str], **options) -> go.Figure:
-    """Rows are ``y_labels``, columns ``x_labels``; ``options`` as for ``heatmap_spec``."""
-    return figure(heatmap_spec(matrix, x_labels, y_labels, **options))
+def colour_bar(low: float, high: float, colours: str = SEQUENTIAL, **extra) -> dict:
+    """A continuous ``visualMap``: values from ``low`` to ``high`` through a scale, its bar at the right."""
+    return {
+        "type": "continuous",
+        "min": low,
+        "max": high,
+        "calculable": False,
+        "precision": 2,
+        "text": [f"{high:.3g}", f"{low:.3g}"],  # the scale's ends, above and below its bar
+        "right": 0,
+        "top": "middle",
+        "inRange": {"color": scale(colours)},
+    } | extra
 
 
-def heatmap_spec(
+def heatmap_data(matrix: np.ndarray, x_labels: Sequence[str], y_labels: Sequence[str], digits: int = 4) -> pd.DataFrame:
+    """A matrix as the rows a heatmap reads from its dataset, one per cell: column ``x``, row ``y``, ``value``.
+    A DataFrame, which Streamlit sends as Arrow (its labels once each, as categories), not as JSON lists."""
+    matrix = np.asarray(matrix, dtype=np.float64)
+    if matrix.shape != (len(y_labels), len(x_labels)):
+        raise ValueError(f"matrix shape {matrix.shape} does not match {len(y_labels)} x {len(x_labels)} labels")
+    rows, columns = matrix.shape
+    return pd.DataFrame(
+        {
+            "x": pd.Categorical.from_codes(np.tile(np.arange(columns), rows), categories=list(x_labels)),
+            "y": pd.Categorical.from_codes(np.repeat(np.arange(rows), columns), categories=list(y_labels)),
+            "value": np.round(matrix.ravel(), digits),
+        }
+    )
+
+
+def matrix_of(data: pd.DataFrame, x_labels: Sequence[str], y_labels: Sequence[str]) -> np.ndarray:
+    """``heatmap_data``'s rows back as a matrix (rows ``y_labels``, columns ``x_labels``): what the chart shows."""
+    table = data.pivot_table(index="y", columns="x", values="value", observed=False, sort=False, dropna=False)
+    return table.reindex(index=list(y_labels), columns=list(x_labels)).to_numpy(dtype=np.float64)
+
+
+def heatmap(
     matrix: np.ndarray,
     x_labels: Sequence[str],
     y_labels: Sequence[str],
@@ -186,169 +191,106 @@ def heatmap_spec(
     colorscale: str = SEQUENTIAL,
     zmin: float | None = None,
     zmax: float | None = None,
-    hover: str = "%{y} → %{x}: %{z:.3f}<extra></extra>",
+    tooltip: str = "{@y} → {@x}: {@value}",
     height: int | None = None,
-) -> dict:
-    """``heatmap``'s figure as a plain dict, for a builder that adds to it before the figure is made."""
-    matrix = np.asarray(matrix)
-    matrix = matrix.astype(np.result_type(matrix, np.float32), copy=False)  # floats keep their precision
-    if matrix.shape != (len(y_labels), len(x_labels)):
-        raise ValueError(f"matrix shape {matrix.shape} does not match {len(y_labels)} x {len(x_labels)} labels")
-    trace = {
-        "type": "heatmap",
-        "z": matrix,
-        "x": axis_labels(x_labels),
-        "y": axis_labels(y_labels),
-        "colorscale": scale(colorscale),
-        "zmin": zmin,
-        "zmax": zmax,
-        "hovertemplate": hover,
+    x_on_top: bool = False,
+) -> Chart:
+    """Rows are ``y_labels`` (top to bottom), columns ``x_labels``; a colour bar at the right from ``zmin`` to
+    ``zmax`` (the matrix's own range by default). ``tooltip`` is a template of the columns x, y and value."""
+    x, y = axis_labels(x_labels), axis_labels(y_labels)
+    data = heatmap_data(matrix, x, y)
+    values = data["value"].to_numpy()
+    low = float(np.nanmin(values, initial=0.0)) if zmin is None else zmin
+    high = float(np.nanmax(values, initial=1.0)) if zmax is None else zmax
+    option = base_option(title) | {
+        "dataset": {"source": data},
+        "grid": grid(top=40 if title else 10, right=70, bottom=10),
+        "xAxis": category_axis(x, position="top" if x_on_top else "bottom")
+        | {"axisLabel": {"interval": 0, "rotate": 60 if x_on_top else 45}, "splitArea": {"show": False}},
+        "yAxis": category_axis(y, inverse=True),
+        "visualMap": colour_bar(low, high if high > low else low + 1.0, colorscale),
+        "series": [
+            {"type": "heatmap", "encode": {"x": "x", "y": "y", "value": "value"}, "tooltip": {"formatter": tooltip}}
+        ],
     }
-    margin = {
-        "l": left_margin(trace["y"]),
-        "r": COLORBAR_ROOM,
-        "b": rotated_bottom_margin(trace["x"]),
-    }
-    layout = base_layout(title, height or max(300, 22 * len(y_labels) + 120), margin)
-    layout["yaxis"] = {"autorange": "reversed", "type": "category"}
-    layout["xaxis"] = {"type": "category", "tickangle": -45}
-    return {"data": [trace], "layout": layout}
+    return Chart(option, height or max(300, 22 * len(y) + 140))
+
+
+BAR_PX = 28  # a horizontal bar and the gap to the next, room for its name and its value
 
 
 def probability_bars(
     labels: Sequence[str], probs: Sequence[float], *, title: str | None = None, color: str = BLUE
-) -> go.Figure:
-    """Horizontal bars, the most likely at the top, each in a band of ``BAR_PX``."""
-    y_labels = unique_labels(labels)
-    layout = base_layout(title, None, {"l": left_margin(y_labels), "b": BOTTOM_ROOM})
-    # The margins come on top of the bars: two classes in a height that counted them in had a 21 px plot, where
-    # plotly hid one of the two names and shrank the percentages to dots.
-    layout["height"] = layout["margin"]["t"] + BOTTOM_ROOM + BAR_PX * len(labels)
-    layout["yaxis"] = {"autorange": "reversed", "type": "category"}
-    layout["xaxis"] = {"range": [0, 1], "tickformat": ".0%"}
-    bars = {
-        "type": "bar",
-        "x": list(probs),
-        "y": y_labels,
-        "orientation": "h",
-        "marker": {"color": color},
-        "text": [f"{p:.1%}" for p in probs],
-        "textposition": "auto",
-        "hovertemplate": "%{y}: %{x:.2%}<extra></extra>",
+) -> Chart:
+    """Horizontal bars in percent, the most likely at the top, each ending in its value."""
+    names = unique_labels(labels)
+    percents = rounded([100 * float(p) for p in probs], 2)
+    option = base_option(title) | {
+        "grid": grid(top=40 if title else 10, right=56, bottom=8),
+        "xAxis": value_axis(percent=True, min=0, max=100),
+        "yAxis": category_axis(names, inverse=True),
+        "tooltip": {"confine": True, "trigger": "item", "formatter": "{b}: {c}%"},
+        "series": [
+            {
+                "type": "bar",
+                "data": percents,
+                "itemStyle": {"color": color},
+                "label": {"show": True, "position": "right", "formatter": "{c}%"},
+                "barMaxWidth": 22,
+            }
+        ],
     }
-    return figure({"data": [bars], "layout": layout})
+    return Chart(option, (40 if title else 10) + 30 + BAR_PX * len(names))
 
 
-def token_grid(
-    labels: Sequence[str],
-    captions: Sequence[str],
-    hovers: Sequence[str],
-    codes: Sequence[int],
-    colours: Sequence[str],
-    legend: Sequence[tuple[str, str]],
-    *,
-    title: str | None = None,
-    per_row: int = 12,
-) -> go.Figure:
-    """A sentence as a grid of coloured token cells, read left to right, top to bottom.
-
-    Each cell shows ``labels[i]`` with a small grey ``captions[i]`` below it, is coloured ``colours[codes[i]]``,
-    and hovers ``hovers[i]``; all three texts are escaped here. ``legend`` is (name, colour) pairs.
-    """
-    cells = [
-        f"{plotly_text(label)}<br><span style='font-size:10px;color:#555'>{plotly_text(caption)}</span>"
-        for label, caption in zip(labels, captions)
-    ]
-    last = max(1, len(colours) - 1)
-    z = wrap(list(codes), per_row)
-    cells_trace = {
-        "type": "heatmap",
-        "z": z,
-        "text": wrap(cells, per_row, ""),
-        "customdata": wrap([plotly_text(h) for h in hovers], per_row, ""),
-        "texttemplate": "%{text}",
-        "textfont": {"size": 14},
-        "hovertemplate": "%{customdata}<extra></extra>",
-        "colorscale": [[i / last, c] for i, c in enumerate(colours)],
-        "zmin": 0,
-        "zmax": last,
-        "showscale": False,
-        "xgap": 3,
-        "ygap": 3,
-    }
-    return figure(
-        {
-            "data": [cells_trace, *legend_squares(legend)],
-            "layout": base_layout(title, 110 + 54 * len(z), {"b": 60})  # the legend under the cells: 50-53 px
-            | {
-                "xaxis": {"visible": False},
-                "yaxis": {"visible": False, "autorange": "reversed"},
-                "legend": {"orientation": "h", "y": -0.05, "yanchor": "top"},
-                "plot_bgcolor": "rgba(0,0,0,0)",
-            },
-        }
-    )
-
-
-def two_panels(titles: tuple[str, str], gap: float = 0.08, *, stacked: bool = False) -> dict:
-    """The layout of two panels (x/y first, x2/y2 second) with a title above each, as plotly's make_subplots lays
-    them out, without its cost (a figure built and re-validated with each update): side by side, or ``stacked``
-    one above the other on a shared x axis, whose numbers show under the lower panel only. ``gap`` is a share of
-    the figure."""
-    size = (1 - gap) / 2
-    if stacked:
-        return {
-            "xaxis": {"anchor": "y", "domain": [0.0, 1.0], "matches": "x2", "showticklabels": False},
-            "yaxis": {"anchor": "x", "domain": [1 - size, 1.0]},
-            "xaxis2": {"anchor": "y2", "domain": [0.0, 1.0]},
-            "yaxis2": {"anchor": "x2", "domain": [0.0, size]},
-            "annotations": [_panel_title(text, 0.5, y) for text, y in zip(titles, (1.0, size), strict=True)],
-        }
-    return {
-        "xaxis": {"anchor": "y", "domain": [0.0, size]},
-        "yaxis": {"anchor": "x", "domain": [0.0, 1.0]},
-        "xaxis2": {"anchor": "y2", "domain": [1 - size, 1.0]},
-        "yaxis2": {"anchor": "x2", "domain": [0.0, 1.0]},
-        "annotations": [_panel_title(text, x, 1.0) for text, x in zip(titles, (size / 2, 1 - size / 2), strict=True)],
-    }
-
-
-def _panel_title(text: str, x: float, y: float) -> dict:
-    """A panel's title, centred on ``x`` just above ``y`` (shares of the figure)."""
-    return {"text": text, "x": x, "y": y, "xref": "paper", "yref": "paper", "xanchor": "center"} | {
-        "yanchor": "bottom",
-        "showarrow": False,
-        "font": {"size": 16},
-    }
-
-
-def horizontal_line(y: float, line: dict, label: dict, *, panel: str = "", above: bool = True) -> tuple[dict, dict]:
-    """A line across a panel at ``y`` and its label (an annotation dict: text, font), as plotly's add_hline makes
-    them: the label at the line's left end, above it, or (``above`` False) at its right end, below it. ``panel``
-    is "" for the first pair of axes, "2" for the second."""
-    shape = {"type": "line", "x0": 0, "x1": 1, "xref": f"x{panel} domain", "y0": y, "y1": y, "yref": f"y{panel}"}
-    place = (
-        {"x": 0, "xanchor": "left", "yanchor": "bottom"} if above else {"x": 1, "xanchor": "right", "yanchor": "top"}
-    )
-    annotation = {"showarrow": False, "xref": f"x{panel} domain", "y": y, "yref": f"y{panel}"} | place | label
-    return shape | {"line": line}, annotation
-
-
-def legend_squares(entries: Sequence[tuple[str, str]], **marker) -> list[dict]:
-    """Legend entries alone, a coloured square each for (name, colour): a heatmap has no legend of its own.
-    ``marker`` adds to the squares' style. Shown even when there is only one."""
+def legend_entries(entries: Sequence[tuple[str, str]]) -> list[dict]:
+    """Legend entries alone, a coloured square each for (name, colour): series without data, for a chart whose
+    colours are not series of their own (a heatmap's categories)."""
     return [
-        {
-            "type": "scatter",
-            "x": [None],
-            "y": [None],
-            "mode": "markers",
-            "name": plotly_text(name),
-            "marker": {"symbol": "square", "size": 14, "color": colour} | marker,
-            "showlegend": True,
-        }
+        {"type": "scatter", "name": name, "data": [], "itemStyle": {"color": colour}, "symbol": "rect"}
         for name, colour in entries
     ]
+
+
+def panel_titles(texts: Sequence[str], lefts: Sequence[str], tops: Sequence[int | str]) -> list[dict]:
+    """Titles above panels (``grid`` entries), each centred at ``lefts[i]``, ``tops[i]`` down from the top."""
+    return [
+        {"text": text, "left": left, "top": top, "textAlign": "center", "textStyle": {"fontSize": 14}}
+        for text, left, top in zip(texts, lefts, tops, strict=True)
+    ]
+
+
+def _listed(component) -> list[dict]:
+    """An option's component (axis, legend, title...) as the list ECharts also accepts in its place."""
+    if component is None:
+        return []
+    return component if isinstance(component, list) else [component]
+
+
+def presented(option: dict, factor: float = PRESENTER_SCALE) -> dict:
+    """A copy of ``option`` with its text ``factor`` times larger, for presenter mode (an option may be cached and
+    drawn by other sessions without it). ECharts gives axis labels, legends, titles and series labels sizes of
+    their own, so each is set. The dataset is shared, not copied."""
+    result = {key: copy.deepcopy(value) for key, value in option.items() if key != "dataset"}
+    if "dataset" in option:
+        result["dataset"] = option["dataset"]
+
+    def enlarge(style: dict, default: int = FONT_SIZE) -> None:
+        style["fontSize"] = round(style.get("fontSize", default) * factor)
+
+    for axis in _listed(result.get("xAxis")) + _listed(result.get("yAxis")):
+        enlarge(axis.setdefault("axisLabel", {}))
+        enlarge(axis.setdefault("nameTextStyle", {}))
+    for component in _listed(result.get("legend")) + _listed(result.get("visualMap")) + _listed(result.get("tooltip")):
+        enlarge(component.setdefault("textStyle", {}))
+    for title in _listed(result.get("title")):
+        enlarge(title.setdefault("textStyle", {}), TITLE_SIZE)
+    for series in result.get("series", []):
+        for key in ("label", "detail", "title", "axisLabel"):
+            if key in series:
+                enlarge(series[key])
+    enlarge(result.setdefault("textStyle", {}))
+    return result
 
 
 # Charts in words: each chart's main finding as one sentence, for screen readers and the back of the room.

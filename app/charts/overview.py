@@ -12,12 +12,14 @@ wraps, scales with presenter mode and is read by screen readers as text.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 
 from model.modeling import BertConfig, count_parameters
 
 from .base import SUMMARY_JOIN
+from .markup import figure as _figure
+from .markup import legend as _legend
+from .markup import text as _text
 from .palette import BLUE, ORANGE, PALE, SKY, VERMILLION
 
 # Task key, previous best, BERT-Large, on the test sets, from Devlin et al. 2019: the abstract gives BERT's score
@@ -64,65 +66,9 @@ def results_rows(results: Sequence[tuple[str, float, float]] = SOURCE_RESULTS) -
     return [(task, before, bert, round(bert - before, 1)) for task, before, bert in results]
 
 
-FIGURE_CLASS = "bert-lab-figure"
 GREY = "#BBBBBB"  # the previous best, beside BERT's blue
 # Bars end short of the track, leaving room for the value written after the longest.
 BAR_ROOM = 0.85
-
-# Part of the app's style sheet (``app.ui.style_sheet``), sent once a run, not with each figure. Rem units, so
-# that presenter mode's larger root size enlarges the figures with the text around them. Below 480 px of page (a
-# phone) a stage's steps stand in a column instead of a row.
-FIGURE_CSS = f""".{FIGURE_CLASS} {{ margin: 0 0 0.5rem 0; font-size: 0.875rem; line-height: 1.35; }}
-.{FIGURE_CLASS} figcaption {{ font-weight: 600; font-size: 1rem; margin-bottom: 0.5rem; }}
-/* Streamlit sets lists in 1rem: the figure's lists are its text. */
-.{FIGURE_CLASS} ol, .{FIGURE_CLASS} ul, .{FIGURE_CLASS} li {{ list-style: none; margin: 0; padding: 0;
-  font-size: 0.875rem; }}
-/* The stage's colour marks its title, which is in the text's own colour: orange text on white is hard to read
-   (2:1 contrast), on a projector more so. */
-.{FIGURE_CLASS} .stage-head {{ display: flex; flex-wrap: wrap; justify-content: space-between; gap: 0 1rem; }}
-.{FIGURE_CLASS} .stage-head strong::before {{ content: ""; display: inline-block; width: 0.8rem; height: 0.8rem;
-  margin-right: 0.4rem; vertical-align: -0.05rem; background: var(--line); }}
-.{FIGURE_CLASS} .steps {{ display: flex; gap: 0.25rem; margin: 0.4rem 0; }}
-.{FIGURE_CLASS} .steps li {{ flex: 1 1 0; display: flex; align-items: center; gap: 0.25rem; }}
-.{FIGURE_CLASS} .steps li + li::before {{ content: "→" / ""; color: var(--line); font-size: 1.5rem;
-  line-height: 1; }}
-.{FIGURE_CLASS} .step {{ flex: 1 1 0; align-self: stretch; display: flex; align-items: center; justify-content: center;
-  text-align: center; min-height: 3.5rem; padding: 0.4rem 0.6rem; background: var(--fill); color: #222222;
-  border: 2px solid var(--line); overflow-wrap: anywhere; }}
-.{FIGURE_CLASS} .carry {{ text-align: right; padding-right: 12%; color: #777777; font-size: 1.5rem;
-  line-height: 1; }}
-.{FIGURE_CLASS} .bars {{ display: grid; grid-template-columns: fit-content(40%) 1fr; gap: 0.5rem 0.75rem;
-  align-items: center; }}
-.{FIGURE_CLASS} .name {{ text-align: right; overflow-wrap: anywhere; }}
-.{FIGURE_CLASS} .track {{ display: flex; flex-direction: column; gap: 2px; }}
-.{FIGURE_CLASS} .bar {{ display: flex; align-items: center; gap: 0.4rem; white-space: nowrap; }}
-.{FIGURE_CLASS} .bar > span {{ display: flex; height: 1.6rem; }}
-.{FIGURE_CLASS} .bar i {{ display: block; height: 100%; }}
-.{FIGURE_CLASS} .legend {{ display: flex; flex-wrap: wrap; gap: 0.25rem 1.25rem; margin-top: 0.6rem; }}
-.{FIGURE_CLASS} .legend i {{ display: inline-block; width: 0.8rem; height: 0.8rem; margin-right: 0.4rem;
-  vertical-align: -0.05rem; }}
-@container (max-width: 480px) {{
-  .{FIGURE_CLASS} .steps {{ flex-direction: column; align-items: stretch; }}
-  .{FIGURE_CLASS} .steps li {{ flex-direction: column; }}
-  .{FIGURE_CLASS} .steps li + li::before {{ content: "↓" / ""; }}
-  .{FIGURE_CLASS} .step {{ width: 100%; }}
-}}
-"""
-
-
-def _text(value: object) -> str:
-    """Text for the figure's HTML: a model's name is the name of a folder the reader typed."""
-    return html.escape(str(value))
-
-
-def _figure(title: str | None, body: str) -> str:
-    caption = f"<figcaption>{_text(title)}</figcaption>" if title else ""
-    return f'<figure class="{FIGURE_CLASS}">{caption}{body}</figure>'
-
-
-def _legend(entries: Sequence[tuple[str, str]]) -> str:
-    keys = "".join(f'<li><i style="background:{colour}"></i>{_text(name)}</li>' for name, colour in entries)
-    return f'<ul class="legend">{keys}</ul>'
 
 
 def _bar(parts: Sequence[tuple[float, str, str]], value: str) -> str:

@@ -27,6 +27,15 @@ SEQUENTIAL = "Viridis"  # attention weights, shares, entropy
 SEQUENTIAL_SECOND = "Cividis"  # a second quantity on the same page (change, importance), told apart from the first
 DIVERGING = "RdBu_r"  # signed values: negative blue, zero white, positive red
 COLOUR_SCALES = (SEQUENTIAL, SEQUENTIAL_SECOND, DIVERGING)
+# Each scale as evenly spaced stops, low to high: matplotlib's viridis and cividis, ColorBrewer's RdBu reversed.
+SCALE_STOPS = {
+    "Viridis": ("#440154", "#482878", "#3E4989", "#31688E", "#26828E", "#1F9E89", "#35B779", "#6ECE58", "#B5DE2B")
+    + ("#FDE725",),
+    "Cividis": ("#00224E", "#123570", "#3B496C", "#575D6D", "#707173", "#8A8678", "#A59C74", "#C3B369", "#E1CC55")
+    + ("#FEE838",),
+    "RdBu_r": ("#053061", "#2166AC", "#4393C3", "#92C5DE", "#D1E5F0", "#F7F7F7", "#FDDBC7", "#F4A582", "#D6604D")
+    + ("#B2182B", "#67001F"),
+}
 
 
 def tint(colour: str, strength: float) -> str:
