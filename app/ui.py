@@ -13,7 +13,7 @@ import streamlit as st
 from model.checkpoint import CheckpointError
 from model.inference import InputError
 
-from .charts.base import Chart, presented
+from .charts.base import Chart, accessible_name, presented
 from .charts.markup import FIGURE_CSS
 from .i18n import t
 from .masking_lab import escape_markdown, has_mlm_head
@@ -105,11 +105,12 @@ def download_buttons(
 
 def plot(chart: Chart, key: str | None = None, summary: str | None = None, **selection) -> object:
     """Draw a chart (``app.charts.base.Chart``), and below it ``summary``: the chart's main finding in words, for
-    screen readers (it is also the chart's accessible name) and for those at the back of the room. Streamlit's
-    toolbar over the chart saves it as a PNG and shows it full screen. ``selection`` (``on_select``) makes the
-    chart a widget: its return value is then the selection."""
+    those at the back of the room; with the chart's titles it is also the chart's accessible name, what a screen
+    reader says for the canvas. Streamlit's toolbar over the chart saves it as a PNG and shows it full screen.
+    ``selection`` (``on_select``) makes the chart a widget: its return value is then the selection."""
     option = presented(chart.option) if st.session_state.get("presenter") else chart.option
-    drawn = st.echarts_chart(option, height=chart.height, key=key, alt=summary or None, **selection)
+    name = accessible_name(chart.option, summary)
+    drawn = st.echarts_chart(option, height=chart.height, key=key, alt=name, **selection)
     caption_summary(summary)
     return drawn
 

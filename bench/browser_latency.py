@@ -30,11 +30,12 @@ from app.text.attention import TEXT as ATTENTION  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 READY = '[data-testid="stApp"][data-test-connection-state="CONNECTED"][data-test-script-state="notRunning"]'
-CHART = '[data-testid="stPlotlyChart"] .main-svg'
-# After a run has finished, a chart or a table is still a skeleton until its code has loaded (plotly's module on a
-# new document): a page is drawn when nothing is a skeleton and every plotly chart has drawn.
+# A chart drawn: ECharts has made its canvas (or its SVG) in the chart's element.
+CHART = '[data-testid="stEChartsChart"] :is(canvas, svg)'
+# After a run has finished, a chart or a table is still a skeleton until its code has loaded (ECharts' module on a
+# new document): a page is drawn when nothing is a skeleton and every chart has drawn.
 DRAWN = """() => !document.querySelector('[data-testid="stSkeleton"]')
-  && [...document.querySelectorAll('[data-testid="stPlotlyChart"]')].every(c => c.querySelector('.main-svg'))"""
+  && [...document.querySelectorAll('[data-testid="stEChartsChart"]')].every(c => c.querySelector('canvas, svg'))"""
 # Steps of the first page, recorded by the page itself from its first script on.
 TIMELINE = """
 window.__steps = [];
@@ -46,7 +47,7 @@ new MutationObserver(() => {
     new MutationObserver(() => mark(app.getAttribute('data-test-connection-state') + ' '
       + app.getAttribute('data-test-script-state'))).observe(app, {attributes: true});
   }
-  if (!window.__chart && document.querySelector('[data-testid="stPlotlyChart"] .main-svg')) {
+  if (!window.__chart && document.querySelector('[data-testid="stEChartsChart"] :is(canvas, svg)')) {
     window.__chart = true; mark('first chart drawn');
   }
 }).observe(document, {subtree: true, childList: true});
@@ -137,7 +138,7 @@ def main() -> None:
                 wait_drawn(newcomer)
                 rows.append((f"open a page by its address ({name})", time.perf_counter() - start, None, None))
             # Every page again by its sidebar link, as a student moves through the app (the same document, so
-            # Streamlit's scripts and plotly are loaded already): until its run finished and everything in it drawn.
+            # Streamlit's scripts and ECharts are loaded already): until its run finished and everything in it drawn.
             for name in PAGE_FILES[1:]:  # the first page's link is "/", the page the loop above ended away from
                 newcomer.wait_for_timeout(500)
                 start = time.perf_counter()
@@ -165,7 +166,8 @@ def main() -> None:
                 return act
 
             def map_shows(text: str):
-                return lambda: page.locator('[data-testid="stPlotlyChart"]').first.get_by_text(text).first.wait_for()
+                """The first map's accessible name (its title, then its finding) holds ``text``: it is drawn."""
+                return lambda: page.locator(f'[data-testid="stEChartsChart"][aria-label*="{text}"]').first.wait_for()
 
             for i in range(args.changes):
                 layer, head = (3 + i) % 6, i + 1
@@ -175,13 +177,9 @@ def main() -> None:
             def section(name: str):
                 return lambda: page.get_by_role("radio", name=ATTENTION[f"section_{name}"]["en"]).click()
 
-            grid = '[data-testid="stPlotlyChart"] g.subplot'  # the statistics grid's panels
+            grid = f'[data-testid="stEChartsChart"][aria-label*="{ATTENTION["stat_entropy"]["en"]}"] canvas'
             for _ in range(3):
-                interact(
-                    "attention section: every head, grid drawn",
-                    section("heads"),
-                    lambda: page.wait_for_function(f"() => document.querySelectorAll('{grid}').length >= 6"),
-                )
+                interact("attention section: every head, grid drawn", section("heads"), lambda: page.wait_for_selector(grid))
                 interact(
                     "attention section: bertviz, its layer drawn",
                     section("bertviz"),
@@ -204,14 +202,14 @@ def main() -> None:
             page.locator(CHART).first.wait_for()
             page.wait_for_selector(READY)
             for sentence in ("我去[MASK]场看电影", "He went to the [MASK] to swim.", "今天天气很[MASK]。"):
-                before = page.locator('[data-testid="stPlotlyChart"]').first.inner_text()
+                before = page.locator('[data-testid="stEChartsChart"]').first.get_attribute("aria-label")
                 box.fill(sentence)
                 interact(
                     "fill-mask edit: new predictions drawn",
                     lambda: box.press("Control+Enter"),
                     lambda before=before: page.wait_for_function(
-                        "(b) => { const c = document.querySelector('[data-testid=\"stPlotlyChart\"]');"
-                        " return c && c.innerText !== b; }",
+                        "(b) => { const c = document.querySelector('[data-testid=\"stEChartsChart\"]');"
+                        " return c && c.getAttribute('aria-label') !== b && c.querySelector('canvas'); }",
                         arg=before,
                     ),
                 )

@@ -1,6 +1,10 @@
-"""What a chart library costs a student's first page: a new browser opening a page with the attention page's two
-maps drawn by plotly (the app's own builder, ``app.charts.attention.paired_maps``), the same two maps drawn by
-ECharts (``st.echarts_chart``, which Streamlit also bundles), and the same page without charts (the floor).
+"""What the chart library costs a student's first page: a new browser opening a page with the attention page's two
+maps (the app's own builder, ``app.charts.attention.paired_maps``, drawn by ECharts as the app draws them), and
+the same page without charts (the floor).
+
+Why ECharts: before the app moved to it, this benchmark also drew the same two maps with plotly, which Streamlit
+loads as a 4.7 MB module; medians of six new browsers on the 2-core machine: plotly 2.11-2.17 s, ECharts
+1.38 s, no chart 0.96-0.97 s (plotly's variant ran with the app's plotly builders of commit 4a33648).
 
 Each page is its own small Streamlit app on loopback; the browsers open them in turn, each a new browser context
 (nothing cached), and the time runs from navigation until both maps are drawn (plotly's SVG, ECharts' canvas).
@@ -37,34 +41,17 @@ causal = causal / causal.sum(axis=1, keepdims=True)
 st.title("Attention")
 """
 PAGES = {
-    "plotly": """
-from app.charts.attention import paired_maps
-for key, fig in zip("ab", paired_maps(both, causal, tokens, titles=("bidirectional", "causal"))):
-    st.plotly_chart(fig, key=key)
-""",
     "echarts": """
-def option(matrix, title):
-    n = len(tokens)
-    return {
-        "title": {"text": title},
-        "tooltip": {},
-        "grid": {"top": 120, "left": 60, "right": 80},
-        "xAxis": {"type": "category", "data": tokens, "position": "top", "axisLabel": {"rotate": 60}},
-        "yAxis": {"type": "category", "data": tokens, "inverse": True},
-        "visualMap": {"min": 0, "max": float(both.max()), "right": 0, "top": "middle",
-                      "inRange": {"color": ["#440154", "#3b528b", "#21918c", "#5ec962", "#fde725"]}},
-        "series": [{"type": "heatmap", "data": [[j, i, float(matrix[i, j])] for i in range(n) for j in range(n)]}],
-    }
-st.echarts_chart(option(both, "bidirectional"), key="a", height=450)
-st.echarts_chart(option(causal, "causal"), key="b", height=450)
+from app.charts.attention import paired_maps
+for key, chart in zip("ab", paired_maps(both, causal, tokens, titles=("bidirectional", "causal"))):
+    st.echarts_chart(chart.option, key=key, height=chart.height)
 """,
     "none": """
 st.write("no chart")
 """,
 }
 DRAWN = {
-    "plotly": "() => document.querySelectorAll('[data-testid=\"stPlotlyChart\"] .main-svg').length >= 2",
-    "echarts": "() => document.querySelectorAll('canvas').length >= 2",
+    "echarts": "() => document.querySelectorAll('[data-testid=\"stEChartsChart\"] canvas').length >= 2",
     "none": "() => document.body.innerText.includes('no chart')",
 }
 

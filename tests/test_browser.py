@@ -1,7 +1,7 @@
 """The app in a real browser: Debian's Chromium driven by Playwright against the app started here.
 
-Every page in both languages: no exception box, the page's title in that language, plotly charts drawn as
-SVG, the bertviz view really rendered offline, hostile input shown as text. Screenshots go to
+Every page in both languages: no exception box, the page's title in that language, every chart drawn, the bertviz
+view really rendered offline, hostile input shown as text. Screenshots go to
 ``screenshots/`` for a person to look at.
 """
 
@@ -189,21 +189,21 @@ def test_every_page_renders_in_both_languages(page, server, name, lang):
     title = NAV[name][lang]
     assert page.get_by_text(title).count() > 0, f"{title!r} not on the {name} page"
     # Measured, not asserted (2 shared cores). The first of these runs on the freshly started server, in a browser
-    # that has yet to fetch Streamlit's scripts (Plotly's alone is 4.7 MB); the others open a page by its address.
+    # that has yet to fetch Streamlit's scripts; the others open a page by its address.
     print(f"page {name} ({lang}) by its address: drawn {time.perf_counter() - start:.2f} s")
-    # Each chart is drawn once: its margins fit its labels (app/charts/base.py), so plotly's automargin, which
-    # Streamlit's theme turns on, has nothing to widen and no second drawing to do.
-    assert page.evaluate(WIDENED_MARGINS) == []
+    assert page.locator(CHART_ERROR).count() == 0  # ECharts took every option
+    # Every chart has its accessible name: a canvas says nothing to a screen reader by itself.
+    assert page.locator(f"{CHART}:not([aria-label])").count() == 0
     shot(page, f"{name}_{lang}")
 
 
-# The charts whose margins plotly had to widen for their labels: "chart key: side asked → drawn" for each.
-WIDENED_MARGINS = """() => [...document.querySelectorAll('.js-plotly-plot')].flatMap(gd => {
-  const key = (gd.closest('[data-testid="stElementContainer"]').className.match(/st-key-(\\S+)/) || [])[1];
-  const asked = gd.layout.margin || {}, drawn = gd._fullLayout._size;
-  return ['l', 'r', 't', 'b'].filter(side => drawn[side] > asked[side] + 0.5)
-    .map(side => `${key}: ${side} ${asked[side]} → ${Math.round(drawn[side])}`);
-})"""
+CHART = '[data-testid="stEChartsChart"]'
+CHART_ERROR = '[data-testid="stEChartsChartError"]'
+
+
+def chart_named(page, text: str):
+    """The charts whose accessible name (their titles, then their finding in words) holds ``text``."""
+    return page.locator(f'{CHART}[aria-label*="{text}"]')
 
 
 def test_attention_page_bertviz_renders_offline(page, server):
@@ -256,7 +256,7 @@ def test_attention_layer_and_head_changes_reach_bertviz_without_a_reload(page, s
 
     start = time.perf_counter()
     page.get_by_role("radio", name=ATTENTION["section_maps"]["en"]).click()
-    page.locator('[data-testid="stPlotlyChart"]').first.get_by_text("L1 H0").first.wait_for()
+    chart_named(page, "L1 H0").locator("canvas").first.wait_for()
     timings.append(f"section of maps: drawn {time.perf_counter() - start:.2f} s")
     assert "attention_section" not in page.url  # the maps are the default: a link need not say so
     for selector, value, shown in (("Layer", 4, "L4 H0"), ("Head", 7, "L4 H7")):
@@ -264,14 +264,14 @@ def test_attention_layer_and_head_changes_reach_bertviz_without_a_reload(page, s
         page.get_by_test_id("stSelectbox").filter(has_text=selector).first.click()
         start = time.perf_counter()
         page.get_by_role("option", name=str(value), exact=True).click()
-        page.locator('[data-testid="stPlotlyChart"]').first.get_by_text(shown).first.wait_for()
+        chart_named(page, shown).locator("canvas").first.wait_for()
         timings.append(f"{selector.lower()} {value}: map {time.perf_counter() - start:.2f} s")
     assert_no_exception(page)
     start = time.perf_counter()
     page.locator('[data-testid="stSidebarNav"] a[href$="/nsp"]').click()
     page.wait_for_function("() => location.pathname.endsWith('/nsp')")
     page.get_by_role("heading", name=NSP["title"]["en"]).first.wait_for()
-    page.locator('[data-testid="stPlotlyChart"] .main-svg').first.wait_for()
+    page.locator(f"{CHART} canvas").first.wait_for()
     timings.append(f"change of page to nsp: drawn {time.perf_counter() - start:.2f} s")
     print("attention page in Chromium:", "; ".join(timings))
 
@@ -299,22 +299,21 @@ def test_head_lab_link_restores_removed_heads_and_a_click_removes_one(page, serv
 
 def test_sentence_edit_updates_fill_mask_predictions(page, server):
     open_page(page, server, "fill_mask", "en", text="The capital of France is [MASK].")
-    before = page.locator('[data-testid="stPlotlyChart"]').first.inner_text()
+    before = page.locator(CHART).first.get_attribute("aria-label")
     box = page.locator('[data-testid="stSidebar"] textarea').first
     box.fill("我去[MASK]场看电影")
     start = time.perf_counter()
     box.press("Control+Enter")
     page.wait_for_function(
-        "(before) => { const c = document.querySelector('[data-testid=\"stPlotlyChart\"]');"
-        " return c && c.innerText !== before; }",
+        "(before) => { const c = document.querySelector('[data-testid=\"stEChartsChart\"]');"
+        " return c && c.getAttribute('aria-label') !== before && c.querySelector('canvas'); }",
         arg=before,
     )
     print(f"fill-mask edit in Chromium: new predictions drawn {time.perf_counter() - start:.2f} s")  # not asserted
     wait_ready(page)
     wait_drawn(page)
     assert_no_exception(page)
-    assert page.locator('[data-testid="stPlotlyChart"]').first.inner_text() != before
-    assert page.evaluate(WIDENED_MARGINS) == []  # Chinese candidates' bars: drawn once
+    assert page.locator(CHART).first.get_attribute("aria-label") != before
     assert "%E6%88%91" in page.url or "我" in page.url  # the sentence travels in the shareable URL
     shot(page, "fill_mask_typed_zh")
 
@@ -361,19 +360,19 @@ def test_fine_tuning_runs_live_and_shows_its_score(page, server):
     wait_ready(page)
     assert size.input_value() == "100"
     page.get_by_role("button", name=TEXT["start"]["en"]).click()
-    curves = page.locator('[data-testid="stPlotlyChart"]').filter(has_text=TEXT["loss"]["en"])
-    curves.first.wait_for(timeout=120_000)  # drawn while the run trains
+    chart_named(page, TEXT["loss"]["en"]).first.wait_for(timeout=120_000)  # drawn while the run trains
     page.get_by_text(TEXT["results_header"]["en"]).wait_for(timeout=240_000)
     wait_ready(page)
     metric = page.locator('[data-testid="stMetric"]').filter(has_text=TEXT["heldout_accuracy"]["en"]).first
     score = metric.locator('[data-testid="stMetricValue"]').inner_text()
     assert score.endswith("%") and 0 <= float(score.rstrip("%")) <= 100
     assert_no_exception(page)
-    assert page.evaluate(WIDENED_MARGINS) == []  # the live curves, the confusion matrix and the changes: drawn once
-    # Your own sentence's class probabilities: every class named on the chart (with two classes one name was hidden).
-    probabilities = page.locator('[data-testid="stPlotlyChart"]').filter(has_text=TEXT["probabilities_title"]["en"])
-    names = probabilities.locator(".yaxislayer-above text").all_text_contents()
-    assert sorted(names) == [TEXT["label_negative"]["en"], TEXT["label_positive"]["en"]]
+    assert page.locator(CHART_ERROR).count() == 0
+    # Your own sentence's class probabilities: drawn, and both classes named in the chart's finding.
+    probabilities = chart_named(page, TEXT["probabilities_title"]["en"])
+    probabilities.locator("canvas").first.wait_for()
+    name = probabilities.first.get_attribute("aria-label")
+    assert TEXT["label_negative"]["en"] in name and TEXT["label_positive"]["en"] in name
     metric.scroll_into_view_if_needed()
     shot(page, "finetune_done_en")
 
@@ -443,7 +442,6 @@ def test_an_800_pixel_screen_cuts_no_label_and_scrolls_nothing_sideways(page, se
     ):
         open_page(page, server, name, lang)
         assert settled_layout(page) == {"overflow": 0, "cut": []}, (name, lang)
-        assert page.evaluate(WIDENED_MARGINS) == [], (name, lang)  # each chart drawn once at this width too
 
 
 def test_embeddings_tabs_draw_the_heatmap_of_the_open_one(page, server):
@@ -451,12 +449,12 @@ def test_embeddings_tabs_draw_the_heatmap_of_the_open_one(page, server):
     from app.text.embeddings import TEXT
 
     open_page(page, server, "embeddings", "en")
-    charts = page.locator('[data-testid="stPlotlyChart"]')
+    charts = page.locator(CHART)
     assert charts.count() == 4  # the token's heatmap, its vectors and norms, the positions
     title = TEXT["heatmap_title"]["en"].format(part=TEXT["part_position"]["en"], dims=32)
     start = time.perf_counter()
     page.get_by_role("tab", name=TEXT["part_position"]["en"]).click()
-    charts.filter(has_text=title).locator(".main-svg").first.wait_for(timeout=30_000)
+    chart_named(page, title).locator("canvas").first.wait_for(timeout=30_000)
     print(f"embeddings tab: the position heatmap drawn {time.perf_counter() - start:.2f} s")  # not asserted
     wait_ready(page)
     assert_no_exception(page)
@@ -477,7 +475,7 @@ def test_presenter_link_opens_with_large_type_and_the_sidebar_folded(page, serve
 
 FOCUSED = """() => {
   const e = document.activeElement;
-  return {chart: !!e.closest('[data-testid="stPlotlyChart"]'), tag: e.tagName,
+  return {chart: !!e.closest('[data-testid="stEChartsChart"]'), tag: e.tagName,
           scoring: !!e.closest('.st-key-fill_mask_score'), text: (e.innerText || '').trim()};
 }"""
 
@@ -485,13 +483,12 @@ FOCUSED = """() => {
 def test_the_keyboard_reaches_past_the_charts_and_works_the_buttons(page, server):
     open_page(page, server, "fill_mask", "en", text="He went to the [MASK] to swim.")
     # BERT's chart and the left-to-right model's: both drawn before counting what follows them.
-    # (Plotly draws a chart in two .main-svg layers: count the charts, not the layers.)
     page.wait_for_function(
-        "() => [...document.querySelectorAll('[data-testid=\"stPlotlyChart\"]')]"
-        ".filter(c => c.querySelector('.main-svg')).length >= 2",
+        "() => [...document.querySelectorAll('[data-testid=\"stEChartsChart\"]')]"
+        ".filter(c => c.querySelector('canvas')).length >= 2",
         timeout=30_000,
     )
-    charts = page.locator('[data-testid="stPlotlyChart"]').count()
+    charts = page.locator(CHART).count()
     assert charts >= 2
     assert page.get_by_text("Most likely: “").count() == charts  # each chart's finding in words, under it
     # Tab from the top of the page to the box of candidate sentences below the charts.
@@ -502,7 +499,9 @@ def test_the_keyboard_reaches_past_the_charts_and_works_the_buttons(page, server
         if stops[-1]["tag"] == "TEXTAREA" and stops[-1]["scoring"]:
             break
     assert stops[-1]["scoring"], "Tab never reached the scoring box"
-    assert sum(stop["chart"] for stop in stops) <= charts  # one stop a chart: save as PNG; no zoom/pan toolbar
+    # A chart is no tab stop of its own (Streamlit's toolbar over it, for the PNG and full screen, is the mouse's):
+    # Tab goes from control to control.
+    assert sum(stop["chart"] for stop in stops) <= charts
     # The token buttons: one tab stop, arrow keys move between tokens, Space masks one.
     sidebar_text = page.locator('[data-testid="stSidebar"] textarea').first
     page.get_by_role("toolbar").get_by_role("button", name="he", exact=True).focus()  # labels are wordpieces
@@ -534,16 +533,13 @@ def test_live_pretraining_draws_its_curves_and_the_probe(page, server):
     page.get_by_role("button", name=TEXT["start"]["en"]).click()
     probe = page.get_by_text(TEXT["probe_header"]["en"])
     probe.wait_for(timeout=120_000)  # the first evaluation: the child process started and trained 25 steps
-    charts = page.locator('[data-testid="stPlotlyChart"]')
-    accuracy = charts.filter(has_text=TEXT["baseline"]["en"])
-    accuracy.first.locator(".main-svg").first.wait_for()
-    charts.filter(has_text=TEXT["mlm_loss"]["en"]).first.locator(".main-svg").first.wait_for()
-    # The probe's top-5 bars: five candidate tokens from the run's vocabulary, drawn as SVG bars.
-    bars = charts.nth(2).locator(".main-svg .bars .point")
-    bars.first.wait_for()
-    assert bars.count() == 5
+    chart_named(page, TEXT["baseline"]["en"]).locator("canvas").first.wait_for()
+    chart_named(page, TEXT["mlm_loss"]["en"]).locator("canvas").first.wait_for()
+    # The probe's top-5 bars, drawn: their finding names the most likely tokens.
+    page.locator(CHART).nth(2).locator("canvas").first.wait_for()
+    assert "“" in page.locator(CHART).nth(2).get_attribute("aria-label")
     assert_no_exception(page)
-    assert page.evaluate(WIDENED_MARGINS) == []  # curves redrawn at every evaluation: each time once
+    assert page.locator(CHART_ERROR).count() == 0
     page.get_by_role("button", name=TEXT["stop"]["en"]).click()
     page.get_by_text(TEXT["stopped"]["en"], exact=True).wait_for(timeout=60_000)
     shot(page, "pretrain_live_stopped_en")

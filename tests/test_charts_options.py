@@ -9,15 +9,18 @@ import pytest
 
 from app.attention_stats import STATISTICS
 from app.charts import attention as attention_charts
+from app.charts import base, markup
+from app.charts import classroom as classroom_charts
 from app.charts import embeddings as embedding_charts
 from app.charts import finetune as finetune_charts
 from app.charts import heads as heads_charts
+from app.charts import layers as layers_charts
 from app.charts import masking as masking_charts
 from app.charts import nsp as nsp_charts
 from app.charts import pretrain_live as pretrain_live_charts
 from app.charts.base import Chart
-from app.charts.fill_mask import prediction_bars
-from model.inference import Prediction
+from app.charts.fill_mask import fill_order_bars, pll_bars, prediction_bars
+from model.inference import FillStep, PllResult, Prediction, TokenScore
 
 TOKENS = ["[CLS]", "<b>bank</b>", "&amp;", "bank", "[SEP]"]  # HTML-like and repeated tokens, as users type them
 RNG = np.random.default_rng(0)
@@ -36,6 +39,67 @@ LIVE_RECORDS = {
 }
 
 BUILDERS = {
+    "heatmap": lambda: base.heatmap(MAP, TOKENS, TOKENS, title="<b>map</b>"),
+    "probability_bars": lambda: base.probability_bars(TOKENS, RNG.dirichlet(np.ones(5)), title="p"),
+    "token_boxes": lambda: markup.token_boxes(
+        [[token, str(i)] for i, token in enumerate(TOKENS)],
+        ["#EEEEEE"] * 5,
+        hovers=TOKENS,
+        legend_entries=[("<i>", "#EEEEEE")],
+    ),
+    "change_grid": lambda: attention_charts.change_grid(MAP[:3, :4], title="c", selected=(1, 2), selected_label="x"),
+    "fill_order_bars": lambda: fill_order_bars(
+        [FillStep(2, Prediction("<b>", 7, 0.4), []), FillStep(1, Prediction("bank", 3, 0.9), [])],
+        {1: 1, 2: 2},
+        title="order",
+        label="{round}. {token} at mask {mask}",
+    ),
+    "pll_bars": lambda: pll_bars(
+        [
+            PllResult("<b>a</b> bank", -3.5, [TokenScore("<b>", -1.0), TokenScore("bank", -2.5)], False),
+            PllResult("a river", -1.5, [TokenScore("a", -0.5), TokenScore("river", -1.0)], False),
+        ],
+        title="t",
+        axis_title="-PLL",
+        hover="{token}: {log_prob}",
+    ),
+    "guess_bars": lambda: classroom_charts.guess_bars(
+        [("<b>river</b>", 5), ("bank", 3), ("bank ", 1)], {"bank"}, title="t", axis_title="n", others_label="others"
+    ),
+    "accuracy_by_layer": lambda: layers_charts.accuracy_by_layer(
+        {"pretrained": [0.5, 0.8], "random": [0.4, 0.4], "control": [0.3, 0.3]},
+        {k: k for k in layers_charts.COLOURS},
+        selectivity=[0.1, 0.2],
+        expected_layer=1,
+        expected_label="<i>expected</i>",
+        majority=0.3,
+        majority_label="majority",
+        layer_title="l",
+        accuracy_title="a",
+        title="t",
+    ),
+    "geometry_by_layer": lambda: layers_charts.geometry_by_layer(
+        {"anisotropy_pretrained": [0.1, 0.3], "anisotropy_random": [0.2, 0.2]},
+        {"anisotropy_pretrained": "<b>pre</b>", "anisotropy_random": "random"},
+        layer_title="l",
+        value_title="v",
+        title="t",
+    ),
+    "pca_panels": lambda: layers_charts.pca_panels(
+        RNG.standard_normal((3, 6, 2)),
+        RNG.random((3, 2)),
+        ["NOUN", "VERB", "<b>", "NOUN", "X", "VERB"],
+        ["a <b>bank</b>", "b", "c", "d", "e", "f"],
+        panel_title="layer {layer} ({share:.0%})",
+        other_label="other",
+        title="t",
+    ),
+    "tag_strip": lambda: finetune_charts.tag_strip(
+        TOKENS, ["O", "B-PER", "I-LOC", "O", "O"], [0.9] * 5, [True, False, False, False, True], title="tags"
+    ),
+    "convergence_chart": lambda: masking_charts.convergence_chart(
+        [1, 10, 100], [("<i>masked</i>", [0.1, 0.14, 0.15], 0.15, "#0072B2")], title="t", x_title="x", y_title="y"
+    ),
     "prediction_bars": lambda: prediction_bars(
         [Prediction("river", 3, 0.5), Prediction("<i>", 4, 0.25)], title="BERT", causal=True
     ),

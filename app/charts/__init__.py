@@ -1,1 +1,2 @@
-"""Chart builders: pure functions, arrays in, ``plotly.graph_objects.Figure`` out. No Streamlit here."""
+"""Chart builders: pure functions, arrays and translated strings in, a ``base.Chart`` (an ECharts option) or a
+figure in HTML (``markup``) out. No Streamlit here."""

@@ -200,8 +200,9 @@ def heatmap(
     x, y = axis_labels(x_labels), axis_labels(y_labels)
     data = heatmap_data(matrix, x, y)
     values = data["value"].to_numpy()
-    low = float(np.nanmin(values, initial=0.0)) if zmin is None else zmin
-    high = float(np.nanmax(values, initial=1.0)) if zmax is None else zmax
+    finite = values[np.isfinite(values)]
+    low = (float(finite.min()) if finite.size else 0.0) if zmin is None else zmin
+    high = (float(finite.max()) if finite.size else 1.0) if zmax is None else zmax
     option = base_option(title) | {
         "dataset": {"source": data},
         "grid": grid(top=40 if title else 10, right=70, bottom=10),
@@ -265,6 +266,12 @@ def _listed(component) -> list[dict]:
     if component is None:
         return []
     return component if isinstance(component, list) else [component]
+
+
+def accessible_name(option: dict, summary: str | None) -> str | None:
+    """What a screen reader says for a chart drawn on a canvas: its titles, then its finding in words."""
+    titles = [title["text"] for title in _listed(option.get("title")) if title.get("text")]
+    return ". ".join(titles + ([summary] if summary else [])) or None
 
 
 def presented(option: dict, factor: float = PRESENTER_SCALE) -> dict:

@@ -4,10 +4,10 @@ Devlin et al. 2019 (BERT): section 3 and figure 1 (pre-training, then fine-tunin
 BERT-Large), the abstract and section 4 (results).
 
 The overview is the first page a student opens, and its three figures are static: they are drawn in HTML and CSS
-(``st.html``), not plotly. A browser that has never opened the app spends about 1.2 s of its main thread on this
-machine evaluating plotly's 4.7 MB module before it draws a chart; without it a new browser's overview was drawn in
-2.7-3.0 s instead of 4.6-5.2 s (``bench/browser_latency.py`` measures it). The figures' text is the page's own: it
-wraps, scales with presenter mode and is read by screen readers as text.
+(``st.html``, ``app.charts.markup``), not as charts, so a new browser's first page loads no chart library (when
+the charts were plotly's, this took a new browser's overview from 4.6-5.2 s to 2.7-3.0 s; ``bench/browser_latency.py``
+measures it). The figures' text is the page's own: it wraps, scales with presenter mode and is read by screen
+readers as text.
 """
 
 from __future__ import annotations
