@@ -179,7 +179,9 @@ def main() -> None:
 
             grid = f'[data-testid="stEChartsChart"][aria-label*="{ATTENTION["stat_entropy"]["en"]}"] canvas'
             for _ in range(3):
-                interact("attention section: every head, grid drawn", section("heads"), lambda: page.wait_for_selector(grid))
+                interact(
+                    "attention section: every head, grid drawn", section("heads"), lambda: page.wait_for_selector(grid)
+                )
                 interact(
                     "attention section: bertviz, its layer drawn",
                     section("bertviz"),

@@ -1,7 +1,7 @@
 """BERT Lab's model: a compact BERT in plain PyTorch, its tokenizer, checkpoints and inference (this level), the
 data it learns from (``model.data``) and the loops that train it (``model.training``).
 
-Nothing here imports Streamlit, plotly or bertviz: the app builds on this package, never the reverse. The names
+Nothing here imports Streamlit or bertviz: the app builds on this package, never the reverse. The names
 below load on first use, so ``model.data``'s plain-Python corpus code can be imported without torch.
 """
 

@@ -75,7 +75,7 @@ index = st.selectbox(
 view = logic.token_view(parts, index)
 left, right = st.columns([2, 1])
 with left:
-    fig = charts.token_vectors(
+    chart = charts.token_vectors(
         view.vectors,
         view.recomposed,
         dims,
@@ -84,7 +84,7 @@ with left:
         titles=(t("embeddings.panel_parts"), t("embeddings.panel_normalized")),
     )
     plot(
-        fig,
+        chart,
         key="embeddings_token_vectors",
         summary=charts.vectors_summary(view.vectors, dims, part_labels, t("embeddings.summary_vectors")),
     )

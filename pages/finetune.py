@@ -393,12 +393,11 @@ if answer is None:
 if answer["truncated"]:
     st.info(t("common.truncated", limit=len(answer["tokens"])))
 if snapshot.kind == "token":
-    ui.plot(
+    ui.static_figure(
         charts.tag_strip(
             answer["tokens"], answer["tags"], answer["tag_probs"], answer["special"], title=t("finetune.tags_title")
         ),
-        key="finetune_tags",
-        summary=charts.tags_summary(
+        charts.tags_summary(
             answer["tokens"],
             answer["tags"],
             answer["special"],

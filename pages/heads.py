@@ -8,7 +8,7 @@ from app.charts import heads as charts
 from app.i18n import t
 from app.navigation import require_entry
 from app.state import SETTINGS, keep, start_in_language, url_is_stale
-from app.ui import PLOTLY_CONFIG, download_buttons, plot, run_or_explain
+from app.ui import download_buttons, plot, run_or_explain
 from model.analysis import heads
 
 context = require_entry()
@@ -57,12 +57,10 @@ def fill_sentence() -> str:
 
 
 def toggle_clicked(chart_key: str) -> None:
-    """A click on a square of the grid removes that head, or restores it."""
-    points = st.session_state[chart_key].selection.points
+    """A click on a cell of the grid removes that head, or restores it."""
     off = set(st.session_state["heads_off"])
-    for point in points:
-        name = lab.head_name((int(point["y"]), int(point["x"])))
-        off ^= {name}
+    for head in charts.clicked_heads(st.session_state[chart_key].selection, n_heads):
+        off ^= {lab.head_name(head)}
     st.session_state["heads_off"] = sorted(off)
     st.session_state["heads_grid_version"] = (
         st.session_state.get("heads_grid_version", 0) + 1
@@ -80,7 +78,7 @@ def switch_heads_off(fill_text: str) -> None:
         st.rerun()
     removed = lab.parse_off(",".join(st.session_state["heads_off"]), n_layers, n_heads)
     chart_key = f"heads_grid_{st.session_state.get('heads_grid_version', 0)}"
-    st.plotly_chart(
+    plot(
         charts.head_grid(
             stats.importance,
             removed,
@@ -89,13 +87,10 @@ def switch_heads_off(fill_text: str) -> None:
             removed_name=t("heads.removed"),
             axis=axis,
         ),
-        config=PLOTLY_CONFIG,
         key=chart_key,
+        summary=charts.importance_summary(stats.importance, t("heads.summary_importance")),
         on_select=lambda: toggle_clicked(chart_key),
-        selection_mode="points",
-        width="stretch",
     )
-    st.caption(charts.importance_summary(stats.importance, t("heads.summary_importance")))
     all_names = [lab.head_name((layer, head)) for layer in range(n_layers) for head in range(n_heads)]
     st.multiselect(t("heads.removed_select"), all_names, **keep("heads_off"))
     layer_column, keep_column, restore_column = st.columns(3)

@@ -95,7 +95,7 @@ else:
         if show_control:
             lines["control"] = pretrained["control"]
         expected = pretrained["expected_layer"]
-        figure = charts.accuracy_by_layer(
+        chart = charts.accuracy_by_layer(
             lines,
             names,
             selectivity=pretrained.get("selectivity"),
@@ -108,7 +108,7 @@ else:
             title=t("layers.accuracy_title", task=task_names[task]),
         )
         plot(
-            figure, key="layers_accuracy", summary=charts.best_layer_summary(lines, names, t("layers.summary_accuracy"))
+            chart, key="layers_accuracy", summary=charts.best_layer_summary(lines, names, t("layers.summary_accuracy"))
         )
         accuracy = pretrained["layers"]
         best = max(range(len(accuracy)), key=accuracy.__getitem__)
@@ -189,7 +189,7 @@ else:
         self_similarity = {init: vectors[init].self_similarity for init in INITS}
         series = {f"anisotropy_{i}": anisotropy[i] for i in INITS}
         series |= {f"self_similarity_{i}": self_similarity[i] for i in INITS}
-        figure = charts.geometry_by_layer(
+        chart = charts.geometry_by_layer(
             series,
             {key: t(f"layers.series_{key}") for key in series},
             layer_title=t("layers.axis_layer"),
@@ -197,7 +197,7 @@ else:
             title=t("layers.geometry_title", word=word),
         )
         plot(
-            figure,
+            chart,
             key="layers_geometry",
             summary=charts.series_summary(
                 series, {key: t(f"layers.series_{key}") for key in series}, t("layers.summary_geometry")

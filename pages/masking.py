@@ -108,7 +108,7 @@ st.markdown(
 st.subheader(t("masking.sequences_heading"))
 shown = min(len(draw.tokens), MAX_STRIP_TOKENS)
 legend = {code: t(f"masking.legend_{key}") for code, key in lab.OUTCOME_KEYS.items()}
-fig = token_strip(
+strip = token_strip(
     [draw.tokens[:shown], draw.read_tokens[:shown], draw.label_tokens()[:shown]],
     draw.outcome[:shown],
     [t("masking.row_original"), t("masking.row_read"), t("masking.row_label")],
@@ -117,7 +117,7 @@ fig = token_strip(
     hover=draw.hover_texts(t("masking.hover"))[:shown],
     title=t("masking.strip_title", seed=draw.seed),
 )
-ui.plot(fig, key="masking_strip", summary=strip_summary(draw.outcome[:shown], legend, t("masking.summary_strip")))
+ui.static_figure(strip, strip_summary(draw.outcome[:shown], legend, t("masking.summary_strip")))
 foreign = draw.foreign_replacements()
 if foreign:
     named = "  ".join(map(lab.escape_markdown, foreign[:MAX_FOREIGN_NAMED])) + (
@@ -163,7 +163,7 @@ if requested:
     series = [
         (names[name], values, target, color) for (name, values, target), color in zip(stats.series(), SERIES_COLORS)
     ]
-    fig = convergence_chart(
+    chart = convergence_chart(
         stats.draws,
         series,
         title=t("masking.stats_title", n=f"{requested:,}"),
@@ -174,7 +174,7 @@ if requested:
     summary = convergence_summary(
         stats.draws, series, t("masking.summary_convergence"), t("masking.summary_convergence_item")
     )
-    ui.plot(fig, key="masking_convergence", summary=summary)
+    ui.plot(chart, key="masking_convergence", summary=summary)
     if stats.chosen_varies:
         st.caption(t("masking.stats_whole_word"))
     elif abs(stats.rounded_rate - settings.rate) > 0.0005:

@@ -74,7 +74,7 @@ ui.truncation_notice(result, bundle.tokenizer.max_length)
 st.subheader(t("nsp.layout_header"))
 st.markdown(t("nsp.layout_note"))
 segment_labels = [t("nsp.segment_a"), t("nsp.segment_b")]
-ui.plot(
+ui.static_figure(
     charts.segment_strip(
         result.tokens,
         result.token_type_ids,
@@ -83,7 +83,6 @@ ui.plot(
         position_label=t("nsp.position"),
         title=t("nsp.strip_title"),
     ),
-    key="nsp_strip",
     summary=charts.segment_summary(result.token_type_ids, t("nsp.summary_strip")),
 )
 

@@ -130,15 +130,15 @@ def show_status(snapshot: jobs.LiveSnapshot) -> None:
         st.error(t("pretrain_live.failed", error=snapshot.error))
 
 
-def figure(name: str, snapshot: jobs.LiveSnapshot, build, *args, **kwargs):
+def chart(name: str, snapshot: jobs.LiveSnapshot, build, *args, **kwargs):
     """``build(*args, **kwargs)``, rebuilt only when a new evaluation came in. The page polls every second and an evaluation
-    comes every few seconds; building the figures was most of a poll's work in the server, whose cores the
-    training process shares."""
+    comes every few seconds; the server's cores are the training process's too, so a poll without news builds
+    nothing."""
     key = (snapshot.id, lang, tuple(len(records) for records in snapshot.records.values()))
-    built = st.session_state.get("pretrain_live_figures")
+    built = st.session_state.get("pretrain_live_charts")
     if built is None or built[0] != key:
         built = (key, {})
-        st.session_state["pretrain_live_figures"] = built
+        st.session_state["pretrain_live_charts"] = built
     if name not in built[1]:
         built[1][name] = build(*args, **kwargs)
     return built[1][name]
@@ -172,7 +172,7 @@ def live_view() -> None:
     if not any(snapshot.records.values()):
         return
     st.subheader(t("pretrain_live.accuracy_header"))
-    accuracy = figure(
+    accuracy = chart(
         "accuracy",
         snapshot,
         charts.accuracy_curves,
@@ -190,7 +190,7 @@ def live_view() -> None:
         ),
     )
     st.subheader(t("pretrain_live.loss_header"))
-    loss = figure(
+    loss = chart(
         "loss",
         snapshot,
         charts.loss_curves,
@@ -210,7 +210,7 @@ def live_view() -> None:
         st.markdown(t("pretrain_live.kinds_text"))
         last_records = {run: jobs.last_record(snapshot, run) for run in snapshot.runs}
         kind_names = {kind: t(f"pretrain_live.kind_{kind}") for kind in ("masked", "kept", "random")}
-        kinds = figure(
+        kinds = chart(
             "kinds",
             snapshot,
             charts.target_kind_bars,
@@ -234,7 +234,7 @@ def live_view() -> None:
     probe = last["probe"]
     probe_column, attention_column = st.columns(2)
     with probe_column:
-        top5 = figure(
+        top5 = chart(
             "probe", snapshot, probability_bars, [token for token, _ in probe["top5"]], [p for _, p in probe["top5"]]
         )
         ui.plot(
@@ -245,7 +245,7 @@ def live_view() -> None:
             ),
         )
     with attention_column:
-        attention = figure(
+        attention = chart(
             "attention",
             snapshot,
             attention_map,

@@ -80,3 +80,31 @@ def preformatted(at: AppTest) -> list[str]:
     """The texts of the page's monospace blocks (``app.ui.preformatted``), unescaped, in page order."""
     found = (_PREFORMATTED.match(e.proto.body) for e in at.get("html"))
     return [html.unescape(m.group(1)) for m in found if m]
+
+
+Box = tuple[str, str, str | None, list[str]]  # kind ("box" or "box key"), fill colour, tooltip, lines
+
+
+def read_boxes(markup: str) -> list[Box]:
+    """The boxes of a figure of token boxes (``markup.token_boxes``) as a reader sees them: unescaped, an empty
+    line as ""."""
+    found = re.findall(
+        r'<li class="(box(?: key)?)" style="(?:--fill:)?([^"]*)"(?: title="([^"]*)")?>(.*?)</li>', markup
+    )
+    return [
+        (
+            kind,
+            fill,
+            html.unescape(tip) if tip else None,
+            [html.unescape(cell).replace("\xa0", "") for _, cell in re.findall(r"<(span|small)>(.*?)</\1>", cells)],
+        )
+        for kind, fill, tip, cells in found
+    ]
+
+
+def read_legend(markup: str) -> list[tuple[str, str]]:
+    """A figure's legend as (name, colour) pairs."""
+    return [
+        (html.unescape(name), colour)
+        for colour, name in re.findall(r'<li><i(?: class=edge)? style="background:([^"]*)"></i>(.*?)</li>', markup)
+    ]

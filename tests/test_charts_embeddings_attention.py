@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import html
-
 import numpy as np
 import pytest
 
@@ -11,6 +9,8 @@ from app import embedding_logic as logic
 from app.attention_stats import STATISTICS, head_statistics
 from app.charts import attention as attention_charts
 from app.charts import embeddings as embedding_charts
+from app.charts.base import matrix_of
+from app.charts.palette import BLACK, DIVERGING, SCALE_STOPS, VERMILLION
 
 HOSTILE = ["[CLS]", "</script><script>alert(1)</script>", "**bold**", "<b>x</b>", "the", "the", "[SEP]"]
 
@@ -83,55 +83,75 @@ def test_downloads_hold_every_dimension_and_respect_the_limit():
 # --- embeddings: charts ------------------------------------------------------------------------------
 
 
+def drawn(chart) -> np.ndarray:
+    """A heatmap chart's matrix as it draws it."""
+    option = chart.option
+    return matrix_of(option["dataset"]["source"], option["xAxis"]["data"], option["yAxis"]["data"])
+
+
 def test_part_heatmap_shows_the_first_dims_on_a_symmetric_scale():
     parts = random_parts(T=len(HOSTILE), H=16)
-    trace = embedding_charts.part_heatmap(parts["position"], HOSTILE, 8, title="Position").data[0]
-    assert np.array_equal(trace.z, parts["position"][:, :8])
-    assert trace.zmin == -trace.zmax and trace.zmax == pytest.approx(np.abs(parts["position"][:, :8]).max())
-    assert list(trace.x) == [str(i) for i in range(8)]
-    assert (
-        trace.y[1] == html.escape(HOSTILE[1], quote=False) and trace.y[3] == "&lt;b&gt;x&lt;/b&gt;"
-    )  # drawn literally
-    assert trace.y[4] != trace.y[5]  # repeated tokens stay separate rows
-    fig = embedding_charts.part_heatmap(np.zeros((2, 4)), ["a", "b"], 99, title="zero")
-    assert fig.data[0].zmax == 1.0 and np.shape(fig.data[0].z) == (2, 4)  # all zero: still a valid scale
+    chart = embedding_charts.part_heatmap(parts["position"], HOSTILE, 8, title="Position")
+    option = chart.option
+    assert np.allclose(drawn(chart), parts["position"][:, :8], atol=1e-4)
+    scale = option["visualMap"]
+    assert scale["min"] == -scale["max"] and scale["max"] == pytest.approx(np.abs(parts["position"][:, :8]).max())
+    assert scale["inRange"]["color"] == list(SCALE_STOPS[DIVERGING])
+    assert option["xAxis"]["data"] == [str(i) for i in range(8)]
+    rows = option["yAxis"]["data"]
+    assert rows[1] == HOSTILE[1] and rows[3] == "<b>x</b>"  # ECharts draws text as text: nothing escaped
+    assert rows[4] != rows[5] and rows[4].rstrip("\u200b") == rows[5].rstrip("\u200b")  # repeated tokens: own rows
+    zero = embedding_charts.part_heatmap(np.zeros((2, 4)), ["a", "b"], 99, title="zero")
+    assert zero.option["visualMap"]["max"] == 1.0 and drawn(zero).shape == (2, 4)  # all zero: still a valid scale
 
 
 def test_a_long_token_axis_is_numbered_and_a_dimension_axis_is_not():
     tokens = ["[CLS]"] + ["the", "dog"] * 40 + ["[SEP]"]
-    trace = embedding_charts.part_heatmap(np.zeros((len(tokens), 64)), tokens, 64, title="long").data[0]
-    assert list(trace.y[:3]) == ["0 · [CLS]", "1 · the", "2 · dog"] and trace.y[-1] == f"{len(tokens) - 1} · [SEP]"
-    assert list(trace.x) == [str(i) for i in range(64)]
-    short = embedding_charts.part_heatmap(np.zeros((3, 4)), ["[CLS]", "the", "[SEP]"], 4, title="short").data[0]
-    assert list(short.y) == ["[CLS]", "the", "[SEP]"]
+    option = embedding_charts.part_heatmap(np.zeros((len(tokens), 64)), tokens, 64, title="long").option
+    rows = option["yAxis"]["data"]
+    assert rows[:3] == ["0 · [CLS]", "1 · the", "2 · dog"] and rows[-1] == f"{len(tokens) - 1} · [SEP]"
+    assert option["xAxis"]["data"] == [str(i) for i in range(64)]
+    short = embedding_charts.part_heatmap(np.zeros((3, 4)), ["[CLS]", "the", "[SEP]"], 4, title="short").option
+    assert short["yAxis"]["data"] == ["[CLS]", "the", "[SEP]"]
 
 
 def test_token_vectors_draws_the_recomposed_sum_over_the_sum():
     parts = random_parts()
     view = logic.token_view(parts, 1)
     labels = {name: name.title() for name in logic.PARTS}
-    fig = embedding_charts.token_vectors(
+    option = embedding_charts.token_vectors(
         view.vectors, view.recomposed, 10, labels=labels, recomposed_label="t+s+p", titles=("parts", "LN")
-    )
-    names = [trace.name for trace in fig.data]
-    assert names == ["Token", "Segment", "Position", "Sum", "t+s+p", "Normalized"]
-    assert len(fig.data[0].x) == 10
-    assert np.allclose(fig.data[3].y, fig.data[4].y, atol=1e-6)
-    assert fig.data[4].line.dash == "dot"
+    ).option
+    series = option["series"]
+    assert [s["name"] for s in series] == ["Token", "Segment", "Position", "Sum", "t+s+p", "Normalized"]
+    assert [s["xAxisIndex"] for s in series] == [0, 0, 0, 0, 0, 1]  # LayerNorm's output in a panel of its own
+    assert [x for x, _ in series[0]["data"]] == list(range(10))
+    assert np.allclose([y for _, y in series[0]["data"]], view.vectors["token"][:10], atol=1e-4)
+    assert np.allclose([y for _, y in series[3]["data"]], [y for _, y in series[4]["data"]], atol=1e-4)
+    assert series[4]["lineStyle"]["type"] == "dotted" and series[3]["lineStyle"]["type"] == "solid"
+    assert [s["lineStyle"]["color"] for s in series] == [
+        embedding_charts.PART_COLORS[n] for n in ("token", "segment", "position", "sum")
+    ] + [BLACK, embedding_charts.PART_COLORS["normalized"]]
+    assert [t["text"] for t in option["title"]] == ["parts", "LN"]
 
 
 def test_norm_bars_and_position_similarity():
     norms = {"token": 1.0, "segment": 0.5, "position": 0.5, "sum": 1.2, "normalized": 4.0}
-    fig = embedding_charts.norm_bars(norms, {n: n for n in norms}, title="norms")
-    assert list(fig.data[0].x) == list(norms.values())
-    fig = embedding_charts.position_similarity(np.eye(5), title="sim", axis_label="position")
-    assert fig.data[0].zmin == -1 and fig.data[0].zmax == 1
+    option = embedding_charts.norm_bars(norms, {n: n.upper() for n in norms}, title="norms").option
+    bars = option["series"][0]["data"]
+    assert [bar["value"] for bar in bars] == list(norms.values())
+    assert option["yAxis"]["data"] == [n.upper() for n in norms] and option["yAxis"]["inverse"]  # the first on top
+    assert [bar["itemStyle"]["color"] for bar in bars] == [embedding_charts.PART_COLORS[n] for n in norms]
+    assert [bar["label"]["formatter"] for bar in bars] == ["1.00", "0.50", "0.50", "1.20", "4.00"]
+    chart = embedding_charts.position_similarity(np.eye(5), title="sim", axis_label="position")
+    assert chart.option["visualMap"]["min"] == -1 and chart.option["visualMap"]["max"] == 1
     similarity = np.random.default_rng(0).uniform(-1, 1, (6, 6))
-    sent = embedding_charts.position_similarity(similarity, title="sim", axis_label="position").data[0]
-    # Sent in single precision (half the bytes of a 512 x 512 matrix), ample for three decimals in the hover.
-    assert "%{z:.3f}" in sent.hovertemplate
-    assert sent.z.dtype == np.float32 and np.allclose(sent.z, similarity, atol=1e-6)
-    assert fig.layout.yaxis.autorange == "reversed"
+    sent = embedding_charts.position_similarity(similarity, title="sim", axis_label="position")
+    # Sent to three decimals, what the tooltip shows: a 512 x 512 matrix is 262,144 numbers.
+    assert np.allclose(drawn(sent), similarity, atol=5e-4) and np.array_equal(drawn(sent), np.round(drawn(sent), 3))
+    option = sent.option
+    assert option["yAxis"]["inverse"] and option["yAxis"]["data"] == [str(i) for i in range(6)]  # position 0 on top
+    assert option["xAxis"]["name"] == option["yAxis"]["name"] == "position"
 
 
 # --- attention: charts -------------------------------------------------------------------------------
@@ -144,41 +164,57 @@ def test_paired_maps_share_one_colour_scale_and_keep_tokens_literal():
     right /= right.sum(axis=1, keepdims=True)
     a, b = attention_charts.paired_maps(left, right, HOSTILE, titles=("BERT", "GPT"))
     # The causal first row (1.0 by construction) does not count; the causal second row's 0.5 is the maximum.
-    assert a.data[0].zmax == b.data[0].zmax == 0.5 and a.data[0].zmin == 0.0
-    assert a.layout.title.text == "BERT" and b.layout.title.text == "GPT"
-    assert list(a.data[0].x)[1] == html.escape(HOSTILE[1], quote=False) and list(a.data[0].y)[2] == "**bold**"
-    assert a.layout.height <= attention_charts.MAX_MAP_HEIGHT
-    # The weights go out in single precision: half the bytes of a 512-token map, and more than the hover's three.
-    assert a.data[0].z.dtype == np.float32 and np.allclose(a.data[0].z, left, atol=1e-7)
+    assert a.option["visualMap"]["max"] == b.option["visualMap"]["max"] == 0.5 and a.option["visualMap"]["min"] == 0
+    assert a.option["title"]["text"] == "BERT" and b.option["title"]["text"] == "GPT"
+    assert a.option["xAxis"]["data"][1] == HOSTILE[1] and a.option["yAxis"]["data"][2] == "**bold**"
+    assert a.height <= attention_charts.MAX_MAP_HEIGHT
+    # The weights go out rounded past what a colour or the tooltip shows.
+    assert np.allclose(drawn(a), left, atol=5e-5) and np.allclose(drawn(b), right, atol=5e-5)
 
 
 def test_long_maps_stay_a_bounded_height():
     tokens = [f"t{i}" for i in range(300)]
-    fig = attention_charts.attention_map(np.zeros((300, 300)), tokens, title="long", zmax=1.0)
-    assert fig.layout.height == attention_charts.MAX_MAP_HEIGHT
+    chart = attention_charts.attention_map(np.zeros((300, 300)), tokens, title="long", zmax=1.0)
+    assert chart.height == attention_charts.MAX_MAP_HEIGHT
 
 
-def test_statistics_grid_has_a_panel_per_statistic_and_rings_the_selected_head():
+def test_statistics_grid_has_a_panel_per_statistic_and_edges_the_selected_head():
     rng = np.random.default_rng(0)
     scores = rng.random((3, 4, 6, 6))
     attn = scores / scores.sum(axis=-1, keepdims=True)
     stats = head_statistics(attn, [True, False, False, False, False, True])
     titles = {name: f"title {name}" for name in STATISTICS}
-    fig = attention_charts.statistics_grid(stats, titles, selected=(2, 1), selected_label="here")
-    heatmaps = [trace for trace in fig.data if trace.type == "heatmap"]
-    rings = [trace for trace in fig.data if trace.type == "scatter"]
-    assert len(heatmaps) == len(STATISTICS) and len(rings) == len(STATISTICS)
-    assert all(list(r.x) == [1] and list(r.y) == [2] for r in rings)
-    assert [a.text for a in fig.layout.annotations] == [  # shares are written as percentages
+    option = attention_charts.statistics_grid(stats, titles, selected=(2, 1), selected_label="here").option
+    heatmaps = [s for s in option["series"] if s["type"] == "heatmap"]
+    assert len(heatmaps) == len(STATISTICS) == len(option["grid"]) == len(option["visualMap"])
+    for panel in heatmaps:
+        edged = [cell["value"][:2] for cell in panel["data"] if isinstance(cell, dict)]
+        assert edged == [[1, 2]]  # head 1 of layer 2, in every panel
+    assert [(s["name"], s["itemStyle"]["color"]) for s in option["series"] if s["type"] == "scatter"] == [
+        ("here", VERMILLION)
+    ]
+    assert option["legend"]["data"] == ["here"]
+    assert [t["text"] for t in option["title"]] == [  # shares are written as percentages
         title if name == "entropy" else f"{title} (%)" for name, title in titles.items()
     ]
-    assert heatmaps[1].zmax == 1.0 and heatmaps[0].zmax == pytest.approx(stats["entropy"].max())
+    scales = option["visualMap"]
+    assert scales[1]["max"] == 1.0 and scales[0]["max"] == pytest.approx(stats["entropy"].max())
+    assert [scale["seriesIndex"] for scale in scales] == list(range(len(STATISTICS)))
+
+    def cell(panel: dict, layer: int, head: int) -> list:
+        found = [c["value"] if isinstance(c, dict) else c for c in panel["data"]]
+        return next(c for c in found if c[:2] == [head, layer])
+
     share = list(titles)[1]
-    assert heatmaps[1].text[2][1] == f"{100 * stats[share][2, 1]:.0f}"  # a whole percentage fits a narrow cell
-    assert heatmaps[0].text[2][1] == f"{stats['entropy'][2, 1]:.1f}"
-    assert list(fig.layout.xaxis.range) == [-0.5, 3.5] and list(fig.layout.yaxis.range) == [2.5, -0.5]
-    plain = attention_charts.statistics_grid(stats, titles)
-    assert all(trace.type == "heatmap" for trace in plain.data)
+    value = cell(heatmaps[1], 2, 1)
+    assert value[2] == pytest.approx(stats[share][2, 1], abs=1e-4)
+    assert value[3] == f"{100 * stats[share][2, 1]:.0f}"  # a whole percentage fits a narrow cell
+    assert cell(heatmaps[0], 0, 3)[3] == f"{stats['entropy'][0, 3]:.1f}"
+    assert option["xAxis"][0]["data"] == ["0", "1", "2", "3"] and option["yAxis"][0]["data"] == ["0", "1", "2"]
+    assert option["yAxis"][0]["inverse"]  # layer 0 at the top
+    plain = attention_charts.statistics_grid(stats, titles).option
+    assert all(s["type"] == "heatmap" for s in plain["series"]) and "legend" not in plain
+    assert not any(isinstance(c, dict) for s in plain["series"] for c in s["data"])
 
 
 def test_bertviz_height_grows_with_tokens_and_layers():

@@ -487,7 +487,7 @@ def test_data_package_imports_no_torch_or_ui():
     import subprocess
 
     code = "import sys, model.data.corpus, model.data.tasks, model.data.minilm;"
-    code += "print(sorted(k for k in ('torch', 'streamlit', 'plotly', 'bertviz') if k in sys.modules))"
+    code += "print(sorted(k for k in ('torch', 'streamlit', 'bertviz') if k in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 

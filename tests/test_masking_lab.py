@@ -7,11 +7,13 @@ import json
 import numpy as np
 import pytest
 import torch
+from apptest_helpers import read_boxes, read_legend
 
 from app import masking_lab as lab
-from app.charts.base import plotly_text
+from app.charts.base import left_to_right
 from app.charts.fill_mask import prediction_bars
-from app.charts.masking import OUTCOME_COLORS, convergence_chart, strip_columns, token_strip
+from app.charts.masking import OUTCOME_COLORS, convergence_chart, token_strip
+from app.charts.palette import BLUE, ORANGE
 from model.checkpoint import LoadedBert
 from model.inference import FillMaskResult, InputError, MaskPredictions, Prediction
 from model.modeling import BertConfig, BertForPreTraining
@@ -320,66 +322,85 @@ def test_escape_markdown_leaves_no_markup(hostile):
 # Charts ----------------------------------------------------------------------------------------------------
 
 
-def test_token_strip_colours_and_escapes():
+def test_token_strip_shows_each_line_escaped_in_its_outcome_colour():
     tokens = ["[CLS]", "<b>x</b>", "door", "[SEP]"]
     read = ["[CLS]", "[MASK]", "door", "[SEP]"]
     labels = ["", "<b>x</b>", "", ""]
     codes = [lab.NOT_CANDIDATE, MASKED, NOT_CHOSEN, lab.NOT_CANDIDATE]
-    fig = token_strip(
+    hover = [f"token {i + 1} · {token}" for i, token in enumerate(tokens)]
+    markup = token_strip(
         [tokens, read, labels],
         codes,
         ["original", "reads", "label"],
-        {MASKED: "masked", KEPT: "kept"},
+        {MASKED: "masked", KEPT: "<i>kept</i>"},
         graded=[False, True, False, False],
-        title="Seed 1",
+        hover=hover,
+        title="Seed <1>",
     )
-    heat = fig.data[0]
-    z = np.array(heat.z, dtype=float)
-    assert z.shape == (3, strip_columns(tokens + read + labels))
-    assert z[0, 1] == MASKED and np.isnan(z[2, 2])  # no label where nothing is graded
-    assert heat.text[0][1] == "&lt;b&gt;x&lt;/b&gt;"
-    legend = [trace.name for trace in fig.data[1:]]
-    assert legend == ["masked", "kept"] and fig.data[1].marker.color == OUTCOME_COLORS[MASKED]
+    key, *boxes = read_boxes(markup)
+    assert key == ("box key", "", None, ["original", "reads", "label"])  # names the lines, uncoloured
+    assert [lines for *_, lines in boxes] == [
+        ["[CLS]", "[CLS]", ""],
+        ["<b>x</b>", "[MASK]", "<b>x</b>"],
+        ["door", "door", ""],  # no label where nothing is graded
+        ["[SEP]", "[SEP]", ""],
+    ]
+    assert [fill for _, fill, _, _ in boxes] == [OUTCOME_COLORS[code] for code in codes]
+    assert [tip for _, _, tip, _ in boxes] == hover
+    assert read_legend(markup) == [("masked", OUTCOME_COLORS[MASKED]), ("<i>kept</i>", OUTCOME_COLORS[KEPT])]
+    # Everything typed is escaped: the markup holds no tag but its own.
+    assert "<b>" not in markup and "<i>" not in markup and "<1>" not in markup
+    assert "&lt;b&gt;x&lt;/b&gt;" in markup and "<figcaption>Seed &lt;1&gt;</figcaption>" in markup
 
 
-def test_token_strip_wraps_long_sequences_and_checks_lengths():
+def test_token_strip_keeps_every_position_in_order_and_checks_lengths():
     tokens = [str(i) for i in range(50)]
-    fig = token_strip([tokens, tokens, tokens], [NOT_CHOSEN] * 50, ["a", "b", "c"], {})
-    columns = strip_columns(tokens)
-    lines = -(-50 // columns)
-    assert np.array(fig.data[0].z, dtype=float).shape == (lines * 4 - 1, columns)
-    assert len(fig.layout.yaxis.tickvals) == lines * 3
+    markup = token_strip([tokens, tokens, tokens], [NOT_CHOSEN] * 50, ["a", "b", "c"], {})
+    key, *boxes = read_boxes(markup)
+    assert key[3] == ["a", "b", "c"] and [lines for *_, lines in boxes] == [[t, t, t] for t in tokens]
+    assert [tip for _, _, tip, _ in boxes] == tokens  # without hover texts a box's tooltip is its token
+    assert read_legend(markup) == []
     with pytest.raises(ValueError):
         token_strip([tokens, tokens[:3]], [0] * 50, ["a", "b"], {})
 
 
-def test_strip_columns_fit_token_length():
-    assert strip_columns(list("我去电影院")) >= 16  # one-character boxes: many a line
-    # At 800 px, eight boxes a line (59 px each) drew "opened[MASK]door": the words ran over their boxes.
-    assert strip_columns(["[CLS]", "she", "opened", "the", "[MASK]"]) <= 7
-    assert strip_columns(["internationalization"]) < strip_columns(["a"])
-
-
-def test_convergence_chart_has_a_dashed_target_per_series():
+def test_convergence_chart_draws_each_share_with_its_dashed_target():
     draws = np.arange(1, 11)
-    fig = convergence_chart(
+    masked = np.linspace(1.0, 0.8, 10)
+    other = np.array([np.nan, 0.5, *np.full(8, 0.1)])  # no share before the first chosen token
+    chart = convergence_chart(
         draws,
-        [("[MASK] / chosen", np.full(10, 0.8), 0.8, "#f00"), ("<i>x</i>", np.full(10, 0.1), 0.1, "#0f0")],
+        [("[MASK] / chosen", masked, 0.8, BLUE), ("<i>x</i>", other, 0.1, ORANGE)],
         title="t",
+        x_title="draws",
         target_suffix="target",
     )
-    assert len(fig.data) == 4
-    assert fig.data[1].line.dash == "dash" and list(fig.data[1].y) == [0.8, 0.8]
-    assert fig.data[2].name == "&lt;i&gt;x&lt;/i&gt;"
-    assert fig.layout.xaxis.type == "log"
+    option = chart.option
+    series = option["series"]
+    names = ["[MASK] / chosen (target 80%)", "<i>x</i> (target 10%)"]  # drawn as text: not escaped
+    assert [s["name"] for s in series] == [names[0], names[0], names[1], names[1]]
+    assert option["legend"]["data"] == names  # a share and its target: one entry
+    assert [s["itemStyle"]["color"] for s in series] == [BLUE, BLUE, ORANGE, ORANGE]
+    assert [s["lineStyle"].get("type") for s in series] == [None, "dashed", None, "dashed"]
+    assert series[1]["data"] == [[1, 80.0], [10, 80.0]] and series[3]["data"] == [[1, 10.0], [10, 10.0]]
+    source = option["dataset"]["source"]  # percent, to the hundredth of a point
+    assert source[series[0]["encode"]["x"]].tolist() == draws.tolist()
+    assert source[series[0]["encode"]["y"]].to_numpy() == pytest.approx(100 * masked, abs=0.005)
+    assert source[series[2]["encode"]["y"]].to_numpy() == pytest.approx(100 * other, abs=0.005, nan_ok=True)
+    assert option["xAxis"]["type"] == "log" and option["xAxis"]["max"] == 10
+    assert (option["yAxis"]["min"], option["yAxis"]["max"]) == (0, 100)
 
 
-def test_prediction_bars_escape_tokens_and_colour_by_attention():
-    preds = [Prediction("<b>x</b>", 1, 0.5), Prediction("door", 2, 0.2)]
-    both = prediction_bars(preds, title="BERT")
-    left = prediction_bars(preds, title="causal", causal=True)
-    assert both.data[0].y[0] == "&lt;b&gt;x&lt;/b&gt;" and list(both.data[0].x) == [0.5, 0.2]
-    assert both.data[0].marker.color != left.data[0].marker.color
-    assert plotly_text("a & <b>") == "a &amp; &lt;b&gt;"
-    # A right-to-left piece keeps its "##" on the left: a left-to-right mark leads it; other text is untouched.
-    assert plotly_text("##ر") == "\u200e##ر" and plotly_text("##ing") == "##ing" and plotly_text("##影") == "##影"
+def test_prediction_bars_show_tokens_as_text_and_colour_by_attention():
+    preds = [Prediction("<b>x</b>", 1, 0.5), Prediction("door", 2, 0.2), Prediction("##ر", 3, 0.1)]
+    both = prediction_bars(preds, title="BERT").option
+    left = prediction_bars(preds, title="causal", causal=True).option
+    # ECharts draws text as text: the token as it is. A right-to-left piece keeps its "##" on the left: a
+    # left-to-right mark leads it; other text is untouched.
+    assert both["yAxis"]["data"] == ["<b>x</b>", "door", "\u200e##ر"] and both["series"][0]["data"] == [
+        50.0,
+        20.0,
+        10.0,
+    ]
+    assert both["series"][0]["itemStyle"]["color"] != left["series"][0]["itemStyle"]["color"]
+    assert left_to_right("##ing") == "##ing" and left_to_right("##影") == "##影"

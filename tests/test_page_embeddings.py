@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
-from apptest_helpers import HOSTILE_INPUTS, figures, open_app_page, preformatted
+from apptest_helpers import HOSTILE_INPUTS, charts, heatmap_matrix, open_app_page, preformatted
 from streamlit.testing.v1 import AppTest
 
 from app.text.common import TEXT as COMMON
@@ -28,13 +29,19 @@ def test_page_explains_and_draws_in_each_language(lang):
     assert TEXT["explain"][lang] in markdown
     assert TEXT["sum_check"][lang].split("{")[0] in markdown
     # The open tab's part heatmap (the token's), the token's vectors, its norms, the position similarity.
-    figs = figures(at)
-    assert len(figs) == 4
-    assert figs[0]["layout"]["title"]["text"] == TEXT["heatmap_title"][lang].format(
-        part=TEXT["part_token"][lang], dims=32
-    )
-    assert figs[1]["data"][4]["name"] == TEXT["recomposed"][lang]
-    assert figs[3]["layout"]["title"]["text"] == TEXT["position_heatmap_title"][lang]
+    drawn = charts(at)
+    assert len(drawn) == 4
+    assert drawn[0]["title"]["text"] == TEXT["heatmap_title"][lang].format(part=TEXT["part_token"][lang], dims=32)
+    assert drawn[1]["series"][4]["name"] == TEXT["recomposed"][lang]
+    assert [t["text"] for t in drawn[1]["title"]] == [TEXT["panel_parts"][lang], TEXT["panel_normalized"][lang]]
+    assert drawn[2]["title"]["text"] == TEXT["norms_title"][lang]
+    assert drawn[2]["yAxis"]["data"] == [
+        TEXT[f"part_{p}"][lang] for p in ("token", "segment", "position", "sum", "normalized")
+    ]
+    assert drawn[3]["title"]["text"] == TEXT["position_heatmap_title"][lang]
+    assert drawn[3]["xAxis"]["name"] == TEXT["position_axis"][lang]
+    similarity = heatmap_matrix(drawn[3])
+    assert np.allclose(np.diag(similarity), 1.0, atol=1e-3) and np.allclose(similarity, similarity.T)
     assert len(at.dataframe) == 1 and len(at.get("download_button")) == 3
     parts = ("token", "segment", "position", "sum", "normalized")
     assert [tab.label for tab in at.tabs] == [TEXT[f"part_{p}"][lang] for p in parts]
@@ -46,24 +53,22 @@ def test_each_tab_draws_its_own_part_and_only_the_open_one():
         at.session_state["embeddings_part"] = TEXT[f"part_{part}"]["en"]  # as a click on the tab sets it
         at.run()
         assert not at.exception
-        figs = figures(at)
-        assert len(figs) == 4
-        assert figs[0]["layout"]["title"]["text"] == TEXT["heatmap_title"]["en"].format(
-            part=TEXT[f"part_{part}"]["en"], dims=32
-        )
+        drawn = charts(at)
+        assert len(drawn) == 4
+        assert drawn[0]["title"]["text"] == TEXT["heatmap_title"]["en"].format(part=TEXT[f"part_{part}"]["en"], dims=32)
 
 
 def test_dimension_slider_and_token_choice_change_the_charts():
     at = open_page("en")
-    assert len(figures(at)[0]["data"][0]["x"]) == 32
+    assert heatmap_matrix(charts(at)[0]).shape[1] == 32
     at.slider(key="embeddings_dims").set_value(8).run()
     assert not at.exception
-    figs = figures(at)
-    assert len(figs[0]["data"][0]["x"]) == 8 and len(figs[1]["data"][0]["x"]) == 8
-    norms_before = figs[2]["data"][0]["x"]
+    drawn = charts(at)
+    assert heatmap_matrix(drawn[0]).shape[1] == 8 and len(drawn[1]["series"][0]["data"]) == 8
+    norms_before = [bar["value"] for bar in drawn[2]["series"][0]["data"]]
     at.selectbox(key="embeddings_token").set_value(0).run()  # [CLS]
     assert not at.exception
-    assert figures(at)[2]["data"][0]["x"] != norms_before
+    assert [bar["value"] for bar in charts(at)[2]["series"][0]["data"]] != norms_before
 
 
 def test_sentence_b_gets_segment_b():
@@ -83,9 +88,9 @@ def test_sentence_b_gets_segment_b():
 def test_hostile_input_gives_a_message_not_a_traceback(name):
     at = open_page("en", HOSTILE_INPUTS[name])
     if name in ("empty", "whitespace"):
-        assert COMMON["empty_input"]["en"] in [i.value for i in at.info] and not figures(at)
+        assert COMMON["empty_input"]["en"] in [i.value for i in at.info] and not charts(at)
         return
-    assert figures(at)
+    assert charts(at)
     if name == "long":
         info = " ".join(i.value for i in at.info)
         assert "512" in info

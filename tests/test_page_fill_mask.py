@@ -5,9 +5,10 @@ from __future__ import annotations
 import functools
 
 import pytest
-from apptest_helpers import figures, open_app_page, preformatted
+from apptest_helpers import charts, open_app_page, preformatted
 from streamlit.testing.v1 import AppTest
 
+from app.charts.fill_mask import BIDIRECTIONAL_COLOR, CAUSAL_COLOR, ITERATIVE_COLOR
 from app.masking_lab import escape_markdown
 from app.text.common import TEXT as COMMON
 from app.text.fill_mask import TEXT
@@ -54,11 +55,19 @@ def test_no_mask_explains_then_example_predicts(lang):
     at.button(key="fill_mask_example_zh").click().run()
     assert not at.exception
     assert at.session_state["text"] == "我去[MASK]场看电影"
-    charts = figures(fill_section(at))
-    assert len(charts) == 2  # one [MASK]: bidirectional and causal
-    assert charts[0]["layout"]["title"]["text"] == TEXT["bidirectional_title"][lang]
-    assert charts[1]["layout"]["title"]["text"] == TEXT["causal_title"][lang]
-    assert len(charts[0]["data"][0]["y"]) == 5
+    drawn = charts(fill_section(at))
+    assert len(drawn) == 2  # one [MASK]: bidirectional and causal
+    assert drawn[0]["title"]["text"] == TEXT["bidirectional_title"][lang]
+    assert drawn[1]["title"]["text"] == TEXT["causal_title"][lang]
+    assert [c["series"][0]["itemStyle"]["color"] for c in drawn] == [BIDIRECTIONAL_COLOR, CAUSAL_COLOR]
+    from model import inference
+
+    for chart, causal in zip(drawn, (False, True)):
+        (mask,) = inference.fill_mask(_embedded(), "我去[MASK]场看电影", top_k=5, causal=causal).masks
+        assert chart["yAxis"]["data"] == [p.token for p in mask.predictions]  # the most likely first
+        assert chart["series"][0]["data"] == pytest.approx(
+            [100 * p.prob for p in mask.predictions], abs=0.05
+        )  # one decimal drawn
     # Counted from 1 with [CLS] first: [CLS] 我 去 [MASK] makes the mask the 4th token.
     assert TEXT["mask_heading"][lang].format(number=1, position=4) in [m.value.lstrip("# ") for m in at.markdown]
     seen_from_left = TEXT["context"][lang].split("{left}")[0]
@@ -74,7 +83,7 @@ def test_clicking_tokens_masks_them_and_clicking_again_restores():
     pills.set_value([4, 8]).run()  # values are token positions: "door" and the second "the"
     assert not at.exception
     assert at.session_state["text"] == "She opened the [MASK] and walked into [MASK] room."
-    assert len(figures(fill_section(at))) == 4
+    assert len(charts(fill_section(at))) == 4
     at.button_group[0].set_value([4]).run()
     assert at.session_state["text"] == "She opened the [MASK] and walked into the room."
     at.button_group[0].set_value([]).run()
@@ -104,9 +113,9 @@ def test_top_k_slider_changes_the_bars():
     at = open_page("en", "She opened the [MASK].")
     at.slider(key="w_fill_mask_top_k").set_value(12).run()
     assert not at.exception
-    assert all(len(chart["data"][0]["y"]) == 12 for chart in figures(fill_section(at)))
+    assert all(len(chart["yAxis"]["data"]) == 12 for chart in charts(fill_section(at)))
     at.slider(key="w_fill_mask_top_k").set_value(1).run()
-    assert all(len(chart["data"][0]["y"]) == 1 for chart in figures(fill_section(at)))
+    assert all(len(chart["yAxis"]["data"]) == 1 for chart in charts(fill_section(at)))
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -132,10 +141,10 @@ def test_hostile_inputs_never_raise(lang):
         elif expected == "warning":
             assert at.warning
         else:
-            assert len(fill_section(at).get("plotly_chart")) == expected, text[:40]
+            assert len(fill_section(at).get("echarts_chart")) == expected, text[:40]
     at.session_state["text"] = "word " * 600 + "The [MASK] is red."  # the only [MASK] is past the 512th token
     at.run()
-    assert not at.exception and not fill_section(at).get("plotly_chart")
+    assert not at.exception and not fill_section(at).get("echarts_chart")
     assert [w.value for w in at.warning] == [COMMON["error_mask_cut_off"][lang].format(limit=512)]
     at.session_state["text"] = "[MASK]" * 2000
     at.run()
@@ -159,7 +168,7 @@ def test_page_says_masks_are_independent_and_fills_one_at_a_time(lang):
     at.button(key=f"fill_mask_example_two_{lang}").click().run()
     text = at.session_state["text"]
     assert text == TEXT[f"example_two_{lang}"][lang] and text.count("[MASK]") == 2
-    assert len(figures(fill_section(at))) == 4  # all at once: bidirectional and causal for each mask
+    assert len(charts(fill_section(at))) == 4  # all at once: bidirectional and causal for each mask
     from model import inference
 
     expected = inference.fill_mask_iterative(_embedded(), text, top_k=5)
@@ -174,16 +183,19 @@ def test_page_says_masks_are_independent_and_fills_one_at_a_time(lang):
     assert all_at_once in markdown
     assert TEXT["filled_iterative"][lang].format(text=escape_markdown(expected.filled_text)) in markdown
     assert "[MASK]" not in expected.filled_text
-    charts = figures(fill_section(at))
-    assert len(charts) == 1 + 2 * 2  # the order of filling, then all-at-once beside one-at-a-time per mask
-    order = charts[0]
+    drawn = charts(fill_section(at))
+    assert len(drawn) == 1 + 2 * 2  # the order of filling, then all-at-once beside one-at-a-time per mask
+    order = drawn[0]
     numbers = {m.index: n for n, m in enumerate(independent.masks, start=1)}
-    assert order["data"][0]["y"] == [
+    assert order["yAxis"]["data"] == [
         TEXT["order_label"][lang].format(round=n, token=step.chosen.token, mask=numbers[step.index])
         for n, step in enumerate(expected.steps, start=1)
     ]
-    assert order["data"][0]["x"] == pytest.approx([step.chosen.prob for step in expected.steps])
-    round_titles = [c["layout"]["title"]["text"] for c in charts[2::2]]
+    assert order["series"][0]["data"] == pytest.approx(
+        [100 * step.chosen.prob for step in expected.steps], abs=0.05
+    )  # one decimal
+    assert order["series"][0]["itemStyle"]["color"] == ITERATIVE_COLOR
+    round_titles = [c["title"]["text"] for c in drawn[2::2]]
     rounds = {step.index: n for n, step in enumerate(expected.steps, start=1)}
     assert round_titles == [TEXT["iterative_title"][lang].format(round=rounds[m.index]) for m in independent.masks]
     # Each mask's caption shows the sentence as the model read it in that mask's round: this mask in bold,
@@ -218,15 +230,20 @@ def test_one_at_a_time_with_hostile_input(lang):
         if expected == "warning":
             assert [w.value for w in at.warning] == [COMMON["error_too_many_masks"][lang].format(count=510, limit=20)]
         elif expected == "info":
-            assert fill_section(at).info and not fill_section(at).get("plotly_chart")
+            assert fill_section(at).info and not fill_section(at).get("echarts_chart")
         else:
-            assert len(fill_section(at).get("plotly_chart")) == expected, text[:40]
+            assert len(fill_section(at).get("echarts_chart")) == expected, text[:40]
 
 
 def _score_chart(at):
-    charts = figures(score_section(at))
-    assert len(charts) == 1
-    return charts[0]
+    drawn = charts(score_section(at))
+    assert len(drawn) == 1
+    return drawn[0]
+
+
+def _item(item) -> list:
+    """A data item's values: an item with settings of its own is a dict holding them."""
+    return item["value"] if isinstance(item, dict) else item
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -242,14 +259,23 @@ def test_score_section_ranks_candidates_by_pll_with_each_token(lang):
     at.button(key="fill_mask_score_run").click().run()
     scores = sorted((inference.pseudo_log_likelihood(_embedded(), c) for c in candidates), key=lambda r: -r.pll)
     chart = _score_chart(at)
-    assert chart["layout"]["title"]["text"] == TEXT["score_chart_title"][lang]
-    first_segments = chart["data"][0]
-    assert first_segments["y"] == [r.text for r in scores]  # best first
-    assert first_segments["x"] == pytest.approx([-r.tokens[0].log_prob for r in scores])
-    totals = {a["y"]: float(a["text"]) for a in chart["layout"]["annotations"]}
-    assert totals == {r.text: pytest.approx(r.pll, abs=0.005) for r in scores}
+    assert chart["title"]["text"] == TEXT["score_chart_title"][lang]
+    assert chart["yAxis"]["data"] == [r.text for r in scores]  # best first
+    *segments, totals = chart["series"]
+    first = [_item(item) for item in segments[0]["data"]]
+    assert [item[1] for item in first] == [r.text for r in scores]
+    assert [item[0] for item in first] == pytest.approx([-r.tokens[0].log_prob for r in scores], abs=1e-4)
+    assert [item[2] for item in first] == [r.tokens[0].token for r in scores]
+    assert {name: float(text) for _, name, text in totals["data"]} == {
+        r.text: pytest.approx(r.pll, abs=0.005) for r in scores
+    }
     longest = max(len(r.tokens) for r in scores)
-    assert len(chart["data"]) == longest  # one trace per token position
+    assert len(segments) == longest and all(s["stack"] == "sentence" for s in segments)  # one series a position
+    for r in scores:  # each bar is the sentence's tokens end to end, the shorter sentences' tails left empty
+        row = [_item(s["data"][scores.index(r)]) for s in segments]
+        assert [item[2] for item in row[: len(r.tokens)]] == [t.token for t in r.tokens]
+        assert sum(item[0] for item in row[: len(r.tokens)]) == pytest.approx(-r.pll, abs=1e-3)
+        assert all(item[0] is None for item in row[len(r.tokens) :])
     assert len(score_section(at).get("download_button")) == 2
 
 
@@ -270,8 +296,9 @@ def test_score_section_hostile_input_never_raises(lang):
     assert warnings[1].startswith(prefix.format(line=2))
     assert warnings[2].startswith(prefix.format(line=3)) and "100" in warnings[2]
     chart = _score_chart(at)
-    assert "&lt;script&gt;" in "".join(chart["data"][0]["y"])  # shown as text, not markup
+    assert "<b>bold</b> <script>alert(1)</script>" in chart["yAxis"]["data"]  # ECharts draws it as text
+    assert not any("<script>" in s.get("tooltip", {}).get("formatter", "") for s in chart["series"])
     at.text_area(key=box).set_value("\n".join(f"sentence {n}" for n in range(12))).run()
     at.button(key="fill_mask_score_run").click().run()
     assert any("8" in i.value and "12" in i.value for i in score_section(at).info)
-    assert len(_score_chart(at)["data"][0]["y"]) == 8
+    assert len(_score_chart(at)["yAxis"]["data"]) == 8

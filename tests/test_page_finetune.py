@@ -3,16 +3,17 @@ chart builders."""
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 
 import numpy as np
 import pytest
-from apptest_helpers import preformatted
+from apptest_helpers import charts as page_charts
+from apptest_helpers import heatmap_matrix, preformatted
 from streamlit.testing.v1 import AppTest
 
 from app.charts import finetune as charts
+from app.charts.palette import LIGHT, ORANGE, PALE
 from app.state import SETTINGS
 from app.text.finetune import TEXT
 
@@ -44,12 +45,23 @@ def open_page(lang: str = "en") -> AppTest:
     return at
 
 
-def figures(at: AppTest) -> list[dict]:
-    return [json.loads(e.proto.spec) for e in at.get("plotly_chart")]
+def chart_title(option: dict) -> str:
+    """A chart's own title: the first of its titles where its panels have titles of their own."""
+    title = option.get("title") or {}
+    return (title[0] if isinstance(title, list) else title).get("text", "")
 
 
-def figure_titles(at: AppTest) -> list[str]:
-    return [(f["layout"].get("title") or {}).get("text", "") for f in figures(at)]
+def chart_titles(at: AppTest) -> list[str]:
+    return [chart_title(option) for option in page_charts(at)]
+
+
+def titled(at: AppTest, start: str) -> dict:
+    return next(option for option in page_charts(at) if chart_title(option).startswith(start))
+
+
+def baseline_lines(option: dict) -> list[dict]:
+    """The dashed lines across the accuracy panel: each mark line's value and name."""
+    return [line for series in option["series"] for line in series.get("markLine", {}).get("data", [])]
 
 
 def texts(at: AppTest) -> str:
@@ -111,7 +123,7 @@ def test_a_tiny_training_draws_live_curves_stops_and_shows_results():
         assert time.time() < deadline, "no training step within a minute"
         time.sleep(0.5)
     at.run()
-    assert any(t.startswith("Training curves") for t in figure_titles(at))
+    assert any(t.startswith("Training curves") for t in chart_titles(at))
     # Stopping keeps the test short (this machine's CPUs are shared); the stopped run still scores itself.
     at.button(key="finetune_stop").click().run()
     assert job.wait(90), "the stopped training did not end"
@@ -129,11 +141,15 @@ def test_a_tiny_training_draws_live_curves_stops_and_shows_results():
         chance=baselines["majority"], bag=baselines["bag_of_characters"], bag_name=TEXT["baseline_bag_zh"]["en"]
     )
     assert note in [c.value for c in at.caption]
-    curves = next(f for f in figures(at) if f["layout"]["title"]["text"].startswith("Training curves"))
-    assert sorted(shape["y0"] for shape in curves["layout"]["shapes"]) == sorted(baselines.values())
-    diamond = next(trace for trace in curves["data"] if trace.get("name") == "Pre-trained weights: held-out")
-    assert diamond["y"] == [snapshot.results["pretrained"].evaluation.accuracy]
-    titles = figure_titles(at)
+    curves = titled(at, "Training curves")
+    drawn = sorted(line["yAxis"] for line in baseline_lines(curves))
+    assert drawn == pytest.approx(sorted(100 * value for value in baselines.values()), abs=0.005)  # in percent
+    diamond = next(series for series in curves["series"] if series["name"] == "Pre-trained weights: held-out")
+    last_step = max(h["step"] for h in snapshot.history if h["init"] == "pretrained")
+    [(step, accuracy)] = diamond["data"]
+    assert step == last_step
+    assert accuracy == pytest.approx(100 * snapshot.results["pretrained"].evaluation.accuracy, abs=0.005)
+    titles = chart_titles(at)
     assert "Confusion matrix: Pre-trained weights" in titles
     assert "Class probabilities" in titles and any(t.startswith("Attention from [CLS]") for t in titles)
     downloads = {button.key for button in at.get("download_button")}
@@ -144,8 +160,8 @@ def test_a_tiny_training_draws_live_curves_stops_and_shows_results():
         "finetune_model_zip_pretrained",
     } <= downloads
     assert "Relative weight change per part of the encoder" in titles
-    layers = next(f for f in figures(at) if f["layout"]["title"]["text"].startswith("Relative weight change"))
-    parts = layers["data"][0]["x"]
+    layers = titled(at, "Relative weight change")
+    parts = layers["xAxis"]["data"]
     assert parts[0] == "embeddings" and parts[-1] == "pooler"
     assert parts[1:-1] == [f"layer {n}" for n in range(1, len(parts) - 1)]
     # The default run trains the top layers only: the page says why the ones below did not move.
@@ -164,15 +180,15 @@ def test_a_tiny_training_draws_live_curves_stops_and_shows_results():
         if name == "long":
             assert any("only the first" in i.value for i in at.info)
         if name == "html":
-            attention = next(f for f in figures(at) if f["layout"]["title"]["text"].startswith("Attention"))
-            labels = attention["data"][0]["x"]
-            assert "&lt;" in labels and not any("<" in label for label in labels)
+            labels = titled(at, "Attention")["xAxis"]["data"]
+            # ECharts draws labels as text: the tokens arrive as typed, not as markup nor as escaped entities.
+            assert "<" in labels and not any("&lt;" in label for label in labels)
 
     at.session_state["lang"] = "zh"
     at.run()
     assert not at.exception
     assert TEXT["results_header"]["zh"] in [s.value for s in at.subheader]
-    assert "混淆矩阵：预训练权重" in figure_titles(at)
+    assert "混淆矩阵：预训练权重" in chart_titles(at)
 
 
 # --- chart builders --------------------------------------------------------------------------------------------
@@ -186,22 +202,31 @@ def history(init: str, n: int, total: int = 10) -> list[dict]:
 
 
 def test_curves_put_both_runs_on_one_chart_over_the_whole_run():
-    fig = charts.training_curves(
+    option = charts.training_curves(
         history("pretrained", 4) + history("random", 2),
         run_names={"pretrained": "P", "random": "R"},
         loss_title="loss",
         accuracy_title="acc",
         step_title="step",
-    )
-    names = [(trace.name, trace.showlegend) for trace in fig.data]
-    assert len(fig.data) == 8  # 2 runs x 2 metrics x (raw, smoothed)
-    assert ("P", True) in names and ("R", True) in names
-    assert list(fig.layout.xaxis.range) == pytest.approx([0, 10.2])  # the whole run, so a live chart grows into it
-    assert list(fig.data[1].y) == pytest.approx(charts.smooth([1.0, 0.5, 1 / 3, 0.25]))
+    ).option
+    lines = [series for series in option["series"] if series["type"] == "line" and series["data"]]
+    assert len(lines) == 8  # 2 runs x 2 metrics x (raw, smoothed)
+    assert option["legend"]["data"] == ["P", "R"]
+    assert {series["name"] for series in lines} == {"P", "R"}
+    # The whole run, so a live chart grows into it; the same steps under both panels.
+    assert all(axis["min"] == 0 and axis["max"] == 10 for axis in option["xAxis"])
+    loss = [s for s in lines if s["name"] == "P" and s["yAxisIndex"] == 0]
+    smoothed, raw = loss  # the running mean first: the legend takes its colour
+    assert [y for _, y in smoothed["data"]] == pytest.approx(charts.smooth([1.0, 0.5, 1 / 3, 0.25]), abs=1e-4)
+    assert [y for _, y in raw["data"]] == pytest.approx([1.0, 0.5, 1 / 3, 0.25], abs=1e-4)
+    assert [x for x, _ in raw["data"]] == [1, 2, 3, 4]
+    accuracy = next(s for s in lines if s["name"] == "R" and s["yAxisIndex"] == 1)
+    assert [y for _, y in accuracy["data"]] == [50.0, 50.0]  # in percent, on a 0-100% axis
+    assert option["yAxis"][1]["max"] == 100
 
 
 def test_curves_show_baselines_as_lines_and_held_out_scores_as_diamonds():
-    fig = charts.training_curves(
+    option = charts.training_curves(
         history("pretrained", 4) + history("random", 3),
         run_names={"pretrained": "P", "random": "R"},
         loss_title="loss",
@@ -210,14 +235,17 @@ def test_curves_show_baselines_as_lines_and_held_out_scores_as_diamonds():
         baselines={"majority <b>": 0.54, "bag": 0.725},
         heldout={"pretrained": 0.8},
         heldout_name="{run}: held-out",
-    )
-    lines = [shape for shape in fig.layout.shapes if shape.type == "line"]
-    assert sorted(line.y0 for line in lines) == [0.54, 0.725] and all(line.y0 == line.y1 for line in lines)
-    assert all(line.yref == "y2" and line.line.dash == "dash" for line in lines)  # on the accuracy side
-    assert {a.text for a in fig.layout.annotations} >= {"majority &lt;b&gt; 54%", "bag 72%"}
-    diamond = next(trace for trace in fig.data if trace.name == "P: held-out")
-    assert list(diamond.x) == [4] and list(diamond.y) == [0.8] and diamond.marker.symbol == "diamond"
-    assert diamond.xaxis == "x2" and not any(trace.name == "R: held-out" for trace in fig.data)
+    ).option
+    marked = [series for series in option["series"] if "markLine" in series]
+    assert all(series["yAxisIndex"] == 1 for series in marked)  # on the accuracy side
+    assert all(series["markLine"]["lineStyle"]["type"] == "dashed" for series in marked)
+    lines = baseline_lines(option)
+    assert sorted(line["yAxis"] for line in lines) == [54.0, 72.5]
+    assert {line["name"] for line in lines} == {"majority <b> 54%", "bag 72%"}  # drawn as text, not escaped
+    diamond = next(series for series in option["series"] if series["name"] == "P: held-out")
+    assert diamond["data"] == [[4, 80.0]] and diamond["symbol"] == "diamond" and diamond["yAxisIndex"] == 1
+    assert not any(series["name"] == "R: held-out" for series in option["series"])
+    assert option["legend"]["data"] == ["P", "R", "P: held-out"]
 
 
 def test_smooth_is_a_trailing_mean():
@@ -225,16 +253,29 @@ def test_smooth_is_a_trailing_mean():
     assert charts.smooth([], window=3) == []
 
 
+def test_steps_axis_ends_on_a_round_tick_at_or_past_the_last_step():
+    for last, interval, end in ((1, 1, 1), (10, 2, 10), (150, 20, 160), (1250, 200, 1400)):
+        axis = charts.steps_axis(last, "step", 0)
+        assert (axis["interval"], axis["max"]) == (interval, end)
+
+
 def test_confusion_heatmap_colours_shares_and_prints_counts():
-    fig = charts.confusion_heatmap(
+    option = charts.confusion_heatmap(
         np.array([[0.75, 0.25], [0.0, 1.0]]),
         [[3, 1], [0, 4]],
         ["neg", "<pos>"],
         true_title="true",
         predicted_title="predicted",
-    )
-    assert fig.data[0].texttemplate == "%{text}" and np.asarray(fig.data[0].text).tolist() == [[3, 1], [0, 4]]
-    assert list(fig.data[0].x) == ["neg", "&lt;pos&gt;"]
+    ).option
+    assert option["xAxis"]["data"] == option["yAxis"]["data"] == ["neg", "<pos>"]
+    assert heatmap_matrix(option).tolist() == [[75.0, 25.0], [0.0, 100.0]]  # the colour: each row's share, in %
+    cells = option["dataset"]["source"]
+    counts = cells.pivot_table(index="y", columns="x", values="count", observed=False, sort=False)
+    assert counts.loc[["neg", "<pos>"], ["neg", "<pos>"]].to_numpy().tolist() == [[3, 1], [0, 4]]
+    [series] = option["series"]
+    assert series["label"]["formatter"] == "{@count}"  # the number in a cell is its count
+    assert (option["visualMap"]["min"], option["visualMap"]["max"]) == (0, 100)
+    assert (option["xAxis"]["name"], option["yAxis"]["name"]) == ("predicted", "true")
 
 
 def test_tag_strip_colours_entities_and_escapes_tokens():
@@ -242,23 +283,47 @@ def test_tag_strip_colours_entities_and_escapes_tokens():
     tags = ["O", "B-PER", "I-PER", "B-XYZ", "O"]
     special = [True, False, False, False, True]
     assert [charts.tag_code(tag, flag) for tag, flag in zip(tags, special)] == [0, 2, 3, 1, 0]
-    fig = charts.tag_strip(tokens, tags, [0.9] * 5, special, per_row=3)
-    cells = [cell for row in fig.data[0].text for cell in row]
-    assert cells[3].startswith("&lt;b&gt;") and not any("<b>" in cell for cell in cells)
-    assert len(fig.data[0].z) == 2
+    markup = charts.tag_strip(tokens, tags, [0.9] * 5, special, title="tags")
+    assert isinstance(markup, str)
+    assert "&lt;b&gt;" in markup and "<b>" not in markup  # what the reader typed is text
+    fills = [f"--fill:{colour}" for colour in (charts.SPECIAL_COLOUR, LIGHT[ORANGE], PALE[ORANGE])]
+    fills += [f"--fill:{charts.OUTSIDE_COLOUR}", f"--fill:{charts.SPECIAL_COLOUR}"]
+    boxes = markup.split('<li class="box" ')[1:]
+    assert [box.split('"')[1] for box in boxes] == fills
+    assert 'title="1 · 李 · B-PER 90%"' in markup and "<small>I-PER</small>" in markup
+    assert "<small>O</small>" not in boxes[0]  # no tag under [CLS]
     with pytest.raises(ValueError):
         charts.tag_strip(tokens, tags[:2], [0.5] * 5, special)
 
 
 def test_cls_attention_bars_group_before_and_after():
-    fig = charts.cls_attention_bars(
+    option = charts.cls_attention_bars(
         ["[CLS]", "好", "好", "</script>"],
         [0.4, 0.3, 0.2, 0.1],
         [0.1, 0.2, 0.3, 0.4],
         before_name="before",
         after_name="after",
-    )
-    assert [trace.name for trace in fig.data] == ["before", "after"] and fig.layout.barmode == "group"
-    assert len(set(fig.data[0].x)) == 4 and fig.data[0].x[3] == "&lt;/script&gt;"
+    ).option
+    assert [series["name"] for series in option["series"]] == ["before", "after"]
+    assert all(series["type"] == "bar" and "stack" not in series for series in option["series"])  # side by side
+    labels = option["xAxis"]["data"]
+    assert len(set(labels)) == 4 and labels[3] == "</script>"
+    assert option["series"][0]["data"] == [40.0, 30.0, 20.0, 10.0]  # in percent
     with pytest.raises(ValueError):
         charts.cls_attention_bars(["a"], [1.0], [0.5, 0.5], before_name="b", after_name="a")
+
+
+def test_layer_change_bars_keep_the_parts_in_order_and_name_runs_only_when_several():
+    changes = {"embeddings": 0.0, "layer 1": 0.0125, "pooler": 0.02}
+    one = charts.layer_change_bars(
+        {"pretrained": changes}, part_names=list(changes), run_names={"pretrained": "P"}, axis_title="change"
+    ).option
+    assert one["xAxis"]["data"] == list(changes) and one["series"][0]["data"] == [0.0, 1.25, 2.0]
+    assert "legend" not in one and one["yAxis"]["name"] == "change"
+    both = charts.layer_change_bars(
+        {"pretrained": changes, "random": changes},
+        part_names=list(changes),
+        run_names={"pretrained": "P", "random": "R"},
+        axis_title="change",
+    ).option
+    assert "legend" in both and [series["name"] for series in both["series"]] == ["P", "R"]

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import base64
 from dataclasses import dataclass
 
 import numpy as np
 import pytest
-from apptest_helpers import HOSTILE_INPUTS, figures, open_app_page, preformatted
+from apptest_helpers import HOSTILE_INPUTS, charts, heatmap_matrix, open_app_page, preformatted
 from streamlit.testing.v1 import AppTest
 
-from app.charts import gpt_vs_bert as charts
+from app.charts import gpt_vs_bert as logic
 from app.charts.attention import paired_maps
+from app.charts.fill_mask import BIDIRECTIONAL_COLOR, CAUSAL_COLOR
 from app.text.common import TEXT as COMMON
 from app.text.gpt_vs_bert import TEXT
 
@@ -20,14 +20,6 @@ SHORT = "She opened the door and walked into the room."  # 12 tokens with [CLS] 
 
 def open_page(lang: str = "en", text: str | None = SHORT) -> AppTest:
     return open_app_page("gpt_vs_bert", lang, text=text)
-
-
-def array(value) -> np.ndarray:
-    """Plotly sends numpy arrays base64-encoded, lists as they are."""
-    if isinstance(value, dict):
-        shape = [int(n) for n in str(value["shape"]).split(",")]
-        return np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"]).reshape(shape)
-    return np.array(value, dtype=float)
 
 
 # The page ------------------------------------------------------------------------------------------------
@@ -42,14 +34,16 @@ def test_comparison_sketch_and_live_maps_in_each_language(lang):
     assert table.index[0] == TEXT["rows"][lang].splitlines()[0].split("|")[0]
     codes = preformatted(at)
     assert TEXT["sketch_gpt"][lang] in codes and TEXT["sketch_bert"][lang] in codes
-    causal_map, bidirectional_map, causal_bars, bidirectional_bars = figures(at)
-    causal, bidirectional = (array(fig["data"][0]["z"]) for fig in (causal_map, bidirectional_map))
-    assert causal_map["data"][0]["zmax"] == bidirectional_map["data"][0]["zmax"]  # one colour scale
+    causal_map, bidirectional_map, causal_bars, bidirectional_bars = charts(at)
+    causal, bidirectional = (heatmap_matrix(option) for option in (causal_map, bidirectional_map))
+    assert causal_map["visualMap"]["max"] == bidirectional_map["visualMap"]["max"]  # one colour scale
     assert causal.shape == bidirectional.shape == (12, 12)
     assert np.allclose(np.triu(causal, k=1), 0)  # GPT-style: nothing to the right
     assert np.triu(bidirectional, k=1).sum() > 0.05  # BERT-style: the right side is seen
     assert np.allclose(causal.sum(axis=1), 1, atol=1e-3) and np.allclose(bidirectional.sum(axis=1), 1, atol=1e-3)
-    assert causal_bars["data"][0]["type"] == bidirectional_bars["data"][0]["type"] == "bar"
+    assert causal_bars["series"][0]["type"] == bidirectional_bars["series"][0]["type"] == "bar"
+    assert causal_bars["series"][0]["itemStyle"]["color"] == CAUSAL_COLOR
+    assert bidirectional_bars["series"][0]["itemStyle"]["color"] == BIDIRECTIONAL_COLOR
     assert TEXT["mask_default"][lang] in codes  # the sidebar sentence has no [MASK]
     assert len(at.get("download_button")) == 3
 
@@ -74,7 +68,7 @@ def test_a_sidebar_sentence_with_mask_is_used():
 @pytest.mark.parametrize("name", sorted(HOSTILE_INPUTS))
 def test_hostile_sentence_gives_a_message_not_a_traceback(name):
     at = open_page("en", text=HOSTILE_INPUTS[name])
-    specs = figures(at)
+    specs = charts(at)
     if not HOSTILE_INPUTS[name].strip():
         assert [i.value for i in at.info].count(COMMON["empty_input"]["en"]) == 1, (
             "an empty sentence is asked for, once"
@@ -84,12 +78,12 @@ def test_hostile_sentence_gives_a_message_not_a_traceback(name):
     assert len(specs) == 4
     if name == "long":
         assert at.info, "a cut input must be announced"
-        assert array(specs[0]["data"][0]["z"]).shape == (charts.MAX_HEATMAP_TOKENS,) * 2
+        assert heatmap_matrix(specs[0]).shape == (logic.MAX_HEATMAP_TOKENS,) * 2
     if name == "only_mask":
         assert TEXT["several_masks"]["en"].format(n=3) in [c.value for c in at.caption]
     if name == "html":
-        labels = specs[0]["data"][0]["x"]
-        assert "&lt;" in labels and not any("<" in label for label in labels)  # plotly shows "&lt;" as "<"
+        labels = specs[0]["xAxis"]["data"]
+        assert "<" in labels and not any("&lt;" in label for label in labels)  # ECharts draws text as text
 
 
 # Helpers ------------------------------------------------------------------------------------------------------
@@ -99,33 +93,33 @@ def test_mean_over_heads_takes_one_layer_and_keeps_rows_stochastic():
     rng = np.random.default_rng(0)
     attentions = rng.random((3, 4, 5, 5))
     attentions /= attentions.sum(-1, keepdims=True)
-    mean = charts.mean_over_heads(attentions)
+    mean = logic.mean_over_heads(attentions)
     assert mean.shape == (5, 5)
     assert np.allclose(mean, attentions[-1].mean(0)) and np.allclose(mean.sum(1), 1)
-    assert np.allclose(charts.mean_over_heads(attentions, layer=0), attentions[0].mean(0))
+    assert np.allclose(logic.mean_over_heads(attentions, layer=0), attentions[0].mean(0))
     with pytest.raises(ValueError):
-        charts.mean_over_heads(np.ones((4, 5, 5)))
+        logic.mean_over_heads(np.ones((4, 5, 5)))
 
 
 def test_upper_triangle_share():
-    assert charts.upper_triangle_share(np.tril(np.ones((4, 4)))) == 0.0
-    assert charts.upper_triangle_share(np.ones((2, 2))) == pytest.approx(0.25)
-    assert charts.upper_triangle_share(np.zeros((3, 3))) == 0.0
+    assert logic.upper_triangle_share(np.tril(np.ones((4, 4)))) == 0.0
+    assert logic.upper_triangle_share(np.ones((2, 2))) == pytest.approx(0.25)
+    assert logic.upper_triangle_share(np.zeros((3, 3))) == 0.0
 
 
 def test_visible_tokens():
     tokens = ["[CLS]", "我", "去", "[MASK]", "场", "[SEP]"]
-    assert charts.visible_tokens(tokens, 3, causal=True) == ["[CLS]", "我", "去", "[MASK]"]
-    assert charts.visible_tokens(tokens, 3, causal=False) == tokens
+    assert logic.visible_tokens(tokens, 3, causal=True) == ["[CLS]", "我", "去", "[MASK]"]
+    assert logic.visible_tokens(tokens, 3, causal=False) == tokens
     with pytest.raises(IndexError):
-        charts.visible_tokens(tokens, 6, causal=True)
+        logic.visible_tokens(tokens, 6, causal=True)
 
 
 def test_crop_and_download_rows():
     matrix = np.arange(16.0).reshape(4, 4)
-    shown, tokens = charts.crop(matrix, list("abcd"), limit=2)
+    shown, tokens = logic.crop(matrix, list("abcd"), limit=2)
     assert shown.tolist() == [[0, 1], [4, 5]] and tokens == ["a", "b"]
-    rows = charts.attention_rows(tokens, {"causal": shown})
+    rows = logic.attention_rows(tokens, {"causal": shown})
     assert rows[1] == ["causal", 0, 1, "a", "b", 1.0] and len(rows) == 4
 
 
@@ -136,22 +130,23 @@ class _Prediction:
 
 
 def test_prediction_rows_rank_from_one():
-    rows = charts.prediction_rows("causal", [_Prediction("cinema", 0.51234567), _Prediction("park", 0.2)])
+    rows = logic.prediction_rows("causal", [_Prediction("cinema", 0.51234567), _Prediction("park", 0.2)])
     assert rows == [["causal", 1, "cinema", 0.512346], ["causal", 2, "park", 0.2]]
 
 
-def test_paired_maps_share_one_scale_and_escape_labels():
+def test_paired_maps_share_one_scale_and_keep_labels_literal():
     tokens = ["[CLS]", "<b>x</b>", "x", "x"]
     causal = np.tril(np.full((4, 4), 0.25))
     both, left = paired_maps(np.full((4, 4), 0.25), causal, tokens, titles=("b", "c"))
-    assert both.data[0].zmax == left.data[0].zmax == 0.25 and both.data[0].zmin == left.data[0].zmin == 0
-    assert left.data[0].x[1] == "&lt;b&gt;x&lt;/b&gt;"
-    assert len(set(left.data[0].x)) == 4  # repeated tokens keep their own columns
-    assert (both.layout.title.text, left.layout.title.text) == ("b", "c")
+    scales = both.option["visualMap"], left.option["visualMap"]
+    assert scales[0]["max"] == scales[1]["max"] == 0.25 and scales[0]["min"] == scales[1]["min"] == 0
+    assert left.option["xAxis"]["data"][1] == "<b>x</b>"  # ECharts draws text as text
+    assert len(set(left.option["xAxis"]["data"])) == 4  # repeated tokens keep their own columns
+    assert (both.option["title"]["text"], left.option["title"]["text"]) == ("b", "c")
 
 
 def test_the_forced_first_causal_row_does_not_set_the_colour_scale():
     causal = np.array([[1.0, 0.0], [0.4, 0.6]])
     bidirectional = np.array([[0.5, 0.5], [0.3, 0.7]])
     both, left = paired_maps(bidirectional, causal, ["a", "b"], titles=("b", "c"))
-    assert both.data[0].zmax == left.data[0].zmax == pytest.approx(0.7)
+    assert both.option["visualMap"]["max"] == left.option["visualMap"]["max"] == pytest.approx(0.7)

@@ -5,10 +5,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from apptest_helpers import figures, open_app_page, plot_array
+from apptest_helpers import charts, heatmap_matrix, open_app_page
 
+from app.charts import heads as head_charts
+from app.charts.palette import allowed
 from app.text.heads import TEXT
 from model.analysis import heads
+from model.checkpoint import load_folder
+
+N_LAYERS, N_HEADS = 2, 4  # the tiny test checkpoint
 
 
 def open_page(folder, lang: str = "en", **state):
@@ -23,6 +28,31 @@ def step(at, number: int):
     return at.segmented_control(key="w_heads_step").set_value(number).run()
 
 
+def thumbnail_tiles(option: dict, n_layers: int, n_heads: int) -> np.ndarray:
+    """The thumbnails chart's tiles read back from its cells: (layers, heads, t, t), in percent of each head's
+    largest weight; NaN where no cell is."""
+    cells = option["dataset"]["source"]
+    pitch = len(option["xAxis"][0]["data"]) // n_heads
+    margin = head_charts.TILE_MARGIN
+    t = pitch - 2 * margin
+    tiles = np.full((n_layers, n_heads, t, t), np.nan)
+    layer, row = np.divmod(cells["y"].to_numpy(int), pitch)
+    head, column = np.divmod(cells["x"].to_numpy(int), pitch)
+    tiles[layer, head, row - margin, column - margin] = cells["value"].to_numpy()
+    return tiles
+
+
+def frame_colours(option: dict) -> list[str]:
+    """The thumbnails' frame colours, layer by layer, head by head."""
+    return [area[0]["itemStyle"]["borderColor"] for area in option["series"][1]["markArea"]["data"]]
+
+
+def series_values(option: dict, index: int) -> list[float]:
+    """A line's y values, or a bar series' values."""
+    data = option["series"][index]["data"]
+    return [point[1] if isinstance(point, list) else point for point in data]
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_page_runs_the_four_steps_in_each_language(lang, hf_checkpoint):
     at = open_page(hf_checkpoint[0], lang)
@@ -32,48 +62,96 @@ def test_page_runs_the_four_steps_in_each_language(lang, hf_checkpoint):
     # One step at a time: its header, its charts, and a button to the next one.
     assert [h.value for h in at.header] == [TEXT["step1_title"][lang]]
     assert TEXT["reference_findings"][lang] in markdown(at)
-    figs = figures(at)
+    figs = charts(at)
     assert len(figs) == 2  # feature grid, layer profile
-    grid_titles = [a["text"] for a in figs[0]["layout"]["annotations"]]
+    grid_titles = [title["text"] for title in figs[0]["title"]]
     # shares are written as whole percentages, entropy in its own unit
     assert grid_titles == [TEXT[f"feature_{f}"][lang] + ("" if f == "entropy" else " (%)") for f in heads.FEATURES]
+    profile = figs[1]
+    assert [s["name"] for s in profile["series"]] == [
+        TEXT[f"feature_{f}"][lang] for f in ("cls", "sep", "punct", "prev", "next")
+    ]
+    assert all(0 <= v <= 100 for i in range(5) for v in series_values(profile, i))  # shares in percent
     assert len(at.get("download_button")) == 2
 
     at.button(key="heads_next_step").click().run()
     assert not at.exception and at.session_state["heads_step"] == 2
     assert [h.value for h in at.header] == [TEXT["step2_title"][lang]]
     assert TEXT["pattern_reference"][lang] in " ".join(c.value for c in at.caption)
-    thumbnails, counts = figures(at)
-    # Thumbnails: each head's map scaled to its own maximum, tiled with one-cell gaps, sent in single precision.
-    assert thumbnails["data"][0]["z"]["dtype"] == "f4"
-    tiles = plot_array(thumbnails["data"][0]["z"])
-    assert np.isnan(tiles).any() and np.nanmax(tiles) == 1.0 and np.nanmin(tiles) >= 0
+    thumbnails, counts = charts(at)
+    # Thumbnails: each head's map scaled to its own maximum, in whole percent, sent in small integers.
+    assert thumbnails["dataset"]["source"]["value"].dtype == np.uint8
+    tiles = thumbnail_tiles(thumbnails, N_LAYERS, N_HEADS)
+    assert len(thumbnails["dataset"]["source"]) == tiles.size  # a cell each, none in the margins between tiles
+    assert not np.isnan(tiles).any() and (tiles.max(axis=(2, 3)) == 100).all() and tiles.min() >= 0
+    stats = heads.head_statistics(load_folder(hf_checkpoint[0]), at.session_state["heads_lang"])
+    assert np.array_equal(tiles, np.round(100 * stats.thumbnails / stats.thumbnails.max(axis=(2, 3), keepdims=True)))
+    # Each head is framed in its pattern's colour, and the counts' bars count those patterns, layer by layer.
+    frames = np.array(frame_colours(thumbnails)).reshape(N_LAYERS, N_HEADS)
+    assert frames.tolist() == [[head_charts.PATTERN_COLOURS[str(p)] for p in row] for row in stats.patterns]
+    assert all(allowed(colour) for colour in frames.ravel())
+    for index, (kind, per_layer) in enumerate(stats.pattern_counts().items()):
+        assert counts["series"][index]["name"] == TEXT[f"pattern_{kind}"][lang]
+        assert series_values(counts, index) == list(per_layer)
+    assert np.sum([series_values(counts, i) for i in range(len(heads.PATTERNS))], axis=0).tolist() == [N_HEADS] * 2
 
     step(at, 3)
     assert [h.value for h in at.header] == [TEXT["step3_title"][lang]]
-    importance_grid, compared = figures(at)  # the importance grid, the fill-mask comparison
-    importance = plot_array(importance_grid["data"][0]["marker"]["color"])
+    importance_grid, compared = charts(at)  # the importance grid, the fill-mask comparison
+    cells = importance_grid["series"][0]["data"]
+    importance = np.array([value for _, _, value in cells])
     assert importance.shape == (8,) and (importance > 0).all()
+    assert [(layer, head) for head, layer, _ in cells] == [(layer, head) for layer in range(2) for head in range(4)]
+    assert np.allclose(importance, stats.importance.ravel(), atol=5e-4)  # the model's, to three decimals
+    assert importance_grid["series"][0]["selectedMode"] == "single"  # a click selects a head
     assert len(at.get("download_button")) == 2
 
     step(at, 4)
     assert [h.value for h in at.header] == [TEXT["step4_title"][lang]] and not at.button
-    (views,) = figures(at)
-    views = plot_array(views["data"][0]["z"])
-    assert views.shape[0] == 4 and np.allclose(views.sum(1), 1, atol=1e-4)
+    (views,) = charts(at)
+    shown = heatmap_matrix(views) / 100
+    # The chart's numbers are the model's own (rounded to 0.01 percentage points), and each view's shares sum to 1.
+    expected = heads.token_views(
+        load_folder(hf_checkpoint[0]),
+        at.text_input(key="heads_fill_text").value,
+        None,
+        at.selectbox(key="heads_view_token").value,
+        at.session_state["layer"],
+        at.session_state["head"],
+    )
+    rows = np.stack([getattr(expected, v) for v in ("raw", "norm", "rollout", "gradient_x_input")])
+    assert shown.shape[0] == 4 and np.allclose(shown, rows, atol=5e-5)
+    assert np.allclose(rows.sum(1), 1, atol=1e-4)
     assert len(at.get("download_button")) == 2
     assert at.query_params["heads_step"] == "4"  # a shared link opens the same step
 
 
+def test_a_click_on_the_importance_grid_names_the_head_under_it():
+    """The selection ``st.echarts_chart`` reports for a click (series 0, the cell's index) names the head whose
+    cell that is: the page removes or restores it (the browser test clicks for real)."""
+    values = np.arange(2 * 4, dtype=float).reshape(2, 4) / 10
+    grid = head_charts.head_grid(
+        values, [(1, 2)], title="t", value_name="importance", removed_name="removed", axis=("layer", "head")
+    )
+    cells = grid.option["series"][0]["data"]
+    for index, (head, layer, value) in enumerate(cells):
+        selection = {"selected": [{"series_index": 0, "data_type": "main", "data_indices": [index]}], "areas": []}
+        assert head_charts.clicked_heads(selection, 4) == [(layer, head)]
+        assert value == values[layer, head]
+    crosses = grid.option["series"][1]
+    assert crosses["data"] == [[2, 1]] and crosses["silent"]  # the cross lets a click through to its cell
+    assert head_charts.clicked_heads({"selected": [], "areas": []}, 4) == []
+
+
 def test_removing_heads_changes_fill_mask_and_nsp_and_restores(hf_checkpoint):
     at = open_page(hf_checkpoint[0], heads_step=3)
-    bars = figures(at)[1]["data"]
-    assert plot_array(bars[0]["x"]).tolist() == plot_array(bars[1]["x"]).tolist()  # nothing removed yet
+    bars = charts(at)[1]
+    assert series_values(bars, 0) == series_values(bars, 1)  # nothing removed yet
     at.button(key="heads_keep_button").click().run()  # keep the 4 most important of 8
     assert not at.exception
     assert len(at.session_state["heads_off"]) == 4
-    bars = figures(at)[1]["data"]
-    assert plot_array(bars[0]["x"]).tolist() != plot_array(bars[1]["x"]).tolist()
+    bars = charts(at)[1]
+    assert series_values(bars, 0) != series_values(bars, 1)
     assert at.metric[0].delta != "+0.0 pp"
     at.button(key="heads_restore").click().run()
     assert at.session_state["heads_off"] == []
@@ -86,8 +164,8 @@ def test_pruning_curve_runs_on_request_and_shows(hf_checkpoint):
     at = open_page(hf_checkpoint[0], heads_step=3)
     at.button(key="heads_curve_button").click().run()
     assert not at.exception
-    curve = figures(at)[-1]  # the curve ends step 3
-    by_importance, random_mean = (plot_array(trace["y"]) for trace in curve["data"])
+    curve = charts(at)[-1]  # the curve ends step 3
+    by_importance, random_mean = (series_values(curve, index) for index in (0, 1))
     assert len(by_importance) == 11 and by_importance[0] == random_mean[0]
     assert TEXT["curve_summary"]["en"].split("{")[0] in " ".join(c.value for c in at.caption)  # the chart's summary
 

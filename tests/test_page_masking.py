@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-import base64
 import re
 
-import numpy as np
 import pytest
-from apptest_helpers import figures, open_app_page, preformatted
+from apptest_helpers import charts, open_app_page, preformatted, read_boxes, read_legend, static_figures
 from streamlit.testing.v1 import AppTest
 
+from app.charts.masking import OUTCOME_COLORS
+from app.masking_lab import NOT_CANDIDATE
 from app.text.masking import TEXT
+from model.training.pretraining_data import MASKED
 
 LONG_EN = "She opened the door and walked into the room, and the cinema was dark and the film was already playing."
 
@@ -19,13 +20,10 @@ def open_page(lang: str, text: str | None = None) -> AppTest:
     return open_app_page("masking", lang, text=text)
 
 
-def strip_cells(at: AppTest) -> np.ndarray:
-    """The outcome code of every box of the token strip (plotly sends numpy arrays base64-encoded)."""
-    z = figures(at)[0]["data"][0]["z"]
-    if isinstance(z, dict):
-        shape = [int(n) for n in str(z["shape"]).split(",")]
-        return np.frombuffer(base64.b64decode(z["bdata"]), dtype=z["dtype"]).reshape(shape)
-    return np.array(z, dtype=float)
+def strip_cells(at: AppTest) -> list[tuple[int, list[str]]]:
+    """Every box of the token strip: the outcome its colour says, and its lines (original, read, label)."""
+    _, *boxes = read_boxes(static_figures(at)[0])
+    return [(OUTCOME_COLORS.index(fill), lines) for _, fill, _, lines in boxes]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -39,9 +37,13 @@ def test_page_explains_and_draws_in_each_language(lang):
         assert "我去 [MASK] 场看电影" in code and "我去 操 场看电影" in code and "我去 电 场看电影" in code
     else:  # the English page teaches with an English sentence
         assert "He went to the [MASK] to swim." in code and "He went to the apple to swim." in code
-    assert len(figures(at)) == 1  # the token strip
-    legend = [trace.get("name") for trace in figures(at)[0]["data"][1:]]
-    assert TEXT["legend_masked"][lang] in legend and TEXT["legend_random"][lang] in legend
+    assert len(static_figures(at)) == 1 and not charts(at)  # the token strip, in HTML
+    key, *boxes = read_boxes(static_figures(at)[0])
+    assert key[3] == [TEXT[f"row_{row}"][lang] for row in ("original", "read", "label")]
+    originals = [lines[0] for *_, lines in boxes]
+    assert originals[0] == "[CLS]" and originals[-1] == "[SEP]"
+    legend = dict(read_legend(static_figures(at)[0]))
+    assert legend[TEXT["legend_masked"][lang]] == OUTCOME_COLORS[MASKED] and TEXT["legend_random"][lang] in legend
     assert len(at.get("download_button")) == 2
     assert at.dataframe  # the labels table
 
@@ -52,10 +54,10 @@ def test_draw_again_changes_seed_and_draw_and_a_typed_seed_reproduces():
     at.button(key="masking_draw_again").click().run()
     assert not at.exception
     second_seed = at.number_input(key="w_masking_seed").value
-    assert second_seed != first_seed and not np.array_equal(strip_cells(at), first_cells, equal_nan=True)
+    assert second_seed != first_seed and strip_cells(at) != first_cells
     assert f"**{second_seed}**" in " ".join(m.value for m in at.markdown)
     at.number_input(key="w_masking_seed").set_value(first_seed).run()
-    assert np.array_equal(strip_cells(at), first_cells, equal_nan=True)
+    assert strip_cells(at) == first_cells
 
 
 def test_sliders_change_the_draw():
@@ -64,7 +66,9 @@ def test_sliders_change_the_draw():
     at.slider(key="w_masking_split").set_value((100, 100)).run()
     assert not at.exception
     cells = strip_cells(at)
-    assert set(cells[~np.isnan(cells)].tolist()) == {1, 4}  # every candidate chosen and masked; [CLS]/[SEP] never
+    assert {code for code, _ in cells} == {MASKED, NOT_CANDIDATE}  # every candidate masked; [CLS]/[SEP] never
+    for code, (original, read, label) in cells:
+        assert (read, label) == (("[MASK]", original) if code == MASKED else (original, ""))
     assert "**100%** → [MASK]" in " ".join(m.value for m in at.markdown)
     at.toggle(key="w_masking_whole_word").set_value(True).run()
     assert not at.exception
@@ -78,14 +82,20 @@ def test_predictions_and_many_draws():
     assert "第 1 猜测" in columns and "P(原词)" in columns
     at.button(key="masking_run_draws").click().run()
     assert not at.exception
-    chart = figures(at)[1]
-    assert len(chart["data"]) == 8 and chart["layout"]["xaxis"]["type"] == "log"
-    assert len(chart["data"][0]["x"]) == 1000
+    (chart,) = charts(at)
+    series, source = chart["series"], chart["dataset"]["source"]
+    assert len(series) == 8 and chart["xAxis"]["type"] == "log"
+    assert source[series[0]["encode"]["x"]].tolist() == list(range(1, 1001))
     table = at.dataframe[-1].value
     assert list(table["目标"]) == pytest.approx([0.15, 0.8, 0.1, 0.1])
+    # Each share ends where the table says, and its dashed target is the table's target, both in percent.
+    ends = [source[line["encode"]["y"]].iloc[-1] for line in series[::2]]
+    assert ends == pytest.approx(100 * table["实际"].to_numpy(), abs=0.005)
+    assert [line["data"][0][1] for line in series[1::2]] == pytest.approx(100 * table["目标"].to_numpy())
+    assert "抽取 1,000 次后" in chart["alt"]  # the summary is the chart's accessible name
     # The chart follows the settings once requested.
     at.slider(key="w_masking_split").set_value((50, 75)).run()
-    assert figures(at)[1]["data"][3]["y"] == [0.5, 0.5]
+    assert charts(at)[0]["series"][3]["data"] == [[1, 50.0], [1000, 50.0]]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -110,7 +120,7 @@ def test_hostile_inputs_never_raise(lang):
         elif message == "warning":
             assert at.warning
         else:
-            assert at.get("plotly_chart")
+            assert static_figures(at)
     at.session_state["text"] = "word " * 600
     at.run()
     assert any("512" in i.value for i in at.info)  # truncation notice

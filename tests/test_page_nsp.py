@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import base64
 import json
 
-import numpy as np
 import pytest
-from apptest_helpers import HOSTILE_INPUTS, figures, open_app_page, preformatted
+from apptest_helpers import HOSTILE_INPUTS, open_app_page, preformatted, read_boxes, read_legend, static_figures
+from apptest_helpers import charts as page_charts
 from streamlit.testing.v1 import AppTest
 
-from app.charts import base
+from app import models
 from app.charts import nsp as charts
 from app.nsp_samples import (
     DATA_PATH,
@@ -33,22 +32,23 @@ def open_page(lang: str = "en", text: str | None = None, mode: str | None = None
     return open_app_page("nsp", lang, text=text, nsp_mode=mode)
 
 
-def array(value) -> np.ndarray:
-    """Plotly sends numpy arrays base64-encoded, lists as they are."""
-    if isinstance(value, dict):
-        shape = [int(n) for n in str(value["shape"]).split(",")]
-        return np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"]).reshape(shape)
-    return np.array(value, dtype=object)
-
-
 def shown_pair(at: AppTest) -> tuple[str, str]:
     """Sentences A and B as the page shows them (the two code blocks after the notes' examples)."""
     return preformatted(at)[1], preformatted(at)[2]
 
 
+def strip_boxes(at: AppTest) -> list[tuple[str, int]]:
+    """Each box of the segment strip: its token, and its colour code (``charts.CELL_COLOURS``)."""
+    return [(lines[0], charts.CELL_COLOURS.index(fill)) for _, fill, _, lines in read_boxes(static_figures(at)[0])]
+
+
 def strip_tokens(at: AppTest) -> list[str]:
-    strip = figures(at)[0]["data"][0]
-    return [cell.split("<br>")[0] for row in strip["text"] for cell in row if cell]
+    return [token for token, _ in strip_boxes(at)]
+
+
+def gauge_percent(at: AppTest) -> float:
+    """The probability the dial shows, in percent."""
+    return page_charts(at)[0]["series"][0]["data"][0]["value"]
 
 
 # The page ------------------------------------------------------------------------------------------------
@@ -68,10 +68,16 @@ def test_sampled_pair_is_shown_with_layout_gauge_and_truth(lang):
     a, b = documents[expected.document]["source"], documents[expected.other_document]["source"]
     named = {f"{w}_{side}": TEXT[f"{w}_{s}"][lang] for side, s in (("a", a), ("b", b)) for w in ("source", "licence")}
     assert TEXT["source_line" if a == b else "source_line_two"][lang].format(**named) in [c.value for c in at.caption]
-    strip, gauge = figures(at)
-    assert strip["data"][0]["type"] == "heatmap" and gauge["data"][0]["type"] == "indicator"
-    assert 0 <= gauge["data"][0]["value"] <= 100
+    (gauge,) = page_charts(at)
+    assert len(static_figures(at)) == 1 and [series["type"] for series in gauge["series"]] == ["gauge"] * 2
+    result = models.next_sentence("embedded", first, second)  # what the page asked the model
+    assert gauge_percent(at) == round(100 * result.is_next, 1)
+    above, below = TEXT["summary_gauge_above"][lang], TEXT["summary_gauge_below"][lang]
+    assert charts.gauge_summary(result.is_next, above, below) in gauge["alt"]
+    segments = [TEXT["segment_a"][lang], TEXT["segment_b"][lang]]
+    assert read_legend(static_figures(at)[0]) == list(zip(segments, charts.LEGEND_COLOURS))
     tokens = strip_tokens(at)
+    assert tokens == result.tokens
     assert tokens[0] == "[CLS]" and tokens.count("[SEP]") == 2 and tokens[-1] == "[SEP]"
     assert len(at.get("download_button")) == 2
 
@@ -103,10 +109,11 @@ def test_typed_pair_uses_the_sidebar_sentence_and_the_second_box(lang):
     tokens = strip_tokens(at)
     assert tokens[:6] == ["[CLS]", "she", "opened", "the", "door", "."]
     assert "nobody" in tokens
-    codes = array(figures(at)[0]["data"][0]["z"])
-    flat = [c for row in codes for c in row if c is not None]
-    assert flat[: tokens.index("[SEP]") + 1] == [1] + [0] * (tokens.index("[SEP]") - 1) + [1]  # segment A
-    assert set(flat[tokens.index("[SEP]") + 1 :]) == {2, 3}  # segment B
+    codes = [code for _, code in strip_boxes(at)]
+    assert codes[: tokens.index("[SEP]") + 1] == [1] + [0] * (tokens.index("[SEP]") - 1) + [1]  # segment A
+    assert set(codes[tokens.index("[SEP]") + 1 :]) == {2, 3} and codes[-1] == 3  # segment B, ending in [SEP]
+    positions = [lines[1] for *_, lines in read_boxes(static_figures(at)[0])]
+    assert positions == [str(i) for i in range(len(tokens))]  # each token's position below it
 
 
 @pytest.mark.parametrize("name", sorted(HOSTILE_INPUTS))
@@ -114,10 +121,10 @@ def test_hostile_sentence_gives_a_message_not_a_traceback(name):
     at = open_page("en", text=HOSTILE_INPUTS[name], mode="type")
     if not HOSTILE_INPUTS[name].strip():
         assert COMMON["empty_input"]["en"] in [i.value for i in at.info], "an empty sentence is asked for"
-        assert not at.get("plotly_chart")
+        assert not page_charts(at) and not static_figures(at)
         return
     assert shown_pair(at)[0] == HOSTILE_INPUTS[name]  # shown literally
-    assert len(figures(at)) == 2
+    assert len(static_figures(at)) == 1 and len(page_charts(at)) == 1
     if name == "long":
         assert at.info, "a cut input must be announced"
 
@@ -243,27 +250,37 @@ def test_cell_codes_mark_segments_and_specials():
         charts.cell_codes([0, 1], special)
 
 
-def test_wrap_pads_the_last_row():
-    assert base.wrap([1, 2, 3, 4, 5], 2) == [[1, 2], [3, 4], [5, None]]
-    assert base.wrap([], 3) == [[None, None, None]]
-
-
-def test_segment_strip_escapes_tokens_and_wraps_rows():
+def test_segment_strip_escapes_tokens_and_colours_them_by_segment():
     tokens = ["[CLS]", "<b>x</b>", "[SEP]"] + ["w"] * 20 + ["[SEP]"]
     segments = [0, 0, 0] + [1] * 21
     special = [token in ("[CLS]", "[SEP]") for token in tokens]
-    fig = charts.segment_strip(tokens, segments, special, segment_labels=["A", "B"], position_label="pos", per_row=10)
-    heatmap = fig.data[0]
-    assert len(heatmap.z) == 3 and len(heatmap.z[0]) == 10
-    assert heatmap.text[0][1].startswith("&lt;b&gt;x&lt;/b&gt;<br>")
-    assert "<b>" not in "".join(cell for row in heatmap.text for cell in row).replace("<br>", "")
-    assert [trace.name for trace in fig.data[1:]] == ["A", "B"]
+    markup = charts.segment_strip(
+        tokens, segments, special, segment_labels=["A", "<i>B</i>"], position_label="pos", title="in & out"
+    )
+    boxes = read_boxes(markup)
+    assert [lines for *_, lines in boxes] == [[token, str(i)] for i, token in enumerate(tokens)]
+    codes = charts.cell_codes(segments, special)
+    assert [fill for _, fill, _, _ in boxes] == [charts.CELL_COLOURS[code] for code in codes]
+    assert boxes[1][2] == "pos 1 · <b>x</b> · A" and boxes[5][2] == "pos 5 · w · <i>B</i>"
+    assert read_legend(markup) == [("A", charts.LEGEND_COLOURS[0]), ("<i>B</i>", charts.LEGEND_COLOURS[1])]
+    assert "<b>" not in markup and "<i>" not in markup and "&lt;b&gt;x&lt;/b&gt;" in markup
+    assert "<figcaption>in &amp; out</figcaption>" in markup
 
 
-def test_gauge_shows_the_probability_in_percent():
-    fig = charts.is_next_gauge(0.734, title="P(IsNext)")
-    assert fig.data[0].value == pytest.approx(73.4)
-    assert fig.data[0].gauge.threshold.value == 50
+@pytest.mark.parametrize("probability", [0.734, 0.12, 0.5])
+def test_gauge_shows_the_probability_in_percent_with_the_decision_line(probability):
+    option = charts.is_next_gauge(probability, title="P(IsNext)").option
+    dial, line = option["series"]
+    percent = round(100 * probability, 1)
+    assert dial["data"] == [{"value": percent, "name": "P(IsNext)"}]
+    assert dial["detail"]["formatter"] == f"{percent:.1f}%" and (dial["min"], dial["max"]) == (0, 100)
+    # Below the line the band is vermillion, above it blue; the dark line sits at 50% over the bar.
+    assert [stop for stop, _ in dial["axisLine"]["lineStyle"]["color"]] == [0.5, 1]
+    dark = [stop for stop, colour in line["axisLine"]["lineStyle"]["color"] if colour == charts.DECISION_LINE]
+    (end,) = dark
+    previous = line["axisLine"]["lineStyle"]["color"][0][0]
+    assert previous < 0.5 < end and end - previous < 0.01
+    assert (line["startAngle"], line["endAngle"], line["min"], line["max"]) == (180, 0, 0, 100)
 
 
 def test_switching_language_in_the_sidebar_keeps_the_chosen_mode():

@@ -4,11 +4,11 @@ records, and the background job: it runs in a child process, reports records, an
 from __future__ import annotations
 
 import gc
-import json
 import time
 from pathlib import Path
 
 import pytest
+from apptest_helpers import charts as page_charts
 from streamlit.testing.v1 import AppTest
 
 from app import live_jobs
@@ -69,27 +69,34 @@ def test_page_before_a_run(lang):
     at = open_page(lang)
     assert at.title[0].value == TEXT["title"][lang]
     assert any(TEXT["no_job"][lang] in m.value for m in at.markdown)
-    assert len(at.get("plotly_chart")) == 0
+    assert page_charts(at) == []
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_page_shows_a_finished_experiment(lang, finished_snapshot):
     at = open_page(lang, _FinishedJob(finished_snapshot))
     assert at.success[0].value == TEXT["done"][lang]
-    charts = [json.loads(e.proto.spec) for e in at.get("plotly_chart")]
+    charts = page_charts(at)
     # accuracy curves, loss curves, kept/random bars, probe top-5, attention map
     assert len(charts) == 5
-    accuracy = charts[0]["data"]
+    runs = [TEXT["run_mix_80_10_10"][lang], TEXT["run_all_mask"][lang]]
+    accuracy = charts[0]["series"]
     last = finished_snapshot.records["mix_80_10_10"][-1]
-    assert accuracy[0]["y"][-1] == pytest.approx(last["heldout_top1"])
-    bars = charts[2]["data"]
-    assert [b["name"] for b in bars] == [TEXT["run_mix_80_10_10"][lang], TEXT["run_all_mask"][lang]]
-    assert bars[0]["y"][1] == pytest.approx(last["kept_top1"])
+    assert [series["name"] for series in accuracy[:2]] == runs
+    step, top1 = accuracy[0]["data"][-1]
+    assert step == last["steps"] and top1 == pytest.approx(100 * last["heldout_top1"], abs=0.005)  # in percent
+    [baseline] = accuracy[2]["markLine"]["data"]
+    assert baseline["yAxis"] == pytest.approx(100 * last["frequency_baseline_top1"], abs=0.005)
+    bars = charts[2]["series"]
+    assert [b["name"] for b in bars] == runs
+    assert charts[2]["xAxis"]["data"] == [TEXT[f"kind_{kind}"][lang] for kind in ("masked", "kept", "random")]
+    assert bars[0]["data"][1] == pytest.approx(100 * last["kept_top1"], abs=0.05)
     assert any("Table 8" in m.value or "表 8" in m.value for m in at.markdown)
-    assert charts[1]["layout"]["showlegend"]  # the loss curves of two runs say which is which
+    assert charts[1]["legend"]["data"] == runs  # the loss curves of two runs say which is which
 
 
 def test_loss_curves_of_one_run_need_no_legend(finished_snapshot):
+    from app.charts.base import LEGEND_ROOM
     from app.charts.pretrain_live import loss_curves
 
     records = finished_snapshot.records
@@ -102,8 +109,11 @@ def test_loss_curves_of_one_run_need_no_legend(finished_snapshot):
         step_title="s",
     )
     both = loss_curves(records, run_names=names, mlm_title="m", nsp_title="n", step_title="s")
-    assert not one.layout.showlegend and both.layout.showlegend
-    assert one.layout.margin.r < both.layout.margin.r  # the legend's room only for the legend
+    assert "legend" not in one.option and both.option["legend"]["data"] == list(names.values())
+    assert one.height < both.height  # the legend's room only for the legend
+    assert [grid["bottom"] + LEGEND_ROOM for grid in one.option["grid"]] == [
+        grid["bottom"] for grid in both.option["grid"]
+    ]
 
 
 def test_a_job_trains_in_a_child_process_and_reports_records():

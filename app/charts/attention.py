@@ -28,10 +28,6 @@ GRID_COLUMNS = 2
 # Write each cell's value into a layer-by-head grid only while the cells are big enough to read it.
 MAX_ANNOTATED_HEADS = 144
 PANEL_GAP = 6  # percent of the chart's width between two panels side by side
-# Left of a grid for its vertical axis's name, ECharts leaving axis names out of containLabel: pixels, and a share
-# of the width where grids are placed by shares.
-NAME_ROOM = 34
-NAME_SHARE = 4
 SELECTED_EDGE = {"borderColor": VERMILLION, "borderWidth": 3}
 
 
@@ -125,7 +121,7 @@ def change_grid(
     x, y = layer_head_axes(n_layers, n_heads, axis_labels)
     legend = selected is not None
     option = base_option(title) | {
-        "grid": grid(top=40, right=70, bottom=40 if legend else 8, left=NAME_ROOM),
+        "grid": grid(top=40, right=70, bottom=40 if legend else 8),
         "xAxis": x,
         "yAxis": y,
         "visualMap": colour_bar(0.0, float(values.max()) or 1.0, SEQUENTIAL_SECOND, precision=3),
@@ -178,13 +174,7 @@ def statistics_grid(
         row, col = divmod(i, GRID_COLUMNS)
         left = col * (width + PANEL_GAP)
         top = 30 + row * row_height
-        # The first column's grid starts right of its axis name; each grid's labels are inside it (containLabel).
-        room = 0 if col else NAME_SHARE
-        grids.append(
-            grid(
-                top=top, left=f"{left + room:.1f}%", width=f"{width - room:.1f}%", height=panel, right=None, bottom=None
-            )
-        )
+        grids.append(grid(top=top, left=f"{left:.1f}%", width=f"{width:.1f}%", height=panel, right=None, bottom=None))
         x, y = layer_head_axes(n_layers, n_heads, axis_labels, i, x_name=row == rows - 1, y_name=col == 0)
         x_axes.append(x)
         y_axes.append(y)

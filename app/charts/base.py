@@ -75,13 +75,6 @@ def axis_labels(tokens: Sequence[str]) -> list[str]:
     return [f"{i} · {label}" for i, label in enumerate(labels)]
 
 
-def wrap(values: Sequence, per_row: int, fill=None) -> list[list]:
-    """Cut a sequence into rows of ``per_row``, padding the last row with ``fill``."""
-    rows = max(1, math.ceil(len(values) / per_row))
-    padded = list(values) + [fill] * (rows * per_row - len(values))
-    return [padded[r * per_row : (r + 1) * per_row] for r in range(rows)]
-
-
 def scale(name: str) -> list[str]:
     """A colour scale (``palette.COLOUR_SCALES``) as the evenly spaced colours a ``visualMap`` runs through."""
     return list(SCALE_STOPS[name])
@@ -116,10 +109,30 @@ def base_option(title: str | None = None, *, subtitle: str | None = None) -> dic
 
 
 def grid(top=40, right=16, bottom=8, left=8, **extra) -> dict:
-    """A plot area whose sides (pixels, or percentages as "12%"; None leaves a side to ECharts) leave room for
-    the axes' labels: ECharts measures them (``containLabel``)."""
+    """A plot area whose axes' labels *and* names stay within these sides (pixels, or percentages as "12%"; None
+    leaves a side out): ECharts 6 shrinks the plot as much as they need (``outerBoundsMode`` "same"). Its older
+    ``containLabel`` leaves the names out, and a legend under the plot then covers the horizontal axis's name."""
     sides = {"top": top, "right": right, "bottom": bottom, "left": left} | extra
-    return {key: value for key, value in sides.items() if value is not None} | {"containLabel": True}
+    return {key: value for key, value in sides.items() if value is not None} | {
+        "outerBoundsMode": "same",
+        "outerBoundsContain": "all",
+    }
+
+
+LEGEND_ROOM = 30  # below a plot, for one line of legend
+SIDE_BY_SIDE_GAP = 8  # percent of the chart's width between two panels side by side
+
+
+def side_by_side(titles: Sequence[str], *, top: int, legend_below: bool) -> dict:
+    """Two panels side by side, a title centred above each, from ``top`` pixels down: the option's ``grid`` (grids
+    0 and 1) and ``title`` entries."""
+    width = (100 - SIDE_BY_SIDE_GAP) / 2
+    lefts = (0.0, width + SIDE_BY_SIDE_GAP)
+    bottom = 8 + (LEGEND_ROOM if legend_below else 0)
+    grids = [
+        grid(top=top + 28, bottom=bottom, left=f"{left:.0f}%", width=f"{width:.0f}%", right=None) for left in lefts
+    ]
+    return {"grid": grids, "title": panel_titles(titles, [f"{left + width / 2:.0f}%" for left in lefts], [top, top])}
 
 
 def category_axis(labels: Sequence[str], *, name: str | None = None, **extra) -> dict:
@@ -225,7 +238,7 @@ def probability_bars(
 ) -> Chart:
     """Horizontal bars in percent, the most likely at the top, each ending in its value."""
     names = unique_labels(labels)
-    percents = rounded([100 * float(p) for p in probs], 2)
+    percents = rounded([100 * float(p) for p in probs], 1)  # as the summaries write them
     option = base_option(title) | {
         "grid": grid(top=40 if title else 10, right=56, bottom=8),
         "xAxis": value_axis(percent=True, min=0, max=100),

@@ -1,15 +1,14 @@
 """Class mode's quiz chart: the class's guesses counted, the guesses BERT also ranked in its top words marked.
 
-Pure: counts in, ``go.Figure`` out. Guesses are what students typed: escaped for plotly like any user text.
+Pure: counts in, a ``Chart`` out. Guesses are what students typed: ECharts draws them as text, and the tooltip
+inserts them through a template, which Streamlit escapes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-import plotly.graph_objects as go
-
-from .base import SUMMARY_JOIN, plotly_text, quoted, style, unique_labels
+from .base import BAR_PX, SUMMARY_JOIN, Chart, base_option, category_axis, grid, quoted, unique_labels, value_axis
 from .palette import BLUE
 
 MATCH_COLOR = BLUE  # a guess BERT also ranked, marked with ✓ too: not by colour alone
@@ -25,7 +24,7 @@ def guess_bars(
     axis_title: str,
     others_label: str,
     max_bars: int = MAX_GUESS_BARS,
-) -> go.Figure:
+) -> Chart:
     """One bar per distinct guess, the most common at the top, its length the number of students. Past
     ``max_bars`` the rest share one bar, ``others_label`` (a template with {n}, the number of distinct guesses)."""
     shown = list(counts[:max_bars])
@@ -37,22 +36,22 @@ def guess_bars(
         labels.append(others_label.format(n=len(rest)))
         values.append(sum(n for _, n in rest))
         matches.append(False)
-    fig = go.Figure(
-        go.Bar(
-            x=values,
-            y=unique_labels(labels),  # escaped: a guess is student text
-            orientation="h",
-            marker_color=[MATCH_COLOR if match else OTHER_COLOR for match in matches],
-            text=[f"{n} ✓" if match else str(n) for n, match in zip(values, matches)],
-            textposition="auto",
-            hovertemplate="%{y}: %{x}<extra></extra>",
-        )
-    )
-    fig.update_yaxes(autorange="reversed", type="category")
-    fig.update_xaxes(
-        title=plotly_text(axis_title), rangemode="tozero", dtick=1 if max(values, default=0) <= 10 else None
-    )
-    return style(fig, plotly_text(title), 110 + 28 * max(1, len(labels)))
+    bars = [
+        {
+            "value": n,
+            "itemStyle": {"color": MATCH_COLOR if match else OTHER_COLOR},
+            "label": {"formatter": f"{n} ✓" if match else str(n)},  # a count: nothing for a template to read
+        }
+        for n, match in zip(values, matches, strict=True)
+    ]
+    option = base_option(title) | {
+        "grid": grid(top=40, right=40, bottom=36),
+        "xAxis": value_axis(name=axis_title, min=0, minInterval=1),  # students come whole
+        "yAxis": category_axis(unique_labels(labels), inverse=True),
+        "tooltip": {"confine": True, "trigger": "item", "formatter": "{b}: {c}"},
+        "series": [{"type": "bar", "data": bars, "label": {"show": True, "position": "right"}, "barMaxWidth": 22}],
+    }
+    return Chart(option, 40 + 36 + 30 + BAR_PX * max(1, len(labels)))
 
 
 def guesses_summary(

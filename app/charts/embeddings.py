@@ -1,6 +1,6 @@
-"""Figures of the embeddings page: the parts of BERT's input as heatmaps and per-token lines.
+"""Figures of the embeddings page: the parts of BERT's input as heatmaps, per-token lines and bars.
 
-Pure builders: arrays and already translated strings in, ``go.Figure`` out.
+Pure builders: arrays and already translated strings in, a ``Chart`` out.
 """
 
 from __future__ import annotations
@@ -8,21 +8,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-import plotly.graph_objects as go
 
 from .base import (
-    COLORBAR_ROOM,
     SUMMARY_JOIN,
-    base_layout,
-    bottom_margin,
-    figure,
-    heatmap_spec,
-    left_margin,
-    scale,
-    shown,
-    two_panels,
+    Chart,
+    base_option,
+    category_axis,
+    grid,
+    heatmap,
+    panel_titles,
+    rounded,
+    value_axis,
 )
-from .palette import BLUE, DIVERGING, GREEN, ORANGE, PURPLE, VERMILLION
+from .palette import BLACK, BLUE, DIVERGING, GREEN, ORANGE, PURPLE, VERMILLION
 
 MAX_HEATMAP_HEIGHT = 900
 # One colour per part, the same in every figure of the page.
@@ -33,13 +31,15 @@ PART_COLORS = {
     "sum": PURPLE,
     "normalized": VERMILLION,
 }
+# From an axis's line to its name: past the tick labels, also at presenter mode's 18 px.
+NAME_GAP = 34
 
 
-def part_heatmap(values: np.ndarray, tokens: Sequence[str], dims: int, *, title: str) -> go.Figure:
+def part_heatmap(values: np.ndarray, tokens: Sequence[str], dims: int, *, title: str) -> Chart:
     """Tokens (rows) by the first ``dims`` dimensions; red positive, blue negative, white zero."""
     shown = np.asarray(values, dtype=np.float64)[:, :dims]  # (T, N)
     bound = float(np.abs(shown).max()) or 1.0  # symmetric, so zero is always white
-    spec = heatmap_spec(
+    chart = heatmap(
         shown,
         [str(i) for i in range(shown.shape[1])],
         list(tokens),
@@ -47,11 +47,12 @@ def part_heatmap(values: np.ndarray, tokens: Sequence[str], dims: int, *, title:
         colorscale=DIVERGING,
         zmin=-bound,
         zmax=bound,
-        hover="%{y} · d%{x}: %{z:.4f}<extra></extra>",
+        tooltip="{@y} · d{@x}: {@value}",
         height=min(MAX_HEATMAP_HEIGHT, max(300, 22 * len(tokens) + 120)),
     )
-    spec["layout"]["xaxis"]["tickangle"] = 0
-    return figure(spec)
+    # Dimension numbers stand upright; ECharts skips some of them when 128 would not fit side by side.
+    chart.option["xAxis"]["axisLabel"] = {"rotate": 0}
+    return chart
 
 
 def token_vectors(
@@ -62,76 +63,97 @@ def token_vectors(
     labels: dict[str, str],
     recomposed_label: str,
     titles: tuple[str, str],
-) -> go.Figure:
+) -> Chart:
     """Two stacked panels on the same dimensions: the three parts and their sum (with token + segment +
-    position drawn dashed over it, to show they coincide), then the LayerNorm output on its own scale.
+    position drawn dotted over it, to show they coincide), then the LayerNorm output on its own scale. One
+    tooltip lists every line at the dimension under the pointer, in both panels."""
+    n = min(dims, len(recomposed))
 
-    Built in one go, panels and all (make_subplots and its updates were most of the embeddings page's run)."""
-    x = list(range(min(dims, len(recomposed))))
+    def line(y, name: str, colour: str, width: float, panel: int, dash: str = "solid") -> dict:
+        return {
+            "type": "line",
+            "name": name,
+            "xAxisIndex": panel,
+            "yAxisIndex": panel,
+            "data": [[d, v] for d, v in enumerate(rounded(np.asarray(y)[:n]))],
+            "showSymbol": False,
+            "itemStyle": {"color": colour},
+            "lineStyle": {"color": colour, "width": width, "type": dash},
+        }
 
-    def line(y, name: str, colour: str, width: float, panel: int, dash: str | None = None) -> dict:
-        style_ = {"color": colour, "width": width} | ({"dash": dash} if dash else {})
-        axes = {"xaxis": "x", "yaxis": "y"} if panel == 1 else {"xaxis": "x2", "yaxis": "y2"}
-        return {"type": "scatter", "x": x, "y": y[: len(x)], "name": name, "mode": "lines", "line": style_} | axes
-
-    data = [
-        line(vectors[name], labels[name], PART_COLORS[name], 3 if name == "sum" else 1.5, 1)
+    series = [
+        line(vectors[name], labels[name], PART_COLORS[name], 3 if name == "sum" else 1.5, 0)
         for name in ("token", "segment", "position", "sum")
     ]
-    data.append(line(recomposed, recomposed_label, "black", 1.5, 1, dash="dot"))
-    data.append(line(vectors["normalized"], labels["normalized"], PART_COLORS["normalized"], 2, 2))
-    # The legend above the panels: measured 108 px of top margin.
-    layout = base_layout(None, 560, {"t": 110, "l": left_margin(["−0.25"]), "b": bottom_margin(title=True)})
-    layout |= two_panels(titles, 0.12, stacked=True) | {
-        "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.08, "x": 0},
-        "hovermode": "x unified",
+    series.append(line(recomposed, recomposed_label, BLACK, 1.5, 0, dash="dotted"))
+    series.append(line(vectors["normalized"], labels["normalized"], PART_COLORS["normalized"], 2, 1))
+    # The legend above the panels (two lines where the column is narrow), each panel's title above it.
+    legend_room, upper, lower, gap = 72, 220, 150, 40
+    tops = (legend_room + 24, legend_room + 24 + upper + gap)
+    dimensions = {"type": "value", "min": 0, "max": max(n - 1, 1), "minInterval": 1}
+    option = base_option() | {
+        "title": panel_titles(titles, ["50%", "50%"], [top - 24 for top in tops]),
+        "legend": {"top": 0, "left": 0},
+        "tooltip": {"confine": True, "trigger": "axis"},
+        "axisPointer": {"link": [{"xAxisIndex": "all"}]},
+        "grid": [
+            grid(top=tops[0], height=upper, left=8, right=16, bottom=None),
+            grid(top=tops[1], height=lower, left=8, right=16, bottom=None),
+        ],
+        "xAxis": [
+            dimensions | {"gridIndex": 0, "axisLabel": {"show": False}},
+            dimensions | {"gridIndex": 1, "name": "d", "nameLocation": "middle", "nameGap": NAME_GAP},
+        ],
+        "yAxis": [value_axis() | {"gridIndex": 0}, value_axis() | {"gridIndex": 1}],
+        "series": series,
     }
-    layout["xaxis2"]["title"] = {"text": "d"}
-    return figure({"data": data, "layout": layout})
+    return Chart(option, tops[1] + lower + NAME_GAP + 30)
 
 
-def norm_bars(norms: dict[str, float], labels: dict[str, str], *, title: str) -> go.Figure:
-    """The L2 norm of each of a token's five vectors."""
+def norm_bars(norms: dict[str, float], labels: dict[str, str], *, title: str) -> Chart:
+    """The L2 norm of each of a token's five vectors, each bar in its part's colour and ending in its length."""
     names = list(norms)
-    bars = {
-        "type": "bar",
-        "x": [norms[n] for n in names],
-        "y": [labels[n] for n in names],
-        "orientation": "h",
-        "marker": {"color": [PART_COLORS[n] for n in names]},
-        "text": [f"{norms[n]:.2f}" for n in names],
-        "textposition": "auto",
-        "hovertemplate": "%{y}: %{x:.4f}<extra></extra>",
+    values = rounded([norms[n] for n in names])
+    bars = [
+        {
+            "value": value,
+            "itemStyle": {"color": PART_COLORS[name]},
+            "label": {"formatter": f"{norms[name]:.2f}"},  # digits only: nothing for a template to read
+        }
+        for name, value in zip(names, values, strict=True)
+    ]
+    option = base_option(title) | {
+        "grid": grid(top=40, right=48, bottom=8),
+        "xAxis": value_axis(min=0),
+        "yAxis": category_axis([labels[n] for n in names], inverse=True),
+        "tooltip": {"confine": True, "trigger": "item", "formatter": "{b}: {c}"},
+        "series": [{"type": "bar", "data": bars, "label": {"show": True, "position": "right"}, "barMaxWidth": 28}],
     }
-    layout = base_layout(title, 340, {"l": left_margin([labels[n] for n in names]), "r": 20, "b": bottom_margin()})
-    layout |= {"yaxis": {"autorange": "reversed", "type": "category"}, "xaxis": {"rangemode": "tozero"}}
-    return figure({"data": [bars], "layout": layout})
+    return Chart(option, 340)
 
 
-def position_similarity(similarity: np.ndarray, *, title: str, axis_label: str) -> go.Figure:
+def position_similarity(similarity: np.ndarray, *, title: str, axis_label: str) -> Chart:
     """Cosine similarity of the position embeddings: a bright band along the diagonal means nearby
     positions got similar vectors during pre-training."""
     n = similarity.shape[0]
-    trace = {
-        "type": "heatmap",
-        "z": shown(similarity),  # the hover reads three decimals
-        "x": list(range(n)),
-        "y": list(range(n)),
-        "colorscale": scale(DIVERGING),
-        "zmin": -1,
-        "zmax": 1,
-        "hovertemplate": "%{y} · %{x}: %{z:.3f}<extra></extra>",
-    }
-    # Room for the rows' numbers and title: on a wide screen the square leaves it free beside the matrix, but on an
-    # 800 px screen the square fills the width, and a 20 px margin was widened and the chart drawn a second time.
-    margin = {"l": left_margin([str(n - 1)], title=True), "r": COLORBAR_ROOM, "b": bottom_margin(title=True)}
-    layout = base_layout(title, 620, margin)
-    # Both axes keep to the matrix: on a narrow screen the square shrinks, instead of the rows axis running past it.
-    layout |= {
-        "yaxis": {"autorange": "reversed", "title": {"text": axis_label}, "scaleanchor": "x", "constrain": "domain"},
-        "xaxis": {"title": {"text": axis_label}, "constrain": "domain"},  # square cells, nothing beyond the matrix
-    }
-    return figure({"data": [trace], "layout": layout})
+    positions = [str(i) for i in range(n)]
+    chart = heatmap(
+        np.round(np.asarray(similarity, dtype=np.float64), 3),  # the tooltip reads three decimals
+        positions,
+        positions,
+        title=title,
+        colorscale=DIVERGING,
+        zmin=-1.0,
+        zmax=1.0,
+        tooltip="{@y} · {@x}: {@value}",
+        height=620,
+    )
+    option = chart.option
+    # Position numbers upright, ECharts skipping what would overlap (128 rows in 500 px); both axes named.
+    named = {"name": axis_label, "nameLocation": "middle", "nameGap": NAME_GAP}
+    option["xAxis"] |= named | {"axisLabel": {"rotate": 0}}
+    option["yAxis"] |= named | {"axisLabel": {}, "nameGap": NAME_GAP + 12}  # past three-digit positions
+    return chart
 
 
 def part_summary(values: np.ndarray, tokens: Sequence[str], dims: int, template: str) -> str:

@@ -1,39 +1,43 @@
 """Charts of the fine-tuning lab: live loss and accuracy curves, the confusion matrix, a tag strip for the
 entity task, and what [CLS] attends to before and after fine-tuning.
 
-Pure: lists and arrays in, ``go.Figure`` out. Tokens come from the user's own sentence, so they are escaped
-for plotly, which renders a few HTML tags inside text (``base.plotly_text``; ``base.unique_labels`` escapes too).
+Pure: lists and arrays in, a ``Chart`` out (the tag strip: HTML, a strip of token boxes that wraps like text).
+Tokens come from the user's own sentence: ECharts draws them as plain text, and ``app.charts.markup`` escapes them.
 """
 
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections.abc import Mapping, Sequence
 
 import numpy as np
-import plotly.graph_objects as go
 
 from .base import (
+    NUMBERED_AXIS_FROM,
     SUMMARY_JOIN,
-    base_layout,
-    bottom_margin,
-    figure,
-    heatmap,
-    horizontal_line,
-    left_margin,
-    plotly_text,
+    Chart,
+    axis_labels,
+    base_option,
+    category_axis,
+    colour_bar,
+    grid,
+    heatmap_data,
     quoted,
-    rotated_bottom_margin,
-    token_grid,
-    two_panels,
-    unique_labels,
+    rounded,
+    side_by_side,
+    value_axis,
 )
-from .palette import BLUE, GREEN, LIGHT, ORANGE, PURPLE, VERMILLION
+from .markup import token_boxes
+from .palette import BLUE, GREEN, LIGHT, ORANGE, PALE, PURPLE, SEQUENTIAL, VERMILLION
 
 RUN_COLOURS = {"pretrained": BLUE, "random": VERMILLION}
-ENTITY_COLOURS = {kind: (colour, LIGHT[colour]) for kind, colour in (("PER", ORANGE), ("LOC", GREEN), ("ORG", PURPLE))}
+OTHER_RUN_COLOUR = "#333333"
+# (B-, I-) of each kind: tints, as the tag strip writes dark text and its grey tag over them.
+ENTITY_COLOURS = {kind: (LIGHT[c], PALE[c]) for kind, c in (("PER", ORANGE), ("LOC", GREEN), ("ORG", PURPLE))}
 OUTSIDE_COLOUR = "#F2F2F2"
 SPECIAL_COLOUR = "#D9D9D9"
+BASELINE_STYLE = {"type": "dashed", "color": "#777777", "width": 1.5}
 
 
 def smooth(values: Sequence[float], window: int = 5) -> list[float]:
@@ -45,6 +49,16 @@ def smooth(values: Sequence[float], window: int = 5) -> list[float]:
             total -= values[i - window]
         out.append(total / min(i + 1, window))
     return out
+
+
+def steps_axis(last_step: int, name: str, index: int) -> dict:
+    """The step axis of panel ``index``: from 0 to the first tick at or past ``last_step``, ticks a round number
+    of steps apart (1, 2 or 5 times a power of ten), at most 8 of them."""
+    power = 10 ** math.floor(math.log10(max(1.0, last_step / 8)))
+    interval = next(power * m for m in (1, 2, 5, 10) if power * m * 8 >= last_step)
+    return value_axis(
+        name=name, min=0, max=interval * math.ceil(last_step / interval), interval=interval, gridIndex=index, nameGap=25
+    )
 
 
 def training_curves(
@@ -59,110 +73,107 @@ def training_curves(
     baselines: Mapping[str, float] | None = None,
     heldout: Mapping[str, float] | None = None,
     heldout_name: str = "{run}: held-out",
-) -> go.Figure:
-    """Loss (left) and batch accuracy (right) against the step, one colour per run (pre-trained, random):
-    raw values faint, their running mean solid, so two runs compare on one chart.
+) -> Chart:
+    """Loss (left) and batch accuracy in percent (right) against the step, one colour per run (pre-trained,
+    random): raw values faint, their running mean solid, so two runs compare on one chart. The legend names runs;
+    a run's curves share its name, so a click on it hides them all.
 
     On the accuracy side, ``baselines`` (name -> held-out accuracy, such as the majority class) are dashed
     horizontal lines, and ``heldout`` (init -> held-out accuracy of a finished run) a diamond at the run's
-    last step, named by the ``heldout_name`` template: "did fine-tuning beat the baselines?" at a glance."""
-    data, shapes, labels = [], [], []
-    panel_axes = {1: {"xaxis": "x", "yaxis": "y"}, 2: {"xaxis": "x2", "yaxis": "y2"}}
+    last step, named by the ``heldout_name`` template: "did fine-tuning beat the baselines?" at a glance.
+
+    Redrawn every second while a run trains: plain lists (at most a few thousand points), nothing to encode."""
+    curves, raw, names = [], [], []
     for init, name in run_names.items():
         steps = [h for h in history if h["init"] == init]
         if not steps:
             continue
+        names.append(name)
         x = [h["step"] for h in steps]
-        colour = RUN_COLOURS.get(init, "#333333")
-        for col, metric in ((1, "loss"), (2, "accuracy")):
-            y = [h[metric] for h in steps]
-            data.append(
-                {
-                    "type": "scatter",
-                    "x": x,
-                    "y": y,
-                    "mode": "lines",
-                    "line": {"color": colour, "width": 1},
-                    "opacity": 0.3,
-                    "name": name,
-                    "legendgroup": init,
-                    "showlegend": False,
-                    "hoverinfo": "skip",
+        colour = RUN_COLOURS.get(init, OTHER_RUN_COLOUR)
+        for index, metric, scale, digits in ((0, "loss", 1, 4), (1, "accuracy", 100, 2)):
+            y = [scale * h[metric] for h in steps]
+            on_panel = {"name": name, "xAxisIndex": index, "yAxisIndex": index}
+            raw.append(
+                on_panel
+                | {
+                    "type": "line",
+                    "data": list(zip(x, rounded(y, digits), strict=True)),
+                    "showSymbol": False,
+                    "silent": True,
+                    "tooltip": {"show": False},
+                    "lineStyle": {"color": LIGHT.get(colour, colour), "width": 1},
+                    "itemStyle": {"color": LIGHT.get(colour, colour)},
                 }
-                | panel_axes[col]
             )
-            data.append(
-                {
-                    "type": "scatter",
-                    "x": x,
-                    "y": smooth(y, window),
-                    "mode": "lines+markers",
-                    "line": {"color": colour, "width": 3},
-                    "marker": {"size": 4},
-                    "name": name,
-                    "legendgroup": init,
-                    "showlegend": col == 1,
-                    "hovertemplate": f"{plotly_text(name)} · %{{x}}: %{{y:.3f}}<extra></extra>",
+            unit = "%" if index else ""
+            curves.append(
+                on_panel
+                | {
+                    "type": "line",
+                    "data": list(zip(x, rounded(smooth(y, window), digits), strict=True)),
+                    "symbol": "circle",
+                    "symbolSize": 4,
+                    "lineStyle": {"color": colour, "width": 3},
+                    "itemStyle": {"color": colour},
+                    "tooltip": {"formatter": f"{{a}} · {step_title} {{@[0]}}: {{@[1]}}{unit}"},
+                    "z": 3,
                 }
-                | panel_axes[col]
             )
+    marks = []
     for init, accuracy in (heldout or {}).items():
-        steps = [h["step"] for h in history if h["init"] == init]
+        last = max((h["step"] for h in history if h["init"] == init), default=0)
         name = heldout_name.format(run=run_names.get(init, init))
-        data.append(
+        names.append(name)
+        marks.append(
             {
                 "type": "scatter",
-                "x": [max(steps, default=0)],
-                "y": [accuracy],
-                "mode": "markers",
-                "marker": {
-                    "symbol": "diamond",
-                    "size": 13,
-                    "color": RUN_COLOURS.get(init, "#333333"),
-                    "line": {"color": "white", "width": 1},
-                },
-                "name": plotly_text(name),
-                "hovertemplate": f"{plotly_text(name)}: %{{y:.1%}}<extra></extra>",
+                "name": name,
+                "xAxisIndex": 1,
+                "yAxisIndex": 1,
+                "data": [[last, round(100 * accuracy, 2)]],
+                "symbol": "diamond",
+                "symbolSize": 13,
+                "itemStyle": {"color": RUN_COLOURS.get(init, OTHER_RUN_COLOUR), "borderColor": "#FFFFFF"}
+                | {"borderWidth": 1},
+                "tooltip": {"formatter": "{a}: {@[1]}%"},
+                "z": 4,
             }
-            | panel_axes[2]
         )
-    for name, accuracy in (baselines or {}).items():
-        shape, label = horizontal_line(
-            accuracy,
-            {"dash": "dash", "color": "#777777", "width": 1.5},
-            {"text": plotly_text(f"{name} {accuracy:.0%}"), "font": {"size": 11, "color": "#555555"}},
-            panel="2",
-        )
-        shapes.append(shape)
-        labels.append(label)
-    # The x axis spans the whole run from the start, so a live chart grows across it instead of rescaling.
-    last_step = max([h.get("total_steps", h["step"]) for h in history] + [1])
-    steps_axis = {
-        "title": {"text": step_title},
-        "range": [0, last_step * 1.02],
-        "dtick": max(1, math.ceil(last_step / 8)),
-    }
-    panels = two_panels((loss_title, accuracy_title))
-    margin = {"l": left_margin(["100%"]), "b": bottom_margin(title=True, legends=1)}
-    layout = (
-        titled(base_layout(title, 400, margin))
-        | panels
-        | {
-            "annotations": panels["annotations"] + labels,
-            "shapes": shapes,
-            "legend": {"orientation": "h", "y": -0.2, "yanchor": "top"},
+    lines = [
+        {
+            "type": "line",
+            "name": name,
+            "xAxisIndex": 1,
+            "yAxisIndex": 1,
+            "data": [],
+            "markLine": {
+                "symbol": "none",
+                "silent": True,
+                "lineStyle": BASELINE_STYLE,
+                # On white, so that the curves crossing it leave it readable.
+                "label": {"position": "insideStartTop", "formatter": "{b}", "color": "#555555", "fontSize": 11}
+                | {"backgroundColor": "#FFFFFF", "padding": [1, 3]},
+                "data": [{"yAxis": round(100 * accuracy, 2), "name": f"{name} {accuracy:.0%}"}],
+            },
         }
-    )
-    layout["xaxis"] |= steps_axis
-    layout["xaxis2"] |= steps_axis
-    layout["yaxis2"] |= {"range": [0, 1.02], "tickformat": ".0%"}
-    return figure({"data": data, "layout": layout})
-
-
-def titled(layout: dict) -> dict:
-    """Room above the plot, so the title clears the subplot titles and the legend."""
-    title = {"title": layout["title"] | {"y": 0.98, "yanchor": "top"}} if "title" in layout else {}
-    return layout | title | {"margin": layout["margin"] | {"t": 90}}
+        for name, accuracy in (baselines or {}).items()
+    ]
+    # The step axes span the whole run from the start, so a live chart grows across them instead of rescaling.
+    last_step = max([h.get("total_steps", h["step"]) for h in history] + [1])
+    option = base_option(title)
+    panels = side_by_side((loss_title, accuracy_title), top=34 if title else 0, legend_below=True)
+    option |= {
+        "title": ([option["title"]] if title else []) + panels["title"],
+        "grid": panels["grid"],
+        "xAxis": [steps_axis(last_step, step_title, index) for index in (0, 1)],
+        # Loss over its own range, so that its fall fills the panel; accuracy on the whole 0-100% scale.
+        "yAxis": [value_axis(gridIndex=0, scale=True), value_axis(gridIndex=1, percent=True, min=0, max=100)],
+        "legend": {"bottom": 0, "left": 0, "data": names},
+        # Each run's running mean first: its legend entry takes the first series of its name.
+        "series": curves + raw + marks + lines,
+    }
+    return Chart(option, 420)
 
 
 def confusion_heatmap(
@@ -173,23 +184,30 @@ def confusion_heatmap(
     true_title: str,
     predicted_title: str,
     title: str | None = None,
-) -> go.Figure:
-    """Rows are the true labels, columns the predictions; colour is the row's share, the number is the count."""
-    fig = heatmap(
-        shares,
-        labels,
-        labels,
-        title=title,
-        zmin=0,
-        zmax=1,
-        hover="%{y} → %{x}: %{customdata} (%{z:.0%})<extra></extra>",
-    )
-    fig.update_traces(
-        customdata=np.asarray(counts), text=np.asarray(counts), texttemplate="%{text}", colorbar={"tickformat": ".0%"}
-    )
-    fig.update_xaxes(title_text=predicted_title, tickangle=0 if len(labels) <= 5 else -45)
-    fig.update_yaxes(title_text=true_title)
-    return fig.update_layout(margin_l=left_margin(fig.data[0].y, title=True))  # the row labels, and their title
+) -> Chart:
+    """Rows are the true labels, columns the predictions; colour is the row's share (in percent), the number in
+    each cell the count."""
+    names = axis_labels(labels)
+    data = heatmap_data(100 * np.asarray(shares, dtype=np.float64), names, names, digits=1)
+    data["count"] = np.asarray(counts, dtype=np.int64).ravel()  # row by row, as heatmap_data lays out the cells
+    upright = len(names) <= 5
+    option = base_option(title) | {
+        "dataset": {"source": data},
+        "grid": grid(top=40 if title else 10, right=70, bottom=8, left=8),
+        "xAxis": category_axis(names, name=predicted_title, nameGap=12)
+        | {"axisLabel": {"interval": 0, "rotate": 0 if upright else 45}, "splitArea": {"show": False}},
+        "yAxis": category_axis(names, name=true_title, inverse=True, nameGap=12) | {"splitArea": {"show": False}},
+        "visualMap": colour_bar(0, 100, SEQUENTIAL, text=["100%", "0%"], precision=0),
+        "series": [
+            {
+                "type": "heatmap",
+                "encode": {"x": "x", "y": "y", "value": "value"},
+                "label": {"show": True, "formatter": "{@count}", "fontSize": 13},
+                "tooltip": {"formatter": "{@y} → {@x}: {@count} ({@value}%)"},
+            }
+        ],
+    }
+    return Chart(option, max(300, 40 * len(names) + 150))
 
 
 def tag_code(tag: str, special: bool) -> int:
@@ -203,6 +221,9 @@ def tag_code(tag: str, special: bool) -> int:
     return 1
 
 
+TAG_COLOURS = [SPECIAL_COLOUR, OUTSIDE_COLOUR] + [c for pair in ENTITY_COLOURS.values() for c in pair]
+
+
 def tag_strip(
     tokens: Sequence[str],
     tags: Sequence[str],
@@ -210,18 +231,43 @@ def tag_strip(
     special: Sequence[bool],
     *,
     title: str | None = None,
-    per_row: int = 12,
-) -> go.Figure:
-    """The sentence as a grid of token cells, read left to right, coloured by predicted entity tag
-    (grey where the tokenizer flags [CLS] and [SEP])."""
+) -> str:
+    """The sentence as a strip of token boxes (HTML) that wraps like text, each box coloured by its predicted
+    entity tag (B- darker, I- paler) with the tag below the token; grey where the tokenizer flags [CLS] and
+    [SEP]. A box's tooltip gives its position, tag and probability."""
     if not len(tokens) == len(tags) == len(probs) == len(special):
         raise ValueError(f"{len(tokens)} tokens, {len(tags)} tags, {len(probs)} probabilities, {len(special)} flags")
-    colours = [SPECIAL_COLOUR, OUTSIDE_COLOUR] + [c for pair in ENTITY_COLOURS.values() for c in pair]
     codes = [tag_code(tag, flag) for tag, flag in zip(tags, special)]
-    captions = ["" if code == 0 else tag for tag, code in zip(tags, codes)]
+    lines = [[token, "" if code == 0 else tag] for token, tag, code in zip(tokens, tags, codes)]
     hovers = [f"{i} · {token} · {tag} {p:.0%}" for i, (token, tag, p) in enumerate(zip(tokens, tags, probs))]
-    legend = [(kind, strong) for kind, (strong, _) in ENTITY_COLOURS.items()]
-    return token_grid(tokens, captions, hovers, codes, colours, legend, title=title, per_row=per_row)
+    legend = [(kind, start) for kind, (start, _) in ENTITY_COLOURS.items()]
+    return token_boxes(lines, [TAG_COLOURS[code] for code in codes], hovers=hovers, legend_entries=legend, title=title)
+
+
+# The width a row of upright category labels may take: a chart's plot on an 800 px screen beside the sidebar.
+UPRIGHT_LABELS_PX = 440
+
+
+def label_px(label: str) -> int:
+    """About how wide a 12 px label is: a Chinese character is a square, a Latin letter about half of one."""
+    return sum(12 if unicodedata.east_asian_width(c) in "WF" else 7 for c in label)
+
+
+def grouped_bars(
+    names: Sequence[str], groups: Sequence[tuple[str, Sequence[float], str]], *, digits: int, **axis
+) -> tuple[dict, list[dict]]:
+    """The category axis and the bar series of a grouped bar chart: one series per group (name, values in
+    percent, colour). The labels stand upright while a row of them fits (a sentence of Chinese characters does),
+    and are turned otherwise; past ``NUMBERED_AXIS_FROM`` they carry positions, and ECharts shows every n-th."""
+    crowded = len(names) >= NUMBERED_AXIS_FROM
+    upright = sum(label_px(name) + 12 for name in names) <= UPRIGHT_LABELS_PX
+    labels = {"interval": "auto" if crowded else 0, "rotate": 0 if upright else 45}
+    x = category_axis(names, **axis) | {"axisLabel": labels}
+    series = [
+        {"type": "bar", "name": name, "data": rounded(values, digits), "itemStyle": {"color": colour}}
+        for name, values, colour in groups
+    ]
+    return x, series
 
 
 def cls_attention_bars(
@@ -232,29 +278,33 @@ def cls_attention_bars(
     before_name: str,
     after_name: str,
     title: str | None = None,
-) -> go.Figure:
-    """Grouped bars over the tokens: how much [CLS] attends to each, before and after fine-tuning."""
+) -> Chart:
+    """Grouped bars over the tokens: how much [CLS] attends to each (in percent), before and after fine-tuning.
+    The tooltip names the token and both weights."""
     if not len(tokens) == len(before) == len(after):
         raise ValueError(f"{len(tokens)} tokens but {len(before)} and {len(after)} attention weights")
-    x = unique_labels(tokens)  # escaped there
-    data = [
-        {
-            "type": "bar",
-            "x": x,
-            "y": list(values),
-            "name": name,
-            "marker": {"color": colour},
-            "hovertemplate": f"{plotly_text(name)} · %{{x}}: %{{y:.1%}}<extra></extra>",
-        }
-        for values, name, colour in ((before, before_name, LIGHT[BLUE]), (after, after_name, ORANGE))
-    ]
-    layout = titled(base_layout(title, 380, {"l": left_margin(["100%"]), "b": rotated_bottom_margin(x)})) | {
-        "xaxis": {"type": "category", "tickangle": -45},
-        "yaxis": {"tickformat": ".0%", "rangemode": "tozero"},
-        "barmode": "group",
-        "legend": {"orientation": "h", "y": 1.02, "yanchor": "bottom"},
+    x, series = grouped_bars(
+        axis_labels(tokens),
+        [
+            (before_name, [100 * float(v) for v in before], LIGHT[BLUE]),
+            (after_name, [100 * float(v) for v in after], ORANGE),
+        ],
+        digits=2,
+    )
+    option = base_option(title) | {
+        "legend": {"top": 28 if title else 0, "left": 0},
+        "grid": grid(top=64 if title else 36, bottom=8, right=24),
+        "xAxis": x,
+        "yAxis": value_axis(percent=True, min=0),
+        "tooltip": {
+            "confine": True,
+            "trigger": "axis",
+            "axisPointer": {"type": "shadow"},
+            "formatter": "{b}<br/>{a0}: {c0}%<br/>{a1}: {c1}%",
+        },
+        "series": series,
     }
-    return figure({"data": data, "layout": layout})
+    return Chart(option, 400)
 
 
 def layer_change_bars(
@@ -264,28 +314,30 @@ def layer_change_bars(
     run_names: Mapping[str, str],
     axis_title: str,
     title: str | None = None,
-) -> go.Figure:
+) -> Chart:
     """Bars per encoder part, bottom to top (one group per run): how far fine-tuning moved its weights,
-    ``‖ΔW‖ / ‖W‖``. ``part_names`` label ``changes``' keys, in their order."""
-    data = [
-        {
-            "type": "bar",
-            "x": list(part_names),
-            "y": list(values.values()),
-            "name": run_names[run],
-            "marker": {"color": RUN_COLOURS.get(run, BLUE)},
-            "hovertemplate": f"{plotly_text(run_names[run])} · %{{x}}: %{{y:.2%}}<extra></extra>",
-        }
-        for run, values in changes.items()
-    ]
-    margin = {"l": left_margin(["10.0%"], title=True), "b": bottom_margin()}
-    layout = titled(base_layout(title, 340, margin)) | {
-        "xaxis": {"type": "category"},
-        "yaxis": {"title": {"text": axis_title}, "tickformat": ".1%", "rangemode": "tozero"},
-        "barmode": "group",
-        "legend": {"orientation": "h", "y": 1.02, "yanchor": "bottom"},
+    ``‖ΔW‖ / ‖W‖``, in percent. ``part_names`` label ``changes``' keys, in their order. A legend only to tell
+    several runs apart."""
+    x, series = grouped_bars(
+        list(part_names),
+        [
+            (run_names[run], [100 * float(v) for v in values.values()], RUN_COLOURS.get(run, BLUE))
+            for run, values in changes.items()
+        ],
+        digits=3,
+    )
+    several = len(series) > 1
+    top = (40 if title else 10) + (28 if several else 0)
+    option = base_option(title) | {
+        "grid": grid(top=top, bottom=8, left=8, right=24),
+        "xAxis": x,
+        "yAxis": value_axis(name=axis_title, percent=True, min=0, nameGap=12),
+        "tooltip": {"confine": True, "trigger": "item", "formatter": "{a} · {b}: {c}%"},
+        "series": series,
     }
-    return figure({"data": data, "layout": layout})
+    if several:
+        option["legend"] = {"top": top - 30, "left": 0}
+    return Chart(option, 340 + (28 if several else 0))
 
 
 def confusion_summary(counts: Sequence[Sequence[int]], labels: Sequence[str], template: str, none: str) -> str:

@@ -1,29 +1,34 @@
 """Figures of the head lab: layer-by-head grids, thumbnails of every head, importance, the pruning curve and the
 four views of one token side by side.
 
-Pure builders: arrays and already translated strings in, ``go.Figure`` out.
+Pure builders: arrays and already translated strings in, a ``Chart`` out. The importance grid is a widget: a click
+on a cell selects it, and ``clicked_heads`` reads which heads the selection names.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
-import plotly.graph_objects as go
+import pandas as pd
 
+from .attention import layer_head_axes, layer_head_cells
 from .base import (
-    COLORBAR_ROOM,
+    LEGEND_ROOM,
     SUMMARY_JOIN,
+    Chart,
     axis_labels,
-    base_layout,
-    bottom_margin,
-    figure,
-    left_margin,
-    legend_squares,
-    rotated_bottom_margin,
-    scale,
-    shown,
+    base_option,
+    category_axis,
+    colour_bar,
+    grid,
+    heatmap_data,
+    legend_entries,
+    rounded,
+    unique_labels,
+    value_axis,
 )
+from .layers import layer_axis
 from .palette import BLUE, GREEN, ORANGE, PURPLE, SEQUENTIAL, SEQUENTIAL_SECOND, VERMILLION
 
 PATTERN_COLOURS = {
@@ -34,144 +39,177 @@ PATTERN_COLOURS = {
     "heterogeneous": "#999999",
 }
 FEATURE_COLOURS = {"cls": BLUE, "sep": VERMILLION, "punct": GREEN, "prev": ORANGE, "next": PURPLE}
-FONT_SIZE = 16  # projector-readable
 
 
-def _layout(title: str | None, height: int, margin: dict, **extra) -> dict:
-    """``base_layout`` in the head lab's projector-sized type, with ``extra`` layout properties."""
-    layout = base_layout(title, height, margin)
-    return layout | {"font": layout["font"] | {"size": FONT_SIZE}} | extra
-
-
-def _axis(title: str | None = None, **properties) -> dict:
-    return ({} if title is None else {"title": {"text": title}}) | properties
+def line(name: str, points, colour: str | None, tooltip: str) -> dict:
+    """One curve through ``points`` (x, y), a marker at each; ``colour`` None takes the palette's next."""
+    style = {"color": colour} if colour else {}
+    return {
+        "type": "line",
+        "name": name,
+        "data": [list(point) for point in points],
+        "symbolSize": 7,
+        "lineStyle": {"width": 3} | style,
+        "itemStyle": style,
+        "tooltip": {"formatter": tooltip},
+    }
 
 
 def layer_profile(
-    means: dict[str, Sequence[float]], names: dict[str, str], *, title: str, axis: tuple[str, str]
-) -> go.Figure:
-    """One line per feature: its average share over the heads of each layer."""
-    data = [
-        {
-            "type": "scatter",
-            "x": list(range(len(values))),
-            "y": list(values),
-            "mode": "lines+markers",
-            "name": names[key],
-            "line": {"width": 3, "color": FEATURE_COLOURS.get(key)},
-            "hovertemplate": "%{x}: %{y:.1%}<extra>" + names[key] + "</extra>",
-        }
+    means: Mapping[str, Sequence[float]], names: Mapping[str, str], *, title: str, axis: tuple[str, str]
+) -> Chart:
+    """One line per feature: its average share (in percent) over the heads of each layer."""
+    n_layers = max((len(values) for values in means.values()), default=1)
+    series = [
+        line(
+            names[key],
+            zip(range(len(values)), rounded([100 * float(v) for v in values], 2), strict=True),
+            FEATURE_COLOURS.get(key),
+            f"{{a}} · {axis[0]} {{@[0]}}: {{@[1]}}%",
+        )
         for key, values in means.items()
     ]
-    margin = {"l": left_margin(["100%"], title=True), "b": bottom_margin(title=True, legends=1)}
-    layout = _layout(
-        title,
-        380,
-        margin,
-        xaxis=_axis(axis[0], dtick=1),
-        yaxis=_axis(axis[1], tickformat=".0%", range=[0, 1]),
-        legend={"orientation": "h", "y": -0.2},
+    option = base_option(title) | {
+        # Five names: room for the legend's second line on a narrow screen.
+        "grid": grid(top=48, right=16, bottom=2 * LEGEND_ROOM + 8, left=8),
+        "xAxis": layer_axis(n_layers, axis[0]),
+        "yAxis": value_axis(name=axis[1], percent=True, min=0, max=100, nameGap=12),
+        "legend": {"bottom": 0, "left": 0},
+        "series": series,
+    }
+    return Chart(option, 380 + LEGEND_ROOM)
+
+
+# Thumbnails: every head's map is a tile of one heatmap, two cells of empty margin around it; a tile's frame is
+# drawn through the margin's inner cells, so that it never covers the picture and a gap parts two frames.
+TILE_MARGIN = 2
+THUMBNAIL_ROW = 64  # pixels per layer: a tile about as tall as it is wide on a 1400 px screen
+
+
+def thumbnail_cells(maps: np.ndarray) -> pd.DataFrame:
+    """Every head's map (L, nh, t, t) as the cells of one heatmap, in whole percent of the head's own largest
+    weight (so that sharp and broad heads both show): columns x and y (positions on the tiled canvas) and value.
+    The tiles' cells only, not their margins: 144 heads of 24 tokens are 83,000 cells, sent as Arrow in small
+    integers."""
+    L, nh, t, _ = maps.shape
+    pitch = t + 2 * TILE_MARGIN
+    peaks = maps.max(axis=(2, 3), keepdims=True)
+    scaled = np.round(100 * maps / np.where(peaks > 0, peaks, 1.0))
+    layer, head, row, column = np.indices(maps.shape).reshape(4, -1)
+    return pd.DataFrame(
+        {
+            "x": (head * pitch + TILE_MARGIN + column).astype(np.int16),
+            "y": (layer * pitch + TILE_MARGIN + row).astype(np.int16),
+            "value": scaled.ravel().astype(np.uint8),
+        }
     )
-    return figure({"data": data, "layout": layout})
+
+
+def tile_frame(layer: int, head: int, pitch: int, colour: str, name: str) -> list[dict]:
+    """A ``markArea`` around one tile, its edge through the middle of the margin cells next to the tile."""
+    first, last = TILE_MARGIN - 1, pitch - TILE_MARGIN  # the margin cells either side of the tile
+    return [
+        {
+            "name": name,
+            "xAxis": head * pitch + first,
+            "yAxis": layer * pitch + first,
+            "itemStyle": {"borderColor": colour},
+        },
+        {"xAxis": head * pitch + last, "yAxis": layer * pitch + last},
+    ]
 
 
 def thumbnails(
-    maps: np.ndarray, patterns: np.ndarray, pattern_names: dict[str, str], *, title: str, axis: tuple[str, str]
-) -> go.Figure:
+    maps: np.ndarray, patterns: np.ndarray, pattern_names: Mapping[str, str], *, title: str, axis: tuple[str, str]
+) -> Chart:
     """Every head's map of one input as a small picture in a layer x head grid, framed in its pattern's colour.
 
-    ``maps`` (L, nh, t, t); the pictures are tiled into one heatmap with a one-cell gap, so 144 heads stay one
-    trace. Each picture is scaled to its own maximum, so sharp and broad heads are both visible.
-    """
+    ``maps`` (L, nh, t, t). The pictures are tiles of one heatmap (``thumbnail_cells``), so 144 heads stay one
+    series; each is scaled to its own maximum. A tile's tooltip names its head and pattern. Two more axes,
+    without series, number the layers and heads under the tiles' middles."""
     L, nh, t, _ = maps.shape
-    cell = t + 1
-    canvas = np.full((L * cell, nh * cell), np.nan)
-    for layer in range(L):
-        for head in range(nh):
-            m = maps[layer, head]
-            canvas[layer * cell : layer * cell + t, head * cell : head * cell + t] = m / (m.max() or 1.0)
+    pitch = t + 2 * TILE_MARGIN
     frames = [
-        {
-            "type": "rect",
-            "x0": head * cell - 0.5,
-            "x1": head * cell + t - 0.5,
-            "y0": layer * cell - 0.5,
-            "y1": layer * cell + t - 0.5,
-            "line": {"color": PATTERN_COLOURS[str(patterns[layer, head])], "width": 3},
-        }
+        tile_frame(
+            layer,
+            head,
+            pitch,
+            PATTERN_COLOURS[str(patterns[layer, head])],
+            f"{axis[0]} {layer} · {axis[1]} {head}: {pattern_names[str(patterns[layer, head])]}",
+        )
         for layer in range(L)
         for head in range(nh)
     ]
-    pictures = {
-        "type": "heatmap",
-        "z": shown(canvas),
-        "colorscale": scale(SEQUENTIAL),
-        "zmin": 0,
-        "zmax": 1,
-        "showscale": False,
-        "hoverinfo": "skip",
+    legend = [(pattern_names[kind], colour) for kind, colour in PATTERN_COLOURS.items()]
+    canvas = {"axisLabel": {"show": False}, "axisTick": {"show": False}, "axisLine": {"show": False}}
+    numbered = {"axisTick": {"show": False}, "axisLine": {"show": False}, "splitArea": {"show": False}}
+    option = base_option(title) | {
+        "dataset": {"source": thumbnail_cells(maps)},
+        "grid": grid(top=40, right=8, bottom=2 * LEGEND_ROOM + 8, left=8),
+        "xAxis": [
+            category_axis([str(x) for x in range(nh * pitch)]) | canvas,
+            category_axis([str(h) for h in range(nh)], name=axis[1], nameGap=24, position="bottom") | numbered,
+        ],
+        "yAxis": [
+            category_axis([str(y) for y in range(L * pitch)], inverse=True) | canvas,
+            category_axis([str(layer) for layer in range(L)], name=axis[0], nameGap=24, inverse=True, position="left")
+            | numbered,
+        ],
+        "visualMap": colour_bar(0, 100, SEQUENTIAL, show=False, seriesIndex=0),
+        "series": [
+            {
+                "type": "heatmap",
+                "encode": {"x": "x", "y": "y", "value": "value"},
+                "progressive": 0,  # drawn at once, not 400 cells a frame
+                "silent": True,  # the frames over it answer the pointer, with their head's name
+            },
+            {  # no points: the frames, over the tiles
+                "type": "scatter",
+                "data": [],
+                "markArea": {
+                    "label": {"show": False},
+                    "itemStyle": {"color": "rgba(0, 0, 0, 0)", "borderWidth": 3},
+                    "emphasis": {"label": {"show": False}},
+                    "tooltip": {"formatter": "{b}"},
+                    "data": frames,
+                },
+            },
+            *legend_entries(legend),
+        ],
+        "legend": {"bottom": 0, "left": 0, "data": [name for name, _ in legend]},
     }
-    # Legend entries for the frame colours.
-    squares = legend_squares(
-        [(pattern_names[kind], colour) for kind, colour in PATTERN_COLOURS.items()],
-        symbol="square-open",
-        line={"width": 3},
-    )
-    margin = {"l": left_margin([str(L - 1)], title=True), "b": bottom_margin(title=True, legends=2)}  # 114 px
-    layout = _layout(
-        title,
-        120 + 70 * L,
-        margin,
-        shapes=frames,
-        xaxis=_axis(
-            axis[1],
-            tickvals=[h * cell + t / 2 for h in range(nh)],
-            ticktext=[str(h) for h in range(nh)],
-            showgrid=False,
-            zeroline=False,
-        ),
-        yaxis=_axis(
-            axis[0],
-            tickvals=[layer * cell + t / 2 for layer in range(L)],
-            ticktext=[str(layer) for layer in range(L)],
-            autorange="reversed",
-            showgrid=False,
-            zeroline=False,
-            scaleanchor="x",
-            constrain="domain",  # the heads' numbers right under the pictures, not under empty rows on a narrow screen
-        ),
-        legend={"orientation": "h", "y": -0.2},  # under the axis title, not on it
-        plot_bgcolor="white",
-    )
-    return figure({"data": [pictures, *squares], "layout": layout})
+    return Chart(option, 40 + THUMBNAIL_ROW * L + 2 * LEGEND_ROOM + 40)
 
 
 def pattern_counts(
-    counts: dict[str, Sequence[int]], names: dict[str, str], *, title: str, axis: tuple[str, str]
-) -> go.Figure:
+    counts: Mapping[str, Sequence[int]], names: Mapping[str, str], *, title: str, axis: tuple[str, str]
+) -> Chart:
     """Stacked bars: how many heads of each layer have each pattern type."""
-    data = [
+    n_layers = max((len(per_layer) for per_layer in counts.values()), default=1)
+    series = [
         {
             "type": "bar",
-            "x": list(range(len(per_layer))),
-            "y": list(per_layer),
             "name": names[kind],
-            "marker": {"color": PATTERN_COLOURS[kind]},
+            "stack": "heads",
+            "data": [int(n) for n in per_layer],
+            "itemStyle": {"color": PATTERN_COLOURS[kind]},
+            "tooltip": {"formatter": f"{{a}} · {axis[0]} {{b}}: {{c}}"},
         }
         for kind, per_layer in counts.items()
     ]
-    most = max((sum(column) for column in zip(*counts.values())), default=0)
-    margin = {"l": left_margin([str(most)], title=True), "b": bottom_margin(title=True, legends=1)}
-    layout = _layout(
-        title,
-        380,
-        margin,
-        barmode="stack",
-        legend={"orientation": "h", "y": -0.2},
-        xaxis=_axis(axis[0], dtick=1),
-        yaxis=_axis(axis[1]),
-    )
-    return figure({"data": data, "layout": layout})
+    option = base_option(title) | {
+        "grid": grid(top=48, right=16, bottom=2 * LEGEND_ROOM + 8, left=8),  # the legend may take two lines
+        "xAxis": category_axis([str(layer) for layer in range(n_layers)], name=axis[0], nameGap=24),
+        "yAxis": value_axis(name=axis[1], minInterval=1, nameGap=12),
+        "legend": {"bottom": 0, "left": 0},
+        "series": series,
+    }
+    return Chart(option, 380 + LEGEND_ROOM)
+
+
+# A cross over a removed head's cell: white edged in black, visible on the darkest and the lightest colour.
+CROSS = "path://M2,0L5,3L8,0L10,2L7,5L10,8L8,10L5,7L2,10L0,8L3,5L0,2Z"
+HEAD_ROW = 40  # pixels per layer of the importance grid: cells big enough to click
 
 
 def head_grid(
@@ -182,64 +220,61 @@ def head_grid(
     value_name: str,
     removed_name: str,
     axis: tuple[str, str],
-) -> go.Figure:
-    """A layer x head grid of clickable squares coloured by ``values`` (importance); removed heads are crossed.
+) -> Chart:
+    """A layer x head grid of cells coloured by ``values`` (importance); removed heads are crossed.
 
-    Squares are scatter markers rather than heatmap cells because Streamlit reports clicks on points.
-    """
-    L, nh = values.shape
-    ys, xs = np.divmod(np.arange(L * nh), nh)
-    size = 30 if nh <= 12 else 20
-    data = [
+    A widget: its cells are selectable (``selectedMode``), and ``clicked_heads`` turns a selection back into
+    heads. The crosses let clicks through to the cells under them."""
+    values = np.asarray(values, dtype=np.float64)
+    n_layers, n_heads = values.shape
+    x, y = layer_head_axes(n_layers, n_heads, axis)
+    highest = float(values.max(initial=0.0)) or 1.0  # an importance is at least 0: the scale starts there
+    series = [
         {
-            "type": "scatter",
-            "x": xs,
-            "y": ys,
-            "mode": "markers",
-            "marker": {
-                "symbol": "square",
-                "size": size,
-                "color": values.ravel().tolist(),
-                "colorscale": scale(SEQUENTIAL_SECOND),
-                "showscale": True,
-                "colorbar": {"title": {"text": value_name}},
-                "line": {"width": 1, "color": "#666"},
-            },
-            "customdata": np.stack([ys, xs], -1),
-            "hovertemplate": f"{axis[0]} %{{y}}, {axis[1]} %{{x}}: %{{marker.color:.3f}}<extra>{value_name}</extra>",
-            "showlegend": False,
+            "type": "heatmap",
+            "name": value_name,
+            "data": layer_head_cells(values, digits=3),
+            "selectedMode": "single",
+            "itemStyle": {"borderColor": "#FFFFFF", "borderWidth": 1},
+            "emphasis": {"itemStyle": {"borderColor": "#000000", "borderWidth": 2}},
+            "select": {"itemStyle": {"borderColor": VERMILLION, "borderWidth": 3}},
+            "tooltip": {"formatter": f"{axis[0]} {{@[1]}}, {axis[1]} {{@[0]}} · {{a}}: {{@[2]}}"},
         }
     ]
     if removed:
-        data.append(
+        series.append(
             {
                 "type": "scatter",
-                "x": [h for _, h in removed],
-                "y": [layer for layer, _ in removed],
-                "mode": "markers",
                 "name": removed_name,
-                "marker": {"symbol": "x-thin", "size": size * 0.8, "line": {"width": 4, "color": "#000"}},
-                "hoverinfo": "skip",
+                "data": [[head, layer] for layer, head in removed],
+                "symbol": CROSS,
+                "symbolSize": 14,
+                "itemStyle": {"color": "#FFFFFF", "borderColor": "#000000", "borderWidth": 1.5},
+                "silent": True,
+                "z": 3,
             }
         )
-    # The colour bar carries a title beside its numbers (measured 139-147 px on the right); the removed heads' legend
-    # entry goes under the axis title.
-    margin = {
-        "l": left_margin([str(L - 1)], title=True),
-        "r": COLORBAR_ROOM + 40,
-        "b": bottom_margin(title=True, legends=1 if removed else 0),
+    option = base_option(title) | {
+        "grid": grid(top=40, right=90, bottom=LEGEND_ROOM if removed else 8, left=8),
+        "xAxis": x,
+        "yAxis": y,
+        "visualMap": colour_bar(0.0, highest, SEQUENTIAL_SECOND, seriesIndex=0, dimension=2, precision=3),
+        "series": series,
     }
-    layout = _layout(
-        title,
-        140 + 44 * L,
-        margin,
-        xaxis=_axis(axis[1], dtick=1, range=[-0.6, nh - 0.4], showgrid=False, zeroline=False),
-        yaxis=_axis(axis[0], dtick=1, range=[L - 0.4, -0.6], showgrid=False, zeroline=False),
-        clickmode="event+select",
-        legend={"orientation": "h", "y": -0.2},
-        plot_bgcolor="white",
-    )
-    return figure({"data": data, "layout": layout})
+    if removed:
+        option["legend"] = {"bottom": 0, "left": 0, "data": [removed_name]}
+    return Chart(option, 110 + HEAD_ROW * n_layers + (32 if removed else 0))
+
+
+def clicked_heads(selection: Mapping, n_heads: int) -> list[tuple[int, int]]:
+    """The heads (layer, head) a selection of ``head_grid`` names (``st.echarts_chart``'s selection state): its
+    cells are numbered layer by layer, as ``layer_head_cells`` lists them."""
+    return [
+        divmod(int(index), n_heads)
+        for group in selection.get("selected", ())
+        if group.get("series_index") == 0
+        for index in group.get("data_indices", ())
+    ]
 
 
 def pruning_curve(
@@ -250,87 +285,97 @@ def pruning_curve(
     *,
     title: str,
     axis: tuple[str, str],
-) -> go.Figure:
-    data = [
-        {
-            "type": "scatter",
-            "x": list(fractions),
-            "y": list(values),
-            "mode": "lines+markers",
-            "name": name,
-            "line": {"width": 3, "color": colour},
-            "hovertemplate": "%{x:.0%}: %{y:.1%}<extra>" + name + "</extra>",
-        }
+) -> Chart:
+    """Top-1 accuracy (in percent) against the share of heads removed, least important first and in random
+    orders."""
+    removed = rounded([100 * float(f) for f in fractions], 2)
+    series = [
+        line(
+            name,
+            zip(removed, rounded([100 * float(v) for v in values], 2), strict=True),
+            colour,
+            "{a} · {@[0]}%: {@[1]}%",
+        )
         for values, name, colour in ((by_importance, names[0], VERMILLION), (random_mean, names[1], BLUE))
     ]
-    margin = {"l": left_margin(["100%"], title=True), "b": bottom_margin(title=True, legends=1)}
-    layout = _layout(
-        title,
-        420,
-        margin,
-        xaxis=_axis(axis[0], tickformat=".0%", range=[-0.02, 1.02]),
-        yaxis=_axis(axis[1], tickformat=".0%", rangemode="tozero"),
-        legend={"orientation": "h", "y": -0.22},
-    )
-    return figure({"data": data, "layout": layout})
+    option = base_option(title) | {
+        "grid": grid(top=48, right=24, bottom=LEGEND_ROOM + 8, left=8),
+        "xAxis": value_axis(name=axis[0], percent=True, min=0, max=100, nameGap=24),
+        "yAxis": value_axis(name=axis[1], percent=True, min=0, nameGap=12),
+        "legend": {"bottom": 0, "left": 0},
+        "series": series,
+    }
+    return Chart(option, 420)
 
 
-def compared_bars(rows: Sequence[tuple[str, float, float]], names: tuple[str, str], *, title: str) -> go.Figure:
-    """Each candidate token's probability with every head and with the chosen heads removed, side by side."""
-    labels = axis_labels([tok for tok, _, _ in rows])
-    data = []
-    for index, (name, colour) in enumerate(zip(names, (BLUE, VERMILLION), strict=True)):
-        values = [row[1 + index] for row in rows]
-        data.append(
-            {
-                "type": "bar",
-                "y": labels,
-                "x": values,
-                "orientation": "h",
-                "name": name,
-                "marker": {"color": colour},
-                "text": [f"{v:.1%}" for v in values],
-                "textposition": "auto",
-                "hovertemplate": "%{y}: %{x:.2%}<extra>" + name + "</extra>",
-            }
-        )
-    # The legend's larger type takes more than a row's room: measured 77 px under the plot.
-    layout = _layout(
-        title,
-        140 + 48 * len(rows),
-        {"l": left_margin(labels), "b": bottom_margin(legends=2)},
-        yaxis={"autorange": "reversed", "type": "category"},
-        xaxis={"tickformat": ".0%", "rangemode": "tozero"},
-        barmode="group",
-        legend={"orientation": "h", "y": -0.15},
-    )
-    return figure({"data": data, "layout": layout})
+def significant(values: Sequence[float], digits: int = 4) -> list[float]:
+    """Numbers to ``digits`` significant digits: removing a head may move a probability of 0.5% by a hundredth
+    of a point, which a fixed number of decimals would hide for small ones or overdo for large ones."""
+    return [float(f"{v:.{digits}g}") for v in values]
 
 
-def token_views(tokens: Sequence[str], rows: dict[str, np.ndarray], names: dict[str, str], *, title: str) -> go.Figure:
-    """The views of one token as rows of one heatmap over the same tokens, each row's shares summing to 1."""
+BAR_PAIR_PX = 44  # a candidate's two bars and the gap to the next
+
+
+def compared_bars(rows: Sequence[tuple[str, float, float]], names: tuple[str, str], *, title: str) -> Chart:
+    """Each candidate token's probability (in percent) with every head and with the chosen heads removed, side by
+    side, the full model's likeliest at the top."""
+    series = [
+        {
+            "type": "bar",
+            "name": name,
+            "data": significant([100 * float(row[1 + index]) for row in rows]),
+            "itemStyle": {"color": colour},
+            "label": {"show": True, "position": "right", "formatter": "{c}%"},
+            "barMaxWidth": 18,
+            "tooltip": {"formatter": "{a} · {b}: {c}%"},
+        }
+        for index, (name, colour) in enumerate(zip(names, (BLUE, VERMILLION), strict=True))
+    ]
+    option = base_option(title) | {
+        "grid": grid(top=40, right=56, bottom=LEGEND_ROOM + 8),
+        "xAxis": value_axis(percent=True, min=0),
+        "yAxis": category_axis(unique_labels([token for token, _, _ in rows]), inverse=True),
+        "legend": {"bottom": 0, "left": 0},
+        "series": series,
+    }
+    return Chart(option, 40 + 30 + BAR_PAIR_PX * len(rows) + LEGEND_ROOM + 8)
+
+
+MAX_LABELLED_TOKENS = 24  # past this, a cell is too narrow for its percentage
+
+
+def token_views(
+    tokens: Sequence[str], rows: Mapping[str, np.ndarray], names: Mapping[str, str], *, title: str
+) -> Chart:
+    """The views of one token as rows of one heatmap over the same tokens, in percent, each row summing to 100;
+    each cell writes its whole percentage while they fit."""
     keys = list(rows)
-    z = np.stack([rows[k] for k in keys])
-    x_labels, y_labels = axis_labels(tokens), [names[k] for k in keys]
-    views = {
-        "type": "heatmap",
-        "z": z,
-        "x": x_labels,
-        "y": y_labels,
-        "colorscale": scale(SEQUENTIAL),
-        "zmin": 0,
-        "zmax": float(z.max()) or 1.0,
-        "hovertemplate": "%{y} → %{x}: %{z:.1%}<extra></extra>",
-    } | ({"texttemplate": "%{z:.0%}"} if len(tokens) <= 24 else {})
-    margin = {"l": left_margin(y_labels), "r": COLORBAR_ROOM, "b": rotated_bottom_margin(x_labels)}
-    layout = _layout(
-        title,
-        130 + 70 * len(keys),
-        margin,
-        xaxis={"type": "category", "tickangle": -45},
-        yaxis={"autorange": "reversed"},
-    )
-    return figure({"data": [views], "layout": layout})
+    shares = 100 * np.stack([np.asarray(rows[k], dtype=np.float64) for k in keys])
+    x, y = axis_labels(tokens), [names[k] for k in keys]
+    data = heatmap_data(shares, x, y, digits=2)
+    data["whole"] = np.round(shares).astype(np.int64).ravel()  # row by row, as heatmap_data lays out the cells
+    labelled = len(tokens) <= MAX_LABELLED_TOKENS
+    highest = float(shares.max(initial=0.0)) or 100.0
+    option = base_option(title) | {
+        "dataset": {"source": data},
+        "grid": grid(top=40, right=70, bottom=10),
+        "xAxis": category_axis(x) | {"axisLabel": {"interval": 0, "rotate": 45}, "splitArea": {"show": False}},
+        "yAxis": category_axis(y, inverse=True) | {"splitArea": {"show": False}},
+        "visualMap": colour_bar(0, highest, SEQUENTIAL, precision=1, text=[f"{highest:.3g}%", "0%"]),
+        "series": [
+            {
+                "type": "heatmap",
+                "encode": {"x": "x", "y": "y", "value": "value"},
+                # Black on a pale box: it reads on every colour of the scale.
+                "label": {"show": labelled, "formatter": "{@whole}%", "fontSize": 11, "color": "#000000"}
+                | {"backgroundColor": "rgba(255, 255, 255, 0.7)", "padding": [1, 3], "borderRadius": 3},
+                "labelLayout": {"hideOverlap": True},
+                "tooltip": {"formatter": "{@y} → {@x}: {@value}%"},
+            }
+        ],
+    }
+    return Chart(option, 150 + 56 * len(keys))
 
 
 def profile_summary(means: dict[str, Sequence[float]], names: dict[str, str], template: str) -> str:

@@ -1,26 +1,52 @@
 """Charts of the layers lab: probe accuracy by layer, geometry by layer, and a word's vectors in 2-D per layer.
 
-Pure: lists and arrays in, ``go.Figure`` out. Sentences and words come from the corpus or the user, so they are
-escaped for plotly (``base.plotly_text``).
+Pure: lists and arrays in, a ``Chart`` out. Sentences and words come from the corpus or the user: ECharts draws
+them as plain text, and Streamlit escapes them in tooltips.
 """
 
 from __future__ import annotations
 
 import math
-import textwrap
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
 import numpy as np
-import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
-from .base import SUMMARY_JOIN, plotly_text, style
+from .base import LEGEND_ROOM, SUMMARY_JOIN, Chart, base_option, grid, panel_titles, rounded, value_axis
 from .palette import BLUE, CATEGORICAL, SKY, VERMILLION
 
 COLOURS = {"pretrained": BLUE, "random": VERMILLION, "control": "#999999", "selectivity": SKY}
+OTHER_COLOUR = "#333333"
 LABEL_COLOURS = CATEGORICAL
+OTHER_LABEL_COLOUR = "#BBBBBB"
 MAX_LABELS = len(LABEL_COLOURS) - 1  # the rest share one grey "other" colour
+REFERENCE_LABEL = {"color": "#555555", "fontSize": 11, "formatter": "{b}"}
+
+
+def layer_axis(n_layers: int, name: str, *, padded: bool = False, **extra) -> dict:
+    """Layers 0 to ``n_layers`` - 1 on a value axis, a tick and a label at each; ``padded`` leaves half a layer at
+    both ends, for bars centred on the first and the last layer (a value axis, not a category one, so that a
+    marker can stand between two layers, as the expected layer does)."""
+    pad = 0.5 if padded else 0
+    layers = list(range(max(n_layers, 2)))
+    return (
+        value_axis(name=name, min=-pad, max=layers[-1] + pad, nameGap=24)
+        | {"axisLabel": {"customValues": layers}, "axisTick": {"customValues": layers}}
+        | extra
+    )
+
+
+def layer_line(name: str, values: Sequence[float], colour: str, tooltip: str, **style) -> dict:
+    """One value per layer as a line with a marker at each layer."""
+    return {
+        "type": "line",
+        "name": name,
+        "data": [[layer, value] for layer, value in enumerate(values)],
+        "symbolSize": 8,
+        "lineStyle": {"color": colour, "width": 3} | style,
+        "itemStyle": {"color": colour},
+        "tooltip": {"formatter": tooltip},
+    }
 
 
 def accuracy_by_layer(
@@ -35,52 +61,65 @@ def accuracy_by_layer(
     layer_title: str,
     accuracy_title: str,
     title: str | None = None,
-) -> go.Figure:
-    """Accuracy per layer, one line per run (``pretrained``, ``random``, ``control``), selectivity as bars,
-    the expected layer as a vertical line and the majority-label baseline as a horizontal one."""
-    fig = go.Figure()
+) -> Chart:
+    """Accuracy per layer in percent, one line per run (``pretrained``, ``random``, ``control``), selectivity as
+    bars (percentage points), the expected layer as a vertical line and the majority-label baseline as a
+    horizontal one, each named at its end. The lines are drawn over the bars."""
+    tooltip = "{a} · {@[0]}: {@[1]}%"
+    series = []
     if selectivity is not None:
-        fig.add_trace(
-            go.Bar(
-                x=list(range(len(selectivity))),
-                y=list(selectivity),
-                name=names["selectivity"],
-                marker={"color": COLOURS["selectivity"]},
-                opacity=0.5,
-                hovertemplate=f"{plotly_text(names['selectivity'])} · %{{x}}: %{{y:.3f}}<extra></extra>",
-            )
+        series.append(
+            {
+                "type": "bar",
+                "name": names["selectivity"],
+                "data": [[layer, v] for layer, v in enumerate(rounded([100 * float(v) for v in selectivity], 2))],
+                "itemStyle": {"color": COLOURS["selectivity"], "opacity": 0.5},
+                "barWidth": "60%",
+                "tooltip": {"formatter": tooltip},
+            }
         )
     for key, values in lines.items():
-        fig.add_trace(
-            go.Scatter(
-                x=list(range(len(values))),
-                y=list(values),
-                mode="lines+markers",
-                name=names[key],
-                line={"color": COLOURS.get(key, "#333333"), "width": 3, "dash": "dash" if key == "control" else None},
-                marker={"size": 8},
-                hovertemplate=f"{plotly_text(names[key])} · %{{x}}: %{{y:.3f}}<extra></extra>",
+        series.append(
+            layer_line(
+                names[key],
+                rounded([100 * float(v) for v in values], 2),
+                COLOURS.get(key, OTHER_COLOUR),
+                tooltip,
+                **({"type": "dashed"} if key == "control" else {}),
             )
         )
+    marks = []
     if majority is not None:
-        fig.add_hline(
-            y=majority,
-            line={"color": "#555555", "dash": "dot", "width": 1},
-            annotation_text=plotly_text(majority_label),
-            annotation_position="bottom right",
+        marks.append(
+            {
+                "name": majority_label,
+                "yAxis": round(100 * majority, 2),
+                "lineStyle": {"color": "#555555", "type": "dotted", "width": 1},
+                "label": REFERENCE_LABEL | {"position": "insideEndBottom"},
+            }
         )
     if expected_layer is not None:
-        fig.add_vline(
-            x=expected_layer,
-            line={"color": COLOURS["pretrained"], "dash": "dash", "width": 2},
-            annotation_text=plotly_text(expected_label),
-            annotation_position="top",
+        marks.append(
+            {
+                "name": expected_label,
+                "xAxis": round(float(expected_layer), 2),
+                "lineStyle": {"color": COLOURS["pretrained"], "type": "dashed", "width": 2},
+                "label": REFERENCE_LABEL | {"position": "end"},
+            }
         )
+    if marks:  # on the first line, which every chart has: a line of its own would take a legend entry
+        first_line = next(s for s in series if s["type"] == "line")
+        first_line["markLine"] = {"symbol": "none", "silent": True, "data": marks}
     n = max((len(v) for v in lines.values()), default=1)
-    fig.update_xaxes(title_text=layer_title, dtick=1, range=[-0.5, n - 0.5])
-    fig.update_yaxes(title_text=accuracy_title, range=[0, 1.02], tickformat=".0%")
-    fig.update_layout(legend={"orientation": "h", "y": -0.2, "yanchor": "top"}, bargap=0.4)
-    return style(fig, title, 430)
+    option = base_option(title) | {
+        # Long names: room for the legend's second line on a narrow screen.
+        "grid": grid(top=64 if title else 30, right=16, bottom=2 * LEGEND_ROOM + 8, left=8),
+        "xAxis": layer_axis(n, layer_title, padded=True),
+        "yAxis": value_axis(name=accuracy_title, percent=True, min=0, max=100, nameGap=12),
+        "legend": {"bottom": 0, "left": 0},
+        "series": series,
+    }
+    return Chart(option, 430 + LEGEND_ROOM)
 
 
 def geometry_by_layer(
@@ -90,42 +129,44 @@ def geometry_by_layer(
     layer_title: str,
     value_title: str,
     title: str | None = None,
-) -> go.Figure:
+) -> Chart:
     """Cosine measures per layer; keys ``<measure>_<init>``: solid for self-similarity, dotted for anisotropy,
     blue for the pre-trained model, vermillion for the random-initialised one."""
-    fig = go.Figure()
+    lines = []
     for key, values in series.items():
         init = key.rsplit("_", 1)[1]
-        fig.add_trace(
-            go.Scatter(
-                x=list(range(len(values))),
-                y=list(values),
-                mode="lines+markers",
-                name=names[key],
-                line={"color": COLOURS[init], "width": 3, "dash": "dot" if key.startswith("anisotropy") else None},
-                hovertemplate=f"{plotly_text(names[key])} · %{{x}}: %{{y:.3f}}<extra></extra>",
+        lines.append(
+            layer_line(
+                names[key],
+                rounded(values, 3),
+                COLOURS[init],
+                "{a} · {@[0]}: {@[1]}",
+                **({"type": "dotted"} if key.startswith("anisotropy") else {}),
             )
         )
     n = max((len(v) for v in series.values()), default=1)
-    fig.update_xaxes(title_text=layer_title, dtick=1, range=[-0.5, n - 0.5])
-    fig.update_yaxes(title_text=value_title, range=[-0.05, 1.02])
-    fig.update_layout(legend={"orientation": "h", "y": -0.2, "yanchor": "top"})
-    return style(fig, title, 400)
-
-
-def hover_sentence(text: str, width: int = 60) -> str:
-    """A sentence for a hover box: escaped, and wrapped (at spaces, or every ``width`` characters in Chinese)."""
-    if " " in text:
-        lines = textwrap.wrap(text, width)
-    else:
-        lines = [text[i : i + width // 2] for i in range(0, len(text), width // 2)]
-    return "<br>".join(plotly_text(line) for line in lines)
+    lowest = min((min(v) for v in series.values() if len(v)), default=0.0)
+    option = base_option(title) | {
+        # Four long names: room for the legend's second line on a narrow screen.
+        "grid": grid(top=48 if title else 16, right=16, bottom=2 * LEGEND_ROOM + 8, left=8),
+        "xAxis": layer_axis(n, layer_title),
+        # A cosine is at most 1; the scale starts at 0 unless a value is below it.
+        "yAxis": value_axis(name=value_title, min=min(0.0, math.floor(lowest * 5) / 5), max=1, nameGap=12),
+        "legend": {"bottom": 0, "left": 0},
+        "series": lines,
+    }
+    return Chart(option, 400)
 
 
 def label_groups(labels: Sequence[str], other: str) -> list[str]:
     """Labels as legend groups: the most common ``MAX_LABELS`` keep their name, the rest become ``other``."""
     keep = {name for name, _ in Counter(labels).most_common(MAX_LABELS)}
     return [label if label in keep else other for label in labels]
+
+
+PANEL_GAP = 3  # percent of the chart's width between two panels side by side
+PANEL_PX = 210  # a panel's plot
+PANEL_TITLE_PX = 30  # above it
 
 
 def pca_panels(
@@ -138,48 +179,67 @@ def pca_panels(
     other_label: str,
     title: str | None = None,
     columns: int = 4,
-) -> go.Figure:
+) -> Chart:
     """One scatter panel per layer: the word's vectors on their first two principal components, one colour per
-    label (shared legend), the sentence in the hover."""
+    label (a shared legend: a click on a label hides its points in every panel), the label and the sentence in
+    the tooltip. Each point carries them as its third and fourth items."""
     n_layers = coords.shape[0]
     rows = math.ceil(n_layers / columns)
-    titles = [panel_title.format(layer=i, share=float(explained[i, 0])) for i in range(n_layers)]
-    fig = make_subplots(
-        rows=rows,
-        cols=columns,
-        subplot_titles=[plotly_text(x) for x in titles],
-        horizontal_spacing=0.04,
-        vertical_spacing=0.12 if rows > 1 else 0.1,
-    )
+    width = (99 - PANEL_GAP * (columns - 1)) / columns  # 1% spare: a frame at 100% is cut
+    top = 40 if title else 0
     groups = label_groups(labels, other_label)
     order = [name for name, _ in Counter(groups).most_common() if name != other_label]
     order += [other_label] if other_label in groups else []
-    hovers = [hover_sentence(s) for s in sentences]
+    grids, x_axes, y_axes, titled, series = [], [], [], [], []
+    for layer in range(n_layers):
+        row, column = divmod(layer, columns)
+        left = column * (width + PANEL_GAP)
+        panel_top = top + PANEL_TITLE_PX + row * (PANEL_PX + PANEL_TITLE_PX)
+        grids.append(
+            grid(
+                top=panel_top, left=f"{left:.1f}%", width=f"{width:.1f}%", height=PANEL_PX - 10, right=None, bottom=None
+            )
+        )
+        # Coordinates mean nothing on their own: no numbers; a margin keeps the outermost points whole.
+        hidden = {"gridIndex": layer, "scale": True, "boundaryGap": ["8%", "8%"]}
+        hidden |= {"axisLabel": {"show": False}, "axisTick": {"show": False}}
+        x_axes.append(value_axis(**hidden))
+        y_axes.append(value_axis(**hidden))
+        share = float(explained[layer, 0])
+        titled.append((panel_title.format(layer=layer, share=share), f"{left + width / 2:.1f}%", panel_top - 24))
     for g, group in enumerate(order):
         members = [k for k, label in enumerate(groups) if label == group]
-        colour = "#BBBBBB" if group == other_label else LABEL_COLOURS[g % len(LABEL_COLOURS)]
+        colour = OTHER_LABEL_COLOUR if group == other_label else LABEL_COLOURS[g % len(LABEL_COLOURS)]
         for layer in range(n_layers):
-            fig.add_trace(
-                go.Scatter(
-                    x=coords[layer, members, 0].tolist(),
-                    y=coords[layer, members, 1].tolist(),
-                    mode="markers",
-                    marker={"color": colour, "size": 8, "line": {"width": 0.5, "color": "white"}},
-                    name=plotly_text(group),
-                    legendgroup=group,
-                    showlegend=layer == 0,
-                    text=[f"<b>{plotly_text(labels[k])}</b><br>{hovers[k]}" for k in members],
-                    hovertemplate="%{text}<extra></extra>",
-                ),
-                row=layer // columns + 1,
-                col=layer % columns + 1,
+            points = rounded(coords[layer, members], 3)
+            series.append(
+                {
+                    "type": "scatter",
+                    "name": group,
+                    "xAxisIndex": layer,
+                    "yAxisIndex": layer,
+                    "data": [[*point, labels[k], sentences[k]] for point, k in zip(points, members, strict=True)],
+                    "symbolSize": 8,
+                    "itemStyle": {"color": colour, "borderColor": "#FFFFFF", "borderWidth": 0.5},
+                }
             )
-    fig.update_xaxes(showticklabels=False, zeroline=False)
-    fig.update_yaxes(showticklabels=False, zeroline=False)
-    fig = style(fig, title, 280 * rows + 80)
-    # room above the first row for its panel titles (style() leaves 10 px when the figure has no title)
-    fig.update_layout(legend={"orientation": "h", "y": -0.05, "yanchor": "top"}, margin={"t": 70 if title else 40})
-    return fig
+    texts, lefts, tops = zip(*titled, strict=True)
+    option = base_option(title)
+    option |= {
+        "title": ([option["title"]] if title else []) + panel_titles(texts, lefts, tops),
+        "grid": grids,
+        "xAxis": x_axes,
+        "yAxis": y_axes,
+        # A sentence wraps in its tooltip instead of running off the screen.
+        "tooltip": {
+            "confine": True,
+            "formatter": "<b>{@[2]}</b><br/>{@[3]}",
+            "extraCssText": "white-space: normal; max-width: 360px; overflow-wrap: anywhere;",
+        },
+        "legend": {"bottom": 0, "left": 0, "data": order},
+        "series": series,
+    }
+    return Chart(option, top + rows * (PANEL_PX + PANEL_TITLE_PX) + 2 * LEGEND_ROOM)
 
 
 def neighbour_agreement(points: np.ndarray, labels: Sequence[str]) -> float:

@@ -58,6 +58,8 @@ FIGURE_CSS = f""".{FIGURE_CLASS} {{ margin: 0 0 0.5rem 0; font-size: 0.875rem; l
   line-height: 1.3; overflow-wrap: anywhere; }}
 .{FIGURE_CLASS} .box small {{ color: #555555; font-size: 0.7rem; }}
 .{FIGURE_CLASS} .box.key {{ background: none; align-items: flex-end; color: #555555; font-size: 0.75rem; }}
+/* The names of the lines stand level with the lines they name. */
+.{FIGURE_CLASS} .box.key > span {{ line-height: calc(0.95rem * 1.3); }}
 .{FIGURE_CLASS} .legend i.edge {{ outline: 1px solid #999999; outline-offset: -1px; }}
 """
 

@@ -1,12 +1,12 @@
-"""The NSP lab's figures: the ``[CLS] A [SEP] B [SEP]`` strip coloured by segment, and the P(IsNext) gauge."""
+"""The NSP lab's figures: the ``[CLS] A [SEP] B [SEP]`` input as token boxes coloured by segment (HTML,
+``app.charts.markup``), and P(IsNext) on a dial (an ECharts gauge)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-import plotly.graph_objects as go
-
-from .base import base_layout, figure, token_grid
+from .base import Chart, base_option
+from .markup import token_boxes
 from .palette import BLUE, LIGHT, ORANGE, PALE, VERMILLION
 
 # Cell codes: 2 * segment + (1 if special): A word, A special, B word, B special.
@@ -29,47 +29,74 @@ def segment_strip(
     segment_labels: Sequence[str],
     position_label: str,
     title: str | None = None,
-    per_row: int = 12,
-) -> go.Figure:
-    """The input as a grid of token cells, read left to right, top to bottom, coloured by segment.
-
-    Tokens are HTML-escaped: plotly renders a small set of tags inside text, and a token must show literally.
-    """
+) -> str:
+    """The input as a row of token boxes in reading order, wrapping like text, coloured by segment (HTML)."""
     codes = cell_codes(segment_ids, special)
     # Token on top, its position below: the three numbers BERT adds up are token, segment, position.
     hovers = [
         f"{position_label} {i} · {token} · {segment_labels[int(segment)]}"
         for i, (token, segment) in enumerate(zip(tokens, segment_ids))
     ]
-    return token_grid(
-        tokens,
-        [str(i) for i in range(len(tokens))],
-        hovers,
-        codes,
-        CELL_COLOURS,
-        list(zip(segment_labels, LEGEND_COLOURS)),
+    return token_boxes(
+        [[token, str(i)] for i, token in enumerate(tokens)],
+        [CELL_COLOURS[code] for code in codes],
+        hovers=hovers,
+        legend_entries=list(zip(segment_labels, LEGEND_COLOURS)),
         title=title,
-        per_row=per_row,
     )
 
 
-def is_next_gauge(probability: float, *, title: str) -> go.Figure:
-    """P(IsNext) on a 0–100% dial, with the 50% decision line."""
+DECISION_LINE = "#333333"
+DIAL_WIDTH = 28  # pixels of the coloured band
+# The decision line: a dark stop this share of the dial wide either side of 50%, about 3 pixels at 800 px.
+LINE_HALF_WIDTH = 0.004
+CLEAR = "rgba(0,0,0,0)"  # the second dial's band, but for its line
+
+
+def is_next_gauge(probability: float, *, title: str) -> Chart:
+    """P(IsNext) on a 0–100% half dial: a blue bar up to the probability, over a band that is pale vermillion below
+    the 50% decision line and pale blue above it; the line itself is dark across the band and the bar."""
+    percent = round(100 * float(probability), 1)
     dial = {
-        "type": "indicator",
-        "mode": "gauge+number",
-        "value": 100 * probability,
-        "number": {"suffix": "%", "valueformat": ".1f"},
-        "title": {"text": title},
-        "gauge": {
-            "axis": {"range": [0, 100], "ticksuffix": "%"},
-            "bar": {"color": BLUE},
-            "steps": [{"range": [0, 50], "color": PALE[VERMILLION]}, {"range": [50, 100], "color": PALE[BLUE]}],
-            "threshold": {"line": {"color": "#333", "width": 3}, "thickness": 0.9, "value": 50},
-        },
+        "type": "gauge",
+        "startAngle": 180,
+        "endAngle": 0,
+        "min": 0,
+        "max": 100,
+        # A percentage of half the chart's smaller side, its height: a half dial fills the height at 130%.
+        "center": ["50%", "86%"],
+        "radius": "130%",
+        "pointer": {"show": False},
+        "axisTick": {"show": False},
+        "title": {"show": False},
     }
-    # Room for the title and the 0% / 100% ticks.
-    return figure({"data": [dial], "layout": base_layout(None, 250, {"l": 40, "r": 40, "t": 60, "b": 10})})
+    band = {"width": DIAL_WIDTH}
+    bar = dial | {
+        "name": title,
+        "splitNumber": 4,  # 0, 25, 50, 75, 100: the decision line gets a label
+        "axisLine": {"lineStyle": band | {"color": [[0.5, PALE[VERMILLION]], [1, PALE[BLUE]]]}},
+        "progress": {"show": True, "width": DIAL_WIDTH // 2, "itemStyle": {"color": BLUE}},
+        "splitLine": {"distance": 4, "length": 6, "lineStyle": {"color": "#999999"}},
+        "axisLabel": {"distance": DIAL_WIDTH + 8, "formatter": "{value}%", "color": "#555555"},
+        # The number as the page writes it ("12.0%"): a template would drop the decimal of a whole number.
+        "detail": {"formatter": f"{percent:.1f}%", "offsetCenter": [0, "-12%"], "fontSize": 26, "color": "#222222"},
+        "data": [{"value": percent, "name": title}],
+        "tooltip": {"formatter": "{b}: {c}%"},
+    }
+    # A second dial, drawn over the first, so that the line crosses the bar too.
+    line = dial | {
+        "axisLine": {
+            "lineStyle": band
+            | {"color": [[0.5 - LINE_HALF_WIDTH, CLEAR], [0.5 + LINE_HALF_WIDTH, DECISION_LINE], [1, CLEAR]]}
+        },
+        "splitLine": {"show": False},
+        "axisLabel": {"show": False},
+        "detail": {"show": False},
+        "data": [],
+        "silent": True,
+        "tooltip": {"show": False},
+    }
+    return Chart(base_option(title) | {"series": [bar, line]}, 220)
 
 
 def segment_summary(segment_ids: Sequence[int], template: str) -> str:

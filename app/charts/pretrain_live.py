@@ -1,30 +1,35 @@
-"""Charts of the live pre-training page: records in (one per evaluation, per run), plotly figures out."""
+"""Charts of the live pre-training page: records in (one per evaluation, per run), a ``Chart`` out.
+
+The page redraws them at every evaluation of a live run (every few seconds), from a few dozen records a run:
+plain lists, built in one go."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-import plotly.graph_objects as go
-
-from .base import (
-    SUMMARY_JOIN,
-    base_layout,
-    bottom_margin,
-    figure,
-    horizontal_line,
-    left_margin,
-    right_legend_margin,
-    two_panels,
-)
+from .base import LEGEND_ROOM, SUMMARY_JOIN, Chart, base_option, category_axis, grid, rounded, side_by_side, value_axis
+from .finetune import BASELINE_STYLE
 from .palette import BLUE, VERMILLION
 
 RUN_COLOURS = (BLUE, VERMILLION)
 
 
-def _right_margin(legend: bool, run_names: Mapping[str, str]) -> int:
-    """Room for the legend of the runs, or without one for what ends past the plot's right edge: the last step's
-    number, the baseline's label (measured 17 px)."""
-    return right_legend_margin(run_names.values()) if legend else 25
+def run_colour(index: int) -> str:
+    return RUN_COLOURS[index % len(RUN_COLOURS)]
+
+
+def curve(name: str, points: Sequence[tuple], colour: str, tooltip: str, **where) -> dict:
+    """One run's line, a small marker at each evaluation (what its tooltip reads)."""
+    return {
+        "type": "line",
+        "name": name,
+        "data": [list(point) for point in points],
+        "symbol": "circle",
+        "symbolSize": 5,
+        "lineStyle": {"color": colour, "width": 2},
+        "itemStyle": {"color": colour},
+        "tooltip": {"formatter": tooltip},
+    } | where
 
 
 def loss_curves(
@@ -35,37 +40,31 @@ def loss_curves(
     nsp_title: str,
     step_title: str,
     title: str | None = None,
-) -> go.Figure:
-    """Held-out MLM loss (left) and NSP loss (right) against the step, one colour per run. Built in one go: it is
-    redrawn at every evaluation of a live run."""
-    data = []
+) -> Chart:
+    """Held-out MLM loss (left) and NSP loss (right) against the step, one colour per run; a legend only to tell
+    several runs apart (with one, it took the panels' room for nothing)."""
+    series = []
     for i, (run, name) in enumerate(run_names.items()):
         rows = records.get(run, ())
         x = [r["steps"] for r in rows]
-        for panel, metric in (("", "mlm_loss"), ("2", "nsp_loss")):
-            data.append(
-                {
-                    "type": "scatter",
-                    "x": x,
-                    "y": [r[metric] for r in rows],
-                    "mode": "lines",
-                    "name": name,
-                    "legendgroup": run,
-                    "showlegend": panel == "",
-                    "line": {"color": RUN_COLOURS[i % len(RUN_COLOURS)]},
-                    "xaxis": f"x{panel}",
-                    "yaxis": f"y{panel}",
-                }
-            )
-    # A legend only to tell runs apart: with one run it took a sixth of an 800 px page from the two panels.
+        for index, metric in ((0, "mlm_loss"), (1, "nsp_loss")):
+            points = zip(x, rounded([r[metric] for r in rows]), strict=True)
+            tooltip = f"{{a}} · {step_title} {{@[0]}}: {{@[1]}}"
+            series.append(curve(name, points, run_colour(i), tooltip, xAxisIndex=index, yAxisIndex=index))
     several = sum(bool(records.get(run)) for run in run_names) > 1
-    margin = {"l": left_margin(["10.0"]), "r": _right_margin(several, run_names), "b": bottom_margin(title=True)}
-    if not title:  # room for the two panel titles, which the 10 px default would clip
-        margin["t"] = 40
-    layout = base_layout(title, 340, margin) | two_panels((mlm_title, nsp_title)) | {"showlegend": several}
-    for axis in ("xaxis", "xaxis2"):
-        layout[axis]["title"] = {"text": step_title}
-    return figure({"data": data, "layout": layout})
+    option = base_option(title)
+    panels = side_by_side((mlm_title, nsp_title), top=34 if title else 0, legend_below=several)
+    option |= {
+        "title": ([option["title"]] if title else []) + panels["title"],
+        "grid": panels["grid"],
+        "xAxis": [value_axis(name=step_title, gridIndex=index, nameGap=25) for index in (0, 1)],
+        # Losses over their own range: an NSP loss that falls from 0.69 to 0.6 would be flat on an axis from 0.
+        "yAxis": [value_axis(gridIndex=index, scale=True) for index in (0, 1)],
+        "series": series,
+    }
+    if several:
+        option["legend"] = {"bottom": 0, "left": 0, "data": [run_names[run] for run in run_names if records.get(run)]}
+    return Chart(option, 340 + (LEGEND_ROOM if several else 0))
 
 
 def accuracy_curves(
@@ -76,42 +75,50 @@ def accuracy_curves(
     accuracy_title: str,
     step_title: str,
     title: str | None = None,
-) -> go.Figure:
-    """Held-out [MASK] top-1 per run against the step, with the word-frequency baseline (on the same targets)
-    as a dashed line: the plateau a model sits on until it starts to read the context."""
-    data, baseline = [], None
+) -> Chart:
+    """Held-out [MASK] top-1 per run (in percent) against the step, with the word-frequency baseline (on the same
+    targets) as a dashed line: the plateau a model sits on until it starts to read the context."""
+    series, baseline, last_step = [], None, 0
     for i, (run, name) in enumerate(run_names.items()):
         rows = records.get(run, ())
         if not rows:
             continue
         baseline = rows[-1]["frequency_baseline_top1"]
-        data.append(
+        last_step = max(last_step, rows[-1]["steps"])
+        points = zip([r["steps"] for r in rows], rounded([100 * r["heldout_top1"] for r in rows], 2), strict=True)
+        series.append(curve(name, points, run_colour(i), "{a} · {@[0]}: {@[1]}%"))
+    names = [s["name"] for s in series]
+    if baseline is not None:
+        value = round(100 * baseline, 2)
+        # A line across the plot, and under it one point at the last step: a mark line alone would not count
+        # in the axis's range, and a baseline above every run would fall off the chart.
+        series.append(
             {
-                "type": "scatter",
-                "x": [r["steps"] for r in rows],
-                "y": [r["heldout_top1"] for r in rows],
-                "mode": "lines+markers",
-                "name": name,
-                "line": {"color": RUN_COLOURS[i % len(RUN_COLOURS)]},
-                "hovertemplate": "%{x}: %{y:.1%}<extra></extra>",
+                "type": "line",
+                "name": baseline_name,
+                "data": [[last_step, value]],
+                "symbol": "none",
+                "silent": True,
+                "tooltip": {"show": False},
+                "markLine": {
+                    "symbol": "none",
+                    "silent": True,
+                    "lineStyle": BASELINE_STYLE,
+                    "label": {"position": "insideEndBottom", "formatter": "{b}", "color": "#555555"},
+                    "data": [{"yAxis": value, "name": f"{baseline_name}: {baseline:.1%}"}],
+                },
             }
         )
-    # Plotly shows a legend from two traces on.
-    margin = {
-        "l": left_margin(["100%"], title=True),
-        "r": _right_margin(len(data) > 1, run_names),
-        "b": bottom_margin(title=True),
+    several = len(names) > 1
+    option = base_option(title) | {
+        "grid": grid(top=40 if title else 24, bottom=8 + (LEGEND_ROOM if several else 0), left=8, right=24),
+        "xAxis": value_axis(name=step_title, nameGap=25),
+        "yAxis": value_axis(name=accuracy_title, percent=True, min=0, nameGap=12),
+        "series": series,
     }
-    layout = base_layout(title, 340, margin) | {
-        "yaxis": {"title": {"text": accuracy_title}, "tickformat": ".0%", "rangemode": "tozero"},
-        "xaxis": {"title": {"text": step_title}},
-    }
-    if baseline is not None:
-        shape, label = horizontal_line(
-            baseline, {"dash": "dash", "color": "#888888"}, {"text": f"{baseline_name}: {baseline:.1%}"}, above=False
-        )
-        layout |= {"shapes": [shape], "annotations": [label]}
-    return figure({"data": data, "layout": layout})
+    if several:
+        option["legend"] = {"bottom": 0, "left": 0, "data": names}
+    return Chart(option, 340 + (LEGEND_ROOM if several else 0))
 
 
 def target_kind_bars(
@@ -121,31 +128,36 @@ def target_kind_bars(
     kind_names: Mapping[str, str],
     accuracy_title: str,
     title: str | None = None,
-) -> go.Figure:
-    """Top-1 per kind of held-out target ([MASK], kept unchanged, replaced at random), one bar group per run."""
+) -> Chart:
+    """Top-1 per kind of held-out target ([MASK], kept unchanged, replaced at random), in percent, one bar group
+    per run, each bar labelled with its value."""
     keys = {"masked": "heldout_top1", "kept": "kept_top1", "random": "random_top1"}
-    data = []
+    series = []
     for i, (run, name) in enumerate(run_names.items()):
         record = last.get(run)
         if record is None:
             continue
-        values = [record[keys[kind]] for kind in kind_names]
-        data.append(
+        series.append(
             {
                 "type": "bar",
-                "x": list(kind_names.values()),
-                "y": values,
                 "name": name,
-                "marker": {"color": RUN_COLOURS[i % len(RUN_COLOURS)]},
-                "text": [f"{v:.1%}" for v in values],
-                "textposition": "auto",
+                "data": rounded([100 * record[keys[kind]] for kind in kind_names], 1),
+                "itemStyle": {"color": run_colour(i)},
+                "label": {"show": True, "position": "top", "formatter": "{c}%"},
             }
         )
-    layout = base_layout(title, 340) | {
-        "barmode": "group",
-        "yaxis": {"title": {"text": accuracy_title}, "tickformat": ".0%", "range": [0, 1]},
+    several = len(series) > 1
+    top = (40 if title else 24) + (28 if several else 0)
+    option = base_option(title) | {
+        "grid": grid(top=top, bottom=8, left=8, right=8),
+        "xAxis": category_axis(list(kind_names.values())),
+        "yAxis": value_axis(name=accuracy_title, percent=True, min=0, max=100, nameGap=12),
+        "tooltip": {"confine": True, "trigger": "item", "formatter": "{a} · {b}: {c}%"},
+        "series": series,
     }
-    return figure({"data": data, "layout": layout})
+    if several:
+        option["legend"] = {"top": top - 30, "left": 0}
+    return Chart(option, 340 + (28 if several else 0))
 
 
 def loss_summary(records: Mapping[str, Sequence[Mapping]], run_names: Mapping[str, str], template: str) -> str:
