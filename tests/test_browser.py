@@ -541,7 +541,8 @@ def test_live_pretraining_draws_its_curves_and_the_probe(page, server):
     page.get_by_role("button", name=TEXT["start"]["en"]).click()
     probe = page.get_by_text(TEXT["probe_header"]["en"])
     probe.wait_for(timeout=120_000)  # the first evaluation: the child process started and trained 25 steps
-    chart_named(page, TEXT["baseline"]["en"]).locator("canvas").first.wait_for()
+    baseline = TEXT["summary_baseline"]["en"].split(":")[0]  # the accuracy chart's finding names the baseline
+    chart_named(page, baseline).locator("canvas").first.wait_for()
     chart_named(page, TEXT["mlm_loss"]["en"]).locator("canvas").first.wait_for()
     # The probe's top-5 bars, drawn: their finding names the most likely tokens.
     page.locator(CHART).nth(2).locator("canvas").first.wait_for()
