@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pyarrow as pa
 from streamlit.testing.v1 import AppTest
 
@@ -61,6 +62,12 @@ def charts(at: AppTest) -> list[dict]:
         option["alt"] = element.proto.alt
         out.append(option)
     return out
+
+
+def dataset(option: dict) -> pd.DataFrame:
+    """A chart's dataset as a DataFrame, whether a builder made it (an Arrow table) or a page sent it."""
+    source = option["dataset"]["source"]
+    return source.to_pandas() if isinstance(source, pa.Table) else source
 
 
 def heatmap_matrix(option: dict) -> np.ndarray:

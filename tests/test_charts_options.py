@@ -4,7 +4,7 @@ figure of text with everything the reader typed escaped. ``BUILDERS`` is also th
 import json
 
 import numpy as np
-import pandas as pd
+import pyarrow as pa
 import pytest
 
 from app.attention_stats import STATISTICS
@@ -224,7 +224,7 @@ def test_every_builder_makes_a_chart_echarts_can_take_or_escaped_html(name):
     assert isinstance(made, Chart) and isinstance(made.height, int) and 100 <= made.height <= 4000
     option = dict(made.option)
     source = option.pop("dataset", {}).get("source")
-    assert source is None or isinstance(source, pd.DataFrame)
+    assert source is None or isinstance(source, pa.Table)
     text = json.dumps(option, allow_nan=False)  # JSON-compatible: no numpy numbers, no NaN
     assert option["animation"] is False
     for series in option["series"]:

@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 import torch
-from apptest_helpers import read_boxes, read_legend
+from apptest_helpers import dataset, read_boxes, read_legend
 
 from app import masking_lab as lab
 from app.charts.base import left_to_right
@@ -383,7 +383,7 @@ def test_convergence_chart_draws_each_share_with_its_dashed_target():
     assert [s["itemStyle"]["color"] for s in series] == [BLUE, BLUE, ORANGE, ORANGE]
     assert [s["lineStyle"].get("type") for s in series] == [None, "dashed", None, "dashed"]
     assert series[1]["data"] == [[1, 80.0], [10, 80.0]] and series[3]["data"] == [[1, 10.0], [10, 10.0]]
-    source = option["dataset"]["source"]  # percent, to the hundredth of a point
+    source = dataset(option)  # percent, to the hundredth of a point
     assert source[series[0]["encode"]["x"]].tolist() == draws.tolist()
     assert source[series[0]["encode"]["y"]].to_numpy() == pytest.approx(100 * masked, abs=0.005)
     assert source[series[2]["encode"]["y"]].to_numpy() == pytest.approx(100 * other, abs=0.005, nan_ok=True)

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from apptest_helpers import charts as page_charts
-from apptest_helpers import heatmap_matrix, preformatted
+from apptest_helpers import dataset, heatmap_matrix, preformatted
 from streamlit.testing.v1 import AppTest
 
 from app.charts import finetune as charts
@@ -269,7 +269,7 @@ def test_confusion_heatmap_colours_shares_and_prints_counts():
     ).option
     assert option["xAxis"]["data"] == option["yAxis"]["data"] == ["neg", "<pos>"]
     assert heatmap_matrix(option).tolist() == [[75.0, 25.0], [0.0, 100.0]]  # the colour: each row's share, in %
-    cells = option["dataset"]["source"]
+    cells = dataset(option)
     counts = cells.pivot_table(index="y", columns="x", values="count", observed=False, sort=False)
     assert counts.loc[["neg", "<pos>"], ["neg", "<pos>"]].to_numpy().tolist() == [[3, 1], [0, 4]]
     [series] = option["series"]

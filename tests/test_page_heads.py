@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from apptest_helpers import charts, heatmap_matrix, open_app_page
+from apptest_helpers import charts, dataset, heatmap_matrix, open_app_page
 
 from app.charts import heads as head_charts
 from app.charts.palette import allowed
@@ -31,7 +31,7 @@ def step(at, number: int):
 def thumbnail_tiles(option: dict, n_layers: int, n_heads: int) -> np.ndarray:
     """The thumbnails chart's tiles read back from its cells: (layers, heads, t, t), in percent of each head's
     largest weight; NaN where no cell is."""
-    cells = option["dataset"]["source"]
+    cells = dataset(option)
     pitch = len(option["xAxis"][0]["data"]) // n_heads
     margin = head_charts.TILE_MARGIN
     t = pitch - 2 * margin
@@ -80,7 +80,7 @@ def test_page_runs_the_four_steps_in_each_language(lang, hf_checkpoint):
     assert TEXT["pattern_reference"][lang] in " ".join(c.value for c in at.caption)
     thumbnails, counts = charts(at)
     # Thumbnails: each head's map scaled to its own maximum, in whole percent, sent in small integers.
-    assert thumbnails["dataset"]["source"]["value"].dtype == np.uint8
+    assert dataset(thumbnails)["value"].dtype == np.uint8
     tiles = thumbnail_tiles(thumbnails, N_LAYERS, N_HEADS)
     assert len(thumbnails["dataset"]["source"]) == tiles.size  # a cell each, none in the margins between tiles
     assert not np.isnan(tiles).any() and (tiles.max(axis=(2, 3)) == 100).all() and tiles.min() >= 0

@@ -12,6 +12,7 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 
 import numpy as np
+import pyarrow as pa
 
 from .base import (
     NUMBERED_AXIS_FROM,
@@ -189,7 +190,7 @@ def confusion_heatmap(
     each cell the count."""
     names = axis_labels(labels)
     data = heatmap_data(100 * np.asarray(shares, dtype=np.float64), names, names, digits=1)
-    data["count"] = np.asarray(counts, dtype=np.int64).ravel()  # row by row, as heatmap_data lays out the cells
+    data = data.append_column("count", pa.array(np.asarray(counts, dtype=np.int64).ravel()))  # row by row, as the cells
     upright = len(names) <= 5
     option = base_option(title) | {
         "dataset": {"source": data},

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 import numpy as np
-import pandas as pd
+import pyarrow as pa
 
 from .attention import layer_head_axes, layer_head_cells
 from .base import (
@@ -86,7 +86,7 @@ TILE_MARGIN = 2
 THUMBNAIL_ROW = 64  # pixels per layer: a tile about as tall as it is wide on a 1400 px screen
 
 
-def thumbnail_cells(maps: np.ndarray) -> pd.DataFrame:
+def thumbnail_cells(maps: np.ndarray) -> pa.Table:
     """Every head's map (L, nh, t, t) as the cells of one heatmap, in whole percent of the head's own largest
     weight (so that sharp and broad heads both show): columns x and y (positions on the tiled canvas) and value.
     The tiles' cells only, not their margins: 144 heads of 24 tokens are 83,000 cells, sent as Arrow in small
@@ -96,7 +96,7 @@ def thumbnail_cells(maps: np.ndarray) -> pd.DataFrame:
     peaks = maps.max(axis=(2, 3), keepdims=True)
     scaled = np.round(100 * maps / np.where(peaks > 0, peaks, 1.0))
     layer, head, row, column = np.indices(maps.shape).reshape(4, -1)
-    return pd.DataFrame(
+    return pa.table(
         {
             "x": (head * pitch + TILE_MARGIN + column).astype(np.int16),
             "y": (layer * pitch + TILE_MARGIN + row).astype(np.int16),
@@ -354,7 +354,7 @@ def token_views(
     shares = 100 * np.stack([np.asarray(rows[k], dtype=np.float64) for k in keys])
     x, y = axis_labels(tokens), [names[k] for k in keys]
     data = heatmap_data(shares, x, y, digits=2)
-    data["whole"] = np.round(shares).astype(np.int64).ravel()  # row by row, as heatmap_data lays out the cells
+    data = data.append_column("whole", pa.array(np.round(shares).astype(np.int64).ravel()))  # row by row, as the cells
     labelled = len(tokens) <= MAX_LABELLED_TOKENS
     highest = float(shares.max(initial=0.0)) or 100.0
     option = base_option(title) | {

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 import numpy as np
-import pandas as pd
+import pyarrow as pa
 
 from .base import SUMMARY_JOIN, Chart, base_option, distinct, grid, value_axis
 from .markup import token_boxes
@@ -79,7 +79,7 @@ def convergence_chart(
     x = [int(d) for d in draws]
     names = [f"{name} ({target_suffix} {target:.0%})" for name, _, target, _ in series]
     columns = distinct([x_title or "draws", *names])
-    data = pd.DataFrame(
+    data = pa.table(
         {columns[0]: np.asarray(x, dtype=np.int64)}
         | {
             column: np.round(100 * np.asarray(values, dtype=np.float64), 2)
