@@ -8,7 +8,9 @@ background thread, so it answers at once; a page opened meanwhile waits only for
 """
 
 import contextlib
+import importlib
 import os
+import pkgutil
 import sys
 import threading
 
@@ -17,9 +19,20 @@ import streamlit as st
 
 def warm_up() -> None:
     """Load the embedded model, trace its forward passes and compute the head lab's statistics in both languages,
-    into the caches every session reads."""
+    into the caches every session reads; before that, import what a page run imports, which the first visitor's
+    run did (0.6 s of its attention page): the app's modules, pandas (which pyarrow loads the first time a chart's
+    table is made), Streamlit's emoji pattern (compiled the first time a page's icon is checked) and PIL (the
+    page icon)."""
     if sys.platform.startswith("linux"):  # this thread only (Linux gives threads their own niceness): pages first
         os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
+    import pandas  # noqa: F401 - each imported for its side effect: loaded once, here
+    import PIL.Image  # noqa: F401
+    import streamlit.emojis  # noqa: F401
+
+    import app
+
+    for module in pkgutil.walk_packages(app.__path__, "app."):
+        importlib.import_module(module.name)
     from app import heads_lab, models
     from app.text import LANGUAGES
 

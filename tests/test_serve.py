@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 import threading
+from pathlib import Path
 
 import pytest
 import streamlit as st
@@ -14,6 +17,8 @@ import serve
 from app import heads_lab, models
 from app.text import LANGUAGES
 from model import inference
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_serve_is_an_app_of_the_entry_script_that_warms_the_model_as_it_starts(monkeypatch):
@@ -41,3 +46,19 @@ def test_serve_is_an_app_of_the_entry_script_that_warms_the_model_as_it_starts(m
     at.run()
     at.switch_page("pages/attention.py").run()
     assert not at.exception and at.get("echarts_chart")
+
+
+FIRST_RUN_IMPORTS = ("pandas", "streamlit.emojis", "PIL.Image", "app.navigation", "app.sidebar", "app.charts.attention")
+
+
+def test_the_warm_up_imports_what_a_first_page_run_would():
+    """The first visitor's attention page took 0.6 s longer than the next one's, importing pandas (pyarrow loads
+    it for a chart's first table), Streamlit's emoji pattern and the app's own modules: the warm-up does that."""
+    code = (
+        "import sys, serve; from app import heads_lab, models; "
+        "models.warm_up = heads_lab.statistics = lambda *args: None; "
+        "before = set(sys.modules); serve.warm_up(); "
+        f"print(sorted(m for m in {FIRST_RUN_IMPORTS!r} if m in set(sys.modules) - before))"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert result.stdout.splitlines()[-1] == str(sorted(FIRST_RUN_IMPORTS))
