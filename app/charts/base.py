@@ -75,11 +75,6 @@ def axis_labels(tokens: Sequence[str]) -> list[str]:
     return [f"{i} · {label}" for i, label in enumerate(labels)]
 
 
-def scale(name: str) -> list[str]:
-    """A colour scale (``palette.COLOUR_SCALES``) as the evenly spaced colours a ``visualMap`` runs through."""
-    return list(SCALE_STOPS[name])
-
-
 def rounded(values, digits: int = 4) -> list:
     """Numbers as a chart sends them: plain floats, rounded past what a colour or a tooltip shows (a map of 512
     tokens is 262,144 cells), NaN as None (an empty cell or a gap in a line)."""
@@ -91,7 +86,7 @@ def rounded(values, digits: int = 4) -> list:
     )
 
 
-def base_option(title: str | None = None, *, subtitle: str | None = None) -> dict:
+def base_option(title: str | None = None) -> dict:
     """The look every chart shares: our fonts and colours, no animation (a chart redrawn at every rerun should
     not replay its entry), tooltips kept inside the chart, and the title at the top left."""
     option = {
@@ -103,8 +98,6 @@ def base_option(title: str | None = None, *, subtitle: str | None = None) -> dic
     }
     if title:
         option["title"] = {"text": title, "left": 0, "top": 0, "textStyle": {"fontSize": TITLE_SIZE}}
-        if subtitle:
-            option["title"]["subtext"] = subtitle
     return option
 
 
@@ -148,6 +141,26 @@ def category_axis(labels: Sequence[str], *, name: str | None = None, **extra) ->
     return axis | extra
 
 
+def text_px(text: str) -> int:
+    """About how wide ``text`` is drawn at the charts' 12 px: a CJK character a square, a Latin letter about half."""
+    return sum(12 if unicodedata.east_asian_width(c) in "WF" else 7 for c in text)
+
+
+def line(name: str, points, colour: str | None, tooltip: str, *, symbol_size: int = 7, **style) -> dict:
+    """One curve through ``points`` (x, y), a marker at each; ``colour`` None takes the palette's next, ``style``
+    adds to the line's (a dash)."""
+    colouring = {"color": colour} if colour else {}
+    return {
+        "type": "line",
+        "name": name,
+        "data": [list(point) for point in points],
+        "symbolSize": symbol_size,
+        "lineStyle": {"width": 3} | colouring | style,
+        "itemStyle": colouring,
+        "tooltip": {"formatter": tooltip},
+    }
+
+
 def value_axis(*, name: str | None = None, percent: bool = False, **extra) -> dict:
     """A numeric axis; ``percent`` for values already in percent (0-100), labelled with "%"."""
     axis = {"type": "value"}
@@ -159,7 +172,8 @@ def value_axis(*, name: str | None = None, percent: bool = False, **extra) -> di
 
 
 def colour_bar(low: float, high: float, colours: str = SEQUENTIAL, **extra) -> dict:
-    """A continuous ``visualMap``: values from ``low`` to ``high`` through a scale, its bar at the right."""
+    """A continuous ``visualMap``: values from ``low`` to ``high`` through a scale (``palette.COLOUR_SCALES``, its
+    evenly spaced colours), its bar at the right."""
     return {
         "type": "continuous",
         "min": low,
@@ -169,7 +183,7 @@ def colour_bar(low: float, high: float, colours: str = SEQUENTIAL, **extra) -> d
         "text": [f"{high:.3g}", f"{low:.3g}"],  # the scale's ends, above and below its bar
         "right": 0,
         "top": "middle",
-        "inRange": {"color": scale(colours)},
+        "inRange": {"color": list(SCALE_STOPS[colours])},
     } | extra
 
 

@@ -8,7 +8,6 @@ Streamlit escapes.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 
 from model.inference import FillStep, PllResult, Prediction, TokenScore
@@ -22,6 +21,7 @@ from .base import (
     probability_bars,
     quoted,
     ranked_summary,
+    text_px,
     unique_labels,
     value_axis,
 )
@@ -66,11 +66,6 @@ SENTENCE_LABEL_PX = 200  # a sentence longer than this wraps, leaving the bars m
 # The bars' width on a screen of middling width, against which a token is written on its segment only if it fits:
 # ECharts writes a label past its bar's ends, over the next token's. Narrower, labels that then collide are hidden.
 PLOT_PX = 480
-
-
-def text_px(text: str) -> int:
-    """About how wide ``text`` is drawn at the chart's 12 px: a CJK character twice a Latin letter."""
-    return sum(12 if unicodedata.east_asian_width(c) in "WF" else 7 for c in text)
 
 
 def pll_bars(results: Sequence[PllResult], *, title: str, axis_title: str, hover: str) -> Chart:

@@ -8,7 +8,6 @@ Tokens come from the user's own sentence: ECharts draws them as plain text, and 
 from __future__ import annotations
 
 import math
-import unicodedata
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -27,6 +26,7 @@ from .base import (
     quoted,
     rounded,
     side_by_side,
+    text_px,
     value_axis,
 )
 from .markup import token_boxes
@@ -249,11 +249,6 @@ def tag_strip(
 UPRIGHT_LABELS_PX = 440
 
 
-def label_px(label: str) -> int:
-    """About how wide a 12 px label is: a Chinese character is a square, a Latin letter about half of one."""
-    return sum(12 if unicodedata.east_asian_width(c) in "WF" else 7 for c in label)
-
-
 def grouped_bars(
     names: Sequence[str], groups: Sequence[tuple[str, Sequence[float], str]], *, digits: int, **axis
 ) -> tuple[dict, list[dict]]:
@@ -261,7 +256,7 @@ def grouped_bars(
     percent, colour). The labels stand upright while a row of them fits (a sentence of Chinese characters does),
     and are turned otherwise; past ``NUMBERED_AXIS_FROM`` they carry positions, and ECharts shows every n-th."""
     crowded = len(names) >= NUMBERED_AXIS_FROM
-    upright = sum(label_px(name) + 12 for name in names) <= UPRIGHT_LABELS_PX
+    upright = sum(text_px(name) + 12 for name in names) <= UPRIGHT_LABELS_PX
     labels = {"interval": "auto" if crowded else 0, "rotate": 0 if upright else 45}
     x = category_axis(names, **axis) | {"axisLabel": labels}
     series = [

@@ -24,6 +24,7 @@ from .base import (
     grid,
     heatmap_data,
     legend_entries,
+    line,
     rounded,
     unique_labels,
     value_axis,
@@ -39,20 +40,6 @@ PATTERN_COLOURS = {
     "heterogeneous": "#999999",
 }
 FEATURE_COLOURS = {"cls": BLUE, "sep": VERMILLION, "punct": GREEN, "prev": ORANGE, "next": PURPLE}
-
-
-def line(name: str, points, colour: str | None, tooltip: str) -> dict:
-    """One curve through ``points`` (x, y), a marker at each; ``colour`` None takes the palette's next."""
-    style = {"color": colour} if colour else {}
-    return {
-        "type": "line",
-        "name": name,
-        "data": [list(point) for point in points],
-        "symbolSize": 7,
-        "lineStyle": {"width": 3} | style,
-        "itemStyle": style,
-        "tooltip": {"formatter": tooltip},
-    }
 
 
 def layer_profile(

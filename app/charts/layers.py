@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from .base import LEGEND_ROOM, SUMMARY_JOIN, Chart, base_option, grid, panel_titles, rounded, value_axis
+from .base import LEGEND_ROOM, SUMMARY_JOIN, Chart, base_option, grid, line, panel_titles, rounded, value_axis
 from .palette import BLUE, CATEGORICAL, SKY, VERMILLION
 
 COLOURS = {"pretrained": BLUE, "random": VERMILLION, "control": "#999999", "selectivity": SKY}
@@ -38,15 +38,7 @@ def layer_axis(n_layers: int, name: str, *, padded: bool = False, **extra) -> di
 
 def layer_line(name: str, values: Sequence[float], colour: str, tooltip: str, **style) -> dict:
     """One value per layer as a line with a marker at each layer."""
-    return {
-        "type": "line",
-        "name": name,
-        "data": [[layer, value] for layer, value in enumerate(values)],
-        "symbolSize": 8,
-        "lineStyle": {"color": colour, "width": 3} | style,
-        "itemStyle": {"color": colour},
-        "tooltip": {"formatter": tooltip},
-    }
+    return line(name, enumerate(values), colour, tooltip, symbol_size=8, **style)
 
 
 def accuracy_by_layer(
