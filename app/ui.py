@@ -109,8 +109,10 @@ def plot(chart: Chart, key: str | None = None, summary: str | None = None, **sel
     reader says for the canvas. Streamlit's toolbar over the chart saves it as a PNG and shows it full screen.
     ``selection`` (``on_select``) makes the chart a widget: its return value is then the selection."""
     option = presented(chart.option) if st.session_state.get("presenter") else chart.option
-    name = accessible_name(chart.option, summary)
-    drawn = st.echarts_chart(option, height=chart.height, key=key, alt=name, **selection)
+    with st.container(gap=None):  # the title sits on its chart, as a caption sits under a figure
+        if chart.title:
+            st.html(f'<p class="{CHART_TITLE_CLASS}">{html.escape(chart.title, quote=False)}</p>')
+        drawn = st.echarts_chart(option, height=chart.height, key=key, alt=accessible_name(chart, summary), **selection)
     caption_summary(summary)
     return drawn
 
@@ -134,6 +136,12 @@ def preformatted(text: str, container=None) -> None:
     (container or st).html(f'<pre class="{PREFORMATTED_CLASS}">{html.escape(text, quote=False)}</pre>')
 
 
+CHART_TITLE_CLASS = "bert-lab-chart-title"
+# A chart's title is text, so it wraps in a narrow column (an 800 px screen, a phone) where ECharts would cut it.
+CHART_TITLE_CSS = f""".{CHART_TITLE_CLASS} {{
+  margin: 0 0 0.25rem 0; font-size: 1rem; font-weight: 600; line-height: 1.3; overflow-wrap: anywhere;
+}}
+"""
 PREFORMATTED_CLASS = "bert-lab-pre"
 # A tint, not a colour, behind the text: readable on a light and on a dark theme.
 PREFORMATTED_CSS = f""".{PREFORMATTED_CLASS} {{
@@ -179,7 +187,7 @@ html { font-size: 20px; }
 
 def style_sheet(presenter: bool) -> str:
     """The app's own CSS for every run, as the ``<style>`` element ``apply_display`` sends."""
-    return f"<style>{LAYOUT_CSS}{PREFORMATTED_CSS}{FIGURE_CSS}{PRESENTER_CSS if presenter else ''}</style>"
+    return f"<style>{LAYOUT_CSS}{PREFORMATTED_CSS}{CHART_TITLE_CSS}{FIGURE_CSS}{PRESENTER_CSS if presenter else ''}</style>"
 
 
 def apply_display(presenter: bool) -> None:

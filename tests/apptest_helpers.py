@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 
 from app.charts.base import matrix_of
 from app.charts.markup import FIGURE_CLASS
-from app.ui import PREFORMATTED_CLASS
+from app.ui import CHART_TITLE_CLASS, PREFORMATTED_CLASS
 
 APP = str(Path(__file__).resolve().parents[1] / "streamlit_app.py")
 
@@ -49,10 +49,39 @@ def open_app_page(name: str, lang: str = "en", **state) -> AppTest:
     return at
 
 
+_CHART_TITLE = re.compile(rf'^<p class="{CHART_TITLE_CLASS}">(.*)</p>$', re.DOTALL)
+
+
+def _chart_titles(at) -> dict[int, str]:
+    """The title above each chart that has one (``app.ui.plot``: the element just before the chart), by the id
+    of the chart's element, in a page (an ``AppTest``) or in one of its blocks."""
+    titles = {}
+
+    def walk(node) -> None:
+        title = None
+        for child in getattr(node, "children", {}).values():  # in page order
+            if child.type == "echarts_chart" and title is not None:
+                titles[id(child)] = title
+            found = _CHART_TITLE.match(child.proto.body) if child.type == "html" else None
+            title = html.unescape(found.group(1)) if found else None
+            walk(child)
+
+    walk(getattr(at, "_tree", at))
+    return titles
+
+
+def chart_titles(at: AppTest) -> list[str]:
+    """The texts of the page's chart titles (``app.ui.plot``), unescaped, in page order."""
+    found = (_CHART_TITLE.match(e.proto.body) for e in at.get("html"))
+    return [html.unescape(m.group(1)) for m in found if m]
+
+
 def charts(at: AppTest) -> list[dict]:
     """The page's charts as the browser receives them: each ECharts option, its ``dataset.source`` (sent as Arrow
-    beside the option) read back into a DataFrame, with ``alt`` (the chart's summary) added."""
+    beside the option) read back into a DataFrame, with ``alt`` (the chart's summary) and ``chart_title`` (the
+    text above it, None if it has none) added."""
     out = []
+    titles = _chart_titles(at)
     for element in at.get("echarts_chart"):
         option = json.loads(element.proto.spec)
         tables = {d.name: pa.ipc.open_stream(d.data.data).read_pandas() for d in element.proto.datasets}
@@ -60,6 +89,7 @@ def charts(at: AppTest) -> list[dict]:
         if isinstance(source, dict) and source.get("name") in tables:
             option["dataset"]["source"] = tables[source["name"]]
         option["alt"] = element.proto.alt
+        option["chart_title"] = titles.get(id(element))
         out.append(option)
     return out
 

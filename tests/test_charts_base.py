@@ -17,6 +17,8 @@ def test_a_heatmap_sends_each_cell_once_and_draws_the_matrix_it_was_given():
     matrix = np.random.default_rng(0).dirichlet(np.ones(5), size=5)
     chart = base.heatmap(matrix, tokens, tokens, title="map")
     option = chart.option
+    # The title is text above the canvas (it wraps in a narrow column), not part of the option.
+    assert chart.title == "map" and "title" not in option
     x, y = option["xAxis"]["data"], option["yAxis"]["data"]
     # Repeated tokens stay apart (a category axis would merge them) and read as typed: no markup, no entities.
     assert len(set(x)) == 5 and [label.rstrip("\u200b") for label in x] == tokens and y == x
@@ -57,11 +59,12 @@ def test_probability_bars_write_percentages_largest_first():
 def test_presenter_mode_enlarges_every_text_of_a_copy():
     chart = base.heatmap(np.eye(2), ["a", "b"], ["a", "b"], title="t")
     chart.option["legend"] = {"bottom": 0}
+    chart.option["title"] = base.panel_titles(["panel"], ["50%"], [0])
     shown = base.presented(chart.option)
     assert shown["xAxis"]["axisLabel"]["fontSize"] == round(base.FONT_SIZE * base.PRESENTER_SCALE)
     assert shown["yAxis"]["axisLabel"]["fontSize"] == round(base.FONT_SIZE * base.PRESENTER_SCALE)
     assert shown["legend"]["textStyle"]["fontSize"] == round(base.FONT_SIZE * base.PRESENTER_SCALE)
-    assert shown["title"]["textStyle"]["fontSize"] == round(base.TITLE_SIZE * base.PRESENTER_SCALE)
+    assert shown["title"][0]["textStyle"]["fontSize"] == round(base.PANEL_TITLE_SIZE * base.PRESENTER_SCALE)
     assert shown["textStyle"]["fontSize"] == round(base.FONT_SIZE * base.PRESENTER_SCALE)
     # The chart itself is untouched (it may be cached and drawn for other students), its data shared, not copied.
     assert "fontSize" not in chart.option["xAxis"]["axisLabel"] and "legend" not in shown["legend"]
@@ -73,8 +76,10 @@ def test_presenter_mode_enlarges_every_text_of_a_copy():
 
 def test_a_chart_is_named_by_its_titles_and_its_finding():
     option = {"title": [{"text": "entropy"}, {"text": "[CLS]"}]}
-    assert base.accessible_name(option, "most: L1 H2") == "entropy. [CLS]. most: L1 H2"
-    assert base.accessible_name({}, None) is None
+    named = base.accessible_name(base.Chart(option, 100, "Statistics"), "most: L1 H2")
+    assert named == "Statistics. entropy. [CLS]. most: L1 H2"
+    assert base.accessible_name(base.Chart(option, 100), None) == "entropy. [CLS]"
+    assert base.accessible_name(base.Chart({}, 100), None) is None
 
 
 def test_token_boxes_escape_what_the_reader_typed():

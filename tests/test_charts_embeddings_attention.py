@@ -165,7 +165,7 @@ def test_paired_maps_share_one_colour_scale_and_keep_tokens_literal():
     a, b = attention_charts.paired_maps(left, right, HOSTILE, titles=("BERT", "GPT"))
     # The causal first row (1.0 by construction) does not count; the causal second row's 0.5 is the maximum.
     assert a.option["visualMap"]["max"] == b.option["visualMap"]["max"] == 0.5 and a.option["visualMap"]["min"] == 0
-    assert a.option["title"]["text"] == "BERT" and b.option["title"]["text"] == "GPT"
+    assert a.title == "BERT" and b.title == "GPT"
     assert a.option["xAxis"]["data"][1] == HOSTILE[1] and a.option["yAxis"]["data"][2] == "**bold**"
     assert a.height <= attention_charts.MAX_MAP_HEIGHT
     # The weights go out rounded past what a colour or the tooltip shows.

@@ -154,12 +154,6 @@ def test_the_fine_tuning_page_starts_only_from_a_pre_trained_model(finished):
     assert FINETUNE["start_from_pretrained"]["en"] in [i.value for i in at.info]
 
 
-def chart_title(option: dict) -> str:
-    """A chart's title ("" for none, or for panels that each have their own)."""
-    title = option.get("title")
-    return title.get("text", "") if isinstance(title, dict) else ""
-
-
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_attention_shows_before_and_after_with_the_per_head_change(finished, lang):
     _, job = finished
@@ -168,11 +162,11 @@ def test_attention_shows_before_and_after_with_the_per_head_change(finished, lan
     at.toggle(key="attention_finetune").set_value(True).run()
     assert not at.exception
     drawn_charts = charts(at)
-    titles = [chart_title(option) for option in drawn_charts]
+    titles = [option["chart_title"] or "" for option in drawn_charts]
     which = ATTENTION["head_label"][lang].format(layer=0, head=0)
     before_title = ATTENTION["before_title"][lang].format(model=COMMON["model_embedded_name"][lang], which=which)
     assert before_title in titles and ATTENTION["after_title"][lang].format(which=which) in titles
-    grid = next(option for option in drawn_charts if chart_title(option) == ATTENTION["change_title"][lang])
+    grid = next(option for option in drawn_charts if option["chart_title"] == ATTENTION["change_title"][lang])
     # The grid is the change between the two models' own maps of the page's sentence, computed here directly.
     text = at.session_state["text"]
     expected = stats.head_change(

@@ -5,11 +5,11 @@ from __future__ import annotations
 import html
 
 import pytest
-from apptest_helpers import APP, preformatted, start_app_page, static_figures
+from apptest_helpers import APP, chart_titles, preformatted, start_app_page, static_figures
 from streamlit.testing.v1 import AppTest
 
 from app.navigation import PAGE_FILES
-from app.ui import PREFORMATTED_CLASS, style_sheet
+from app.ui import CHART_TITLE_CLASS, PREFORMATTED_CLASS, style_sheet
 
 HOSTILE = {
     "empty": "",
@@ -71,11 +71,12 @@ def test_page_never_renders_user_text_as_html(name):
     assert elements, f"{name} shows no text at all"
     assert not [e.value for e in elements if e.proto.allow_html], f"{name} renders Markdown with unsafe_allow_html"
     # Raw HTML only as the app's own style sheet, the same on every run (app.ui.apply_display), and as monospace
-    # blocks whose text is escaped: escaping what they show gives back exactly what was sent (a raw tag would not).
+    # blocks and chart titles whose text is escaped: escaping what they show gives back exactly what was sent (a
+    # raw tag would not).
     own = {style_sheet(False), style_sheet(True)}
     sent_blocks = {
         f'<pre class="{PREFORMATTED_CLASS}">{html.escape(text, quote=False)}</pre>' for text in preformatted(at)
-    }
+    } | {f'<p class="{CHART_TITLE_CLASS}">{html.escape(text, quote=False)}</p>' for text in chart_titles(at)}
     raw = [h.proto.body for h in at.get("html") if h.proto.body not in own | sent_blocks]
     # The overview's figures are HTML the app writes from its own text (their escaping of a model's name is tested
     # in test_page_overview.py); the reader's markup never reaches them.

@@ -28,7 +28,7 @@ def iframes(at: AppTest) -> list[str]:
 
 
 def map_titles(at: AppTest) -> list[str]:
-    return [option["title"]["text"] for option in charts(at)[:2]]
+    return [option["chart_title"] for option in charts(at)[:2]]
 
 
 def rows_sum_to_one(matrix: np.ndarray) -> bool:

@@ -31,14 +31,14 @@ def test_page_explains_and_draws_in_each_language(lang):
     # The open tab's part heatmap (the token's), the token's vectors, its norms, the position similarity.
     drawn = charts(at)
     assert len(drawn) == 4
-    assert drawn[0]["title"]["text"] == TEXT["heatmap_title"][lang].format(part=TEXT["part_token"][lang], dims=32)
+    assert drawn[0]["chart_title"] == TEXT["heatmap_title"][lang].format(part=TEXT["part_token"][lang], dims=32)
     assert drawn[1]["series"][4]["name"] == TEXT["recomposed"][lang]
     assert [t["text"] for t in drawn[1]["title"]] == [TEXT["panel_parts"][lang], TEXT["panel_normalized"][lang]]
-    assert drawn[2]["title"]["text"] == TEXT["norms_title"][lang]
+    assert drawn[2]["chart_title"] == TEXT["norms_title"][lang]
     assert drawn[2]["yAxis"]["data"] == [
         TEXT[f"part_{p}"][lang] for p in ("token", "segment", "position", "sum", "normalized")
     ]
-    assert drawn[3]["title"]["text"] == TEXT["position_heatmap_title"][lang]
+    assert drawn[3]["chart_title"] == TEXT["position_heatmap_title"][lang]
     assert drawn[3]["xAxis"]["name"] == TEXT["position_axis"][lang]
     similarity = heatmap_matrix(drawn[3])
     assert np.allclose(np.diag(similarity), 1.0, atol=1e-3) and np.allclose(similarity, similarity.T)
@@ -55,7 +55,7 @@ def test_each_tab_draws_its_own_part_and_only_the_open_one():
         assert not at.exception
         drawn = charts(at)
         assert len(drawn) == 4
-        assert drawn[0]["title"]["text"] == TEXT["heatmap_title"]["en"].format(part=TEXT[f"part_{part}"]["en"], dims=32)
+        assert drawn[0]["chart_title"] == TEXT["heatmap_title"]["en"].format(part=TEXT[f"part_{part}"]["en"], dims=32)
 
 
 def test_dimension_slider_and_token_choice_change_the_charts():

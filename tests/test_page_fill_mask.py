@@ -57,8 +57,8 @@ def test_no_mask_explains_then_example_predicts(lang):
     assert at.session_state["text"] == "我去[MASK]场看电影"
     drawn = charts(fill_section(at))
     assert len(drawn) == 2  # one [MASK]: bidirectional and causal
-    assert drawn[0]["title"]["text"] == TEXT["bidirectional_title"][lang]
-    assert drawn[1]["title"]["text"] == TEXT["causal_title"][lang]
+    assert drawn[0]["chart_title"] == TEXT["bidirectional_title"][lang]
+    assert drawn[1]["chart_title"] == TEXT["causal_title"][lang]
     assert [c["series"][0]["itemStyle"]["color"] for c in drawn] == [BIDIRECTIONAL_COLOR, CAUSAL_COLOR]
     from model import inference
 
@@ -195,7 +195,7 @@ def test_page_says_masks_are_independent_and_fills_one_at_a_time(lang):
         [100 * step.chosen.prob for step in expected.steps], abs=0.05
     )  # one decimal
     assert order["series"][0]["itemStyle"]["color"] == ITERATIVE_COLOR
-    round_titles = [c["title"]["text"] for c in drawn[2::2]]
+    round_titles = [c["chart_title"] for c in drawn[2::2]]
     rounds = {step.index: n for n, step in enumerate(expected.steps, start=1)}
     assert round_titles == [TEXT["iterative_title"][lang].format(round=rounds[m.index]) for m in independent.masks]
     # Each mask's caption shows the sentence as the model read it in that mask's round: this mask in bold,
@@ -259,7 +259,7 @@ def test_score_section_ranks_candidates_by_pll_with_each_token(lang):
     at.button(key="fill_mask_score_run").click().run()
     scores = sorted((inference.pseudo_log_likelihood(_embedded(), c) for c in candidates), key=lambda r: -r.pll)
     chart = _score_chart(at)
-    assert chart["title"]["text"] == TEXT["score_chart_title"][lang]
+    assert chart["chart_title"] == TEXT["score_chart_title"][lang]
     assert chart["yAxis"]["data"] == [r.text for r in scores]  # best first
     *segments, totals = chart["series"]
     first = [_item(item) for item in segments[0]["data"]]

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from apptest_helpers import chart_titles, dataset, heatmap_matrix, preformatted
 from apptest_helpers import charts as page_charts
-from apptest_helpers import dataset, heatmap_matrix, preformatted
 from streamlit.testing.v1 import AppTest
 
 from app.charts import finetune as charts
@@ -45,18 +45,8 @@ def open_page(lang: str = "en") -> AppTest:
     return at
 
 
-def chart_title(option: dict) -> str:
-    """A chart's own title: the first of its titles where its panels have titles of their own."""
-    title = option.get("title") or {}
-    return (title[0] if isinstance(title, list) else title).get("text", "")
-
-
-def chart_titles(at: AppTest) -> list[str]:
-    return [chart_title(option) for option in page_charts(at)]
-
-
 def titled(at: AppTest, start: str) -> dict:
-    return next(option for option in page_charts(at) if chart_title(option).startswith(start))
+    return next(option for option in page_charts(at) if (option["chart_title"] or "").startswith(start))
 
 
 def baseline_lines(option: dict) -> list[dict]:

@@ -142,7 +142,7 @@ def test_paired_maps_share_one_scale_and_keep_labels_literal():
     assert scales[0]["max"] == scales[1]["max"] == 0.25 and scales[0]["min"] == scales[1]["min"] == 0
     assert left.option["xAxis"]["data"][1] == "<b>x</b>"  # ECharts draws text as text
     assert len(set(left.option["xAxis"]["data"])) == 4  # repeated tokens keep their own columns
-    assert (both.option["title"]["text"], left.option["title"]["text"]) == ("b", "c")
+    assert (both.title, left.title) == ("b", "c")
 
 
 def test_the_forced_first_causal_row_does_not_set_the_colour_scale():

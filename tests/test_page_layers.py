@@ -32,7 +32,7 @@ def test_page_waits_then_probes_and_measures_in_each_language(lang):
     assert not at.exception, at.exception[0].message if at.exception else ""
     (accuracy,) = charts(at)
     task = "pos-en" if lang == "en" else "pos-zh"
-    assert accuracy["title"]["text"] == TEXT["accuracy_title"][lang].format(task=TEXT[f"task_{task}"][lang])
+    assert accuracy["chart_title"] == TEXT["accuracy_title"][lang].format(task=TEXT[f"task_{task}"][lang])
     names = [series["name"] for series in accuracy["series"]]
     assert names == [TEXT[f"line_{k}"][lang] for k in ("selectivity", "pretrained", "random", "control")]
     # the expected layer and the majority baseline, each a line named with its value
@@ -53,7 +53,7 @@ def test_page_waits_then_probes_and_measures_in_each_language(lang):
     assert not at.exception, at.exception[0].message if at.exception else ""
     geometry, projection = charts(at)[1:]
     word = at.session_state["layers_word"]
-    assert geometry["title"]["text"] == TEXT["geometry_title"][lang].format(word=word)
+    assert geometry["chart_title"] == TEXT["geometry_title"][lang].format(word=word)
     panel_titles = [title["text"] for title in projection["title"]]
     assert len(panel_titles) == N_LAYERS and panel_titles[0].startswith(TEXT["panel_title"][lang].split("{")[0])
     assert len(projection["grid"]) == N_LAYERS
@@ -89,7 +89,7 @@ def test_task_and_word_come_from_a_shared_link():
     at.run()
     assert not at.exception, at.exception[0].message if at.exception else ""
     assert at.session_state["layers_task"] == "ner-zh" and at.session_state["layers_word"] == "打"
-    assert charts(at)[0]["title"]["text"].startswith(TEXT["task_ner-zh"]["en"])
+    assert charts(at)[0]["chart_title"].startswith(TEXT["task_ner-zh"]["en"])
 
 
 def test_a_word_the_corpus_lacks_is_explained():

@@ -41,7 +41,7 @@ def attention_map(matrix: np.ndarray, tokens: Sequence[str], *, title: str, zmax
         colorscale=SEQUENTIAL,
         zmin=0.0,
         zmax=zmax,
-        height=min(MAX_MAP_HEIGHT, max(320, 22 * len(tokens) + 140)),
+        height=min(MAX_MAP_HEIGHT, max(290, 22 * len(tokens) + 110)),
         x_on_top=True,
     )
 
@@ -120,8 +120,8 @@ def change_grid(
     annotate = n_layers * n_heads <= MAX_ANNOTATED_HEADS
     x, y = layer_head_axes(n_layers, n_heads, axis_labels)
     legend = selected is not None
-    option = base_option(title) | {
-        "grid": grid(top=40, right=70, bottom=40 if legend else 8),
+    option = base_option() | {
+        "grid": grid(top=10, right=70, bottom=40 if legend else 8),
         "xAxis": x,
         "yAxis": y,
         "visualMap": colour_bar(0.0, float(values.max()) or 1.0, SEQUENTIAL_SECOND, precision=3),
@@ -137,7 +137,7 @@ def change_grid(
     }
     if legend:
         option["legend"] = {"bottom": 0, "left": 0}
-    return Chart(option, max(260, 32 * n_layers + 140))
+    return Chart(option, max(230, 32 * n_layers + 110), title)
 
 
 def cell_text(values: np.ndarray, is_entropy: bool) -> np.ndarray:

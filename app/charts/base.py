@@ -1,11 +1,12 @@
-"""The building blocks every page's charts use: ``Chart`` (an ECharts option and its height), a heatmap,
+"""The building blocks every page's charts use: ``Chart`` (an ECharts option, its height and its title), a heatmap,
 horizontal probability bars, legends, panels, and the charts-in-words summaries.
 
 Charts are drawn by ECharts (``st.echarts_chart``, bundled with Streamlit): a student's first page with charts
 drew in 1.4 s in a new browser where the same maps drawn by plotly took 2.1 s (``bench/chart_library.py``), and
 ECharts lays out its labels in one pass where plotly drew a chart twice whenever a label outgrew its margin.
 Builders are pure: arrays and already translated strings in, a ``Chart`` out. ECharts draws text as text (no
-HTML in labels, titles or legends); in tooltips, Streamlit escapes the values a ``{@column}`` template inserts.
+HTML in labels, panel titles or legends); in tooltips, Streamlit escapes the values a ``{@column}`` template
+inserts. A chart's own title is not ECharts' to draw: ``app.ui.plot`` writes it, escaped, above the canvas.
 """
 
 from __future__ import annotations
@@ -24,17 +25,20 @@ from .palette import BLUE, CATEGORICAL, SCALE_STOPS, SEQUENTIAL
 # CJK-capable fonts first, so Chinese tokens never render as boxes (the test set-up installs Noto CJK).
 FONT = "Source Sans Pro, Noto Sans CJK SC, Noto Sans SC, Microsoft YaHei, PingFang SC, sans-serif"
 FONT_SIZE = 12  # ECharts' own default for axis labels, legends and tooltips
-TITLE_SIZE = 16
+PANEL_TITLE_SIZE = 14  # a panel's title inside a chart; a chart's own title is text above it (``Chart``)
 PRESENTER_SCALE = 1.5  # presenter mode's chart text against the usual (18 px labels)
 
 
 @dataclass(frozen=True)
 class Chart:
     """What ``app.ui.plot`` draws: an ECharts option (JSON-compatible, except that a ``dataset.source`` may be an
-    Arrow table, which Streamlit sends as it is) and the chart's height in pixels (an option has no size)."""
+    Arrow table, which Streamlit sends as it is), the height of its canvas in pixels (an option has no size) and
+    its title. The title is text above the canvas, not in it: ECharts draws a title on one line, cut where a
+    narrow column ends, and text wraps. Panel titles inside a chart stay in its option."""
 
     option: dict
     height: int
+    title: str | None = None
 
 
 def left_to_right(text: str) -> str:
@@ -86,19 +90,16 @@ def rounded(values, digits: int = 4) -> list:
     )
 
 
-def base_option(title: str | None = None) -> dict:
+def base_option() -> dict:
     """The look every chart shares: our fonts and colours, no animation (a chart redrawn at every rerun should
-    not replay its entry), tooltips kept inside the chart, and the title at the top left."""
-    option = {
+    not replay its entry) and tooltips kept inside the chart."""
+    return {
         "animation": False,
         "textStyle": {"fontFamily": FONT},
         # A series that names no colour takes these, not the theme's (Streamlit's has red beside green).
         "color": list(CATEGORICAL),
         "tooltip": {"confine": True},
     }
-    if title:
-        option["title"] = {"text": title, "left": 0, "top": 0, "textStyle": {"fontSize": TITLE_SIZE}}
-    return option
 
 
 def grid(top=40, right=16, bottom=8, left=8, **extra) -> dict:
@@ -235,9 +236,9 @@ def heatmap(
     finite = values[np.isfinite(values)]
     low = (float(finite.min()) if finite.size else 0.0) if zmin is None else zmin
     high = (float(finite.max()) if finite.size else 1.0) if zmax is None else zmax
-    option = base_option(title) | {
+    option = base_option() | {
         "dataset": {"source": data},
-        "grid": grid(top=40 if title else 10, right=70, bottom=10),
+        "grid": grid(top=10, right=70, bottom=10),
         "xAxis": category_axis(x, position="top" if x_on_top else "bottom")
         | {"axisLabel": {"interval": 0, "rotate": 60 if x_on_top else 45}, "splitArea": {"show": False}},
         "yAxis": category_axis(y, inverse=True),
@@ -246,7 +247,7 @@ def heatmap(
             {"type": "heatmap", "encode": {"x": "x", "y": "y", "value": "value"}, "tooltip": {"formatter": tooltip}}
         ],
     }
-    return Chart(option, height or max(300, 22 * len(y) + 140))
+    return Chart(option, height or max(270, 22 * len(y) + 110), title)
 
 
 BAR_PX = 28  # a horizontal bar and the gap to the next, room for its name and its value
@@ -258,8 +259,8 @@ def probability_bars(
     """Horizontal bars in percent, the most likely at the top, each ending in its value."""
     names = unique_labels(labels)
     percents = rounded([100 * float(p) for p in probs], 1)  # as the summaries write them
-    option = base_option(title) | {
-        "grid": grid(top=40 if title else 10, right=56, bottom=8),
+    option = base_option() | {
+        "grid": grid(top=10, right=56, bottom=8),
         "xAxis": value_axis(percent=True, min=0, max=100),
         "yAxis": category_axis(names, inverse=True),
         "tooltip": {"confine": True, "trigger": "item", "formatter": "{b}: {c}%"},
@@ -273,7 +274,7 @@ def probability_bars(
             }
         ],
     }
-    return Chart(option, (40 if title else 10) + 30 + BAR_PX * len(names))
+    return Chart(option, 40 + BAR_PX * len(names), title)
 
 
 def legend_entries(entries: Sequence[tuple[str, str]]) -> list[dict]:
@@ -288,7 +289,7 @@ def legend_entries(entries: Sequence[tuple[str, str]]) -> list[dict]:
 def panel_titles(texts: Sequence[str], lefts: Sequence[str], tops: Sequence[int | str]) -> list[dict]:
     """Titles above panels (``grid`` entries), each centred at ``lefts[i]``, ``tops[i]`` down from the top."""
     return [
-        {"text": text, "left": left, "top": top, "textAlign": "center", "textStyle": {"fontSize": 14}}
+        {"text": text, "left": left, "top": top, "textAlign": "center", "textStyle": {"fontSize": PANEL_TITLE_SIZE}}
         for text, left, top in zip(texts, lefts, tops, strict=True)
     ]
 
@@ -300,10 +301,11 @@ def _listed(component) -> list[dict]:
     return component if isinstance(component, list) else [component]
 
 
-def accessible_name(option: dict, summary: str | None) -> str | None:
-    """What a screen reader says for a chart drawn on a canvas: its titles, then its finding in words."""
-    titles = [title["text"] for title in _listed(option.get("title")) if title.get("text")]
-    return ". ".join(titles + ([summary] if summary else [])) or None
+def accessible_name(chart: Chart, summary: str | None) -> str | None:
+    """What a screen reader says for a chart drawn on a canvas: its title, its panels' titles, then its finding
+    in words."""
+    panels = [title["text"] for title in _listed(chart.option.get("title")) if title.get("text")]
+    return ". ".join(([chart.title] if chart.title else []) + panels + ([summary] if summary else [])) or None
 
 
 def presented(option: dict, factor: float = PRESENTER_SCALE) -> dict:
@@ -323,7 +325,7 @@ def presented(option: dict, factor: float = PRESENTER_SCALE) -> dict:
     for component in _listed(result.get("legend")) + _listed(result.get("visualMap")) + _listed(result.get("tooltip")):
         enlarge(component.setdefault("textStyle", {}))
     for title in _listed(result.get("title")):
-        enlarge(title.setdefault("textStyle", {}), TITLE_SIZE)
+        enlarge(title.setdefault("textStyle", {}), PANEL_TITLE_SIZE)
     for series in result.get("series", []):
         for key in ("label", "detail", "title", "axisLabel"):
             if key in series:

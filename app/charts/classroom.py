@@ -44,14 +44,14 @@ def guess_bars(
         }
         for n, match in zip(values, matches, strict=True)
     ]
-    option = base_option(title) | {
-        "grid": grid(top=40, right=40, bottom=36),
+    option = base_option() | {
+        "grid": grid(top=10, right=40, bottom=36),
         "xAxis": value_axis(name=axis_title, min=0, minInterval=1),  # students come whole
         "yAxis": category_axis(unique_labels(labels), inverse=True),
         "tooltip": {"confine": True, "trigger": "item", "formatter": "{b}: {c}"},
         "series": [{"type": "bar", "data": bars, "label": {"show": True, "position": "right"}, "barMaxWidth": 22}],
     }
-    return Chart(option, 40 + 36 + 30 + BAR_PX * max(1, len(labels)))
+    return Chart(option, 10 + 36 + 30 + BAR_PX * max(1, len(labels)), title)
 
 
 def guesses_summary(

@@ -48,7 +48,7 @@ def part_heatmap(values: np.ndarray, tokens: Sequence[str], dims: int, *, title:
         zmin=-bound,
         zmax=bound,
         tooltip="{@y} · d{@x}: {@value}",
-        height=min(MAX_HEATMAP_HEIGHT, max(300, 22 * len(tokens) + 120)),
+        height=min(MAX_HEATMAP_HEIGHT, max(270, 22 * len(tokens) + 90)),
     )
     # Dimension numbers stand upright; ECharts skips some of them when 128 would not fit side by side.
     chart.option["xAxis"]["axisLabel"] = {"rotate": 0}
@@ -122,14 +122,14 @@ def norm_bars(norms: dict[str, float], labels: dict[str, str], *, title: str) ->
         }
         for name, value in zip(names, values, strict=True)
     ]
-    option = base_option(title) | {
-        "grid": grid(top=40, right=48, bottom=8),
+    option = base_option() | {
+        "grid": grid(top=10, right=48, bottom=8),
         "xAxis": value_axis(min=0),
         "yAxis": category_axis([labels[n] for n in names], inverse=True),
         "tooltip": {"confine": True, "trigger": "item", "formatter": "{b}: {c}"},
         "series": [{"type": "bar", "data": bars, "label": {"show": True, "position": "right"}, "barMaxWidth": 28}],
     }
-    return Chart(option, 340)
+    return Chart(option, 310, title)
 
 
 def position_similarity(similarity: np.ndarray, *, title: str, axis_label: str) -> Chart:
@@ -146,7 +146,7 @@ def position_similarity(similarity: np.ndarray, *, title: str, axis_label: str) 
         zmin=-1.0,
         zmax=1.0,
         tooltip="{@y} · {@x}: {@value}",
-        height=620,
+        height=590,
     )
     option = chart.option
     # Position numbers upright, ECharts skipping what would overlap (128 rows in 500 px); both axes named.

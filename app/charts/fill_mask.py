@@ -121,15 +121,15 @@ def pll_bars(results: Sequence[PllResult], *, title: str, axis_title: str, hover
             "labelLayout": {"hideOverlap": True},
         }
     )
-    option = base_option(title) | {
-        "grid": grid(top=40, right=56, bottom=36),
+    option = base_option() | {
+        "grid": grid(top=10, right=56, bottom=36),
         "xAxis": value_axis(name=axis_title, min=0),
         "yAxis": category_axis(names, inverse=True)
         | {"axisLabel": {"interval": 0, "width": SENTENCE_LABEL_PX, "overflow": "break"}},
         "tooltip": {"confine": True, "trigger": "item"},
         "series": series,
     }
-    return Chart(option, 110 + PLL_BAR_PX * len(ranked))
+    return Chart(option, 80 + PLL_BAR_PX * len(ranked), title)
 
 
 def fill_order_summary(steps: Sequence[FillStep], template: str) -> str:

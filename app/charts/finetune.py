@@ -162,10 +162,9 @@ def training_curves(
     ]
     # The step axes span the whole run from the start, so a live chart grows across them instead of rescaling.
     last_step = max([h.get("total_steps", h["step"]) for h in history] + [1])
-    option = base_option(title)
-    panels = side_by_side((loss_title, accuracy_title), top=34 if title else 0, legend_below=True)
-    option |= {
-        "title": ([option["title"]] if title else []) + panels["title"],
+    panels = side_by_side((loss_title, accuracy_title), top=0, legend_below=True)
+    option = base_option() | {
+        "title": panels["title"],
         "grid": panels["grid"],
         "xAxis": [steps_axis(last_step, step_title, index) for index in (0, 1)],
         # Loss over its own range, so that its fall fills the panel; accuracy on the whole 0-100% scale.
@@ -174,7 +173,7 @@ def training_curves(
         # Each run's running mean first: its legend entry takes the first series of its name.
         "series": curves + raw + marks + lines,
     }
-    return Chart(option, 420)
+    return Chart(option, 390, title)
 
 
 def confusion_heatmap(
@@ -192,9 +191,9 @@ def confusion_heatmap(
     data = heatmap_data(100 * np.asarray(shares, dtype=np.float64), names, names, digits=1)
     data = data.append_column("count", pa.array(np.asarray(counts, dtype=np.int64).ravel()))  # row by row, as the cells
     upright = len(names) <= 5
-    option = base_option(title) | {
+    option = base_option() | {
         "dataset": {"source": data},
-        "grid": grid(top=40 if title else 10, right=70, bottom=8, left=8),
+        "grid": grid(top=10, right=70, bottom=8, left=8),
         "xAxis": category_axis(names, name=predicted_title, nameGap=12)
         | {"axisLabel": {"interval": 0, "rotate": 0 if upright else 45}, "splitArea": {"show": False}},
         "yAxis": category_axis(names, name=true_title, inverse=True, nameGap=12) | {"splitArea": {"show": False}},
@@ -208,7 +207,7 @@ def confusion_heatmap(
             }
         ],
     }
-    return Chart(option, max(300, 40 * len(names) + 150))
+    return Chart(option, max(270, 40 * len(names) + 120), title)
 
 
 def tag_code(tag: str, special: bool) -> int:
@@ -287,9 +286,9 @@ def cls_attention_bars(
         ],
         digits=2,
     )
-    option = base_option(title) | {
-        "legend": {"top": 28 if title else 0, "left": 0},
-        "grid": grid(top=64 if title else 36, bottom=8, right=24),
+    option = base_option() | {
+        "legend": {"top": 0, "left": 0},
+        "grid": grid(top=36, bottom=8, right=24),
         "xAxis": x,
         "yAxis": value_axis(percent=True, min=0),
         "tooltip": {
@@ -300,7 +299,7 @@ def cls_attention_bars(
         },
         "series": series,
     }
-    return Chart(option, 400)
+    return Chart(option, 370, title)
 
 
 def layer_change_bars(
@@ -323,8 +322,8 @@ def layer_change_bars(
         digits=3,
     )
     several = len(series) > 1
-    top = (40 if title else 10) + (28 if several else 0)
-    option = base_option(title) | {
+    top = 10 + (28 if several else 0)
+    option = base_option() | {
         "grid": grid(top=top, bottom=8, left=8, right=24),
         "xAxis": x,
         "yAxis": value_axis(name=axis_title, percent=True, min=0, nameGap=12),
@@ -333,7 +332,7 @@ def layer_change_bars(
     }
     if several:
         option["legend"] = {"top": top - 30, "left": 0}
-    return Chart(option, 340 + (28 if several else 0))
+    return Chart(option, 310 + (28 if several else 0), title)
 
 
 def confusion_summary(counts: Sequence[Sequence[int]], labels: Sequence[str], template: str, none: str) -> str:

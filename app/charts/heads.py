@@ -56,15 +56,15 @@ def layer_profile(
         )
         for key, values in means.items()
     ]
-    option = base_option(title) | {
+    option = base_option() | {
         # Five names: room for the legend's second line on a narrow screen.
-        "grid": grid(top=48, right=16, bottom=2 * LEGEND_ROOM + 8, left=8),
+        "grid": grid(top=18, right=16, bottom=2 * LEGEND_ROOM + 8, left=8),
         "xAxis": layer_axis(n_layers, axis[0]),
         "yAxis": value_axis(name=axis[1], percent=True, min=0, max=100, nameGap=12),
         "legend": {"bottom": 0, "left": 0},
         "series": series,
     }
-    return Chart(option, 380 + LEGEND_ROOM)
+    return Chart(option, 350 + LEGEND_ROOM, title)
 
 
 # Thumbnails: every head's map is a tile of one heatmap, two cells of empty margin around it; a tile's frame is
@@ -130,9 +130,9 @@ def thumbnails(
     legend = [(pattern_names[kind], colour) for kind, colour in PATTERN_COLOURS.items()]
     canvas = {"axisLabel": {"show": False}, "axisTick": {"show": False}, "axisLine": {"show": False}}
     numbered = {"axisTick": {"show": False}, "axisLine": {"show": False}, "splitArea": {"show": False}}
-    option = base_option(title) | {
+    option = base_option() | {
         "dataset": {"source": thumbnail_cells(maps)},
-        "grid": grid(top=40, right=8, bottom=2 * LEGEND_ROOM + 8, left=8),
+        "grid": grid(top=10, right=8, bottom=2 * LEGEND_ROOM + 8, left=8),
         "xAxis": [
             category_axis([str(x) for x in range(nh * pitch)]) | canvas,
             category_axis([str(h) for h in range(nh)], name=axis[1], nameGap=24, position="bottom") | numbered,
@@ -165,7 +165,7 @@ def thumbnails(
         ],
         "legend": {"bottom": 0, "left": 0, "data": [name for name, _ in legend]},
     }
-    return Chart(option, 40 + THUMBNAIL_ROW * L + 2 * LEGEND_ROOM + 40)
+    return Chart(option, 10 + THUMBNAIL_ROW * L + 2 * LEGEND_ROOM + 40, title)
 
 
 def pattern_counts(
@@ -184,14 +184,14 @@ def pattern_counts(
         }
         for kind, per_layer in counts.items()
     ]
-    option = base_option(title) | {
-        "grid": grid(top=48, right=16, bottom=2 * LEGEND_ROOM + 8, left=8),  # the legend may take two lines
+    option = base_option() | {
+        "grid": grid(top=18, right=16, bottom=2 * LEGEND_ROOM + 8, left=8),  # the legend may take two lines
         "xAxis": category_axis([str(layer) for layer in range(n_layers)], name=axis[0], nameGap=24),
         "yAxis": value_axis(name=axis[1], minInterval=1, nameGap=12),
         "legend": {"bottom": 0, "left": 0},
         "series": series,
     }
-    return Chart(option, 380 + LEGEND_ROOM)
+    return Chart(option, 350 + LEGEND_ROOM, title)
 
 
 # A cross over a removed head's cell: white edged in black, visible on the darkest and the lightest colour.
@@ -241,8 +241,8 @@ def head_grid(
                 "z": 3,
             }
         )
-    option = base_option(title) | {
-        "grid": grid(top=40, right=90, bottom=LEGEND_ROOM if removed else 8, left=8),
+    option = base_option() | {
+        "grid": grid(top=10, right=90, bottom=LEGEND_ROOM if removed else 8, left=8),
         "xAxis": x,
         "yAxis": y,
         "visualMap": colour_bar(0.0, highest, SEQUENTIAL_SECOND, seriesIndex=0, dimension=2, precision=3),
@@ -250,7 +250,7 @@ def head_grid(
     }
     if removed:
         option["legend"] = {"bottom": 0, "left": 0, "data": [removed_name]}
-    return Chart(option, 110 + HEAD_ROW * n_layers + (32 if removed else 0))
+    return Chart(option, 80 + HEAD_ROW * n_layers + (32 if removed else 0), title)
 
 
 def clicked_heads(selection: Mapping, n_heads: int) -> list[tuple[int, int]]:
@@ -285,14 +285,14 @@ def pruning_curve(
         )
         for values, name, colour in ((by_importance, names[0], VERMILLION), (random_mean, names[1], BLUE))
     ]
-    option = base_option(title) | {
-        "grid": grid(top=48, right=24, bottom=LEGEND_ROOM + 8, left=8),
+    option = base_option() | {
+        "grid": grid(top=18, right=24, bottom=LEGEND_ROOM + 8, left=8),
         "xAxis": value_axis(name=axis[0], percent=True, min=0, max=100, nameGap=24),
         "yAxis": value_axis(name=axis[1], percent=True, min=0, nameGap=12),
         "legend": {"bottom": 0, "left": 0},
         "series": series,
     }
-    return Chart(option, 420)
+    return Chart(option, 390, title)
 
 
 def significant(values: Sequence[float], digits: int = 4) -> list[float]:
@@ -319,14 +319,14 @@ def compared_bars(rows: Sequence[tuple[str, float, float]], names: tuple[str, st
         }
         for index, (name, colour) in enumerate(zip(names, (BLUE, VERMILLION), strict=True))
     ]
-    option = base_option(title) | {
-        "grid": grid(top=40, right=56, bottom=LEGEND_ROOM + 8),
+    option = base_option() | {
+        "grid": grid(top=10, right=56, bottom=LEGEND_ROOM + 8),
         "xAxis": value_axis(percent=True, min=0),
         "yAxis": category_axis(unique_labels([token for token, _, _ in rows]), inverse=True),
         "legend": {"bottom": 0, "left": 0},
         "series": series,
     }
-    return Chart(option, 40 + 30 + BAR_PAIR_PX * len(rows) + LEGEND_ROOM + 8)
+    return Chart(option, 10 + 30 + BAR_PAIR_PX * len(rows) + LEGEND_ROOM + 8, title)
 
 
 MAX_LABELLED_TOKENS = 24  # past this, a cell is too narrow for its percentage
@@ -344,9 +344,9 @@ def token_views(
     data = data.append_column("whole", pa.array(np.round(shares).astype(np.int64).ravel()))  # row by row, as the cells
     labelled = len(tokens) <= MAX_LABELLED_TOKENS
     highest = float(shares.max(initial=0.0)) or 100.0
-    option = base_option(title) | {
+    option = base_option() | {
         "dataset": {"source": data},
-        "grid": grid(top=40, right=70, bottom=10),
+        "grid": grid(top=10, right=70, bottom=10),
         "xAxis": category_axis(x) | {"axisLabel": {"interval": 0, "rotate": 45}, "splitArea": {"show": False}},
         "yAxis": category_axis(y, inverse=True) | {"splitArea": {"show": False}},
         "visualMap": colour_bar(0, highest, SEQUENTIAL, precision=1, text=[f"{highest:.3g}%", "0%"]),
@@ -362,7 +362,7 @@ def token_views(
             }
         ],
     }
-    return Chart(option, 150 + 56 * len(keys))
+    return Chart(option, 120 + 56 * len(keys), title)
 
 
 def profile_summary(means: dict[str, Sequence[float]], names: dict[str, str], template: str) -> str:

@@ -103,15 +103,15 @@ def accuracy_by_layer(
         first_line = next(s for s in series if s["type"] == "line")
         first_line["markLine"] = {"symbol": "none", "silent": True, "data": marks}
     n = max((len(v) for v in lines.values()), default=1)
-    option = base_option(title) | {
+    option = base_option() | {
         # Long names: room for the legend's second line on a narrow screen.
-        "grid": grid(top=64 if title else 30, right=16, bottom=2 * LEGEND_ROOM + 8, left=8),
+        "grid": grid(top=30, right=16, bottom=2 * LEGEND_ROOM + 8, left=8),
         "xAxis": layer_axis(n, layer_title, padded=True),
         "yAxis": value_axis(name=accuracy_title, percent=True, min=0, max=100, nameGap=12),
         "legend": {"bottom": 0, "left": 0},
         "series": series,
     }
-    return Chart(option, 430 + LEGEND_ROOM)
+    return Chart(option, 400 + LEGEND_ROOM, title)
 
 
 def geometry_by_layer(
@@ -138,16 +138,16 @@ def geometry_by_layer(
         )
     n = max((len(v) for v in series.values()), default=1)
     lowest = min((min(v) for v in series.values() if len(v)), default=0.0)
-    option = base_option(title) | {
+    option = base_option() | {
         # Four long names: room for the legend's second line on a narrow screen.
-        "grid": grid(top=48 if title else 16, right=16, bottom=2 * LEGEND_ROOM + 8, left=8),
+        "grid": grid(top=16, right=16, bottom=2 * LEGEND_ROOM + 8, left=8),
         "xAxis": layer_axis(n, layer_title),
         # A cosine is at most 1; the scale starts at 0 unless a value is below it.
         "yAxis": value_axis(name=value_title, min=min(0.0, math.floor(lowest * 5) / 5), max=1, nameGap=12),
         "legend": {"bottom": 0, "left": 0},
         "series": lines,
     }
-    return Chart(option, 400)
+    return Chart(option, 370, title)
 
 
 def label_groups(labels: Sequence[str], other: str) -> list[str]:
@@ -178,7 +178,6 @@ def pca_panels(
     n_layers = coords.shape[0]
     rows = math.ceil(n_layers / columns)
     width = (99 - PANEL_GAP * (columns - 1)) / columns  # 1% spare: a frame at 100% is cut
-    top = 40 if title else 0
     groups = label_groups(labels, other_label)
     order = [name for name, _ in Counter(groups).most_common() if name != other_label]
     order += [other_label] if other_label in groups else []
@@ -186,7 +185,7 @@ def pca_panels(
     for layer in range(n_layers):
         row, column = divmod(layer, columns)
         left = column * (width + PANEL_GAP)
-        panel_top = top + PANEL_TITLE_PX + row * (PANEL_PX + PANEL_TITLE_PX)
+        panel_top = PANEL_TITLE_PX + row * (PANEL_PX + PANEL_TITLE_PX)
         grids.append(
             grid(
                 top=panel_top, left=f"{left:.1f}%", width=f"{width:.1f}%", height=PANEL_PX - 10, right=None, bottom=None
@@ -216,9 +215,8 @@ def pca_panels(
                 }
             )
     texts, lefts, tops = zip(*titled, strict=True)
-    option = base_option(title)
-    option |= {
-        "title": ([option["title"]] if title else []) + panel_titles(texts, lefts, tops),
+    option = base_option() | {
+        "title": panel_titles(texts, lefts, tops),
         "grid": grids,
         "xAxis": x_axes,
         "yAxis": y_axes,
@@ -231,7 +229,7 @@ def pca_panels(
         "legend": {"bottom": 0, "left": 0, "data": order},
         "series": series,
     }
-    return Chart(option, top + rows * (PANEL_PX + PANEL_TITLE_PX) + 2 * LEGEND_ROOM)
+    return Chart(option, rows * (PANEL_PX + PANEL_TITLE_PX) + 2 * LEGEND_ROOM, title)
 
 
 def neighbour_agreement(points: np.ndarray, labels: Sequence[str]) -> float:

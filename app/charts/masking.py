@@ -96,9 +96,9 @@ def convergence_chart(
             | {"data": [[x[0], level], [x[-1], level]], "lineStyle": {"width": 1.5, "type": "dashed"}}
             | {"silent": True, "tooltip": {"show": False}},
         ]
-    option = base_option(title) | {
+    option = base_option() | {
         "dataset": {"source": data},
-        "grid": grid(top=50 if title else 20, right=24, bottom=70),
+        "grid": grid(top=20, right=24, bottom=70),
         # Ticks at 1, 10, 100, …: no "2 5" between; the axis ends at the last draw, not at the next power of 10.
         "xAxis": {"type": "log", "logBase": 10, "min": 1, "max": x[-1]}
         | {"name": x_title, "nameLocation": "middle", "nameGap": 28}
@@ -108,7 +108,7 @@ def convergence_chart(
         "tooltip": {"confine": True, "trigger": "axis", "valueFormatter": "%.1f%%"},
         "series": lines,
     }
-    return Chart(option, 430)
+    return Chart(option, 400, title)
 
 
 def convergence_summary(

@@ -63,9 +63,10 @@ def is_next_gauge(probability: float, *, title: str) -> Chart:
         "endAngle": 0,
         "min": 0,
         "max": 100,
-        # A percentage of half the chart's smaller side, its height: a half dial fills the height at 130%.
-        "center": ["50%", "86%"],
-        "radius": "130%",
+        # A percentage of half the chart's smaller side, its height: at 140% a half dial fills the height and is
+        # 266 px wide, so it fits a phone's column (about 330 px) too.
+        "center": ["50%", "88%"],
+        "radius": "140%",
         "pointer": {"show": False},
         "axisTick": {"show": False},
         "title": {"show": False},
@@ -96,7 +97,7 @@ def is_next_gauge(probability: float, *, title: str) -> Chart:
         "silent": True,
         "tooltip": {"show": False},
     }
-    return Chart(base_option(title) | {"series": [bar, line]}, 220)
+    return Chart(base_option() | {"series": [bar, line]}, 190, title)
 
 
 def segment_summary(segment_ids: Sequence[int], template: str) -> str:

@@ -52,10 +52,9 @@ def loss_curves(
             tooltip = f"{{a}} · {step_title} {{@[0]}}: {{@[1]}}"
             series.append(curve(name, points, run_colour(i), tooltip, xAxisIndex=index, yAxisIndex=index))
     several = sum(bool(records.get(run)) for run in run_names) > 1
-    option = base_option(title)
-    panels = side_by_side((mlm_title, nsp_title), top=34 if title else 0, legend_below=several)
-    option |= {
-        "title": ([option["title"]] if title else []) + panels["title"],
+    panels = side_by_side((mlm_title, nsp_title), top=0, legend_below=several)
+    option = base_option() | {
+        "title": panels["title"],
         "grid": panels["grid"],
         "xAxis": [value_axis(name=step_title, gridIndex=index, nameGap=25) for index in (0, 1)],
         # Losses over their own range: an NSP loss that falls from 0.69 to 0.6 would be flat on an axis from 0.
@@ -64,7 +63,7 @@ def loss_curves(
     }
     if several:
         option["legend"] = {"bottom": 0, "left": 0, "data": [run_names[run] for run in run_names if records.get(run)]}
-    return Chart(option, 340 + (LEGEND_ROOM if several else 0))
+    return Chart(option, 310 + (LEGEND_ROOM if several else 0), title)
 
 
 def accuracy_curves(
@@ -110,15 +109,15 @@ def accuracy_curves(
             }
         )
     several = len(names) > 1
-    option = base_option(title) | {
-        "grid": grid(top=40 if title else 24, bottom=8 + (LEGEND_ROOM if several else 0), left=8, right=24),
+    option = base_option() | {
+        "grid": grid(top=24, bottom=8 + (LEGEND_ROOM if several else 0), left=8, right=24),
         "xAxis": value_axis(name=step_title, nameGap=25),
         "yAxis": value_axis(name=accuracy_title, percent=True, min=0, nameGap=12),
         "series": series,
     }
     if several:
         option["legend"] = {"bottom": 0, "left": 0, "data": names}
-    return Chart(option, 340 + (LEGEND_ROOM if several else 0))
+    return Chart(option, 324 + (LEGEND_ROOM if several else 0), title)
 
 
 def target_kind_bars(
@@ -147,8 +146,8 @@ def target_kind_bars(
             }
         )
     several = len(series) > 1
-    top = (40 if title else 24) + (28 if several else 0)
-    option = base_option(title) | {
+    top = 24 + (28 if several else 0)
+    option = base_option() | {
         "grid": grid(top=top, bottom=8, left=8, right=8),
         "xAxis": category_axis(list(kind_names.values())),
         "yAxis": value_axis(name=accuracy_title, percent=True, min=0, max=100, nameGap=12),
@@ -157,7 +156,7 @@ def target_kind_bars(
     }
     if several:
         option["legend"] = {"top": top - 30, "left": 0}
-    return Chart(option, 340 + (28 if several else 0))
+    return Chart(option, 324 + (28 if several else 0), title)
 
 
 def loss_summary(records: Mapping[str, Sequence[Mapping]], run_names: Mapping[str, str], template: str) -> str:
