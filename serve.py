@@ -4,16 +4,20 @@
 visitor waited for torch to import and the model to load (about 4 s on two cores) before anything showed, and
 the first visitor of the head lab for its statistics over the held-out sample (about 10 s per language).
 Started as ``streamlit run serve.py`` (the README's command), the server does that work as it starts, in a
-background thread, so it answers at once; a page opened meanwhile waits only for what is still missing.
+background thread, so it answers at once; a page opened meanwhile waits only for what is still missing. It also
+writes into each page opened by its address where the server is (``ServerAddressInPage``).
 """
 
 import contextlib
 import importlib
+import json
 import os
 import pkgutil
 import sys
 import threading
+from pathlib import Path
 
+import starlette.middleware
 import streamlit as st
 
 
@@ -47,4 +51,60 @@ async def load_in_background(_app):
     yield
 
 
-app = st.App("streamlit_app.py", lifespan=load_in_background)
+# The pages' addresses: each page lives at /<its file's name> (app.navigation), under the server's base path.
+PAGE_PATHS = sorted(path.stem for path in (Path(__file__).resolve().parent / "pages").glob("*.py"))
+# Streamlit's page looks for its server first at the address it was opened at: a page opened by its address
+# (/attention) asked /attention/_stcore/health, got a 404 and only then asked /_stcore/health, 0.08-0.1 s of a
+# new browser's first page. Told where the server is (Streamlit's window.__streamlit.BACKEND_BASE_URL, read as
+# its scripts start), it asks there at once. Any other address is left to Streamlit's own search.
+BASE_URL_SCRIPT = (
+    "<script>(() => {"
+    f"const pages = {json.dumps(PAGE_PATHS)}; "
+    "const parts = location.pathname.replace(/\\/+$/, '').split('/'); "
+    "if (pages.includes(parts.at(-1))) { parts.pop(); "
+    "window.__streamlit = {BACKEND_BASE_URL: location.origin + parts.join('/') + '/'}; }"
+    "})();</script>"
+)
+
+
+class ServerAddressInPage:
+    """ASGI middleware: a page opened by its address gets ``BASE_URL_SCRIPT`` at the top of its ``<head>``."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send) -> None:
+        path = scope.get("path", "").rstrip("/")
+        if scope["type"] != "http" or scope.get("method") != "GET" or path.rsplit("/", 1)[-1] not in PAGE_PATHS:
+            await self.app(scope, receive, send)
+            return
+        # The page itself as plain text (it is 2 KB), so that the script can go in.
+        headers = [(name, value) for name, value in scope["headers"] if name.lower() != b"accept-encoding"]
+        start, body = {}, []
+
+        async def add_script(message) -> None:
+            if message["type"] == "http.response.start":
+                start.update(message)
+                return
+            if message["type"] != "http.response.body":
+                await send(message)
+                return
+            body.append(message.get("body", b""))
+            if message.get("more_body"):
+                return
+            page, headers = b"".join(body), start.get("headers", [])
+            if start.get("status") == 200 and (b"content-type", b"text/html") in [
+                (name.lower(), value.split(b";")[0]) for name, value in headers
+            ]:
+                page = page.replace(b"<head>", b"<head>" + BASE_URL_SCRIPT.encode(), 1)
+                headers = [(name, value) for name, value in headers if name.lower() != b"content-length"]
+                headers.append((b"content-length", str(len(page)).encode()))
+            await send(start | {"headers": headers})
+            await send({"type": "http.response.body", "body": page})
+
+        await self.app(scope | {"headers": headers}, receive, add_script)
+
+
+app = st.App(
+    "streamlit_app.py", lifespan=load_in_background, middleware=[starlette.middleware.Middleware(ServerAddressInPage)]
+)

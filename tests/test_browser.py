@@ -183,9 +183,14 @@ def shot(page, name: str) -> None:
 @pytest.mark.parametrize("lang", ["zh", "en"])
 @pytest.mark.parametrize("name", PAGE_FILES)
 def test_every_page_renders_in_both_languages(page, server, name, lang):
+    asked = []
+    page.on("request", lambda request: asked.append(request.url) if "/_stcore/" in request.url else None)
     start = time.perf_counter()
     open_page(page, server, name, lang)
     assert_no_exception(page)
+    # Told where its server is (serve.py), a page opened by its address asks there at once, not first under
+    # its own address (a 404, then the right one).
+    assert asked and all(url.startswith(f"{server}/_stcore/") for url in asked), asked
     title = NAV[name][lang]
     assert page.get_by_text(title).count() > 0, f"{title!r} not on the {name} page"
     # Measured, not asserted (2 shared cores). The first of these runs on the freshly started server, in a browser
