@@ -3,7 +3,7 @@ by its sidebar link, a change of layer and of head on the attention page and of 
 Each interaction also reports the server's CPU time (the Streamlit process) and Chromium's main-thread busy time
 (CDP ``TaskDuration``), which say where the time went far more steadily than the wall clock does on shared cores.
 
-    .venv/bin/python bench/browser_latency.py [--changes 6]
+    .venv/bin/python bench/browser_latency.py [--changes 6] [--new-browsers 3]
 
 Everything after the first page waits until the server has finished warming up (as a class finds it; the first
 page on a fresh server is the one measurement of a server still starting). The first page is split into its steps:
@@ -74,6 +74,7 @@ def main() -> None:
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--changes", type=int, default=6, help="layer changes and head changes, each")
+    parser.add_argument("--new-browsers", type=int, default=3, help="new browsers opening each first page")
     args = parser.parse_args()
     port = free_port()
     url = f"http://127.0.0.1:{port}"
@@ -115,7 +116,7 @@ def main() -> None:
             # class finds it): a browser with nothing cached.
             print(f"server settled {settled(server.pid):.1f} s after the first page")
             # The page a class opens first (the app's address, or a room's link): new browsers, one after another.
-            for _ in range(3):
+            for _ in range(args.new_browsers):
                 fresh = browser.new_context(viewport={"width": 1400, "height": 1000})
                 tab = fresh.new_page()
                 tab.set_default_timeout(180_000)
@@ -126,10 +127,15 @@ def main() -> None:
                     ("first page of a new browser: the overview drawn", time.perf_counter() - start, None, None)
                 )
                 fresh.close()
-            other = browser.new_context(viewport={"width": 1400, "height": 1000})
-            newcomer = other.new_page()
-            newcomer.set_default_timeout(180_000)
-            rows.append(("first page of a new browser: both maps drawn", first_page(newcomer), None, None))
+            # A page with charts (the attention page's two maps), each in a browser of its own; the last one stays.
+            other = None
+            for _ in range(args.new_browsers):
+                if other is not None:
+                    other.close()
+                other = browser.new_context(viewport={"width": 1400, "height": 1000})
+                newcomer = other.new_page()
+                newcomer.set_default_timeout(180_000)
+                rows.append(("first page of a new browser: both maps drawn", first_page(newcomer), None, None))
             # Every page opened by its address in that browser: its run finished and everything in it drawn.
             for name in PAGE_FILES:
                 newcomer.wait_for_timeout(500)
