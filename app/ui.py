@@ -14,7 +14,7 @@ from model.checkpoint import CheckpointError
 from model.inference import InputError
 
 from .charts.base import Chart, accessible_name, presented
-from .charts.markup import FIGURE_CSS
+from .charts.markup import FIGURE_CSS, chart_title
 from .i18n import t
 from .masking_lab import escape_markdown, has_mlm_head
 from .models import display_name
@@ -110,7 +110,7 @@ def plot(chart: Chart, key: str | None = None, summary: str | None = None, **sel
     ``selection`` (``on_select``) makes the chart a widget: its return value is then the selection."""
     option = presented(chart.option) if st.session_state.get("presenter") else chart.option
     if chart.title:
-        st.html(f'<p class="{CHART_TITLE_CLASS}">{html.escape(chart.title, quote=False)}</p>')
+        st.html(chart_title(chart.title))
     drawn = st.echarts_chart(option, height=chart.height, key=key, alt=accessible_name(chart, summary), **selection)
     caption_summary(summary)
     return drawn
@@ -135,15 +135,6 @@ def preformatted(text: str, container=None) -> None:
     (container or st).html(f'<pre class="{PREFORMATTED_CLASS}">{html.escape(text, quote=False)}</pre>')
 
 
-CHART_TITLE_CLASS = "bert-lab-chart-title"
-# A chart's title is text, so it wraps in a narrow column (an 800 px screen, a phone) where ECharts would cut it.
-# It sits on its chart: its element takes back most of the gap Streamlit leaves between elements (a container
-# around the two would do it too, but costs the server a block more per chart and run).
-CHART_TITLE_CSS = f""".{CHART_TITLE_CLASS} {{
-  margin: 0; font-size: 1rem; font-weight: 600; line-height: 1.3; overflow-wrap: anywhere;
-}}
-[data-testid="stElementContainer"]:has(.{CHART_TITLE_CLASS}) {{ margin-bottom: -0.75rem; }}
-"""
 PREFORMATTED_CLASS = "bert-lab-pre"
 # A tint, not a colour, behind the text: readable on a light and on a dark theme.
 PREFORMATTED_CSS = f""".{PREFORMATTED_CLASS} {{
@@ -189,7 +180,7 @@ html { font-size: 20px; }
 
 def style_sheet(presenter: bool) -> str:
     """The app's own CSS for every run, as the ``<style>`` element ``apply_display`` sends."""
-    return f"<style>{LAYOUT_CSS}{PREFORMATTED_CSS}{CHART_TITLE_CSS}{FIGURE_CSS}{PRESENTER_CSS if presenter else ''}</style>"
+    return f"<style>{LAYOUT_CSS}{PREFORMATTED_CSS}{FIGURE_CSS}{PRESENTER_CSS if presenter else ''}</style>"
 
 
 def apply_display(presenter: bool) -> None:

@@ -13,8 +13,8 @@ import pyarrow as pa
 from streamlit.testing.v1 import AppTest
 
 from app.charts.base import matrix_of
-from app.charts.markup import FIGURE_CLASS
-from app.ui import CHART_TITLE_CLASS, PREFORMATTED_CLASS
+from app.charts.markup import CHART_TITLE_CLASS, FIGURE_CLASS
+from app.ui import PREFORMATTED_CLASS
 
 APP = str(Path(__file__).resolve().parents[1] / "streamlit_app.py")
 
@@ -72,8 +72,7 @@ def _chart_titles(at) -> dict[int, str]:
 
 def chart_titles(at: AppTest) -> list[str]:
     """The texts of the page's chart titles (``app.ui.plot``), unescaped, in page order."""
-    found = (_CHART_TITLE.match(e.proto.body) for e in at.get("html"))
-    return [html.unescape(m.group(1)) for m in found if m]
+    return list(_chart_titles(at).values())
 
 
 def charts(at: AppTest) -> list[dict]:

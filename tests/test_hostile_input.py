@@ -8,8 +8,9 @@ import pytest
 from apptest_helpers import APP, chart_titles, preformatted, start_app_page, static_figures
 from streamlit.testing.v1 import AppTest
 
+from app.charts.markup import chart_title
 from app.navigation import PAGE_FILES
-from app.ui import CHART_TITLE_CLASS, PREFORMATTED_CLASS, style_sheet
+from app.ui import PREFORMATTED_CLASS, style_sheet
 
 HOSTILE = {
     "empty": "",
@@ -76,7 +77,7 @@ def test_page_never_renders_user_text_as_html(name):
     own = {style_sheet(False), style_sheet(True)}
     sent_blocks = {
         f'<pre class="{PREFORMATTED_CLASS}">{html.escape(text, quote=False)}</pre>' for text in preformatted(at)
-    } | {f'<p class="{CHART_TITLE_CLASS}">{html.escape(text, quote=False)}</p>' for text in chart_titles(at)}
+    } | {chart_title(text) for text in chart_titles(at)}
     raw = [h.proto.body for h in at.get("html") if h.proto.body not in own | sent_blocks]
     # The overview's figures are HTML the app writes from its own text (their escaping of a model's name is tested
     # in test_page_overview.py); the reader's markup never reaches them.

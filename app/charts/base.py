@@ -117,16 +117,14 @@ LEGEND_ROOM = 30  # below a plot, for one line of legend
 SIDE_BY_SIDE_GAP = 8  # percent of the chart's width between two panels side by side
 
 
-def side_by_side(titles: Sequence[str], *, top: int, legend_below: bool) -> dict:
-    """Two panels side by side, a title centred above each, from ``top`` pixels down: the option's ``grid`` (grids
-    0 and 1) and ``title`` entries."""
+def side_by_side(titles: Sequence[str], *, legend_below: bool) -> dict:
+    """Two panels side by side, a title centred above each: the option's ``grid`` (grids 0 and 1) and ``title``
+    entries."""
     width = (100 - SIDE_BY_SIDE_GAP) / 2
     lefts = (0.0, width + SIDE_BY_SIDE_GAP)
     bottom = 8 + (LEGEND_ROOM if legend_below else 0)
-    grids = [
-        grid(top=top + 28, bottom=bottom, left=f"{left:.0f}%", width=f"{width:.0f}%", right=None) for left in lefts
-    ]
-    return {"grid": grids, "title": panel_titles(titles, [f"{left + width / 2:.0f}%" for left in lefts], [top, top])}
+    grids = [grid(top=28, bottom=bottom, left=f"{left:.0f}%", width=f"{width:.0f}%", right=None) for left in lefts]
+    return {"grid": grids, "title": panel_titles(titles, [f"{left + width / 2:.0f}%" for left in lefts], [0, 0])}
 
 
 def category_axis(labels: Sequence[str], *, name: str | None = None, **extra) -> dict:

@@ -162,7 +162,7 @@ def training_curves(
     ]
     # The step axes span the whole run from the start, so a live chart grows across them instead of rescaling.
     last_step = max([h.get("total_steps", h["step"]) for h in history] + [1])
-    panels = side_by_side((loss_title, accuracy_title), top=0, legend_below=True)
+    panels = side_by_side((loss_title, accuracy_title), legend_below=True)
     option = base_option() | {
         "title": panels["title"],
         "grid": panels["grid"],

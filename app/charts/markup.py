@@ -17,8 +17,15 @@ from .palette import is_grey
 # that presenter mode's larger root size enlarges the figures with the text around them. Below 480 px of page (a
 # phone) a stage's steps stand in a column instead of a row.
 FIGURE_CLASS = "bert-lab-figure"
+# A chart's title (``chart_title``) looks like a figure's caption. It sits on its chart: its element takes back
+# most of the gap Streamlit leaves between elements (a container around the two would do it too, but costs the
+# server a block more per chart and run).
+CHART_TITLE_CLASS = "bert-lab-chart-title"
 FIGURE_CSS = f""".{FIGURE_CLASS} {{ margin: 0 0 0.5rem 0; font-size: 0.875rem; line-height: 1.35; }}
-.{FIGURE_CLASS} figcaption {{ font-weight: 600; font-size: 1rem; margin-bottom: 0.5rem; }}
+.{FIGURE_CLASS} figcaption, .{CHART_TITLE_CLASS} {{ font-weight: 600; font-size: 1rem; }}
+.{FIGURE_CLASS} figcaption {{ margin-bottom: 0.5rem; }}
+.{CHART_TITLE_CLASS} {{ margin: 0; line-height: 1.3; overflow-wrap: anywhere; }}
+[data-testid="stElementContainer"]:has(.{CHART_TITLE_CLASS}) {{ margin-bottom: -0.75rem; }}
 /* Streamlit sets lists in 1rem: the figure's lists are its text. */
 .{FIGURE_CLASS} ol, .{FIGURE_CLASS} ul, .{FIGURE_CLASS} li {{ list-style: none; margin: 0; padding: 0;
   font-size: 0.875rem; }}
@@ -72,6 +79,11 @@ def text(value: object) -> str:
 def figure(title: str | None, body: str) -> str:
     caption = f"<figcaption>{text(title)}</figcaption>" if title else ""
     return f'<figure class="{FIGURE_CLASS}">{caption}{body}</figure>'
+
+
+def chart_title(title: str) -> str:
+    """A chart's title as text above its canvas, where it wraps in a narrow column; ECharts would cut it."""
+    return f'<p class="{CHART_TITLE_CLASS}">{text(title)}</p>'
 
 
 def legend(entries: Sequence[tuple[str, str]]) -> str:

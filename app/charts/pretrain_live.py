@@ -52,7 +52,7 @@ def loss_curves(
             tooltip = f"{{a}} · {step_title} {{@[0]}}: {{@[1]}}"
             series.append(curve(name, points, run_colour(i), tooltip, xAxisIndex=index, yAxisIndex=index))
     several = sum(bool(records.get(run)) for run in run_names) > 1
-    panels = side_by_side((mlm_title, nsp_title), top=0, legend_below=several)
+    panels = side_by_side((mlm_title, nsp_title), legend_below=several)
     option = base_option() | {
         "title": panels["title"],
         "grid": panels["grid"],
