@@ -493,7 +493,7 @@ class BertForPreTraining(BertPreTrainedBase):
         *,
         mlm_positions: torch.Tensor | None = None,  # bool (B, T): compute the MLM head here only
         mlm_labels: torch.Tensor | None = None,  # (B, T), -100 where no loss
-        nsp_labels: torch.Tensor | None = None,  # (B,), 0 = IsNext, 1 = NotNext
+        nsp_labels: torch.Tensor | None = None,  # (B,), 0 = IsNext, 1 = NotNext, -100 = no label
         causal: bool = False,
         output_attentions: bool = False,
         output_hidden_states: bool = False,
@@ -526,7 +526,10 @@ class BertForPreTraining(BertPreTrainedBase):
             targets = mlm_labels[mlm_positions]
             losses.append(F.cross_entropy(out.mlm_logits, targets, ignore_index=-100))
         if nsp_labels is not None:
-            losses.append(F.cross_entropy(out.nsp_logits, nsp_labels))
+            # Summed and divided by at least one: a batch without any NSP label adds 0, not NaN, and the head
+            # stays in the graph (DistributedDataParallel expects a gradient for every parameter).
+            labelled = (nsp_labels != -100).sum().clamp(min=1)
+            losses.append(F.cross_entropy(out.nsp_logits, nsp_labels, ignore_index=-100, reduction="sum") / labelled)
         if losses:
             out.loss = sum(losses)
         return out

@@ -426,3 +426,43 @@ def test_layer_changes_measure_how_far_each_part_moved():
     changes = ft.layer_changes(base.model, untouched)
     assert changes["layer 2"] == pytest.approx(0.1, rel=1e-4)
     assert changes["layer 1"] == changes["embeddings"] == changes["pooler"] == 0.0
+
+
+def test_pairs_that_start_in_standalone_sentences_carry_no_next_sentence_label():
+    tok, base = tiny_tokenizer(), tiny_corpus()
+    # English documents are running text, Chinese ones lists of standalone sentences.
+    corpus = pt.TokenizedCorpus(
+        base.documents,
+        base.languages,
+        ["book" if lang == "en" else "sentences" for lang in base.languages],
+        standalone_sources=frozenset({"sentences"}),
+    )
+    rng = random.Random(0)
+    labels = {lang: {pt.make_example(corpus, lang, rng, 32, 0.0)[2] for _ in range(200)} for lang in ("en", "zh")}
+    assert labels == {"en": {True, False}, "zh": {None}}
+
+    batch = next(pt.batches(corpus, tok, replace(SETTINGS, batch_size=64, zh_share=0.5), seed=3))
+    unlabelled = batch["nsp_labels"] == -100
+    assert 0 < int(unlabelled.sum()) < 64
+    assert (batch["mlm_labels"][unlabelled] != -100).any()  # those pairs still train MLM
+
+
+def test_next_sentence_loss_leaves_out_unlabelled_pairs_and_is_zero_without_any():
+    tok = tiny_tokenizer()
+    model = tiny_model(tok.vocab_size)
+    ids = torch.randint(5, tok.vocab_size, (4, 10))
+    labels = torch.tensor([0, 1, -100, -100])
+    out = model(ids, nsp_labels=labels)
+    expected = torch.nn.functional.cross_entropy(out.nsp_logits[:2], labels[:2])
+    assert torch.allclose(out.loss, expected)
+    none = model(ids, nsp_labels=torch.full((4,), -100))
+    none.loss.backward()
+    assert none.loss.item() == 0.0
+    assert model.cls.seq_relationship.weight.grad is not None
+    assert torch.all(model.cls.seq_relationship.weight.grad == 0)
+
+
+def test_tatoeba_is_the_only_source_of_standalone_sentences():
+    from model.data.sources import STANDALONE_SOURCES
+
+    assert STANDALONE_SOURCES == {"tatoeba-en", "tatoeba-zh"}

@@ -174,6 +174,10 @@ def _run_lines(number: int, run: dict) -> list[str]:
         lines.append(
             "   Whole-word masking: all pieces of a chosen word masked together (Chinese words found by jieba)."
         )
+    if run.get("mlm_only_sources"):
+        lines.append(
+            f"   No next-sentence labels from {', '.join(run['mlm_only_sources'])}: standalone sentences, MLM only."
+        )
     if run.get("notes"):
         lines.append(f"   {run['notes']}")
     return lines

