@@ -466,3 +466,17 @@ def test_tatoeba_is_the_only_source_of_standalone_sentences():
     from model.data.sources import STANDALONE_SOURCES
 
     assert STANDALONE_SOURCES == {"tatoeba-en", "tatoeba-zh"}
+
+
+def test_pretraining_continues_from_an_exported_folder_or_says_what_it_expected(monkeypatch, tmp_path, capsys):
+    from model.checkpoint import EMBEDDED_DIR
+    from model.cli import main
+
+    jobs = []
+    monkeypatch.setattr(pt, "run_job", lambda job, settings, on_step=None: jobs.append(job))
+    assert main(["pretrain", "--init", str(EMBEDDED_DIR), "--steps", "1"]) == 0
+    assert main(["pretrain", "--init", "embedded", "--steps", "1"]) == 0
+    assert main(["pretrain", "--init", "minilm", "--steps", "1"]) == 0
+    assert [job.continues_from() for job in jobs] == [EMBEDDED_DIR, EMBEDDED_DIR, None]
+    assert main(["pretrain", "--init", str(tmp_path), "--steps", "1"]) == 2  # no config.json there
+    assert "a model folder with config.json" in capsys.readouterr().err

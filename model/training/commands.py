@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -38,9 +39,10 @@ def register(sub, add_model) -> None:
     )
     p.add_argument(
         "--init",
-        choices=("minilm", "embedded", "scratch"),
+        type=_init_choice,
         default="minilm",
-        help="minilm: warm start from all-MiniLM-L6-v2; embedded: continue from the shipped model; scratch",
+        help="minilm: warm start from all-MiniLM-L6-v2; embedded: continue from the shipped model; scratch; or the "
+        "folder an earlier run exported (its --out), to continue from it with its run history",
     )
     p.add_argument("--cache-dir", type=Path, default=None)
     p.add_argument("--state-dir", type=Path, default=None, help="checkpoints and resume (default: CACHE/pretrain)")
@@ -137,6 +139,16 @@ def _positive_int(text: str) -> int:
     if value < 1:
         raise ValueError(f"expected a positive whole number, got {text}")
     return value
+
+
+def _init_choice(text: str) -> str:
+    """A start keyword, or a folder an earlier pre-training run exported."""
+    if text in ("minilm", "embedded", "scratch") or (Path(text) / "config.json").is_file():
+        return text
+    # ArgumentTypeError, not ValueError: argparse shows its message instead of the function's name.
+    raise argparse.ArgumentTypeError(
+        f"expected minilm, embedded, scratch or a model folder with config.json, got {text!r}"
+    )
 
 
 def _source_weight(text: str) -> tuple[str, float]:

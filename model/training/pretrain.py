@@ -531,13 +531,21 @@ def build_vocab(minilm_dir: Path, corpus_path: Path) -> list[str]:
 class PretrainJob:
     """Where a pre-training run on the corpus starts from, and where it reads and writes."""
 
-    init: str  # "minilm", "embedded" (continue the shipped model) or "scratch"
+    init: str  # "minilm", "embedded" (continue the shipped model), "scratch", or a folder an earlier run exported
     command: str  # as typed, recorded in the model card
     cache_dir: Path | None = None  # default: $BERT_LAB_CACHE or ~/.cache/bert-lab
     state_dir: Path | None = None  # checkpoints for resuming (default: CACHE/pretrain)
     out_dir: Path | None = None  # the exported model (default: the embedded model's folder)
     workers: int = 0
     skip_missing: bool = False
+
+    def continues_from(self) -> Path | None:
+        """The model folder whose weights, vocabulary and run history a continued run starts from."""
+        from ..checkpoint import EMBEDDED_DIR
+
+        if self.init in ("minilm", "scratch"):
+            return None
+        return EMBEDDED_DIR if self.init == "embedded" else Path(self.init)
 
 
 def run_job(job: PretrainJob, settings: PretrainSettings, on_step: Callable[[int, dict], None] | None = None):
@@ -561,8 +569,9 @@ def run_job(job: PretrainJob, settings: PretrainSettings, on_step: Callable[[int
 
     state_dir.mkdir(parents=True, exist_ok=True)
     vocab_path = state_dir / "vocab.txt"
-    if job.init == "embedded":  # the shipped model's vocabulary comes with it
-        vocab = (EMBEDDED_DIR / "vocab.txt").read_text(encoding="utf-8").splitlines()
+    start_dir = job.continues_from()
+    if start_dir is not None:  # a continued model's vocabulary comes with it
+        vocab = (start_dir / "vocab.txt").read_text(encoding="utf-8").splitlines()
     elif vocab_path.exists():  # a resumed run must keep the vocabulary its weights were trained with
         vocab = vocab_path.read_text(encoding="utf-8").splitlines()
     else:
@@ -572,8 +581,8 @@ def run_job(job: PretrainJob, settings: PretrainSettings, on_step: Callable[[int
     tokenizer = BertTokenizer.from_vocab(vocab, lowercase=True)
     if job.init == "minilm":
         model = init_from_minilm(minilm_dir, vocab, dropout=settings.dropout, seed=settings.seed)
-    elif job.init == "embedded":
-        model = init_from_folder(EMBEDDED_DIR, dropout=settings.dropout)
+    elif start_dir is not None:
+        model = init_from_folder(start_dir, dropout=settings.dropout)
     else:
         model = init_from_scratch(len(vocab), dropout=settings.dropout, seed=settings.seed)
     unknown = set(settings.source_weights) - set(stats["sources"])
@@ -585,7 +594,7 @@ def run_job(job: PretrainJob, settings: PretrainSettings, on_step: Callable[[int
     eval_batches = fixed_eval_batches(heldout, tokenizer, settings) if rank == 0 else None
 
     # What the run changes: the starting weights' evaluation, once (a resumed run reads it back).
-    before = metrics_before(EMBEDDED_DIR, state_dir) if job.init == "embedded" and rank == 0 else None
+    before = metrics_before(start_dir, state_dir) if start_dir is not None and rank == 0 else None
     started = time.time()
     metrics = pretrain(
         model,
@@ -600,7 +609,7 @@ def run_job(job: PretrainJob, settings: PretrainSettings, on_step: Callable[[int
     summary = None
     if rank == 0:
         model.to("cpu").eval()
-        history = card.read_runs(EMBEDDED_DIR) if job.init == "embedded" else []
+        history = card.read_runs(start_dir) if start_dir is not None else []
         export(model, tokenizer, out_dir)
         summary = {
             "init": job.init,
