@@ -157,7 +157,8 @@ def test_the_card_shows_a_continued_runs_numbers_before_and_after(bundle, evalua
 
     before = {lang: {**m, "cloze_top1": m["cloze_top1"] / 2} for lang, m in evaluation.items()}
     before["zh"].pop("modern_mask_top1")  # a run measured before the figure existed shows the new value alone
-    runs = [*card.read_runs(bundle.path), {**card.read_runs(bundle.path)[-1], "before": before}]
+    history = [{k: v for k, v in run.items() if k != "before"} for run in card.read_runs(bundle.path)]
+    runs = [*history, {**history[-1], "before": before}]
     text = card.render(config=bundle.config, runs=runs, sources=SOURCES, evaluation=evaluation, probes={})
     section = text.split(f"## Before and after run {len(runs)}", 1)[1].split("\n## ", 1)[0]
     for lang, m in evaluation.items():
@@ -166,6 +167,13 @@ def test_the_card_shows_a_continued_runs_numbers_before_and_after(bundle, evalua
         assert f"{m['mask_top1']:.1%} → {m['mask_top1']:.1%}" in row
         modern = f"{m['modern_mask_top1']:.1%}"
         assert (f"| {modern} → {modern} |" in row) == (lang == "en") and f"| {modern} |" in row.replace(" → ", " | ")
-    assert "## Before and after" not in card.render(
+    assert "## Before" not in card.render(
         config=bundle.config, runs=runs[:-1], sources=SOURCES, evaluation=evaluation, probes={}
     )
+
+    # A second stage continued from the first: the table starts where the first stage started.
+    staged = [*runs, {**history[-1], "before": evaluation}]
+    text = card.render(config=bundle.config, runs=staged, sources=SOURCES, evaluation=evaluation, probes={})
+    section = text.split(f"## Before run {len(runs)} and after run {len(staged)}", 1)[1].split("\n## ", 1)[0]
+    row = next(line for line in section.splitlines() if line.startswith("| en |"))
+    assert f"{before['en']['cloze_top1']:.1%} → {evaluation['en']['cloze_top1']:.1%}" in row

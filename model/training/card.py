@@ -292,12 +292,18 @@ def render(
         {"top-1": "cloze_top1", "top-5": "cloze_top5"},
         evaluation,
     )
-    if last.get("before"):
+    # Runs continued in stages (each with its own ``before``) compare with where the first stage started.
+    stages = 0
+    while stages < len(runs) and runs[len(runs) - 1 - stages].get("before"):
+        stages += 1
+    if stages:
+        first = len(runs) - stages + 1
+        title = f"Before and after run {first}" if stages == 1 else f"Before run {first} and after run {len(runs)}"
         lines += [
             "",
-            f"## Before and after run {len(runs)}",
+            f"## {title}",
             "",
-            f"`python -m model evaluate` on the weights run {len(runs)} started from (recorded in `runs.json`) and on "
+            f"`python -m model evaluate` on the weights run {first} started from (recorded in `runs.json`) and on "
             "these weights.",
             "",
             "| language | MLM top-1 ([MASK] only) | MLM top-5 ([MASK] only) | NSP accuracy | modern text top-1 "
@@ -306,7 +312,7 @@ def render(
         ]
         keys = ("mask_top1", "mask_top5", "nsp_accuracy", "modern_mask_top1", "cloze_top1", "cloze_top5")
         for lang, m in evaluation.items():
-            was = last["before"].get(lang, {})
+            was = runs[first - 1]["before"].get(lang, {})
             cells = [f"{_percent(was[k])} → {_percent(m[k])}" if k in was else _percent(m[k]) for k in keys]
             lines.append(f"| {lang} | " + " | ".join(cells) + " |")
     lines += [
