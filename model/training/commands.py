@@ -143,7 +143,9 @@ def _positive_int(text: str) -> int:
 
 def _init_choice(text: str) -> str:
     """A start keyword, or a folder an earlier pre-training run exported."""
-    if text in ("minilm", "embedded", "scratch") or (Path(text) / "config.json").is_file():
+    from .pretrain import INIT_KEYWORDS
+
+    if text in INIT_KEYWORDS or (Path(text) / "config.json").is_file():
         return text
     # ArgumentTypeError, not ValueError: argparse shows its message instead of the function's name.
     raise argparse.ArgumentTypeError(

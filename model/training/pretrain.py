@@ -527,6 +527,10 @@ def build_vocab(minilm_dir: Path, corpus_path: Path) -> list[str]:
     return extend_vocab(base, texts, min_count=3)
 
 
+# What ``--init`` takes besides a folder an earlier run exported.
+INIT_KEYWORDS = ("minilm", "embedded", "scratch")
+
+
 @dataclass
 class PretrainJob:
     """Where a pre-training run on the corpus starts from, and where it reads and writes."""
@@ -543,9 +547,9 @@ class PretrainJob:
         """The model folder whose weights, vocabulary and run history a continued run starts from."""
         from ..checkpoint import EMBEDDED_DIR
 
-        if self.init in ("minilm", "scratch"):
-            return None
-        return EMBEDDED_DIR if self.init == "embedded" else Path(self.init)
+        if self.init == "embedded":
+            return EMBEDDED_DIR
+        return None if self.init in INIT_KEYWORDS else Path(self.init)
 
 
 def run_job(job: PretrainJob, settings: PretrainSettings, on_step: Callable[[int, dict], None] | None = None):
