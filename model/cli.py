@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 
 from . import inference
@@ -26,6 +27,48 @@ class UsageError(Exception):
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # argparse would print the whole usage block; one line is enough
         raise UsageError(f"{self.prog}: {message}")
+
+
+def positive_int(text: str) -> int:
+    """An argparse type. It raises ArgumentTypeError because argparse shows that message as it is, where a
+    ValueError would become "invalid positive_int value"."""
+    value = _whole_number(text)
+    if value is None or value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
+    return value
+
+
+def non_negative_int(text: str) -> int:
+    value = _whole_number(text)
+    if value is None or value < 0:
+        raise argparse.ArgumentTypeError(f"expected zero or a positive whole number, got {text!r}")
+    return value
+
+
+def number_in(low: float, high: float = math.inf, *, above_low: bool = False):
+    """An argparse type for a finite number from ``low`` (or above it) to ``high``."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        fits = (value > low if above_low else value >= low) and value <= high and math.isfinite(value)
+        if not fits:
+            bound = f"above {low:g}" if above_low else f"from {low:g}"
+            if not math.isinf(high):
+                bound += f" and at most {high:g}" if above_low else f" to {high:g}"
+            raise argparse.ArgumentTypeError(f"expected a number {bound}, got {text!r}")
+        return value
+
+    return parse
+
+
+def _whole_number(text: str) -> int | None:
+    try:
+        return int(text)
+    except ValueError:
+        return None
 
 
 def _add_model(p):

@@ -274,3 +274,37 @@ def test_probe_and_geometry_refuse_bad_input_in_one_line(args, message, capsys):
     assert main(args) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("error: ") and message in err and "\n" not in err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["pretrain", "--steps", "0"], "argument --steps: expected a positive whole number, got '0'"),
+        (["pretrain", "--batch-size", "many"], "argument --batch-size: expected a positive whole number, got 'many'"),
+        (["pretrain", "--warmup-steps", "-1"], "argument --warmup-steps: expected zero or a positive whole number"),
+        (["pretrain", "--lr", "-0.0001"], "argument --lr: expected a number above 0, got '-0.0001'"),
+        (["pretrain", "--lr", "nan"], "argument --lr: expected a number above 0, got 'nan'"),
+        (["pretrain", "--zh-share", "1.5"], "argument --zh-share: expected a number from 0 to 1, got '1.5'"),
+        (["pretrain", "--mask-rate", "0"], "argument --mask-rate: expected a number above 0 and at most 1"),
+        (["pretrain", "--max-seconds", "inf"], "argument --max-seconds: expected a number above 0, got 'inf'"),
+        (["pretrain", "--source-weight", "books=2"], "argument --source-weight: unknown source 'books'; known: austen"),
+        (
+            ["pretrain", "--source-weight", "tatoeba-en=0"],
+            "expected SOURCE=W with a weight above 0, got 'tatoeba-en=0'",
+        ),
+        (["pretrain", "--source-weight", "tatoeba-en"], "expected SOURCE=W with a weight above 0, got 'tatoeba-en'"),
+        (["pretrain", "--init", "nowhere"], "expected minilm, embedded, scratch or a model folder"),
+        (
+            ["finetune", "--task", "sentiment-zh", "--epochs", "0"],
+            "argument --epochs: expected a positive whole number",
+        ),
+        (["finetune", "--task", "sentiment-zh", "--seconds", "-60"], "argument --seconds: expected a number above 0"),
+    ],
+)
+def test_training_options_refuse_bad_values_before_anything_runs(args, message):
+    # The parser alone: a value that slipped through would start a run, so nothing past parsing may happen here.
+    from model.cli import UsageError, build_parser
+
+    with pytest.raises(UsageError) as refused:
+        build_parser().parse_args(args)
+    assert message in str(refused.value) and "\n" not in str(refused.value)

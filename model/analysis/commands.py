@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import json
 import time
 
-from ..cli import UsageError
+from ..cli import UsageError, positive_int
 
 
 def register(sub, add_model) -> None:
@@ -19,8 +18,8 @@ def register(sub, add_model) -> None:
     add_model(p)
     p.add_argument("--init", choices=("pretrained", "random"), default="pretrained")
     p.add_argument("--control", action="store_true", help="also a control task (random label per word type)")
-    p.add_argument("--train-sentences", type=_positive_int, default=TRAIN_SENTENCES)
-    p.add_argument("--test-sentences", type=_positive_int, default=TEST_SENTENCES)
+    p.add_argument("--train-sentences", type=positive_int, default=TRAIN_SENTENCES)
+    p.add_argument("--test-sentences", type=positive_int, default=TEST_SENTENCES)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_probe)
@@ -28,21 +27,10 @@ def register(sub, add_model) -> None:
     p = sub.add_parser("geometry", help="anisotropy and a word's self-similarity per layer")
     add_model(p)
     p.add_argument("--word", required=True, help="an English word or Chinese characters, e.g. bank, 行")
-    p.add_argument("--contexts", type=_positive_int, default=CONTEXTS, help="sentences with the word")
+    p.add_argument("--contexts", type=positive_int, default=CONTEXTS, help="sentences with the word")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_geometry)
-
-
-def _positive_int(text: str) -> int:
-    # ArgumentTypeError: argparse shows its message as it is (a ValueError becomes "invalid _positive_int value")
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
-    return value
 
 
 @contextlib.contextmanager

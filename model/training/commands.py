@@ -9,7 +9,7 @@ from pathlib import Path
 
 import torch
 
-from ..cli import UsageError
+from ..cli import UsageError, non_negative_int, number_in, positive_int
 from .finetune import DEMO_HELDOUT_SIZE, DEMO_TRAIN_SIZE, FinetuneSettings, demo_settings
 
 
@@ -28,7 +28,10 @@ def register(sub, add_model) -> None:
     )
     p.add_argument("--lang", choices=("en", "zh"), default="en", help="live preset: the corpus language")
     p.add_argument(
-        "--mask-rate", type=float, default=None, help="share of tokens chosen for MLM (default: 0.15; live zh: 0.4)"
+        "--mask-rate",
+        type=number_in(0, 1, above_low=True),
+        default=None,
+        help="share of tokens chosen for MLM (default: 0.15; live zh: 0.4)",
     )
     p.add_argument("--all-mask", action="store_true", help="every chosen token becomes [MASK] (no 80/10/10)")
     p.add_argument("--no-nsp", action="store_true", help="train without the next-sentence loss")
@@ -47,12 +50,12 @@ def register(sub, add_model) -> None:
     p.add_argument("--cache-dir", type=Path, default=None)
     p.add_argument("--state-dir", type=Path, default=None, help="checkpoints and resume (default: CACHE/pretrain)")
     p.add_argument("--out", type=Path, default=None, help="export the final model here (default: model/embedded)")
-    p.add_argument("--steps", type=_positive_int, default=None, help="default: 2000 (live: until --max-seconds)")
-    p.add_argument("--batch-size", type=_positive_int, default=32)
-    p.add_argument("--seq-len", type=_positive_int, default=128)
-    p.add_argument("--lr", type=float, default=2e-4)
-    p.add_argument("--warmup-steps", type=int, default=100)
-    p.add_argument("--zh-share", type=float, default=0.6)
+    p.add_argument("--steps", type=positive_int, default=None, help="default: 2000 (live: until --max-seconds)")
+    p.add_argument("--batch-size", type=positive_int, default=32)
+    p.add_argument("--seq-len", type=positive_int, default=128)
+    p.add_argument("--lr", type=number_in(0, above_low=True), default=2e-4)
+    p.add_argument("--warmup-steps", type=non_negative_int, default=100)
+    p.add_argument("--zh-share", type=number_in(0, 1), default=0.6)
     p.add_argument(
         "--source-weight",
         action="append",
@@ -61,14 +64,14 @@ def register(sub, add_model) -> None:
         metavar="SOURCE=W",
         help="draw a corpus source's documents W times as often as their length gives (repeatable)",
     )
-    p.add_argument("--dropout", type=float, default=0.1)
-    p.add_argument("--eval-every", type=_positive_int, default=200)
-    p.add_argument("--checkpoint-every", type=_positive_int, default=100)
-    p.add_argument("--max-seconds", type=float, default=None)
-    p.add_argument("--threads", type=_positive_int, default=None)
+    p.add_argument("--dropout", type=number_in(0, 1), default=0.1)
+    p.add_argument("--eval-every", type=positive_int, default=200)
+    p.add_argument("--checkpoint-every", type=positive_int, default=100)
+    p.add_argument("--max-seconds", type=number_in(0, above_low=True), default=None)
+    p.add_argument("--threads", type=positive_int, default=None)
     p.add_argument(
         "--workers",
-        type=_non_negative_int,
+        type=non_negative_int,
         default=0,
         help="processes that build batches in the background (for a GPU)",
     )
@@ -96,49 +99,42 @@ def register(sub, add_model) -> None:
     add_model(p)
     p.add_argument("--init", choices=("pretrained", "random"), default="pretrained")
     demo = demo_settings()  # the fine-tuning page's defaults: one recipe for both
-    p.add_argument("--train-size", type=_positive_int, default=DEMO_TRAIN_SIZE)
-    p.add_argument("--heldout-size", type=_positive_int, default=DEMO_HELDOUT_SIZE)
-    p.add_argument("--epochs", type=_positive_int, default=demo.epochs)
-    p.add_argument("--batch-size", type=_positive_int, default=demo.batch_size)
-    p.add_argument("--lr", type=float, default=demo.lr)
+    p.add_argument("--train-size", type=positive_int, default=DEMO_TRAIN_SIZE)
+    p.add_argument("--heldout-size", type=positive_int, default=DEMO_HELDOUT_SIZE)
+    p.add_argument("--epochs", type=positive_int, default=demo.epochs)
+    p.add_argument("--batch-size", type=positive_int, default=demo.batch_size)
+    p.add_argument("--lr", type=number_in(0, above_low=True), default=demo.lr)
     p.add_argument(
         "--max-length",
-        type=_positive_int,
+        type=positive_int,
         default=demo.max_length,
         help="tokens per example; longer ones keep start and end",
     )
     p.add_argument("--freeze-encoder", action="store_true")
     p.add_argument(
         "--trained-layers",
-        type=_positive_int,
+        type=positive_int,
         default=demo.trained_layers,
         help="encoder layers trained, from the top; the embeddings and the layers below keep their pre-trained "
         "weights (default: %(default)s; the model's layer count trains everything)",
     )
     p.add_argument(
         "--head-lr-ratio",
-        type=float,
+        type=number_in(0, above_low=True),
         default=demo.head_lr_ratio,
         help="the new head's learning rate over the encoder's (default: %(default)s)",
     )
     p.add_argument(
         "--seconds",
-        type=float,
+        type=number_in(0, above_low=True),
         default=None,
         help=f"stop training after this many seconds (the page's default is {demo.max_seconds:g}; here: no limit)",
     )
-    p.add_argument("--threads", type=_positive_int, default=None)
+    p.add_argument("--threads", type=positive_int, default=None)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--save", type=Path, default=None, help="write the fine-tuned model to this folder")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_finetune)
-
-
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise ValueError(f"expected a positive whole number, got {text}")
-    return value
 
 
 def _init_choice(text: str) -> str:
@@ -159,18 +155,14 @@ def _source_weight(text: str) -> tuple[str, float]:
 
     source, _, weight = text.partition("=")
     if source not in SOURCE_BY_ID:
-        raise ValueError(f"unknown source {source!r}; known: {', '.join(sorted(SOURCE_BY_ID))}")
-    value = float(weight)
-    if not value > 0:
-        raise ValueError(f"a weight must be above 0, got {weight}")
+        raise argparse.ArgumentTypeError(f"unknown source {source!r}; known: {', '.join(sorted(SOURCE_BY_ID))}")
+    try:
+        value = float(weight)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected SOURCE=W with a weight above 0, got {text!r}")
     return source, value
-
-
-def _non_negative_int(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise ValueError(f"expected zero or more, got {text}")
-    return value
 
 
 def cmd_corpus(args) -> None:
