@@ -69,11 +69,12 @@ SETTINGS = pt.PretrainSettings(
 )
 
 
-def test_pretraining_reduces_loss_and_reports_metrics():
+@pytest.mark.parametrize("bf16", [False, True], ids=["fp32", "bf16"])
+def test_pretraining_reduces_loss_and_reports_metrics(bf16):
     tok, corpus = tiny_tokenizer(), tiny_corpus()
     model = tiny_model(tok.vocab_size)
     losses = []
-    settings = replace(SETTINGS, steps=60, batch_size=16, lr=1e-2)
+    settings = replace(SETTINGS, steps=60, batch_size=16, lr=1e-2, bf16=bf16)
     metrics = pt.pretrain(
         model,
         pt.batches(corpus, tok, settings, seed=0),
@@ -86,6 +87,33 @@ def test_pretraining_reduces_loss_and_reports_metrics():
     for lang in ("en", "zh"):
         assert 0.0 <= metrics[f"{lang}_mlm_top1"] <= metrics[f"{lang}_mlm_top5"] <= 1.0
         assert 0.0 <= metrics[f"{lang}_nsp_acc"] <= 1.0
+    assert all(p.dtype == torch.float32 for p in model.parameters()), "autocast must leave the weights in fp32"
+
+
+def test_bf16_autocast_is_used_where_it_is_faster_or_where_asked(monkeypatch):
+    assert pt.use_bf16("cuda") and pt.use_bf16("cpu", bf16=True)
+    assert not pt.use_bf16("cuda", bf16=False) and not pt.use_bf16("cpu", bf16=False)
+    monkeypatch.setattr(torch.cpu, "_is_amx_tile_supported", lambda: True)
+    assert pt.use_bf16("cpu") and pt.training_autocast("cpu").fast_dtype == torch.bfloat16
+    monkeypatch.setattr(torch.cpu, "_is_amx_tile_supported", lambda: False)
+    assert not pt.use_bf16("cpu")
+    monkeypatch.delattr(torch.cpu, "_is_amx_tile_supported")  # a torch without the private check: stay in fp32
+    assert not pt.use_bf16("cpu")
+
+
+def test_a_bf16_forward_gives_the_fp32_loss_to_within_bf16_rounding():
+    tok, corpus = tiny_tokenizer(), tiny_corpus()
+    model = tiny_model(tok.vocab_size)
+    b = next(pt.batches(corpus, tok, SETTINGS, seed=0))
+
+    def loss(bf16: bool) -> float:
+        with torch.no_grad(), pt.training_autocast("cpu", bf16):
+            args = (b["input_ids"], b["token_type_ids"], b["attention_mask"])
+            return model(*args, mlm_labels=b["mlm_labels"], nsp_labels=b["nsp_labels"]).loss.item()
+
+    fp32, bf16 = loss(False), loss(True)
+    assert fp32 != bf16, "the autocast did not change the arithmetic"
+    assert abs(bf16 - fp32) < 0.01 * fp32  # bf16 keeps 8 bits of mantissa: about 0.4% per rounding
 
 
 def test_batches_follow_the_paper():
@@ -126,6 +154,39 @@ def test_resumed_run_equals_unbroken_run(tmp_path):
     pt.pretrain(resumed, pt.batches(corpus, tok, settings, seed=0), settings, state_dir=tmp_path)
     for (name, a), (_, b) in zip(unbroken.state_dict().items(), resumed.state_dict().items()):
         torch.testing.assert_close(a, b, atol=1e-6, rtol=0, msg=name)
+
+
+def test_a_resumed_run_goes_on_with_what_is_left_of_its_time_budget(tmp_path):
+    tok, corpus = tiny_tokenizer(), tiny_corpus()
+    settings = replace(SETTINGS, steps=1000, warmup_steps=1, checkpoint_every=1, eval_every=1000, max_seconds=3600.0)
+
+    def stop_after_step_3(step, metrics):
+        if step == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        pt.pretrain(
+            tiny_model(tok.vocab_size),
+            pt.batches(corpus, tok, settings, seed=0),
+            settings,
+            state_dir=tmp_path,
+            on_step=stop_after_step_3,
+        )
+    state = torch.load(tmp_path / "state.pt", weights_only=True)
+    state["seconds"] = 3600.0  # as if the first process had run for the whole hour
+    torch.save(state, tmp_path / "state.pt")
+    seen = []
+    metrics = pt.pretrain(
+        tiny_model(tok.vocab_size),
+        pt.batches(corpus, tok, settings, seed=0),
+        settings,
+        state_dir=tmp_path,
+        on_step=lambda step, m: seen.append(m),
+    )
+    assert metrics["step"] == 4 and len(seen) == 1  # one step, and the hour is spent
+    assert seen[0]["seconds"] >= 3600.0
+    assert seen[0]["lr"] < 1.01 * settings.lr * settings.min_lr_ratio  # the schedule's end, not a new start
+    assert torch.load(tmp_path / "state.pt", weights_only=True)["seconds"] >= 3600.0
 
 
 def test_learning_rate_warms_up_then_decays():
@@ -283,11 +344,12 @@ def test_finetune_schedule_ends_at_the_time_budget_when_that_comes_first():
     assert ft.learning_rate(s, 59, 1000, 59.9) < 0.01
 
 
-def test_finetune_learns_a_separable_task_and_leaves_the_base_untouched():
+@pytest.mark.parametrize("bf16", [False, True], ids=["fp32", "bf16"])
+def test_finetune_learns_a_separable_task_and_leaves_the_base_untouched(bf16):
     base = _base_bundle()
     before = {k: v.clone() for k, v in base.model.state_dict().items()}
     model = ft.build_task_model(base, ["neg", "pos"], "sequence", "pretrained")
-    settings = ft.FinetuneSettings(epochs=8, batch_size=16, lr=3e-3, max_length=32)
+    settings = ft.FinetuneSettings(epochs=8, batch_size=16, lr=3e-3, max_length=32, bf16=bf16)
     train = ft.encode_examples(base.tokenizer, "sequence", _sentiment_like(160, 0), 32)
     heldout = ft.encode_examples(base.tokenizer, "sequence", _sentiment_like(80, 1), 32)
     steps = []

@@ -12,6 +12,8 @@ import torch
 from ..cli import UsageError, non_negative_int, number_in, positive_int
 from .finetune import DEMO_HELDOUT_SIZE, DEMO_TRAIN_SIZE, FinetuneSettings, demo_settings
 
+PRECISIONS = {"auto": None, "bf16": True, "fp32": False}  # --precision -> the settings' bf16
+
 
 def register(sub, add_model) -> None:
     p = sub.add_parser("corpus", help="fetch and clean the bilingual pre-training corpus into the cache")
@@ -68,6 +70,12 @@ def register(sub, add_model) -> None:
     p.add_argument("--eval-every", type=positive_int, default=200)
     p.add_argument("--checkpoint-every", type=positive_int, default=100)
     p.add_argument("--max-seconds", type=number_in(0, above_low=True), default=None)
+    p.add_argument(
+        "--precision",
+        choices=tuple(PRECISIONS),
+        default="auto",
+        help="training arithmetic; auto: bf16 autocast where it is faster (a GPU, a CPU with AMX), else fp32",
+    )
     p.add_argument("--threads", type=positive_int, default=None)
     p.add_argument(
         "--workers",
@@ -129,6 +137,12 @@ def register(sub, add_model) -> None:
         type=number_in(0, above_low=True),
         default=None,
         help=f"stop training after this many seconds (the page's default is {demo.max_seconds:g}; here: no limit)",
+    )
+    p.add_argument(
+        "--precision",
+        choices=tuple(PRECISIONS),
+        default="auto",
+        help="training arithmetic; auto: bf16 autocast where it is faster (a GPU, a CPU with AMX), else fp32",
     )
     p.add_argument("--threads", type=positive_int, default=None)
     p.add_argument("--seed", type=int, default=0)
@@ -240,6 +254,7 @@ def cmd_pretrain(args) -> None:
         eval_every=args.eval_every,
         checkpoint_every=args.checkpoint_every,
         max_seconds=args.max_seconds,
+        bf16=PRECISIONS[args.precision],
         seed=args.seed,
     )
     job = pt.PretrainJob(
@@ -280,6 +295,8 @@ def cmd_pretrain_live(args) -> None:
     if args.threads is None:
         torch.set_num_threads(1)  # measured: one thread beats two on a shared 2-core machine (bench_live.py)
     changes = {"nsp": not args.no_nsp, "whole_word": args.whole_word, "seed": args.seed}
+    if args.precision != "auto":  # otherwise the preset's own (live.live_settings)
+        changes["bf16"] = PRECISIONS[args.precision]
     if args.mask_rate is not None:  # otherwise the language's own rate (live.LANGUAGE_SETTINGS)
         changes["mask_rate"] = args.mask_rate
     if args.all_mask:
@@ -316,6 +333,7 @@ def finetune_settings(args) -> FinetuneSettings:
         trained_layers=args.trained_layers,
         head_lr_ratio=args.head_lr_ratio,
         max_seconds=args.seconds,
+        bf16=PRECISIONS[args.precision],
         seed=args.seed,
     )
 

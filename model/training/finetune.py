@@ -20,7 +20,7 @@ import torch
 from ..checkpoint import LoadedBert
 from ..modeling import BertConfig, BertForTaskHead
 from ..tokenization import BertTokenizer
-from .pretrain import make_optimizer
+from .pretrain import make_optimizer, training_autocast
 
 
 @dataclass
@@ -38,6 +38,7 @@ class FinetuneSettings:
     trained_layers: int | None = None
     head_lr_ratio: float = 1.0  # the new head's learning rate over the encoder's: it starts from random weights
     max_seconds: float | None = None
+    bf16: bool | None = None  # bf16 autocast; None: where it is faster than fp32 (pretrain.use_bf16)
     eval_every: int = 0  # steps between held-out evaluations during training (0: only at the end)
     seed: int = 0
 
@@ -246,6 +247,7 @@ def finetune(
     total = max(1, steps_per_epoch * settings.epochs)
     rng = torch.Generator().manual_seed(settings.seed)
     random.seed(settings.seed)
+    autocast = training_autocast(next(model.parameters()).device, settings.bf16)
     model.train()
     started, step, history, stopped = time.time(), 0, [], False
     for epoch in range(settings.epochs):
@@ -255,7 +257,8 @@ def finetune(
             for group in optimizer.param_groups:
                 group["lr"] = lr * group["lr_ratio"]
             b = train.batch(order[start : start + settings.batch_size])
-            out = model(b.input_ids, b.token_type_ids, b.attention_mask, labels=b.labels)
+            with autocast:
+                out = model(b.input_ids, b.token_type_ids, b.attention_mask, labels=b.labels)
             out.loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
             optimizer.step()

@@ -56,6 +56,7 @@ class PretrainSettings:
     eval_batches: int = 8
     checkpoint_every: int = 100
     max_seconds: float | None = None  # stop cleanly after this much wall time; the schedule ends with it
+    bf16: bool | None = None  # bf16 autocast; None: where it is faster than fp32 (use_bf16)
     seed: int = 0
 
 
@@ -359,6 +360,26 @@ def make_optimizer(model: torch.nn.Module, lr: float, weight_decay: float) -> to
     return torch.optim.AdamW(groups, lr=lr, betas=(0.9, 0.999), eps=1e-6)
 
 
+def use_bf16(device: str | torch.device, bf16: bool | None = None) -> bool:
+    """Whether a training step runs in bf16 autocast: as ``bf16`` says, or (None) where that is faster than fp32:
+    on a GPU, and on a CPU with AMX matrix units (Intel Xeon since Sapphire Rapids), where a step of the embedded
+    model took 0.65 times as long in pre-training and 0.59 times in fine-tuning (bench/results/precision.md). A CPU
+    without AMX runs bf16 slower than fp32 (pretraining-calibration.md)."""
+    if bf16 is not None:
+        return bf16
+    kind = torch.device(device).type
+    if kind == "cuda":
+        return True
+    amx = getattr(torch.cpu, "_is_amx_tile_supported", None)  # private in torch 2.x: absent means no
+    return kind == "cpu" and amx is not None and bool(amx())
+
+
+def training_autocast(device: str | torch.device, bf16: bool | None = None) -> torch.autocast:
+    """The autocast a training step runs in (``use_bf16``). Weights, optimizer and evaluations stay fp32."""
+    kind = torch.device(device).type
+    return torch.autocast(kind, dtype=torch.bfloat16, enabled=use_bf16(kind, bf16))
+
+
 @torch.no_grad()
 def evaluate(model: BertForPreTraining, eval_batches: dict[str, list[dict]]) -> dict[str, float]:
     """MLM top-1 / top-5 at the masked positions and NSP accuracy, per language."""
@@ -450,10 +471,10 @@ def pretrain(
     started = time.time()
     tokens_seen = 0
     metrics: dict = {}
-    # bf16 autocast on a GPU: several times the fp32 throughput there; on a CPU without AMX it is slower
-    # (pretraining-calibration.md), so the CPU stays in fp32.
-    autocast = torch.autocast("cuda", dtype=torch.bfloat16, enabled=torch.device(device).type == "cuda")
-    elapsed = 0.0  # on rank 0's clock, shared by all ranks
+    autocast = training_autocast(device, settings.bf16)
+    # Seconds on rank 0's clock, shared by all ranks, counted from the run's first step: a resumed run goes on with
+    # what is left of max_seconds and of its learning-rate schedule.
+    elapsed = seconds_before
     while step < settings.steps:
         lr = lr_at(step, settings, elapsed)
         for group in optimizer.param_groups:
@@ -475,13 +496,14 @@ def pretrain(
         optimizer.zero_grad(set_to_none=True)
         step += 1
         tokens_seen += int(batch["attention_mask"].sum())
-        elapsed = _shared_elapsed(started, ddp, device)
+        this_process = _shared_elapsed(started, ddp, device)
+        elapsed = seconds_before + this_process
         metrics.update(
             step=step,
             loss=out.loss.item(),
             lr=lr,
             grad_norm=grad_norm.item(),
-            tokens_per_s=tokens_seen / max(elapsed, 1e-9),
+            tokens_per_s=tokens_seen / max(this_process, 1e-9),
             seconds=elapsed,  # the clock max_seconds is counted on
         )
         history.append({k: metrics[k] for k in ("step", "loss", "lr")})
@@ -491,7 +513,7 @@ def pretrain(
             and rank == 0
             and (step % settings.checkpoint_every == 0 or step == settings.steps or out_of_time)
         ):
-            save_training_state(state_dir, model, optimizer, step, settings, history, seconds_before + elapsed)
+            save_training_state(state_dir, model, optimizer, step, settings, history, elapsed)
         if on_step is not None:
             on_step(step, dict(metrics))
         if out_of_time:
@@ -622,7 +644,8 @@ def run_job(job: PretrainJob, settings: PretrainSettings, on_step: Callable[[int
             "batch_size": settings.batch_size,
             "seq_len": settings.seq_len,
             "seconds": round(metrics["total_seconds"]),
-            "device": f"{device} ({card.hardware()}, {torch.get_num_threads()} thread(s))",
+            "device": f"{device} ({card.hardware()}, {torch.get_num_threads()} thread(s)"
+            + (", bf16 autocast)" if use_bf16(device, settings.bf16) else ")"),
             "sources": list(stats["sources"]),
             **({"whole_word": True} if settings.whole_word else {}),
             **({"source_weights": settings.source_weights} if settings.source_weights else {}),
@@ -681,4 +704,6 @@ __all__ = [
     "pretrain",
     "setup_distributed",
     "tokenize_corpus",
+    "training_autocast",
+    "use_bf16",
 ]
