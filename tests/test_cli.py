@@ -219,6 +219,15 @@ def test_finetune_without_flags_uses_the_fine_tuning_pages_recipe():
     assert (args.train_size, args.heldout_size) == (DEMO_TRAIN_SIZE, DEMO_HELDOUT_SIZE)
 
 
+@pytest.mark.parametrize(("precision", "bf16"), [("auto", None), ("bf16", True), ("fp32", False)])
+def test_precision_reaches_the_finetuning_settings(precision, bf16):
+    from model.cli import build_parser
+    from model.training.commands import finetune_settings
+
+    args = build_parser().parse_args(["finetune", "--task", "sentiment-zh", "--precision", precision])
+    assert finetune_settings(args).bf16 is bf16
+
+
 def test_a_zipped_checkpoint_loads_like_its_folder_and_a_hostile_zip_is_refused(hf_checkpoint, tmp_path):
     import zipfile
 

@@ -70,12 +70,7 @@ def register(sub, add_model) -> None:
     p.add_argument("--eval-every", type=positive_int, default=200)
     p.add_argument("--checkpoint-every", type=positive_int, default=100)
     p.add_argument("--max-seconds", type=number_in(0, above_low=True), default=None)
-    p.add_argument(
-        "--precision",
-        choices=tuple(PRECISIONS),
-        default="auto",
-        help="training arithmetic; auto: bf16 autocast where it is faster (a GPU, a CPU with AMX), else fp32",
-    )
+    _add_precision(p)
     p.add_argument("--threads", type=positive_int, default=None)
     p.add_argument(
         "--workers",
@@ -138,17 +133,21 @@ def register(sub, add_model) -> None:
         default=None,
         help=f"stop training after this many seconds (the page's default is {demo.max_seconds:g}; here: no limit)",
     )
+    _add_precision(p)
+    p.add_argument("--threads", type=positive_int, default=None)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--save", type=Path, default=None, help="write the fine-tuned model to this folder")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_finetune)
+
+
+def _add_precision(p) -> None:
     p.add_argument(
         "--precision",
         choices=tuple(PRECISIONS),
         default="auto",
         help="training arithmetic; auto: bf16 autocast where it is faster (a GPU, a CPU with AMX), else fp32",
     )
-    p.add_argument("--threads", type=positive_int, default=None)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--save", type=Path, default=None, help="write the fine-tuned model to this folder")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(run=cmd_finetune)
 
 
 def _init_choice(text: str) -> str:
