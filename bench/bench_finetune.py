@@ -18,8 +18,11 @@
    what the model reaches when compute is not the limit.
 4. Training throughput on the same weights and batches: ``model.training.finetune.finetune``'s model step against
    a plain ``transformers`` BertForSequenceClassification step, alternating, so background load hits both.
+5. ``sizes``: the page's recipe on its 1,000 training examples and on 2,000, no time limit, three seeds, held-out
+   accuracy on the page's 200 and on the whole held-out split: whether more examples (what a faster step buys)
+   would raise the minute's result.
 
-    .venv/bin/python bench/bench_finetune.py [--sections default,recipes,budget,throughput]
+    .venv/bin/python bench/bench_finetune.py [--sections default,recipes,budget,throughput,sizes]
         [--tasks sentiment-zh,topics-en]
         [--seconds 60] [--threads 2] [--full-epoch]
 """
@@ -309,9 +312,42 @@ def recipes(tasks: list[str]) -> None:
                 )
 
 
+SIZES = ((1000, 3), (2000, 3))  # (training examples, epochs): the page's recipe, and twice its examples
+SIZE_SEEDS = (0, 1, 2)
+
+
+def sizes(tasks: list[str]) -> None:
+    """Section 5: the page's recipe on more training examples, no time limit, three seeds; held-out accuracy on the
+    page's 200 held-out examples and on the whole held-out split (200 examples: one standard error is about 3
+    points, so a difference there alone decides nothing)."""
+    torch.set_num_threads(1)
+    base = load("embedded")
+    print("\n| task | examples | epochs | seed | steps | seconds | held-out (page's) | held-out (all) | loadavg |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for task_name in tasks:
+        task = load_task(task_name)
+        for examples, epochs in SIZES:
+            for seed in SIZE_SEEDS:
+                settings = ft.demo_settings(epochs=epochs, max_seconds=None, seed=seed)
+                train, page_heldout, all_heldout = (
+                    ft.encode_examples(base.tokenizer, task.kind, rows, settings.max_length)
+                    for rows in (task.train[:examples], task.heldout[: ft.DEMO_HELDOUT_SIZE], task.heldout)
+                )
+                model = ft.build_task_model(base, task.labels, task.kind, "pretrained", seed=seed)
+                r = ft.finetune(model, train, settings, labels=task.labels, heldout=page_heldout)
+                everything = ft.evaluate(model, all_heldout, task.labels).accuracy
+                print(
+                    f"| {task_name} | {examples} | {epochs} | {seed} | {r.steps} | {r.seconds:.1f} | "
+                    f"{r.evaluation.accuracy:.1%} | {everything:.1%} ({len(task.heldout)}) | {loadavg()} |",
+                    flush=True,
+                )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--sections", default="default,budget,throughput", help="which of the three to run")
+    parser.add_argument(
+        "--sections", default="default,budget,throughput", help="of default, recipes, budget, throughput, sizes"
+    )
     parser.add_argument("--tasks", default="sentiment-zh,topics-en", help="tasks of the default-run section")
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--threads", type=int, default=2)
@@ -327,6 +363,8 @@ def main() -> None:
         default_runs(args.tasks.split(","))
     if "recipes" in sections:
         recipes(args.tasks.split(","))
+    if "sizes" in sections:
+        sizes(args.tasks.split(","))
     if not sections & {"budget", "throughput"}:
         return
     torch.set_num_threads(args.threads)
