@@ -231,8 +231,6 @@ def cmd_pretrain(args) -> None:
 
     if args.threads:
         torch.set_num_threads(args.threads)
-    if args.mask_rate is not None and not 0.0 < args.mask_rate <= 1.0:
-        raise UsageError(f"--mask-rate must be above 0 and at most 1, not {args.mask_rate}")
     if args.preset == "live":
         cmd_pretrain_live(args)
         return
