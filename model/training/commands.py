@@ -170,12 +170,9 @@ def _source_weight(text: str) -> tuple[str, float]:
     if source not in SOURCE_BY_ID:
         raise argparse.ArgumentTypeError(f"unknown source {source!r}; known: {', '.join(sorted(SOURCE_BY_ID))}")
     try:
-        value = float(weight)
-    except ValueError:
-        value = float("nan")
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"expected SOURCE=W with a weight above 0, got {text!r}")
-    return source, value
+        return source, number_in(0, above_low=True)(weight)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(f"expected SOURCE=W with a weight above 0, got {text!r}") from None
 
 
 def cmd_corpus(args) -> None:
