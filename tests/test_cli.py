@@ -303,6 +303,7 @@ def test_probe_and_geometry_refuse_bad_input_in_one_line(args, message, capsys):
         ),
         (["pretrain", "--source-weight", "tatoeba-en"], "expected SOURCE=W with a weight above 0, got 'tatoeba-en'"),
         (["pretrain", "--init", "nowhere"], "expected minilm, embedded, scratch or a model folder"),
+        (["pretrain", "--distill", "-1"], "argument --distill: expected a number from 0, got '-1'"),
         (
             ["finetune", "--task", "sentiment-zh", "--epochs", "0"],
             "argument --epochs: expected a positive whole number",

@@ -132,6 +132,56 @@ def test_batches_follow_the_paper():
         assert types[row, : sep[0] + 1].eq(0).all() and types[row, sep[0] + 1 : sep[1] + 1].eq(1).all()
 
 
+def test_distillation_loss_is_zero_for_the_teachers_own_predictions_and_grows_as_the_student_moves():
+    tok, corpus = tiny_tokenizer(), tiny_corpus()
+    teacher = tiny_model(tok.vocab_size).eval()
+    b = next(pt.batches(corpus, tok, SETTINGS, seed=0))
+    args = (b["input_ids"], b["token_type_ids"], b["attention_mask"])
+    positions = b["mlm_labels"] != -100
+
+    def drift(student) -> float:
+        with torch.no_grad():
+            return pt.distillation_loss(
+                student(*args, mlm_positions=positions), teacher(*args, mlm_positions=positions), b["nsp_labels"]
+            ).item()
+
+    assert drift(tiny_model(tok.vocab_size)) == pytest.approx(0.0, abs=1e-6)  # the same weights
+    assert drift(tiny_model(tok.vocab_size, seed=1)) > 0.01
+
+
+def test_distillation_keeps_a_continued_run_closer_to_its_starting_predictions():
+    tok = tiny_tokenizer()
+    settings = replace(SETTINGS, steps=40, lr=1e-2, eval_every=1000)
+    teacher = tiny_model(tok.vocab_size)
+    pt.pretrain(teacher, pt.batches(tiny_corpus(seed=0), tok, settings, seed=0), settings)  # what it "knew"
+    probe = next(pt.batches(tiny_corpus(seed=0), tok, settings, seed=7))
+    args = (probe["input_ids"], probe["token_type_ids"], probe["attention_mask"])
+    positions = probe["mlm_labels"] != -100
+
+    def continued(distill: float) -> tuple[float, list[float]]:
+        """Train a copy of the teacher on other text; how far its predictions on the old text moved."""
+        student = tiny_model(tok.vocab_size)
+        student.load_state_dict(teacher.state_dict())
+        run = replace(settings, distill=distill)
+        drifts = []
+        stream = pt.batches(tiny_corpus(seed=1), tok, run, seed=0)
+        pt.pretrain(student, stream, run, teacher=teacher, on_step=lambda _, m: drifts.append(m.get("distill_loss")))
+        student.eval()
+        with torch.no_grad():
+            moved = pt.distillation_loss(
+                student(*args, mlm_positions=positions), teacher(*args, mlm_positions=positions), probe["nsp_labels"]
+            ).item()
+        return moved, drifts
+
+    free, free_drifts = continued(0.0)
+    kept, kept_drifts = continued(5.0)
+    assert free_drifts == [None] * 40 and all(d >= 0.0 for d in kept_drifts)
+    assert kept < 0.5 * free, (kept, free)
+    assert all(not p.requires_grad for p in teacher.parameters()), "the teacher stays frozen"
+    with pytest.raises(ValueError, match="needs a teacher"):
+        pt.pretrain(tiny_model(tok.vocab_size), iter([]), replace(settings, distill=1.0))
+
+
 def test_resumed_run_equals_unbroken_run(tmp_path):
     tok, corpus = tiny_tokenizer(), tiny_corpus()
     settings = replace(SETTINGS, steps=12, eval_every=1000)
@@ -535,10 +585,21 @@ def test_pretraining_continues_from_an_exported_folder_or_says_what_it_expected(
     from model.cli import main
 
     jobs = []
-    monkeypatch.setattr(pt, "run_job", lambda job, settings, on_step=None: jobs.append(job))
+    distills = []
+
+    def run_job(job, settings, on_step=None):
+        jobs.append(job)
+        distills.append(settings.distill)
+
+    monkeypatch.setattr(pt, "run_job", run_job)
     assert main(["pretrain", "--init", str(EMBEDDED_DIR), "--steps", "1"]) == 0
     assert main(["pretrain", "--init", "embedded", "--steps", "1"]) == 0
     assert main(["pretrain", "--init", "minilm", "--steps", "1"]) == 0
     assert [job.continues_from() for job in jobs] == [EMBEDDED_DIR, EMBEDDED_DIR, None]
     assert main(["pretrain", "--init", str(tmp_path), "--steps", "1"]) == 2  # no config.json there
     assert "a model folder with config.json" in capsys.readouterr().err
+    for start in (["--init", "minilm"], ["--init", "scratch"], ["--preset", "live", "--init", "embedded"]):
+        assert main(["pretrain", *start, "--distill", "1", "--steps", "1"]) == 2
+        assert "--distill pulls towards the starting weights" in capsys.readouterr().err
+    assert main(["pretrain", "--init", "embedded", "--distill", "0.5", "--steps", "1"]) == 0
+    assert jobs[-1].init == "embedded" and distills == [0.0, 0.0, 0.0, 0.5]

@@ -174,6 +174,11 @@ def _run_lines(number: int, run: dict) -> list[str]:
         lines.append(
             "   Whole-word masking: all pieces of a chosen word masked together (Chinese words found by jieba)."
         )
+    if run.get("distill"):
+        lines.append(
+            f"   Pulled towards the starting weights' own predictions (distillation weight {run['distill']:g}), "
+            "so that what they knew is kept."
+        )
     if run.get("mlm_only_sources"):
         lines.append(
             f"   No next-sentence labels from {', '.join(run['mlm_only_sources'])}: standalone sentences, MLM only."

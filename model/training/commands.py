@@ -67,6 +67,14 @@ def register(sub, add_model) -> None:
         help="draw a corpus source's documents W times as often as their length gives (repeatable)",
     )
     p.add_argument("--dropout", type=number_in(0, 1), default=0.1)
+    p.add_argument(
+        "--distill",
+        type=number_in(0),
+        default=0.0,
+        metavar="WEIGHT",
+        help="continued runs: add WEIGHT x the KL divergence from the starting weights' own predictions, "
+        "so that new text is learned without forgetting what they knew (default 0: off)",
+    )
     p.add_argument("--eval-every", type=positive_int, default=200)
     p.add_argument("--checkpoint-every", type=positive_int, default=100)
     p.add_argument("--max-seconds", type=number_in(0, above_low=True), default=None)
@@ -226,6 +234,8 @@ def cmd_card(args) -> None:
 def cmd_pretrain(args) -> None:
     from . import pretrain as pt
 
+    if args.distill and (args.preset == "live" or args.init in ("minilm", "scratch")):
+        raise UsageError("--distill pulls towards the starting weights: continue from embedded or a model folder")
     if args.threads:
         torch.set_num_threads(args.threads)
     if args.preset == "live":
@@ -245,6 +255,7 @@ def cmd_pretrain(args) -> None:
         zh_share=args.zh_share,
         source_weights=dict(args.source_weight),
         dropout=args.dropout,
+        distill=args.distill,
         eval_every=args.eval_every,
         checkpoint_every=args.checkpoint_every,
         max_seconds=args.max_seconds,

@@ -51,6 +51,9 @@ class PretrainSettings:
     # continued pre-training gives a small everyday source a large share without dropping the others.
     source_weights: dict[str, float] = field(default_factory=dict)
     nsp: bool = True  # train the next-sentence head as well (False: MLM loss only, as RoBERTa)
+    # Weight of a pull towards the starting weights' own predictions (0: none; see distillation_loss): continued
+    # pre-training then learns new text without forgetting as much of what the starting model read.
+    distill: float = 0.0
     dropout: float = 0.1
     eval_every: int = 200
     eval_batches: int = 8
@@ -351,6 +354,22 @@ def lr_at(step: int, s: PretrainSettings, elapsed: float = 0.0) -> float:
     return s.lr * (s.min_lr_ratio + (1 - s.min_lr_ratio) * 0.5 * (1 + math.cos(math.pi * progress)))
 
 
+def distillation_loss(student, teacher, nsp_labels: torch.Tensor) -> torch.Tensor:
+    """KL(teacher || student) at the masked positions, plus the same over the next-sentence head where the pair has
+    a label: "learning without forgetting" (Li and Hoiem 2016). The teacher is the frozen starting model, so the
+    loss says how far the run has moved from what that model predicted on the same inputs."""
+    import torch.nn.functional as F
+
+    def kl(student_logits: torch.Tensor, teacher_logits: torch.Tensor) -> torch.Tensor:
+        if student_logits.size(0) == 0:
+            return student_logits.sum() * 0.0  # keep the head in the graph, as the NSP loss does
+        s, t = F.log_softmax(student_logits.float(), -1), F.log_softmax(teacher_logits.float(), -1)
+        return F.kl_div(s, t, log_target=True, reduction="batchmean")
+
+    labelled = nsp_labels != -100
+    return kl(student.mlm_logits, teacher.mlm_logits) + kl(student.nsp_logits[labelled], teacher.nsp_logits[labelled])
+
+
 def make_optimizer(model: torch.nn.Module, lr: float, weight_decay: float) -> torch.optim.AdamW:
     """AdamW with decay on 2-D weights only (matrices and embeddings), as BERT excludes bias and LayerNorm."""
     params = {id(p): p for p in model.parameters() if p.requires_grad}.values()  # tied weights once
@@ -448,12 +467,18 @@ def pretrain(
     on_step: Callable[[int, dict], None] | None = None,
     device: str | torch.device = "cpu",
     ddp: bool = False,
+    teacher: BertForPreTraining | None = None,
 ) -> dict:
     """Train until ``settings.steps`` (or ``max_seconds``); resumes from ``state_dir/state.pt`` if present.
 
     Returns the last metrics. With ``ddp`` the model is wrapped in DistributedDataParallel; each rank
-    must be given its own ``train_batches`` stream, and only rank 0 writes checkpoints.
+    must be given its own ``train_batches`` stream, and only rank 0 writes checkpoints. With
+    ``settings.distill`` > 0, ``teacher`` is the frozen model whose predictions the loss pulls towards.
     """
+    if settings.distill and teacher is None:
+        raise ValueError("settings.distill needs a teacher: the model the run starts from")
+    if settings.distill:
+        teacher.to(device).eval().requires_grad_(False)
     model.to(device)
     optimizer = make_optimizer(model, settings.lr, settings.weight_decay)
     step, history, seconds_before = 0, [], 0.0
@@ -490,7 +515,19 @@ def pretrain(
                 mlm_labels=batch["mlm_labels"],
                 nsp_labels=batch["nsp_labels"] if settings.nsp else None,
             )
-        out.loss.backward()
+            loss = out.loss
+            if settings.distill:
+                with torch.no_grad():
+                    target = teacher(
+                        batch["input_ids"],
+                        batch["token_type_ids"],
+                        batch["attention_mask"],
+                        mlm_positions=batch["mlm_labels"] != -100,
+                    )
+                drift = distillation_loss(out, target, batch["nsp_labels"])
+                loss = loss + settings.distill * drift
+                metrics["distill_loss"] = drift.item()
+        loss.backward()
         grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), settings.grad_clip)
         optimizer.step()
         optimizer.zero_grad(set_to_none=True)
@@ -500,7 +537,7 @@ def pretrain(
         elapsed = seconds_before + this_process
         metrics.update(
             step=step,
-            loss=out.loss.item(),
+            loss=out.loss.item(),  # MLM + NSP alone, comparable with runs without distillation
             lr=lr,
             grad_norm=grad_norm.item(),
             tokens_per_s=tokens_seen / max(this_process, 1e-9),
@@ -611,6 +648,9 @@ def run_job(job: PretrainJob, settings: PretrainSettings, on_step: Callable[[int
         model = init_from_folder(start_dir, dropout=settings.dropout)
     else:
         model = init_from_scratch(len(vocab), dropout=settings.dropout, seed=settings.seed)
+    if settings.distill and start_dir is None:
+        raise ValueError("distillation pulls towards the starting weights: continue from a model folder (--init)")
+    teacher = init_from_folder(start_dir, dropout=0.0) if settings.distill else None
     unknown = set(settings.source_weights) - set(stats["sources"])
     if unknown:
         raise ValueError(f"--source-weight names sources the corpus lacks: {sorted(unknown)}")
@@ -631,6 +671,7 @@ def run_job(job: PretrainJob, settings: PretrainSettings, on_step: Callable[[int
         on_step=on_step if rank == 0 else None,
         device=device,
         ddp=ddp,
+        teacher=teacher,
     )
     summary = None
     if rank == 0:
@@ -648,6 +689,7 @@ def run_job(job: PretrainJob, settings: PretrainSettings, on_step: Callable[[int
             + (", bf16 autocast)" if use_bf16(device, settings.bf16) else ")"),
             "sources": list(stats["sources"]),
             **({"whole_word": True} if settings.whole_word else {}),
+            **({"distill": settings.distill} if settings.distill else {}),
             **({"source_weights": settings.source_weights} if settings.source_weights else {}),
             "mlm_only_sources": sorted(STANDALONE_SOURCES & set(stats["sources"])),
             "train_tokens": train.token_counts(),
