@@ -174,6 +174,6 @@ def test_pre_training_and_the_nsp_page_draw_pairs_with_the_same_function(monkeyp
     pair = nsp_samples.draw_pair(nsp_samples.load_samples(), "en", draw=3)
     assert drawn == [pair]
     corpus = pretrain.TokenizedCorpus([[np.arange(5, 12), np.arange(12, 20)]] * 4, ["en"] * 4)
-    a, b, is_next = pretrain.make_example(corpus, "en", random.Random(0), seq_len=32, short_seq_prob=0.0)
+    a, b, is_next, _ = pretrain.make_example(corpus, "en", random.Random(0), seq_len=32, short_seq_prob=0.0)
     assert len(drawn) == 2 and drawn[-1].is_next == is_next
     assert a.tolist() == np.concatenate(drawn[-1].a).tolist()

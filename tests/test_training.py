@@ -136,17 +136,37 @@ def test_distillation_loss_is_zero_for_the_teachers_own_predictions_and_grows_as
     tok, corpus = tiny_tokenizer(), tiny_corpus()
     teacher = tiny_model(tok.vocab_size).eval()
     b = next(pt.batches(corpus, tok, SETTINGS, seed=0))
-    args = (b["input_ids"], b["token_type_ids"], b["attention_mask"])
-    positions = b["mlm_labels"] != -100
 
-    def drift(student) -> float:
+    def predictions(model, rows: torch.Tensor):
+        args = (b["input_ids"][rows], b["token_type_ids"][rows], b["attention_mask"][rows])
+        return model(*args, mlm_positions=b["mlm_labels"][rows] != -100)
+
+    def drift(student, rows: torch.Tensor) -> float:
+        every = torch.ones_like(rows)
         with torch.no_grad():
             return pt.distillation_loss(
-                student(*args, mlm_positions=positions), teacher(*args, mlm_positions=positions), b["nsp_labels"]
+                predictions(student, every), predictions(teacher, rows), b["mlm_labels"], b["nsp_labels"], rows
             ).item()
 
-    assert drift(tiny_model(tok.vocab_size)) == pytest.approx(0.0, abs=1e-6)  # the same weights
-    assert drift(tiny_model(tok.vocab_size, seed=1)) > 0.01
+    every = torch.ones(SETTINGS.batch_size, dtype=torch.bool)
+    some = torch.arange(SETTINGS.batch_size) % 3 == 0
+    assert drift(tiny_model(tok.vocab_size), every) == pytest.approx(0.0, abs=1e-6)  # the same weights
+    other = tiny_model(tok.vocab_size, seed=1)
+    assert drift(other, every) > 0.01 and drift(other, some) > 0.01
+    assert drift(other, ~every) == 0.0  # only the rows the teacher read count
+
+
+def test_only_examples_from_sources_the_starting_weights_read_are_marked_for_distillation():
+    tok, base = tiny_tokenizer(), tiny_corpus()
+    sources = ["book" if d % 2 else "chat" for d in range(len(base.documents))]
+    corpus = pt.TokenizedCorpus(base.documents, base.languages, sources, known_sources=frozenset({"book"}))
+    assert [corpus.is_known(d) for d in range(4)] == [False, True, False, True]
+    assert pt.TokenizedCorpus(base.documents, base.languages, sources).is_known(0)  # no history: every source
+    rng = random.Random(0)
+    examples = [pt.make_example(corpus, "en", rng, 32, 0.0) for _ in range(200)]
+    assert {known for *_, known in examples} == {True, False}
+    batch = next(pt.batches(corpus, tok, replace(SETTINGS, batch_size=64), seed=0))
+    assert batch["from_known_source"].dtype == torch.bool and 0 < int(batch["from_known_source"].sum()) < 64
 
 
 def test_distillation_keeps_a_continued_run_closer_to_its_starting_predictions():
@@ -157,8 +177,9 @@ def test_distillation_keeps_a_continued_run_closer_to_its_starting_predictions()
     probe = next(pt.batches(tiny_corpus(seed=0), tok, settings, seed=7))
     args = (probe["input_ids"], probe["token_type_ids"], probe["attention_mask"])
     positions = probe["mlm_labels"] != -100
+    every = torch.ones(settings.batch_size, dtype=torch.bool)
 
-    def continued(distill: float) -> tuple[float, list[float]]:
+    def continued(distill: float) -> tuple[float, list]:
         """Train a copy of the teacher on other text; how far its predictions on the old text moved."""
         student = tiny_model(tok.vocab_size)
         student.load_state_dict(teacher.state_dict())
@@ -169,7 +190,11 @@ def test_distillation_keeps_a_continued_run_closer_to_its_starting_predictions()
         student.eval()
         with torch.no_grad():
             moved = pt.distillation_loss(
-                student(*args, mlm_positions=positions), teacher(*args, mlm_positions=positions), probe["nsp_labels"]
+                student(*args, mlm_positions=positions),
+                teacher(*args, mlm_positions=positions),
+                probe["mlm_labels"],
+                probe["nsp_labels"],
+                every,
             ).item()
         return moved, drifts
 

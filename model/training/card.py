@@ -176,8 +176,8 @@ def _run_lines(number: int, run: dict) -> list[str]:
         )
     if run.get("distill"):
         lines.append(
-            f"   Pulled towards the starting weights' own predictions (distillation weight {run['distill']:g}), "
-            "so that what they knew is kept."
+            "   Pulled towards the starting weights' own predictions on text from the sources they had read "
+            f"(distillation weight {run['distill']:g}), so that what they knew is kept while new text is learned."
         )
     if run.get("mlm_only_sources"):
         lines.append(

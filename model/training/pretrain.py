@@ -77,6 +77,9 @@ class TokenizedCorpus:
     # Source ids whose documents are unrelated sentences side by side (Tatoeba): they feed MLM, and a pair that
     # starts in one of them carries no NSP label, since "IsNext" would only mean "the next line of a list".
     standalone_sources: frozenset[str] = frozenset()
+    # Source ids the starting weights of a continued run were trained on (None: every source): distillation pulls
+    # towards the starting model's predictions on these only, and leaves new text free to be learned.
+    known_sources: frozenset[str] | None = None
     by_language: dict[str, list[int]] = field(default_factory=dict)
     # Running token totals per language: documents are drawn in proportion to their length, so a corpus
     # of many one-line documents (WordNet examples) does not crowd out the books.
@@ -96,6 +99,9 @@ class TokenizedCorpus:
     def is_running_text(self, document: int) -> bool:
         return not self.sources or self.sources[document] not in self.standalone_sources
 
+    def is_known(self, document: int) -> bool:
+        return self.known_sources is None or not self.sources or self.sources[document] in self.known_sources
+
     def token_counts(self) -> dict[str, int]:
         counts: dict[str, int] = {}
         for doc, lang in zip(self.documents, self.languages):
@@ -111,6 +117,7 @@ def tokenize_corpus(
     tokenizer: BertTokenizer,
     source_weights: dict[str, float] | None = None,
     standalone_sources: frozenset[str] = frozenset(),
+    known_sources: frozenset[str] | None = None,
 ) -> TokenizedCorpus:
     """Tokenize a corpus JSONL once; the ids are cached beside it (``.npz``, no pickle), keyed by the
     vocabulary and the file's content. Writing a new cache removes the file's older ones."""
@@ -159,12 +166,14 @@ def tokenize_corpus(
         [str(x) for x in data["sources"]],
         dict(source_weights or {}),
         frozenset(standalone_sources),
+        known_sources=known_sources,
     )
 
 
 def make_example(corpus: TokenizedCorpus, lang: str, rng: random.Random, seq_len: int, short_seq_prob: float):
-    """One NSP pair of ``lang`` packed to about ``seq_len``: (ids A, ids B, is_next), where ``is_next`` is
-    ``None`` when A comes from a source of standalone sentences (no NSP label; MLM only)."""
+    """One NSP pair of ``lang`` packed to about ``seq_len``: (ids A, ids B, is_next, known), where ``is_next`` is
+    ``None`` when A comes from a source of standalone sentences (no NSP label; MLM only) and ``known`` says
+    whether A's source is one the starting weights read (``TokenizedCorpus.is_known``)."""
     budget = seq_len - 3  # [CLS] A [SEP] B [SEP]
     pair = draw_nsp_pair(
         corpus.documents,
@@ -185,7 +194,8 @@ def make_example(corpus: TokenizedCorpus, lang: str, rng: random.Random, seq_len
         a = b[:1]
     if len(b) == 0:
         b = a[-1:]
-    return a, b, pair.is_next if corpus.is_running_text(pair.document) else None
+    is_next = pair.is_next if corpus.is_running_text(pair.document) else None
+    return a, b, is_next, corpus.is_known(pair.document)
 
 
 def collate(examples, tokenizer: BertTokenizer, seq_len: int):
@@ -196,7 +206,8 @@ def collate(examples, tokenizer: BertTokenizer, seq_len: int):
     attn = torch.zeros((B, seq_len), dtype=torch.long)
     candidates = torch.zeros((B, seq_len), dtype=torch.bool)
     nsp = torch.zeros(B, dtype=torch.long)
-    for i, (a, b, is_next) in enumerate(examples):
+    known = torch.tensor([example[3] for example in examples], dtype=torch.bool)
+    for i, (a, b, is_next, _) in enumerate(examples):
         row = [tokenizer.cls_token_id, *a.tolist(), tokenizer.sep_token_id, *b.tolist(), tokenizer.sep_token_id]
         n, na = len(row), len(a)
         ids[i, :n] = torch.tensor(row)
@@ -205,7 +216,7 @@ def collate(examples, tokenizer: BertTokenizer, seq_len: int):
         candidates[i, 1 : na + 1] = True
         candidates[i, na + 2 : n - 1] = True
         nsp[i] = -100 if is_next is None else 0 if is_next else 1  # HF convention: 0 = IsNext
-    return ids, types, attn, candidates, nsp
+    return ids, types, attn, candidates, nsp, known
 
 
 def batches(
@@ -229,7 +240,7 @@ def batches(
             else:
                 lang = "zh" if rng.random() < settings.zh_share else "en"
             examples.append(make_example(corpus, lang, rng, settings.seq_len, settings.short_seq_prob))
-        ids, types, attn, candidates, nsp = collate(examples, tokenizer, settings.seq_len)
+        ids, types, attn, candidates, nsp, known = collate(examples, tokenizer, settings.seq_len)
         masked = mask_tokens(
             ids,
             candidates,
@@ -248,6 +259,7 @@ def batches(
             "attention_mask": attn[:, :keep],
             "mlm_labels": masked.labels[:, :keep],
             "nsp_labels": nsp,
+            "from_known_source": known,  # (B,) bool
         }
 
 
@@ -354,20 +366,26 @@ def lr_at(step: int, s: PretrainSettings, elapsed: float = 0.0) -> float:
     return s.lr * (s.min_lr_ratio + (1 - s.min_lr_ratio) * 0.5 * (1 + math.cos(math.pi * progress)))
 
 
-def distillation_loss(student, teacher, nsp_labels: torch.Tensor) -> torch.Tensor:
+def distillation_loss(
+    student, teacher, mlm_labels: torch.Tensor, nsp_labels: torch.Tensor, rows: torch.Tensor
+) -> torch.Tensor:
     """KL(teacher || student) at the masked positions, plus the same over the next-sentence head where the pair has
-    a label: "learning without forgetting" (Li and Hoiem 2016). The teacher is the frozen starting model, so the
-    loss says how far the run has moved from what that model predicted on the same inputs."""
+    a label: "learning without forgetting" (Li and Hoiem 2016). The teacher is the frozen starting model, run on
+    ``rows`` of the batch only (bool (B,): the examples from sources it read), so the loss says how far the run
+    moved from what that model predicted on text it knew, and new text stays free to be learned."""
     import torch.nn.functional as F
 
     def kl(student_logits: torch.Tensor, teacher_logits: torch.Tensor) -> torch.Tensor:
         if student_logits.size(0) == 0:
-            return student_logits.sum() * 0.0  # keep the head in the graph, as the NSP loss does
+            return student_logits.sum() * 0.0  # no such predictions in this batch: 0, and no NaN
         s, t = F.log_softmax(student_logits.float(), -1), F.log_softmax(teacher_logits.float(), -1)
         return F.kl_div(s, t, log_target=True, reduction="batchmean")
 
+    example_of_prediction = (mlm_labels != -100).nonzero()[:, 0]  # the row of each of the student's N predictions
     labelled = nsp_labels != -100
-    return kl(student.mlm_logits, teacher.mlm_logits) + kl(student.nsp_logits[labelled], teacher.nsp_logits[labelled])
+    return kl(student.mlm_logits[rows[example_of_prediction]], teacher.mlm_logits) + kl(
+        student.nsp_logits[rows & labelled], teacher.nsp_logits[labelled[rows]]
+    )
 
 
 def make_optimizer(model: torch.nn.Module, lr: float, weight_decay: float) -> torch.optim.AdamW:
@@ -517,14 +535,15 @@ def pretrain(
             )
             loss = out.loss
             if settings.distill:
-                with torch.no_grad():
+                rows = batch["from_known_source"]
+                with torch.no_grad():  # the teacher reads only the examples it is asked about
                     target = teacher(
-                        batch["input_ids"],
-                        batch["token_type_ids"],
-                        batch["attention_mask"],
-                        mlm_positions=batch["mlm_labels"] != -100,
+                        batch["input_ids"][rows],
+                        batch["token_type_ids"][rows],
+                        batch["attention_mask"][rows],
+                        mlm_positions=batch["mlm_labels"][rows] != -100,
                     )
-                drift = distillation_loss(out, target, batch["nsp_labels"])
+                drift = distillation_loss(out, target, batch["mlm_labels"], batch["nsp_labels"], rows)
                 loss = loss + settings.distill * drift
                 metrics["distill_loss"] = drift.item()
         loss.backward()
@@ -651,10 +670,16 @@ def run_job(job: PretrainJob, settings: PretrainSettings, on_step: Callable[[int
     if settings.distill and start_dir is None:
         raise ValueError("distillation pulls towards the starting weights: continue from a model folder (--init)")
     teacher = init_from_folder(start_dir, dropout=0.0) if settings.distill else None
+    # What the starting weights read: every source of every run in its history (none recorded: all of them).
+    read_before = (
+        frozenset(s for run in card.read_runs(start_dir) for s in run.get("sources", ())) if start_dir else None
+    )
     unknown = set(settings.source_weights) - set(stats["sources"])
     if unknown:
         raise ValueError(f"--source-weight names sources the corpus lacks: {sorted(unknown)}")
-    train = tokenize_corpus(corpus_dir / "train.jsonl", tokenizer, settings.source_weights, STANDALONE_SOURCES)
+    train = tokenize_corpus(
+        corpus_dir / "train.jsonl", tokenizer, settings.source_weights, STANDALONE_SOURCES, read_before or None
+    )
     heldout = tokenize_corpus(corpus_dir / "heldout.jsonl", tokenizer, standalone_sources=STANDALONE_SOURCES)
     stream = parallel_batches(train, tokenizer, settings, seed=settings.seed * 1000 + rank, workers=job.workers)
     eval_batches = fixed_eval_batches(heldout, tokenizer, settings) if rank == 0 else None
