@@ -203,6 +203,12 @@ def test_distillation_keeps_a_continued_run_closer_to_its_starting_predictions()
     assert free_drifts == [None] * 40 and all(d >= 0.0 for d in kept_drifts)
     assert kept < 0.5 * free, (kept, free)
     assert all(not p.requires_grad for p in teacher.parameters()), "the teacher stays frozen"
+    mlm_only = tiny_model(tok.vocab_size)
+    mlm_only.load_state_dict(teacher.state_dict())
+    run = replace(settings, steps=5, distill=5.0, nsp=False)
+    pt.pretrain(mlm_only, pt.batches(tiny_corpus(seed=1), tok, run, seed=0), run, teacher=teacher)
+    head, was = mlm_only.cls.seq_relationship.weight, teacher.cls.seq_relationship.weight
+    assert torch.equal(head, was), "without the next-sentence loss, distillation leaves that head alone too"
     with pytest.raises(ValueError, match="needs a teacher"):
         pt.pretrain(tiny_model(tok.vocab_size), iter([]), replace(settings, distill=1.0))
 

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 import torch
+import torch.nn.functional as F
 
 from ..checkpoint import load_weights, normalize_keys, read_state_dict, save_folder
 from ..modeling import BertConfig, BertForPreTraining
@@ -373,11 +374,10 @@ def distillation_loss(
     a label: "learning without forgetting" (Li and Hoiem 2016). The teacher is the frozen starting model, run on
     ``rows`` of the batch only (bool (B,): the examples from sources it read), so the loss says how far the run
     moved from what that model predicted on text it knew, and new text stays free to be learned."""
-    import torch.nn.functional as F
 
     def kl(student_logits: torch.Tensor, teacher_logits: torch.Tensor) -> torch.Tensor:
         if student_logits.size(0) == 0:
-            return student_logits.sum() * 0.0  # no such predictions in this batch: 0, and no NaN
+            return student_logits.new_zeros(())  # none in this batch: 0 rather than NaN, and no gradient
         s, t = F.log_softmax(student_logits.float(), -1), F.log_softmax(teacher_logits.float(), -1)
         return F.kl_div(s, t, log_target=True, reduction="batchmean")
 
@@ -543,7 +543,9 @@ def pretrain(
                         batch["attention_mask"][rows],
                         mlm_positions=batch["mlm_labels"][rows] != -100,
                     )
-                drift = distillation_loss(out, target, batch["mlm_labels"], batch["nsp_labels"], rows)
+                # A run without the next-sentence loss leaves that head alone here too: no labels, no pull.
+                nsp_labels = batch["nsp_labels"] if settings.nsp else torch.full_like(batch["nsp_labels"], -100)
+                drift = distillation_loss(out, target, batch["mlm_labels"], nsp_labels, rows)
                 loss = loss + settings.distill * drift
                 metrics["distill_loss"] = drift.item()
         loss.backward()
