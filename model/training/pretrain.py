@@ -11,6 +11,7 @@ sentences of another document of the same language (NotNext).
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import os
@@ -493,9 +494,9 @@ def pretrain(
     must be given its own ``train_batches`` stream, and only rank 0 writes checkpoints. With
     ``settings.distill`` > 0, ``teacher`` is the frozen model whose predictions the loss pulls towards.
     """
-    if settings.distill and teacher is None:
-        raise ValueError("settings.distill needs a teacher: the model the run starts from")
     if settings.distill:
+        if teacher is None:
+            raise ValueError("settings.distill needs a teacher: the model the run starts from")
         teacher.to(device).eval().requires_grad_(False)
     model.to(device)
     optimizer = make_optimizer(model, settings.lr, settings.weight_decay)
@@ -671,7 +672,7 @@ def run_job(job: PretrainJob, settings: PretrainSettings, on_step: Callable[[int
         model = init_from_scratch(len(vocab), dropout=settings.dropout, seed=settings.seed)
     if settings.distill and start_dir is None:
         raise ValueError("distillation pulls towards the starting weights: continue from a model folder (--init)")
-    teacher = init_from_folder(start_dir, dropout=0.0) if settings.distill else None
+    teacher = copy.deepcopy(model) if settings.distill else None  # the starting weights, before any step
     # What the starting weights read: every source of every run in its history (none recorded: all of them).
     read_before = (
         frozenset(s for run in card.read_runs(start_dir) for s in run.get("sources", ())) if start_dir else None
