@@ -156,6 +156,61 @@ def test_distillation_loss_is_zero_for_the_teachers_own_predictions_and_grows_as
     assert drift(other, ~every) == 0.0  # only the rows the teacher read count
 
 
+def test_added_layers_start_as_the_identity_then_learn_and_survive_export(tmp_path):
+    from model.checkpoint import load_folder
+
+    tok, corpus = tiny_tokenizer(), tiny_corpus()
+    model = tiny_model(tok.vocab_size).eval()
+    with torch.no_grad():  # LayerNorm scales and shifts away from 1 and 0, as trained weights have them
+        for name, p in model.named_parameters():
+            if "LayerNorm" in name:
+                p.add_(0.5 * torch.randn_like(p))
+    b = next(pt.batches(corpus, tok, SETTINGS, seed=0))
+    args = (b["input_ids"], b["token_type_ids"], b["attention_mask"])
+    with torch.no_grad():
+        before = model(*args, output_hidden_states=True)
+    old_layers = list(model.bert.encoder.layer)
+    pt.add_layers(model, [1, 2, 2])  # one block after the first layer, two after the second
+    layers = list(model.bert.encoder.layer)
+    assert model.config.num_hidden_layers == len(layers) == 5
+    assert layers[0] is old_layers[0] and layers[2] is old_layers[1]
+    with torch.no_grad():
+        after = model(*args, output_hidden_states=True)
+    torch.testing.assert_close(after.mlm_logits, before.mlm_logits, atol=1e-4, rtol=1e-4)
+    torch.testing.assert_close(after.nsp_logits, before.nsp_logits, atol=1e-4, rtol=1e-4)
+    # The layer below a new block now hands on a plain normalisation; the block restores what it used to output.
+    torch.testing.assert_close(after.hidden_states[2], before.hidden_states[1], atol=1e-4, rtol=1e-4)
+    assert not torch.allclose(after.hidden_states[1], before.hidden_states[1], atol=1e-2)
+
+    new_blocks = [layers[1], layers[3], layers[4]]
+    copied_query = new_blocks[0].attention.self.query.weight.detach().clone()
+    run = replace(SETTINGS, steps=5, lr=1e-2, eval_every=1000)
+    pt.pretrain(model.train(), pt.batches(corpus, tok, run, seed=0), run)
+    for block in new_blocks:  # both residual branches left zero, and the rest of the block followed
+        assert block.attention.output.dense.weight.abs().sum() > 0 and block.output.dense.weight.abs().sum() > 0
+    assert not torch.equal(new_blocks[0].attention.self.query.weight, copied_query)
+
+    pt.export(model.eval(), tok, tmp_path, half=False)
+    loaded = load_folder(tmp_path).model
+    assert loaded.config.num_hidden_layers == 5
+    with torch.no_grad():
+        torch.testing.assert_close(loaded(*args).mlm_logits, model(*args).mlm_logits)
+    for wrong in ([], [0], [6]):
+        with pytest.raises(ValueError, match="between 1 and 5"):
+            pt.add_layers(model, wrong)
+
+
+def test_the_model_card_says_where_a_run_added_layers():
+    from model.training import card
+
+    run = {"steps": 10, "batch_size": 2, "seq_len": 8, "seconds": 5, "device": "cpu", "command": "python -m model"}
+    assert not any("encoder block" in line for line in card._run_lines(1, run))
+    lines = card._run_lines(1, {**run, "added_layers_after": [3, 6]})
+    assert any("A new encoder block after each of layers 3 and 6 of the starting model" in line for line in lines)
+    lines = card._run_lines(1, {**run, "added_layers_after": [6]})
+    assert any("A new encoder block after layer 6 of the starting model" in line for line in lines)
+
+
 def test_only_examples_from_sources_the_starting_weights_read_are_marked_for_distillation():
     tok, base = tiny_tokenizer(), tiny_corpus()
     sources = ["book" if d % 2 else "chat" for d in range(len(base.documents))]
@@ -617,10 +672,12 @@ def test_pretraining_continues_from_an_exported_folder_or_says_what_it_expected(
 
     jobs = []
     distills = []
+    added = []
 
     def run_job(job, settings, on_step=None):
         jobs.append(job)
         distills.append(settings.distill)
+        added.append(settings.add_layers_after)
 
     monkeypatch.setattr(pt, "run_job", run_job)
     assert main(["pretrain", "--init", str(EMBEDDED_DIR), "--steps", "1"]) == 0
@@ -630,7 +687,11 @@ def test_pretraining_continues_from_an_exported_folder_or_says_what_it_expected(
     assert main(["pretrain", "--init", str(tmp_path), "--steps", "1"]) == 2  # no config.json there
     assert "a model folder with config.json" in capsys.readouterr().err
     for start in (["--init", "minilm"], ["--init", "scratch"], ["--preset", "live", "--init", "embedded"]):
-        assert main(["pretrain", *start, "--distill", "1", "--steps", "1"]) == 2
-        assert "--distill pulls towards the starting weights" in capsys.readouterr().err
+        for change in (["--distill", "1"], ["--add-layer-after", "6"]):
+            assert main(["pretrain", *start, *change, "--steps", "1"]) == 2
+            assert "--distill and --add-layer-after change trained weights" in capsys.readouterr().err
     assert main(["pretrain", "--init", "embedded", "--distill", "0.5", "--steps", "1"]) == 0
     assert jobs[-1].init == "embedded" and distills == [0.0, 0.0, 0.0, 0.5]
+    args = ["--add-layer-after", "3", "--add-layer-after", "6", "--steps", "1"]
+    assert main(["pretrain", "--init", "embedded", *args]) == 0
+    assert added == [(), (), (), (), (3, 6)]

@@ -179,6 +179,13 @@ def _run_lines(number: int, run: dict) -> list[str]:
             "   Pulled towards the starting weights' own predictions on text from the sources they had read "
             f"(distillation weight {run['distill']:g}), so that what they knew is kept while new text is learned."
         )
+    if run.get("added_layers_after"):
+        *rest, last = [str(n) for n in run["added_layers_after"]]
+        where = f"each of layers {', '.join(rest)} and {last}" if rest else f"layer {last}"
+        lines.append(
+            f"   A new encoder block after {where} of the starting model (counted from 1), started as the "
+            "identity (residual branches at zero), so the run began from exactly the starting model's predictions."
+        )
     if run.get("mlm_only_sources"):
         lines.append(
             f"   No next-sentence labels from {', '.join(run['mlm_only_sources'])}: standalone sentences, MLM only."

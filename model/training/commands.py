@@ -75,6 +75,15 @@ def register(sub, add_model) -> None:
         help="continued runs: add WEIGHT x the KL divergence from the starting weights' own predictions, "
         "so that new text is learned without forgetting what they knew (default 0: off)",
     )
+    p.add_argument(
+        "--add-layer-after",
+        action="append",
+        type=positive_int,
+        default=[],
+        metavar="N",
+        help="continued runs: a new encoder block after layer N (1-based, repeatable), started as the identity so "
+        "the deeper model first predicts exactly as the starting one",
+    )
     p.add_argument("--eval-every", type=positive_int, default=200)
     p.add_argument("--checkpoint-every", type=positive_int, default=100)
     p.add_argument("--max-seconds", type=number_in(0, above_low=True), default=None)
@@ -234,8 +243,8 @@ def cmd_card(args) -> None:
 def cmd_pretrain(args) -> None:
     from . import pretrain as pt
 
-    if args.distill and (args.preset == "live" or args.init in ("minilm", "scratch")):
-        raise UsageError("--distill pulls towards the starting weights: continue from embedded or a model folder")
+    if (args.distill or args.add_layer_after) and (args.preset == "live" or args.init in ("minilm", "scratch")):
+        raise UsageError("--distill and --add-layer-after change trained weights: continue from embedded or a folder")
     if args.threads:
         torch.set_num_threads(args.threads)
     if args.preset == "live":
@@ -256,6 +265,7 @@ def cmd_pretrain(args) -> None:
         source_weights=dict(args.source_weight),
         dropout=args.dropout,
         distill=args.distill,
+        add_layers_after=tuple(args.add_layer_after),
         eval_every=args.eval_every,
         checkpoint_every=args.checkpoint_every,
         max_seconds=args.max_seconds,

@@ -17,13 +17,14 @@ import math
 import os
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
 import torch
 import torch.nn.functional as F
+from torch import nn
 
 from ..checkpoint import load_weights, normalize_keys, read_state_dict, save_folder
 from ..modeling import BertConfig, BertForPreTraining
@@ -56,6 +57,9 @@ class PretrainSettings:
     # Weight of a pull towards the starting weights' own predictions (0: none; see distillation_loss): continued
     # pre-training then learns new text without forgetting as much of what the starting model read.
     distill: float = 0.0
+    # Continued runs: a new encoder block after each of these layers (1-based), started as the identity (see
+    # add_layers), so the deeper model predicts exactly as the starting one and the new blocks add capacity.
+    add_layers_after: tuple[int, ...] = ()
     dropout: float = 0.1
     eval_every: int = 200
     eval_batches: int = 8
@@ -339,6 +343,34 @@ def init_from_folder(folder: Path, *, dropout: float) -> BertForPreTraining:
     state, path = read_state_dict(folder)
     load_weights(model, normalize_keys(state), path)
     return model
+
+
+def add_layers(model: BertForPreTraining, after: Sequence[int]) -> None:
+    """Deepen the encoder in place without changing what it computes: after each layer in ``after`` (1-based; a
+    number twice adds two), a copy of that layer whose two residual branches (the attention's output projection and
+    the feed-forward's second projection) are zero, so the block only re-applies LayerNorm.
+
+    BERT normalises after each residual sum, so the block's output is LayerNorm(its input). The layer below hands
+    its final LayerNorm scale and shift to the new block and keeps a plain normalisation: the new block reads a
+    normalised vector, normalising it again leaves it unchanged, and the handed-over affine gives back exactly what
+    the layer below used to output. The branches start at zero and learn from the first step (growth by identity
+    blocks, as in Net2Net's deeper networks, Chen et al. 2016)."""
+    layers = list(model.bert.encoder.layer)
+    if not after or min(after) < 1 or max(after) > len(layers):
+        raise ValueError(f"layers to add after must be between 1 and {len(layers)}, got {list(after)}")
+    for i in sorted(after, reverse=True):
+        below = layers[i - 1]
+        block = copy.deepcopy(below)  # queries, keys, values and the first feed-forward projection start as below's
+        with torch.no_grad():
+            for branch in (block.attention.output.dense, block.output.dense):
+                branch.weight.zero_()
+                branch.bias.zero_()
+            for norm in (block.attention.output.LayerNorm, below.output.LayerNorm):
+                norm.weight.fill_(1.0)
+                norm.bias.zero_()
+        layers.insert(i, block)  # block.output.LayerNorm keeps the scale and shift copied from below
+    model.bert.encoder.layer = nn.ModuleList(layers)
+    model.config.num_hidden_layers = len(layers)
 
 
 def init_from_scratch(vocab_size: int, *, dropout: float, seed: int, **sizes) -> BertForPreTraining:
@@ -670,9 +702,12 @@ def run_job(job: PretrainJob, settings: PretrainSettings, on_step: Callable[[int
         model = init_from_folder(start_dir, dropout=settings.dropout)
     else:
         model = init_from_scratch(len(vocab), dropout=settings.dropout, seed=settings.seed)
-    if settings.distill and start_dir is None:
-        raise ValueError("distillation pulls towards the starting weights: continue from a model folder (--init)")
-    teacher = copy.deepcopy(model) if settings.distill else None  # the starting weights, before any step
+    if (settings.distill or settings.add_layers_after) and start_dir is None:
+        raise ValueError("--distill and --add-layer-after change a trained model: continue from a folder (--init)")
+    # The starting weights, before any step; taken before added layers, which do not change what it predicts.
+    teacher = copy.deepcopy(model) if settings.distill else None
+    if settings.add_layers_after:
+        add_layers(model, settings.add_layers_after)  # before a resumed state, which holds the deeper model, loads
     # What the starting weights read: every source of every run in its history (none recorded: all of them).
     read_before = (
         frozenset(s for run in card.read_runs(start_dir) for s in run.get("sources", ())) if start_dir else None
@@ -718,6 +753,7 @@ def run_job(job: PretrainJob, settings: PretrainSettings, on_step: Callable[[int
             "sources": list(stats["sources"]),
             **({"whole_word": True} if settings.whole_word else {}),
             **({"distill": settings.distill} if settings.distill else {}),
+            **({"added_layers_after": list(settings.add_layers_after)} if settings.add_layers_after else {}),
             **({"source_weights": settings.source_weights} if settings.source_weights else {}),
             "mlm_only_sources": sorted(STANDALONE_SOURCES & set(stats["sources"])),
             "train_tokens": train.token_counts(),
