@@ -200,6 +200,23 @@ def test_added_layers_start_as_the_identity_then_learn_and_survive_export(tmp_pa
             pt.add_layers(model, wrong)
 
 
+def test_a_run_that_trains_the_added_blocks_only_keeps_every_starting_weight():
+    tok, corpus = tiny_tokenizer(), tiny_corpus()
+    model = tiny_model(tok.vocab_size)
+    run = replace(SETTINGS, steps=5, lr=1e-2, eval_every=1000, add_layers_after=(2,), train_added_only=True)
+    pt.deepen(model, run)
+    assert len(model.bert.encoder.layer) == 3
+    start = {name: p.detach().clone() for name, p in model.named_parameters()}
+    pt.pretrain(model, pt.batches(corpus, tok, run, seed=0), run)
+    for name, p in model.named_parameters():
+        if name.startswith("bert.encoder.layer.2."):  # the new block learned
+            continue
+        assert torch.equal(p, start[name]), name
+    assert model.bert.encoder.layer[2].output.dense.weight.abs().sum() > 0
+    with pytest.raises(ValueError, match="--train-added-only trains the blocks"):
+        pt.deepen(tiny_model(tok.vocab_size), replace(SETTINGS, train_added_only=True))
+
+
 def test_the_model_card_says_where_a_run_added_layers():
     from model.training import card
 
@@ -695,3 +712,5 @@ def test_pretraining_continues_from_an_exported_folder_or_says_what_it_expected(
     args = ["--add-layer-after", "3", "--add-layer-after", "6", "--steps", "1"]
     assert main(["pretrain", "--init", "embedded", *args]) == 0
     assert added == [(), (), (), (), (3, 6)]
+    assert main(["pretrain", "--init", "embedded", "--train-added-only", "--steps", "1"]) == 2
+    assert "--train-added-only trains the blocks --add-layer-after adds" in capsys.readouterr().err

@@ -185,6 +185,11 @@ def _run_lines(number: int, run: dict) -> list[str]:
         lines.append(
             f"   A new encoder block after {where} of the starting model (counted from 1), started as the "
             "identity (residual branches at zero), so the run began from exactly the starting model's predictions."
+            + (
+                " Only the new blocks were trained; every other weight is the starting model's."
+                if run.get("trained_added_only")
+                else ""
+            )
         )
     if run.get("mlm_only_sources"):
         lines.append(

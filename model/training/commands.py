@@ -84,6 +84,11 @@ def register(sub, add_model) -> None:
         help="continued runs: a new encoder block after layer N (1-based, repeatable), started as the identity so "
         "the deeper model first predicts exactly as the starting one",
     )
+    p.add_argument(
+        "--train-added-only",
+        action="store_true",
+        help="with --add-layer-after: train the new blocks alone and keep every starting weight as it was",
+    )
     p.add_argument("--eval-every", type=positive_int, default=200)
     p.add_argument("--checkpoint-every", type=positive_int, default=100)
     p.add_argument("--max-seconds", type=number_in(0, above_low=True), default=None)
@@ -245,6 +250,8 @@ def cmd_pretrain(args) -> None:
 
     if (args.distill or args.add_layer_after) and (args.preset == "live" or args.init in ("minilm", "scratch")):
         raise UsageError("--distill and --add-layer-after change trained weights: continue from embedded or a folder")
+    if args.train_added_only and not args.add_layer_after:
+        raise UsageError("--train-added-only trains the blocks --add-layer-after adds: name where to add them")
     if args.threads:
         torch.set_num_threads(args.threads)
     if args.preset == "live":
@@ -266,6 +273,7 @@ def cmd_pretrain(args) -> None:
         dropout=args.dropout,
         distill=args.distill,
         add_layers_after=tuple(args.add_layer_after),
+        train_added_only=args.train_added_only,
         eval_every=args.eval_every,
         checkpoint_every=args.checkpoint_every,
         max_seconds=args.max_seconds,

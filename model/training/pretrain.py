@@ -60,6 +60,9 @@ class PretrainSettings:
     # Continued runs: a new encoder block after each of these layers (1-based), started as the identity (see
     # add_layers), so the deeper model predicts exactly as the starting one and the new blocks add capacity.
     add_layers_after: tuple[int, ...] = ()
+    # Train the added blocks alone: the starting weights stay exactly as they were, so what the run changes is only
+    # what the new blocks add.
+    train_added_only: bool = False
     dropout: float = 0.1
     eval_every: int = 200
     eval_batches: int = 8
@@ -345,7 +348,7 @@ def init_from_folder(folder: Path, *, dropout: float) -> BertForPreTraining:
     return model
 
 
-def add_layers(model: BertForPreTraining, after: Sequence[int]) -> None:
+def add_layers(model: BertForPreTraining, after: Sequence[int]) -> list[nn.Module]:
     """Deepen the encoder in place without changing what it computes: after each layer in ``after`` (1-based; a
     number twice adds two), a copy of that layer whose two residual branches (the attention's output projection and
     the feed-forward's second projection) are zero, so the block only re-applies LayerNorm.
@@ -354,8 +357,9 @@ def add_layers(model: BertForPreTraining, after: Sequence[int]) -> None:
     its final LayerNorm scale and shift to the new block and keeps a plain normalisation: the new block reads a
     normalised vector, normalising it again leaves it unchanged, and the handed-over affine gives back exactly what
     the layer below used to output. The branches start at zero and learn from the first step (growth by identity
-    blocks, as in Net2Net's deeper networks, Chen et al. 2016)."""
+    blocks, as in Net2Net's deeper networks, Chen et al. 2016). Returns the new blocks."""
     layers = list(model.bert.encoder.layer)
+    added = []
     if not after or min(after) < 1 or max(after) > len(layers):
         raise ValueError(f"layers to add after must be between 1 and {len(layers)}, got {list(after)}")
     for i in sorted(after, reverse=True):
@@ -369,8 +373,23 @@ def add_layers(model: BertForPreTraining, after: Sequence[int]) -> None:
                 norm.weight.fill_(1.0)
                 norm.bias.zero_()
         layers.insert(i, block)  # block.output.LayerNorm keeps the scale and shift copied from below
+        added.append(block)
     model.bert.encoder.layer = nn.ModuleList(layers)
     model.config.num_hidden_layers = len(layers)
+    return added
+
+
+def deepen(model: BertForPreTraining, settings: PretrainSettings) -> None:
+    """Add the blocks ``settings.add_layers_after`` asks for; with ``train_added_only`` freeze everything else."""
+    if settings.train_added_only and not settings.add_layers_after:
+        raise ValueError("--train-added-only trains the blocks --add-layer-after adds: name where to add them")
+    if not settings.add_layers_after:
+        return
+    added = add_layers(model, settings.add_layers_after)
+    if settings.train_added_only:
+        model.requires_grad_(False)
+        for block in added:
+            block.requires_grad_(True)
 
 
 def init_from_scratch(vocab_size: int, *, dropout: float, seed: int, **sizes) -> BertForPreTraining:
@@ -706,8 +725,7 @@ def run_job(job: PretrainJob, settings: PretrainSettings, on_step: Callable[[int
         raise ValueError("--distill and --add-layer-after change a trained model: continue from a folder (--init)")
     # The starting weights, before any step; taken before added layers, which do not change what it predicts.
     teacher = copy.deepcopy(model) if settings.distill else None
-    if settings.add_layers_after:
-        add_layers(model, settings.add_layers_after)  # before a resumed state, which holds the deeper model, loads
+    deepen(model, settings)  # before a resumed state, which holds the deeper model, loads
     # What the starting weights read: every source of every run in its history (none recorded: all of them).
     read_before = (
         frozenset(s for run in card.read_runs(start_dir) for s in run.get("sources", ())) if start_dir else None
@@ -754,6 +772,7 @@ def run_job(job: PretrainJob, settings: PretrainSettings, on_step: Callable[[int
             **({"whole_word": True} if settings.whole_word else {}),
             **({"distill": settings.distill} if settings.distill else {}),
             **({"added_layers_after": list(settings.add_layers_after)} if settings.add_layers_after else {}),
+            **({"trained_added_only": True} if settings.train_added_only else {}),
             **({"source_weights": settings.source_weights} if settings.source_weights else {}),
             "mlm_only_sources": sorted(STANDALONE_SOURCES & set(stats["sources"])),
             "train_tokens": train.token_counts(),
