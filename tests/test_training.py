@@ -222,10 +222,15 @@ def test_the_model_card_says_where_a_run_added_layers():
 
     run = {"steps": 10, "batch_size": 2, "seq_len": 8, "seconds": 5, "device": "cpu", "command": "python -m model"}
     assert not any("encoder block" in line for line in card._run_lines(1, run))
-    lines = card._run_lines(1, {**run, "added_layers_after": [3, 6]})
-    assert any("A new encoder block after each of layers 3 and 6 of the starting model" in line for line in lines)
+    lines = card._run_lines(1, {**run, "added_layers_after": [3, 6, 6]})
+    assert any("3 new encoder blocks, 1 after layer 3 and 2 after layer 6 of the starting model" in x for x in lines)
+    lines = card._run_lines(1, {**run, "added_layers_after": [6, 6], "trained_added_only": True})
+    text = "\n".join(lines)
+    assert "2 new encoder blocks after layer 6 of the starting model" in text
+    assert "Only the new blocks were trained; every other weight is the starting model's." in text
     lines = card._run_lines(1, {**run, "added_layers_after": [6]})
     assert any("A new encoder block after layer 6 of the starting model" in line for line in lines)
+    assert not any("Only the new blocks" in line for line in lines)
 
 
 def test_only_examples_from_sources_the_starting_weights_read_are_marked_for_distillation():

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import platform
+from collections import Counter
 from pathlib import Path
 
 from ..modeling import BertConfig, count_parameters
@@ -180,10 +181,16 @@ def _run_lines(number: int, run: dict) -> list[str]:
             f"(distillation weight {run['distill']:g}), so that what they knew is kept while new text is learned."
         )
     if run.get("added_layers_after"):
-        *rest, last = [str(n) for n in run["added_layers_after"]]
-        where = f"each of layers {', '.join(rest)} and {last}" if rest else f"layer {last}"
+        after = run["added_layers_after"]
+        per_layer = sorted(Counter(after).items())
+        if len(per_layer) == 1:
+            where = f" after layer {per_layer[0][0]}"
+        else:
+            *rest, last = [f"{count} after layer {layer}" for layer, count in per_layer]
+            where = f", {', '.join(rest)} and {last}"
+        blocks = "A new encoder block" if len(after) == 1 else f"{len(after)} new encoder blocks"
         lines.append(
-            f"   A new encoder block after {where} of the starting model (counted from 1), started as the "
+            f"   {blocks}{where} of the starting model (counted from 1), each started as the "
             "identity (residual branches at zero), so the run began from exactly the starting model's predictions."
             + (
                 " Only the new blocks were trained; every other weight is the starting model's."
