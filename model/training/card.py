@@ -190,7 +190,7 @@ def _run_lines(number: int, run: dict) -> list[str]:
             where = f", {', '.join(rest)} and {last}"
         blocks = "A new encoder block" if len(after) == 1 else f"{len(after)} new encoder blocks"
         lines.append(
-            f"   {blocks}{where} of the starting model (counted from 1), each started as the "
+            f"   {blocks}{where} of the starting model (counted from 1), started as the "
             "identity (residual branches at zero), so the run began from exactly the starting model's predictions."
             + (
                 " Only the new blocks were trained; every other weight is the starting model's."
