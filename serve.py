@@ -37,8 +37,9 @@ def warm_up() -> None:
 
     for module in pkgutil.walk_packages(app.__path__, "app."):
         importlib.import_module(module.name)
-    from app import heads_lab, models
-    from app.text import LANGUAGES
+    from app.core import models
+    from app.core.i18n import LANGUAGES
+    from app.heads import logic as heads_lab
 
     models.warm_up("embedded")
     for lang in LANGUAGES:
@@ -51,7 +52,7 @@ async def load_in_background(_app):
     yield
 
 
-# The pages' addresses: each page lives at /<its file's name> (app.navigation), under the server's base path.
+# The pages' addresses: each page lives at /<its file's name> (app.core.navigation), under the server's base path.
 PAGE_PATHS = sorted(path.stem for path in (Path(__file__).resolve().parent / "pages").glob("*.py"))
 # Streamlit's page looks for its server first at the address it was opened at: a page opened by its address
 # (/attention) asked /attention/_stcore/health, got a 404 and only then asked /_stcore/health, and took 0.12-0.13 s

@@ -3,11 +3,11 @@
 import streamlit as st
 
 from app.classroom.session import follow_teacher, publish_and_show
-from app.i18n import t
-from app.navigation import mark_entry, pages
-from app.sidebar import render_sidebar
-from app.state import init_state, sync_url
-from app.ui import apply_display
+from app.core.i18n import t
+from app.core.navigation import mark_entry, pages
+from app.core.sidebar import render_sidebar
+from app.core.state import init_state, sync_url
+from app.core.ui import apply_display
 
 st.set_page_config(page_title="BERT Lab", page_icon="app/icon.png", layout="wide")
 init_state()

@@ -1,7 +1,7 @@
 """Fine-tuning on 2 CPU cores: what the page's default minute buys, and our loop's speed against transformers.
 
 1. The page's default run, per task: exactly what the Start button starts with the page's default settings
-   (``app.finetune_jobs.page_settings`` of ``app.state.SETTINGS``' defaults, ``app.finetune_jobs.start``: a
+   (``app.finetune.jobs.page_settings`` of ``app.core.state.SETTINGS``' defaults, ``app.finetune.jobs.start``: a
    child process at the page's niceness and thread count, the time budget, the held-out scoring), alone and
    under a simulated page load. The load is this app's own Streamlit server with headless Chromium reloading
    the Chinese attention page and the fine-tuning page, one after the other, for as long as the run lasts
@@ -144,11 +144,12 @@ def loadavg() -> str:
 
 def page_default_run(base, task_name: str) -> dict:
     """The run the page's Start button starts with every setting at its default, to the end of its scoring."""
-    from app import finetune_jobs as jobs
-    from app.state import SETTINGS
+    from app.core.jobs import Owner
+    from app.core.state import SETTINGS
+    from app.finetune import jobs
 
     defaults = {name: setting.default for name, setting in SETTINGS.items()}
-    owner = jobs.Owner()  # held until the job ends: a job whose owner is gone stops
+    owner = Owner()  # held until the job ends: a job whose owner is gone stops
     job = jobs.start(
         owner, base, task_name, jobs.page_settings(defaults), defaults["finetune_init"], defaults["finetune_size"]
     )
@@ -174,8 +175,8 @@ def page_default_run(base, task_name: str) -> dict:
 def default_runs(tasks: list[str]) -> None:
     """Section 1: the page's default run per task, alone and under ``PageLoad``, with the load average at its end."""
     base = load("embedded")
-    from app import finetune_jobs as jobs
-    from app.state import SETTINGS
+    from app.core.state import SETTINGS
+    from app.finetune import jobs
 
     settings = jobs.page_settings({name: setting.default for name, setting in SETTINGS.items()})
     print(f"page defaults: {settings}, {SETTINGS['finetune_size'].default} training examples\n")

@@ -43,8 +43,8 @@ def main() -> None:
     import torch
     from streamlit.testing.v1 import AppTest
 
-    from app.charts import heads as charts
-    from app.heads_lab import compared_predictions
+    from app.heads import charts
+    from app.heads.logic import compared_predictions
     from model import inference
     from model.analysis import heads
     from model.checkpoint import load

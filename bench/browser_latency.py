@@ -25,8 +25,8 @@ from pathlib import Path
 from classroom_load import ROOT, free_port, settled, start_server
 
 sys.path.insert(0, str(ROOT))
-from app.navigation import PAGE_FILES  # noqa: E402 - after the path is set
-from app.text.attention import TEXT as ATTENTION  # noqa: E402
+from app.attention.text import TEXT as ATTENTION  # noqa: E402
+from app.core.navigation import PAGE_FILES  # noqa: E402 - after the path is set
 
 CHROMIUM = "/usr/bin/chromium"
 READY = '[data-testid="stApp"][data-test-connection-state="CONNECTED"][data-test-script-state="notRunning"]'

@@ -1,5 +1,5 @@
 """What the chart library costs a student's first page: a new browser opening a page with the attention page's two
-maps (the app's own builder, ``app.charts.attention.paired_maps``, drawn by ECharts as the app draws them), and
+maps (the app's own builder, ``app.attention.charts.paired_maps``, drawn by ECharts as the app draws them), and
 the same page without charts (the floor).
 
 Why ECharts: before the app moved to it, this benchmark also drew the same two maps with plotly, which Streamlit
@@ -42,7 +42,7 @@ st.title("Attention")
 """
 PAGES = {
     "echarts": """
-from app.charts.attention import paired_maps
+from app.attention.charts import paired_maps
 for key, chart in zip("ab", paired_maps(both, causal, tokens, titles=("bidirectional", "causal"))):
     st.echarts_chart(chart.option, key=key, height=chart.height)
 """,

@@ -49,7 +49,7 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from app.text.finetune import TEXT as FINETUNE_TEXT  # noqa: E402 - after the path is set
+from app.finetune.text import TEXT as FINETUNE_TEXT  # noqa: E402 - after the path is set
 
 FINETUNE_QUERY = "lang=en"
 QUEUED_TEXT = FINETUNE_TEXT["queued"]["en"].split("{")[0].strip()  # the queue message, up to its first number
@@ -303,7 +303,7 @@ async def abandon_training(port: int) -> None:
 def model_floor(sessions: int) -> dict[str, float]:
     """Seconds of model work the N students' pages ask for, one request after another: per page, the sum over
     students of that page's forward passes for the student's sentence (the same calls the page makes through
-    ``app.models``, here on ``model.inference`` directly, so nothing is cached and no Streamlit runs)."""
+    ``app.core.models``, here on ``model.inference`` directly, so nothing is cached and no Streamlit runs)."""
     from model import inference  # torch's threads as in the server: app/ (imported above) set them
     from model.checkpoint import load
 

@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from classroom_load import StudentTab, running_server  # noqa: E402
 
-from app.navigation import PAGE_FILES  # noqa: E402
+from app.core.navigation import PAGE_FILES  # noqa: E402 - after the path is set
 
 SENTENCES = [
     ("en", "She opened the [MASK] and walked into the room."),

@@ -34,8 +34,8 @@ def main() -> None:
 
     logging.getLogger("streamlit").setLevel(logging.ERROR)
 
-    from app import models
-    from app.navigation import PAGE_FILES
+    from app.core import models
+    from app.core.navigation import PAGE_FILES
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--threads", type=int, default=2)

@@ -12,9 +12,9 @@ import pandas as pd
 import pyarrow as pa
 from streamlit.testing.v1 import AppTest
 
-from app.charts.base import matrix_of
-from app.charts.markup import CHART_TITLE_CLASS, FIGURE_CLASS
-from app.ui import PREFORMATTED_CLASS
+from app.core.charts import matrix_of
+from app.core.markup import CHART_TITLE_CLASS, FIGURE_CLASS
+from app.core.ui import PREFORMATTED_CLASS
 
 APP = str(Path(__file__).resolve().parents[1] / "streamlit_app.py")
 
@@ -53,7 +53,7 @@ _CHART_TITLE = re.compile(rf'^<p class="{CHART_TITLE_CLASS}">(.*)</p>$', re.DOTA
 
 
 def _chart_titles(at) -> dict[int, str]:
-    """The title above each chart that has one (``app.ui.plot``: the element just before the chart), by the id
+    """The title above each chart that has one (``app.core.ui.plot``: the element just before the chart), by the id
     of the chart's element, in a page (an ``AppTest``) or in one of its blocks."""
     titles = {}
 
@@ -71,7 +71,7 @@ def _chart_titles(at) -> dict[int, str]:
 
 
 def chart_titles(at: AppTest) -> list[str]:
-    """The texts of the page's chart titles (``app.ui.plot``), unescaped, in page order."""
+    """The texts of the page's chart titles (``app.core.ui.plot``), unescaped, in page order."""
     return list(_chart_titles(at).values())
 
 
@@ -108,12 +108,12 @@ _PREFORMATTED = re.compile(rf'^<pre class="{PREFORMATTED_CLASS}">(.*)</pre>$', r
 
 
 def static_figures(at: AppTest) -> list[str]:
-    """The markup of the page's figures drawn in HTML (``app.ui.static_figure``), in page order."""
+    """The markup of the page's figures drawn in HTML (``app.core.ui.static_figure``), in page order."""
     return [e.proto.body for e in at.get("html") if f'<figure class="{FIGURE_CLASS}">' in e.proto.body]
 
 
 def preformatted(at: AppTest) -> list[str]:
-    """The texts of the page's monospace blocks (``app.ui.preformatted``), unescaped, in page order."""
+    """The texts of the page's monospace blocks (``app.core.ui.preformatted``), unescaped, in page order."""
     found = (_PREFORMATTED.match(e.proto.body) for e in at.get("html"))
     return [html.unescape(m.group(1)) for m in found if m]
 

@@ -53,10 +53,10 @@ def app_sentences() -> dict[str, str]:
                 for sentence in split_sentences(line, "zh" if _CJK.search(line) else "en"):
                     if is_sentence(sentence):
                         found.setdefault(sentence, str(path.relative_to(ROOT)))
-    samples = json.loads((ROOT / "app" / "data" / "nsp_samples.json").read_text(encoding="utf-8"))
+    samples = json.loads((ROOT / "app" / "nsp" / "nsp_samples.json").read_text(encoding="utf-8"))
     for document in samples["documents"]:
         for sentence in document["sentences"]:
-            found.setdefault(sentence, "app/data/nsp_samples.json")
+            found.setdefault(sentence, "app/nsp/nsp_samples.json")
     return found
 
 
@@ -67,7 +67,7 @@ def _overlap(sentences: dict[str, str], index: C.SentenceIndex) -> list[str]:
 def test_the_collection_finds_the_apps_examples_and_the_tests_sentences():
     found = app_sentences()
     assert len(found) > 1000
-    assert "app/text/heads.py" in found.values() and "app/data/nsp_samples.json" in found.values()
+    assert "app/heads/text.py" in found.values() and "app/nsp/nsp_samples.json" in found.values()
     assert found["She opened the [MASK]."].startswith("tests/")  # the first test file that has it
     assert not any(where.endswith("test_corpus.py") for where in found.values())
 

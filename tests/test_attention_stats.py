@@ -1,4 +1,4 @@
-"""app.attention_stats on attention matrices made by hand, where every statistic is known exactly."""
+"""app.core.attention_stats on attention matrices made by hand, where every statistic is known exactly."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import warnings
 import numpy as np
 import pytest
 
-from app.attention_stats import (
+from app.core.attention_stats import (
     STATISTICS,
     attentions_json,
     displayed_map,

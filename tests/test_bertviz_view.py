@@ -1,4 +1,4 @@
-"""app.bertviz_view: offline, escaped, bounded bertviz HTML, checked as text and in a real browser.
+"""app.attention.bertviz_view: offline, escaped, bounded bertviz HTML, checked as text and in a real browser.
 
 The browser tests drive Debian's Chromium through Playwright with every non-local request aborted, the
 way a classroom without internet sees the page.
@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 import torch
 
-from app.bertviz_view import (
+from app.attention.bertviz_view import (
     ATTENTION_DECIMALS,
     BERTVIZ_WORDS,
     MAX_BERTVIZ_TOKENS,
@@ -364,7 +364,7 @@ def test_model_view_of_twelve_heads_shrinks_to_a_narrow_frame(offline_page):
 
 def test_csp_stops_scripts_even_if_escaping_were_lost(offline_page, monkeypatch):
     """Second fence: with the JSON escaping switched off, the page's CSP still runs no injected code."""
-    from app import bertviz_view
+    from app.attention import bertviz_view
 
     monkeypatch.setattr(bertviz_view, "_js_json", json.dumps)
     html = head_view_html(random_attention(1, 2, 3), ["a", SCRIPT_BREAKOUT, IMG_ONERROR])
@@ -375,8 +375,8 @@ def test_csp_stops_scripts_even_if_escaping_were_lost(offline_page, monkeypatch)
 
 
 def test_head_view_gives_every_head_its_own_colour_and_opens_on_the_chosen_layer():
-    from app.bertviz_view import HEAD_COLOURS
-    from app.charts import palette
+    from app.attention.bertviz_view import HEAD_COLOURS
+    from app.core import palette
 
     html = head_view_html(random_attention(4, 12, 5), list("abcde"), layers=[0, 2, 3], layer=2)
     assert "d3.scaleOrdinal(d3.schemeCategory10)" not in html and 'd3.scaleOrdinal(["#0072B2"' in html

@@ -19,10 +19,10 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
-from app.navigation import PAGE_FILES
-from app.text.attention import TEXT as ATTENTION
-from app.text.nav import TEXT as NAV
-from app.text.nsp import TEXT as NSP
+from app.attention.text import TEXT as ATTENTION
+from app.core.navigation import PAGE_FILES
+from app.core.text.nav import TEXT as NAV
+from app.nsp.text import TEXT as NSP
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
@@ -359,7 +359,7 @@ def test_hostile_input_stays_text(page, server, name):
 
 def test_fine_tuning_runs_live_and_shows_its_score(page, server):
     """Start a short run with the mouse and keyboard; the live curves appear, then the held-out score."""
-    from app.text.finetune import TEXT
+    from app.finetune.text import TEXT
 
     open_page(page, server, "finetune", "en")
     size = (
@@ -459,7 +459,7 @@ def test_an_800_pixel_screen_cuts_no_label_and_scrolls_nothing_sideways(page, se
 
 def test_embeddings_tabs_draw_the_heatmap_of_the_open_one(page, server):
     """The part heatmaps are drawn one at a time: opening a tab reruns the page and draws that part's."""
-    from app.text.embeddings import TEXT
+    from app.embeddings.text import TEXT
 
     open_page(page, server, "embeddings", "en")
     charts = page.locator(CHART)
@@ -540,7 +540,7 @@ def test_the_keyboard_reaches_past_the_charts_and_works_the_buttons(page, server
 def test_live_pretraining_draws_its_curves_and_the_probe(page, server):
     """Start the shortest live pre-training run the page offers; once its first evaluation is in, the curves and
     the probe sentence's top-5 are drawn. The run is then stopped: the rest of it would only add points."""
-    from app.text.pretrain_live import TEXT
+    from app.pretrain_live.text import TEXT
 
     open_page(page, server, "pretrain_live", "en", pretrain_live_budget="30")
     page.get_by_role("button", name=TEXT["start"]["en"]).click()

@@ -6,14 +6,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from app.charts import attention as attention_charts
-from app.charts import embeddings as embedding_charts
-from app.charts import fill_mask as fill_mask_charts
-from app.charts import heads as heads_charts
-from app.charts import masking as masking_charts
-from app.charts import nsp as nsp_charts
-from app.charts.base import ranked_summary, strongest_link
-from app.text import LANGUAGES, load_all
+from app.attention import charts as attention_charts
+from app.core.charts import ranked_summary, strongest_link
+from app.core.i18n import LANGUAGES, load_all
+from app.embeddings import charts as embedding_charts
+from app.fill_mask import charts as fill_mask_charts
+from app.heads import charts as heads_charts
+from app.masking import charts as masking_charts
+from app.nsp import charts as nsp_charts
 from model.inference import FillStep, PllResult, Prediction, TokenScore
 
 STRINGS = load_all()
@@ -140,7 +140,7 @@ def test_convergence_summary_reports_the_last_share_and_its_target(lang):
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_fine_tuning_summaries(lang):
-    from app.charts import finetune as finetune_charts
+    from app.finetune import charts as finetune_charts
 
     counts = [[8, 2, 0], [5, 10, 0], [0, 1, 4]]
     summary = finetune_charts.confusion_summary(
@@ -166,7 +166,7 @@ def test_fine_tuning_summaries(lang):
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_live_pre_training_loss_summary_names_each_run_that_ran(lang):
-    from app.charts import pretrain_live
+    from app.pretrain_live import charts as pretrain_live
 
     records = {"a": [{"mlm_loss": 9.5, "steps": 0}, {"mlm_loss": 4.25, "steps": 300}], "b": []}
     summary = pretrain_live.loss_summary(
@@ -251,7 +251,7 @@ def test_compared_and_views_summaries_of_the_head_lab(lang):
 
 
 def test_neighbour_agreement_is_one_for_separate_clusters_and_low_for_mixed_ones():
-    from app.charts import layers as layer_charts
+    from app.layers import charts as layer_charts
 
     points = np.array([[0.0, 0.0], [0.1, 0.0], [5.0, 5.0], [5.1, 5.0]])
     assert layer_charts.neighbour_agreement(points, ["a", "a", "b", "b"]) == 1.0
@@ -260,7 +260,7 @@ def test_neighbour_agreement_is_one_for_separate_clusters_and_low_for_mixed_ones
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_pca_summary_finds_the_layer_where_labels_separate(lang):
-    from app.charts import layers as layer_charts
+    from app.layers import charts as layer_charts
 
     rng = np.random.default_rng(0)
     labels = ["noun"] * 6 + ["verb"] * 6
@@ -285,7 +285,7 @@ def test_pca_summary_finds_the_layer_where_labels_separate(lang):
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_layer_line_summaries(lang):
-    from app.charts import layers as layer_charts
+    from app.layers import charts as layer_charts
 
     lines = {"pretrained": [0.5, 0.9, 0.7], "random": [0.4, 0.45, 0.42]}
     names = {"pretrained": "P", "random": "R"}
@@ -297,7 +297,7 @@ def test_layer_line_summaries(lang):
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_fine_tuning_curves_and_tags_summaries(lang):
-    from app.charts import finetune as finetune_charts
+    from app.finetune import charts as finetune_charts
 
     history = [{"init": "pretrained", "step": s, "accuracy": a, "loss": 1.0} for s, a in ((1, 0.5), (2, 0.5), (3, 1.0))]
     history += [{"init": "random", "step": 1, "accuracy": 0.25, "loss": 2.0}]
@@ -327,7 +327,7 @@ def test_fine_tuning_curves_and_tags_summaries(lang):
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_live_pre_training_accuracy_and_kinds_summaries(lang):
-    from app.charts import pretrain_live
+    from app.pretrain_live import charts as pretrain_live
 
     records = {
         "a": [
@@ -355,7 +355,7 @@ def test_live_pre_training_accuracy_and_kinds_summaries(lang):
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_overview_summaries(lang):
-    from app.charts import overview
+    from app.overview import charts as overview
 
     stages = [("Pre", ["text", "BERT"], "once"), ("Fine", ["head"], "fast")]
     summary = overview.paradigm_summary(stages, text("overview.summary_paradigm", lang))
@@ -374,7 +374,7 @@ def test_overview_summaries(lang):
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_remaining_page_chart_summaries(lang):
-    from app.charts import classroom as classroom_charts
+    from app.classroom import charts as classroom_charts
 
     x = np.linspace(0, 6, 32)
     vectors = {"token": np.sin(x) * 3, "segment": np.full(32, 0.1), "position": np.cos(x) * 0.2}

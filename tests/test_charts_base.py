@@ -1,4 +1,4 @@
-"""The building blocks of every chart (``app.charts.base``) and of every figure of text (``app.charts.markup``)."""
+"""The building blocks of every chart (``app.core.charts``) and of every figure of text (``app.core.markup``)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ import json
 import numpy as np
 import pytest
 
-from app.charts import base, markup
-from app.charts.palette import BLUE, SCALE_STOPS, SEQUENTIAL
+from app.core import charts as base
+from app.core import markup
+from app.core.palette import BLUE, SCALE_STOPS, SEQUENTIAL
 
 
 def test_a_heatmap_sends_each_cell_once_and_draws_the_matrix_it_was_given():

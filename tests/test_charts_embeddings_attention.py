@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from app import embedding_logic as logic
-from app.attention_stats import STATISTICS, head_statistics
-from app.charts import attention as attention_charts
-from app.charts import embeddings as embedding_charts
-from app.charts.base import matrix_of
-from app.charts.palette import BLACK, DIVERGING, SCALE_STOPS, VERMILLION
+from app.attention import charts as attention_charts
+from app.core.attention_stats import STATISTICS, head_statistics
+from app.core.charts import matrix_of
+from app.core.palette import BLACK, DIVERGING, SCALE_STOPS, VERMILLION
+from app.embeddings import charts as embedding_charts
+from app.embeddings import logic
 
 HOSTILE = ["[CLS]", "</script><script>alert(1)</script>", "**bold**", "<b>x</b>", "the", "the", "[SEP]"]
 

@@ -7,19 +7,20 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from app.attention_stats import STATISTICS
-from app.charts import attention as attention_charts
-from app.charts import base, markup
-from app.charts import classroom as classroom_charts
-from app.charts import embeddings as embedding_charts
-from app.charts import finetune as finetune_charts
-from app.charts import heads as heads_charts
-from app.charts import layers as layers_charts
-from app.charts import masking as masking_charts
-from app.charts import nsp as nsp_charts
-from app.charts import pretrain_live as pretrain_live_charts
-from app.charts.base import Chart
-from app.charts.fill_mask import fill_order_bars, pll_bars, prediction_bars
+from app.attention import charts as attention_charts
+from app.classroom import charts as classroom_charts
+from app.core import charts as base
+from app.core import markup
+from app.core.attention_stats import STATISTICS
+from app.core.charts import Chart
+from app.embeddings import charts as embedding_charts
+from app.fill_mask.charts import fill_order_bars, pll_bars, prediction_bars
+from app.finetune import charts as finetune_charts
+from app.heads import charts as heads_charts
+from app.layers import charts as layers_charts
+from app.masking import charts as masking_charts
+from app.nsp import charts as nsp_charts
+from app.pretrain_live import charts as pretrain_live_charts
 from model.inference import FillStep, PllResult, Prediction, TokenScore
 
 TOKENS = ["[CLS]", "<b>bank</b>", "&amp;", "bank", "[SEP]"]  # HTML-like and repeated tokens, as users type them
@@ -217,11 +218,11 @@ def walk(node):
 @pytest.mark.parametrize("name", sorted(BUILDERS))
 def test_every_builder_makes_a_chart_echarts_can_take_or_escaped_html(name):
     made = BUILDERS[name]()
-    if isinstance(made, str):  # a figure of text (app.charts.markup): whatever the reader typed is escaped
+    if isinstance(made, str):  # a figure of text (app.core.markup): whatever the reader typed is escaped
         assert not any(text in made for text in USER_TEXT), made
         assert "&lt;" in made
         return
-    # The canvas alone: a chart's title is text above it (``app.ui.plot``), so one bar's chart is 68 px high.
+    # The canvas alone: a chart's title is text above it (``app.core.ui.plot``), so one bar's chart is 68 px high.
     assert isinstance(made, Chart) and isinstance(made.height, int) and 60 <= made.height <= 4000
     # Only panels' titles are drawn in the canvas, where ECharts cannot wrap them: short, each above its panel.
     assert made.title is None or "\n" not in made.title

@@ -11,7 +11,7 @@ import pytest
 from apptest_helpers import start_app_page
 from streamlit.runtime.media_file_manager import MediaFileManager
 
-from app.navigation import PAGE_FILES
+from app.core.navigation import PAGE_FILES
 
 # Beyond each page's first view: the sections and steps that have downloads of their own.
 VIEWS = [(name, {}) for name in PAGE_FILES] + [

@@ -16,8 +16,10 @@ import numpy as np
 import pytest
 import torch
 
-from app import finetune_jobs as jobs
-from app import training_process
+from app.core import training_process
+from app.core import jobs as core_jobs
+from app.core.jobs import Owner, queue_length
+from app.finetune import jobs
 from model.checkpoint import LoadedBert
 from model.data.tasks import TaskData
 from model.modeling import BertConfig, BertForPreTraining
@@ -70,7 +72,7 @@ def tiny_task(name: str, seed: int = 0) -> TaskData:
 @pytest.fixture(autouse=True)
 def tiny_tasks(monkeypatch):
     monkeypatch.setattr(jobs, "load_task", tiny_task)
-    monkeypatch.setattr(jobs, "_slots", threading.BoundedSemaphore(2))
+    monkeypatch.setattr(core_jobs, "_slots", threading.BoundedSemaphore(2))
 
 
 @pytest.fixture(scope="module")
@@ -90,7 +92,7 @@ def wait_until(condition, timeout: float = 30.0) -> None:
 
 
 def test_a_job_runs_to_done_with_history_and_evaluation(base):
-    owner = jobs.Owner()
+    owner = Owner()
     job = jobs.start(owner, base, "tiny", QUICK, "pretrained", 96)
     assert job.wait(60)
     snap = job.snapshot()
@@ -120,7 +122,7 @@ def test_a_job_runs_to_done_with_history_and_evaluation(base):
 
 def test_the_shared_model_is_unchanged_by_training(base):
     before = {k: v.clone() for k, v in base.model.state_dict().items()}
-    owner = jobs.Owner()  # kept alive: a job whose owner is gone stops
+    owner = Owner()  # kept alive: a job whose owner is gone stops
     job = jobs.start(owner, base, "tiny", QUICK, jobs.COMPARE, 96)
     assert job.wait(60) and job.snapshot().status == jobs.DONE
     for k, v in base.model.state_dict().items():
@@ -130,7 +132,7 @@ def test_the_shared_model_is_unchanged_by_training(base):
 
 
 def test_compare_runs_pretrained_then_random_on_the_same_data(base):
-    owner = jobs.Owner()
+    owner = Owner()
     job = jobs.start(owner, base, "tiny", QUICK, jobs.COMPARE, 64)
     assert job.wait(60)
     snap = job.snapshot()
@@ -143,7 +145,7 @@ def test_compare_runs_pretrained_then_random_on_the_same_data(base):
 def test_compare_with_a_frozen_encoder_trains_the_head_alone_on_the_same_data(base):
     from model.training.finetune import layer_changes
 
-    owner = jobs.Owner()
+    owner = Owner()
     job = jobs.start(owner, base, "tiny", QUICK, "compare-frozen", 64)
     assert job.wait(60)
     snap = job.snapshot()
@@ -159,7 +161,7 @@ def test_compare_with_a_frozen_encoder_trains_the_head_alone_on_the_same_data(ba
 def test_a_downloaded_model_loads_back_and_answers_the_same(base, tmp_path):
     from model.checkpoint import load
 
-    owner = jobs.Owner()
+    owner = Owner()
     job = jobs.start(owner, base, "tiny", QUICK, "pretrained", 32)
     assert job.wait(60)
     trained = job.trained_model()
@@ -173,7 +175,7 @@ def test_a_downloaded_model_loads_back_and_answers_the_same(base, tmp_path):
 
 
 def test_stop_ends_a_running_job_and_it_still_scores(base):
-    owner = jobs.Owner()
+    owner = Owner()
     job = jobs.start(owner, base, "tiny", ENDLESS, "pretrained", 96)
     wait_until(lambda: len(job.snapshot().history) >= 2)
     job.stop()
@@ -186,7 +188,7 @@ def test_stop_ends_a_running_job_and_it_still_scores(base):
 
 
 def test_the_time_budget_ends_a_run_as_done(base):
-    owner = jobs.Owner()
+    owner = Owner()
     job = jobs.start(
         owner, base, "tiny", demo_settings(epochs=500, batch_size=8, max_length=16, max_seconds=0.5), "random", 96
     )
@@ -196,7 +198,7 @@ def test_the_time_budget_ends_a_run_as_done(base):
 
 
 def test_two_jobs_at_once_both_finish(base):
-    owners = [jobs.Owner(), jobs.Owner()]
+    owners = [Owner(), Owner()]
     both = [
         jobs.start(owners[0], base, "tiny", QUICK, "pretrained", 96),
         jobs.start(owners[1], base, "tiny-ner", QUICK, "random", 24),
@@ -211,13 +213,13 @@ def test_two_jobs_at_once_both_finish(base):
 
 
 def test_over_the_limit_a_job_waits_in_the_queue_then_runs(base, monkeypatch):
-    monkeypatch.setattr(jobs, "_slots", threading.BoundedSemaphore(1))
-    owners = [jobs.Owner() for _ in range(3)]
+    monkeypatch.setattr(core_jobs, "_slots", threading.BoundedSemaphore(1))
+    owners = [Owner() for _ in range(3)]
     running = jobs.start(owners[0], base, "tiny", ENDLESS, "pretrained", 96)
     wait_until(lambda: running.snapshot().status == jobs.RUNNING)
     second = jobs.start(owners[1], base, "tiny", QUICK, "pretrained", 32)
     third = jobs.start(owners[2], base, "tiny", QUICK, "pretrained", 32)
-    wait_until(lambda: jobs.queue_length() == 2)
+    wait_until(lambda: queue_length() == 2)
     time.sleep(0.3)
     assert second.snapshot().status == third.snapshot().status == jobs.QUEUED
     assert (second.snapshot().ahead, third.snapshot().ahead) == (0, 1)
@@ -225,17 +227,17 @@ def test_over_the_limit_a_job_waits_in_the_queue_then_runs(base, monkeypatch):
     running.stop()
     assert second.wait(60) and third.wait(60)
     assert second.snapshot().status == third.snapshot().status == jobs.DONE
-    assert jobs.queue_length() == 0
+    assert queue_length() == 0
 
 
 def test_a_queued_job_whose_owner_goes_away_leaves_the_queue(base, monkeypatch):
-    monkeypatch.setattr(jobs, "_slots", threading.BoundedSemaphore(1))
-    keeper = jobs.Owner()
+    monkeypatch.setattr(core_jobs, "_slots", threading.BoundedSemaphore(1))
+    keeper = Owner()
     running = jobs.start(keeper, base, "tiny", ENDLESS, "pretrained", 96)
     wait_until(lambda: running.snapshot().status == jobs.RUNNING)
-    owner = jobs.Owner()
+    owner = Owner()
     queued = jobs.start(owner, base, "tiny", QUICK, "pretrained", 32)
-    wait_until(lambda: jobs.queue_length() == 1)
+    wait_until(lambda: queue_length() == 1)
     del owner
     gc.collect()
     assert queued.wait(10)
@@ -245,7 +247,7 @@ def test_a_queued_job_whose_owner_goes_away_leaves_the_queue(base, monkeypatch):
 
 
 def training_processes() -> list[int]:
-    """This test process's live children that run a fine-tuning (``app.training_process``)."""
+    """This test process's live children that run a fine-tuning (``app.core.training_process``)."""
     found = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
@@ -253,13 +255,13 @@ def training_processes() -> list[int]:
             command = (stat.parent / "cmdline").read_bytes()
         except (OSError, IndexError, ValueError):  # it exited while we looked
             continue
-        if parent == os.getpid() and b"app.training_process" in command:
+        if parent == os.getpid() and b"app.core.training_process" in command:
             found.append(int(stat.parent.name))
     return found
 
 
 def test_training_runs_in_a_child_process_and_the_job_thread_only_watches(base):
-    owner = jobs.Owner()
+    owner = Owner()
     job = jobs.start(owner, base, "tiny", ENDLESS, "pretrained", 96)
     wait_until(lambda: len(job.snapshot().history) >= 2)
     assert len(training_processes()) == 1
@@ -269,7 +271,7 @@ def test_training_runs_in_a_child_process_and_the_job_thread_only_watches(base):
 
 
 def test_a_job_whose_owner_is_deleted_kills_its_training_process(base):
-    owner = jobs.Owner()
+    owner = Owner()
     job = jobs.start(owner, base, "tiny", ENDLESS, "pretrained", 96)
     wait_until(lambda: len(job.snapshot().history) >= 2)
     assert len(training_processes()) == 1
@@ -290,7 +292,7 @@ def test_an_owner_held_only_by_a_reference_cycle_still_ends_its_job(base, monkey
     gc.collect()
     gc.disable()  # the automatic collector would free the cycle by chance; the job must not depend on it
     try:
-        owner = jobs.Owner()
+        owner = Owner()
         session = {"owner": owner}
         session["self"] = session  # a cycle
         job = jobs.start(owner, base, "tiny", ENDLESS, "pretrained", 96)
@@ -305,12 +307,12 @@ def test_an_owner_held_only_by_a_reference_cycle_still_ends_its_job(base, monkey
 
 
 def test_a_training_process_exits_when_its_server_goes_away(base):
-    from app.training_process import ROOT, Request
+    from app.core.training_process import ROOT, Request
     from model.training.finetune import build_task_model, encode_examples
 
     data = encode_examples(base.tokenizer, "sequence", sentiment_like(32, 0), 16)
     child = subprocess.Popen(
-        [sys.executable, "-m", "app.training_process"], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE
+        [sys.executable, "-m", "app.core.training_process"], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE
     )
     try:
         pickle.dump(Request(build_task_model(base, LABELS, "sequence"), data, data, LABELS, ENDLESS), child.stdin)
@@ -324,7 +326,7 @@ def test_a_training_process_exits_when_its_server_goes_away(base):
 
 
 def test_a_training_process_that_raises_fails_the_job_with_its_message(base):
-    owner = jobs.Owner()
+    owner = Owner()
     job = jobs.start(
         owner, base, "tiny", demo_settings(batch_size=0, max_length=16), "pretrained", 32
     )  # raises in the child
@@ -335,7 +337,7 @@ def test_a_training_process_that_raises_fails_the_job_with_its_message(base):
 
 
 def test_a_failing_job_reports_failed_with_its_message(base):
-    owner = jobs.Owner()
+    owner = Owner()
     job = jobs.start(owner, base, "broken", QUICK, "pretrained", 10)
     assert job.wait(30)
     snap = job.snapshot()
@@ -348,11 +350,11 @@ def test_a_failing_job_reports_failed_with_its_message(base):
 
 def test_an_unknown_init_is_refused(base):
     with pytest.raises(ValueError, match="init"):
-        jobs.start(jobs.Owner(), base, "tiny", QUICK, "imagenet", 10)
+        jobs.start(Owner(), base, "tiny", QUICK, "imagenet", 10)
 
 
 def test_bad_sentences_raise_input_errors(base):
-    owner = jobs.Owner()
+    owner = Owner()
     job = jobs.start(owner, base, "tiny", QUICK, "pretrained", 16)
     assert job.wait(60)
     model = job.trained_model()
@@ -446,7 +448,7 @@ def test_one_figure_for_time_and_the_total_only_when_it_differs():
 
 
 def test_a_token_task_has_no_sentence_baselines(base):
-    job = jobs.start(jobs.Owner(), base, "tiny-ner", QUICK, "pretrained", 24)
+    job = jobs.start(Owner(), base, "tiny-ner", QUICK, "pretrained", 24)
     assert job.wait(60)
     assert job.snapshot().baselines == {}
 

@@ -8,12 +8,13 @@ import time
 import numpy as np
 import pytest
 
-from app import attention_stats as stats
-from app import finetune_jobs as jobs
-from app.models import finetuned_spec, get_model
-from app.text.attention import TEXT as ATTENTION
-from app.text.common import TEXT as COMMON
-from app.text.finetune import TEXT as FINETUNE
+from app.attention.text import TEXT as ATTENTION
+from app.core import attention_stats as stats
+from app.core.jobs import Owner
+from app.core.models import finetuned_spec, get_model
+from app.core.text.common import TEXT as COMMON
+from app.finetune import jobs
+from app.finetune.text import TEXT as FINETUNE
 from model.inference import attention_maps
 from model.training.finetune import demo_settings
 from tests.apptest_helpers import charts, open_app_page
@@ -64,7 +65,7 @@ def test_largest_change_names_layer_then_head_and_layer_change_averages_each_lay
 @pytest.fixture(scope="module")
 def finished():
     """(owner, job): the embedded model fine-tuned on sentiment-zh for a few steps, then stopped."""
-    owner = jobs.Owner()
+    owner = Owner()
     settings = demo_settings(epochs=1, batch_size=32, max_length=32, max_seconds=30.0)
     job = jobs.start(owner, get_model("embedded"), "sentiment-zh", settings, "pretrained", 100)
     deadline = time.time() + 90

@@ -8,9 +8,9 @@ import pytest
 from apptest_helpers import APP, chart_titles, preformatted, start_app_page, static_figures
 from streamlit.testing.v1 import AppTest
 
-from app.charts.markup import chart_title
-from app.navigation import PAGE_FILES
-from app.ui import PREFORMATTED_CLASS, style_sheet
+from app.core.markup import chart_title
+from app.core.navigation import PAGE_FILES
+from app.core.ui import PREFORMATTED_CLASS, style_sheet
 
 HOSTILE = {
     "empty": "",
@@ -53,7 +53,7 @@ def test_every_section_survives_hostile_sentence(name, view, case):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_sidebar_names_what_becomes_unknown(lang):
-    from app.text.common import TEXT
+    from app.core.text.common import TEXT
 
     at = start_app_page("masking", lang, text="I ❤ tea 😀😀 and ☃**x**")
     expected = TEXT["unknown_tokens"][lang].format(spans="❤  😀😀  ☃")  # "😀😀" is one word, one [UNK]
@@ -71,7 +71,7 @@ def test_page_never_renders_user_text_as_html(name):
     elements = list(at.markdown) + list(at.caption)
     assert elements, f"{name} shows no text at all"
     assert not [e.value for e in elements if e.proto.allow_html], f"{name} renders Markdown with unsafe_allow_html"
-    # Raw HTML only as the app's own style sheet, the same on every run (app.ui.apply_display), and as monospace
+    # Raw HTML only as the app's own style sheet, the same on every run (app.core.ui.apply_display), and as monospace
     # blocks and chart titles whose text is escaped: escaping what they show gives back exactly what was sent (a
     # raw tag would not).
     own = {style_sheet(False), style_sheet(True)}

@@ -9,11 +9,11 @@ import pytest
 import torch
 from apptest_helpers import dataset, read_boxes, read_legend
 
-from app import masking_lab as lab
-from app.charts.base import left_to_right
-from app.charts.fill_mask import prediction_bars
-from app.charts.masking import OUTCOME_COLORS, convergence_chart, token_strip
-from app.charts.palette import BLUE, ORANGE
+from app.core.charts import left_to_right
+from app.core.palette import BLUE, ORANGE
+from app.fill_mask.charts import prediction_bars
+from app.masking import logic as lab
+from app.masking.charts import OUTCOME_COLORS, convergence_chart, token_strip
 from model.checkpoint import LoadedBert
 from model.inference import FillMaskResult, InputError, MaskPredictions, Prediction
 from model.modeling import BertConfig, BertForPreTraining

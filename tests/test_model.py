@@ -50,7 +50,7 @@ def test_model_and_the_string_tables_do_not_load_the_corpus_builder():
     # The corpus builder (fetching, parsing ten sources) is for `python -m model corpus` and pre-training only;
     # the app and a plain `import model` start without it.
     code = (
-        "import sys, model, model.cli, app.text; "
+        "import sys, model, model.cli, app.core.i18n; "
         "bad = [m for m in ('model.data.corpus', 'model.data.minilm') if m in sys.modules]; "
         "print(bad); sys.exit(bool(bad))"
     )

@@ -7,8 +7,8 @@ import math
 import pytest
 from apptest_helpers import open_app_page
 
-from app import model_facts as facts
-from app.text.model_facts import TEXT
+from app.core import model_facts as facts
+from app.core.text.model_facts import TEXT
 from model.checkpoint import EMBEDDED_DIR, read_config
 from model.modeling import BertConfig, bert_base, count_parameters
 from model.training.card import read_runs

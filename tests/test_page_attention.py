@@ -8,9 +8,9 @@ from apptest_helpers import APP, HOSTILE_INPUTS, charts, heatmap_matrix, open_ap
 from streamlit.testing.v1 import AppTest
 from test_bertviz_view import embedded_params
 
-from app.bertviz_view import MAX_BERTVIZ_TOKENS
-from app.text.attention import TEXT
-from app.text.common import TEXT as COMMON
+from app.attention.bertviz_view import MAX_BERTVIZ_TOKENS
+from app.attention.text import TEXT
+from app.core.text.common import TEXT as COMMON
 
 SHORT = "She opened the door and walked into the room."  # 12 tokens with [CLS] and [SEP]
 

@@ -10,13 +10,13 @@ import pytest
 from apptest_helpers import APP, charts
 from streamlit.testing.v1 import AppTest
 
-from app.charts.classroom import MATCH_COLOR, OTHER_COLOR, guess_bars
+from app.attention.text import TEXT as ATTENTION
 from app.classroom import session
+from app.classroom.charts import MATCH_COLOR, OTHER_COLOR, guess_bars
 from app.classroom.store import MAX_GUESS, bert_word
-from app.models import fill_mask
-from app.text.attention import TEXT as ATTENTION
-from app.text.classroom import TEXT
-from app.text.fill_mask import TEXT as FILL_MASK
+from app.classroom.text import TEXT
+from app.core.models import fill_mask
+from app.fill_mask.text import TEXT as FILL_MASK
 
 
 def new_session(lang: str, **query) -> AppTest:
@@ -269,7 +269,7 @@ def test_a_new_question_calls_an_exploring_student_back_and_bert_answers_once_fo
         forward_passes.append(text)
         return fill_mask(spec, text, *args)
 
-    monkeypatch.setattr("app.models.fill_mask", counted_fill_mask)
+    monkeypatch.setattr("app.core.models.fill_mask", counted_fill_mask)
     teacher.button(key="classroom_reveal").click()
     run(teacher)
     assert forward_passes == [question]  # the teacher's session computes BERT's top 5 for the room

@@ -7,8 +7,8 @@ import pytest
 from apptest_helpers import HOSTILE_INPUTS, charts, heatmap_matrix, open_app_page, preformatted
 from streamlit.testing.v1 import AppTest
 
-from app.text.common import TEXT as COMMON
-from app.text.embeddings import TEXT
+from app.core.text.common import TEXT as COMMON
+from app.embeddings.text import TEXT
 
 
 def open_page(lang: str, text: str | None = None) -> AppTest:

@@ -8,10 +8,10 @@ import pytest
 from apptest_helpers import charts, open_app_page, preformatted
 from streamlit.testing.v1 import AppTest
 
-from app.charts.fill_mask import BIDIRECTIONAL_COLOR, CAUSAL_COLOR, ITERATIVE_COLOR
-from app.masking_lab import escape_markdown
-from app.text.common import TEXT as COMMON
-from app.text.fill_mask import TEXT
+from app.core.text.common import TEXT as COMMON
+from app.fill_mask.charts import BIDIRECTIONAL_COLOR, CAUSAL_COLOR, ITERATIVE_COLOR
+from app.fill_mask.text import TEXT
+from app.masking.logic import escape_markdown
 
 
 def open_page(lang: str, text: str | None = None) -> AppTest:

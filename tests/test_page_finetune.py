@@ -12,10 +12,10 @@ from apptest_helpers import chart_titles, dataset, heatmap_matrix, preformatted
 from apptest_helpers import charts as page_charts
 from streamlit.testing.v1 import AppTest
 
-from app.charts import finetune as charts
-from app.charts.palette import LIGHT, ORANGE, PALE
-from app.state import SETTINGS
-from app.text.finetune import TEXT
+from app.core.palette import LIGHT, ORANGE, PALE
+from app.core.state import SETTINGS
+from app.finetune import charts
+from app.finetune.text import TEXT
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
 HOSTILE_INPUTS = {
@@ -30,7 +30,7 @@ HOSTILE_INPUTS = {
 
 
 def embedded_width() -> int:
-    from app.models import get_model
+    from app.core.models import get_model
 
     return get_model("embedded").config.hidden_size
 

@@ -9,11 +9,11 @@ import pytest
 from apptest_helpers import HOSTILE_INPUTS, charts, heatmap_matrix, open_app_page, preformatted
 from streamlit.testing.v1 import AppTest
 
-from app.charts import gpt_vs_bert as logic
-from app.charts.attention import paired_maps
-from app.charts.fill_mask import BIDIRECTIONAL_COLOR, CAUSAL_COLOR
-from app.text.common import TEXT as COMMON
-from app.text.gpt_vs_bert import TEXT
+from app.attention.charts import paired_maps
+from app.core.text.common import TEXT as COMMON
+from app.fill_mask.charts import BIDIRECTIONAL_COLOR, CAUSAL_COLOR
+from app.gpt_vs_bert import charts as logic
+from app.gpt_vs_bert.text import TEXT
 
 SHORT = "She opened the door and walked into the room."  # 12 tokens with [CLS] and [SEP]
 

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 from apptest_helpers import charts, dataset, heatmap_matrix, open_app_page
 
-from app.charts import heads as head_charts
-from app.charts.palette import allowed
-from app.text.heads import TEXT
+from app.core.palette import allowed
+from app.heads import charts as head_charts
+from app.heads.text import TEXT
 from model.analysis import heads
 from model.checkpoint import load_folder
 
@@ -181,7 +181,7 @@ def test_a_link_with_off_layer_and_head_restores_the_view(hf_checkpoint):
 
 
 def test_removed_heads_from_a_link_keep_only_heads_the_model_has():
-    from app.heads_lab import parse_off
+    from app.heads.logic import parse_off
 
     assert parse_off("0.1,1.3,9.9", 2, 4) == [(0, 1), (1, 3)]
     assert parse_off("1.3,0.1,1.3", 2, 4) == [(0, 1), (1, 3)]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from apptest_helpers import charts, open_app_page
 
-from app.text.layers import TEXT
+from app.layers.text import TEXT
 from model.checkpoint import load
 
 N_LAYERS = load("embedded").config.num_hidden_layers + 1

@@ -8,9 +8,9 @@ import pytest
 from apptest_helpers import charts, open_app_page, preformatted, read_boxes, read_legend, static_figures
 from streamlit.testing.v1 import AppTest
 
-from app.charts.masking import OUTCOME_COLORS
-from app.masking_lab import NOT_CANDIDATE
-from app.text.masking import TEXT
+from app.masking.charts import OUTCOME_COLORS
+from app.masking.logic import NOT_CANDIDATE
+from app.masking.text import TEXT
 from model.training.pretraining_data import MASKED
 
 LONG_EN = "She opened the door and walked into the room, and the cinema was dark and the film was already playing."

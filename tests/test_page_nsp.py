@@ -9,9 +9,10 @@ from apptest_helpers import HOSTILE_INPUTS, open_app_page, preformatted, read_bo
 from apptest_helpers import charts as page_charts
 from streamlit.testing.v1 import AppTest
 
-from app import models
-from app.charts import nsp as charts
-from app.nsp_samples import (
+from app.core import models
+from app.core.text.common import TEXT as COMMON
+from app.nsp import charts
+from app.nsp.samples import (
     DATA_PATH,
     SOURCES_FOR_LANG,
     draw_pair,
@@ -22,8 +23,7 @@ from app.nsp_samples import (
     pick_runs,
     provenance,
 )
-from app.text.common import TEXT as COMMON
-from app.text.nsp import TEXT
+from app.nsp.text import TEXT
 from model.data.corpus import iter_documents
 from model.data.fetch import default_cache_dir
 

@@ -10,10 +10,10 @@ import pytest
 from apptest_helpers import open_app_page, static_figures
 from streamlit.testing.v1 import AppTest
 
-from app.charts import overview as charts
-from app.navigation import PAGE_FILES, PAGES_DIR
-from app.text.common import TEXT as COMMON
-from app.text.overview import TEXT
+from app.core.navigation import PAGE_FILES, PAGES_DIR
+from app.core.text.common import TEXT as COMMON
+from app.overview import charts
+from app.overview.text import TEXT
 from model.modeling import BertConfig, bert_base, bert_large, count_parameters
 
 

@@ -11,8 +11,9 @@ import pytest
 from apptest_helpers import charts as page_charts
 from streamlit.testing.v1 import AppTest
 
-from app import live_jobs
-from app.text.pretrain_live import TEXT
+from app.core import jobs as core_jobs
+from app.pretrain_live import jobs as live_jobs
+from app.pretrain_live.text import TEXT
 from model.training.live import live_settings, run_live
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
@@ -96,8 +97,8 @@ def test_page_shows_a_finished_experiment(lang, finished_snapshot):
 
 
 def test_loss_curves_of_one_run_need_no_legend(finished_snapshot):
-    from app.charts.base import LEGEND_ROOM
-    from app.charts.pretrain_live import loss_curves
+    from app.core.charts import LEGEND_ROOM
+    from app.pretrain_live.charts import loss_curves
 
     records = finished_snapshot.records
     names = {run: run for run in records}
@@ -117,7 +118,7 @@ def test_loss_curves_of_one_run_need_no_legend(finished_snapshot):
 
 
 def test_a_job_trains_in_a_child_process_and_reports_records():
-    owner = live_jobs.Owner()
+    owner = core_jobs.Owner()
     job = live_jobs.start(owner, "en", "single", budget=3)
     assert job.wait(timeout=90)
     snapshot = job.snapshot()
@@ -128,7 +129,7 @@ def test_a_job_trains_in_a_child_process_and_reports_records():
 
 
 def test_a_closed_tab_ends_its_run():
-    owner = live_jobs.Owner()
+    owner = core_jobs.Owner()
     job = live_jobs.start(owner, "en", "single", budget=60)
     del owner
     gc.collect()
@@ -143,20 +144,20 @@ def test_a_live_run_queues_behind_fine_tuning_and_starts_when_a_slot_frees(monke
     page says so, and the run trains as soon as the fine-tuning job ends."""
     import threading
 
-    from app import finetune_jobs
+    from app.finetune import jobs as finetune_jobs
     from tests.test_finetune_jobs import ENDLESS, tiny_base, tiny_task
 
-    monkeypatch.setattr(finetune_jobs, "_slots", threading.BoundedSemaphore(1))
-    monkeypatch.setattr(finetune_jobs, "MAX_TRAININGS", 1)  # what the page reads for its message
+    monkeypatch.setattr(core_jobs, "_slots", threading.BoundedSemaphore(1))
+    monkeypatch.setattr(core_jobs, "MAX_TRAININGS", 1)  # what the page reads for its message
     monkeypatch.setattr(finetune_jobs, "load_task", tiny_task)
-    finetune_owner, live_owner = finetune_jobs.Owner(), live_jobs.Owner()
+    finetune_owner, live_owner = core_jobs.Owner(), core_jobs.Owner()
     finetuning = finetune_jobs.start(finetune_owner, tiny_base(), "tiny", ENDLESS, "pretrained", 96)
     deadline = time.time() + 60
     while finetuning.snapshot().status != finetune_jobs.RUNNING:
         assert time.time() < deadline, "the fine-tuning job never started"
         time.sleep(0.1)
     live = live_jobs.start(live_owner, "en", "single", budget=2)
-    while finetune_jobs.queue_length() != 1:
+    while core_jobs.queue_length() != 1:
         assert time.time() < deadline, "the live run never queued"
         time.sleep(0.1)
     time.sleep(0.5)  # it stays queued while the slot is taken
@@ -172,4 +173,4 @@ def test_a_live_run_queues_behind_fine_tuning_and_starts_when_a_slot_frees(monke
     snapshot = live.snapshot()
     assert snapshot.status == live_jobs.DONE, snapshot.error
     assert snapshot.records["preset"] and snapshot.records["preset"][-1]["seconds"] >= 2
-    assert finetune_jobs.queue_length() == 0
+    assert core_jobs.queue_length() == 0

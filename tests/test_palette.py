@@ -1,4 +1,4 @@
-"""Every chart draws with the colour-blind-safe palette of ``app.charts.palette``: checked in the source (no colour
+"""Every chart draws with the colour-blind-safe palette of ``app.core.palette``: checked in the source (no colour
 literal or colour-scale name outside the palette) and in the figures the builders return."""
 
 from __future__ import annotations
@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 from test_charts_options import BUILDERS
 
-from app.charts import overview, palette
-from app.charts.markup import FIGURE_CSS
+from app.core import palette
+from app.core.markup import FIGURE_CSS
+from app.overview import charts as overview
 from model.modeling import BertConfig
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -19,7 +20,7 @@ HEX = re.compile(r"(?<![#\w])#(?:[0-9A-Fa-f]{6}|[0-9A-Fa-f]{3})\b")
 NAMED_SCALE = re.compile(r"[\"'](?:Viridis|Cividis|RdBu\w*)[\"']", re.IGNORECASE)  # a scale named outside the palette
 # bertviz's head view tells its heads apart by colour, and no colour-blind-safe set has 12 or 16 distinct colours;
 # its head numbers are written beside the colours.
-EXEMPT = {ROOT / "app" / "charts" / "palette.py", ROOT / "app" / "bertviz_view.py"}
+EXEMPT = {ROOT / "app" / "core" / "palette.py", ROOT / "app" / "attention" / "bertviz_view.py"}
 SOURCES = sorted(p for folder in ("app", "pages") for p in (ROOT / folder).rglob("*.py") if p not in EXEMPT)
 
 
@@ -81,7 +82,7 @@ def test_every_chart_draws_with_palette_colours_and_scales():
 
 
 def test_the_overview_figures_draw_with_palette_colours():
-    """The overview's figures are HTML (``app.charts.overview``): every colour in their markup and style."""
+    """The overview's figures are HTML (``app.overview.charts``): every colour in their markup and style."""
     config = BertConfig(hidden_size=32, num_hidden_layers=2, num_attention_heads=2, intermediate_size=64)
     markup = "".join(
         (

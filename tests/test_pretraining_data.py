@@ -160,7 +160,7 @@ def test_random_token_pool_is_the_vocabulary_without_special_or_bracketed_entrie
 
 
 def test_pre_training_and_the_nsp_page_draw_pairs_with_the_same_function(monkeypatch):
-    from app import nsp_samples
+    from app.nsp import samples as nsp_samples
     from model.training import pretrain, pretraining_data
 
     drawn = []

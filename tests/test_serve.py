@@ -14,9 +14,10 @@ from apptest_helpers import APP
 from streamlit.testing.v1 import AppTest
 
 import serve
-from app import heads_lab, models
-from app.navigation import PAGE_FILES
-from app.text import LANGUAGES
+from app.core import models
+from app.core.i18n import LANGUAGES
+from app.core.navigation import PAGE_FILES
+from app.heads import logic as heads_lab
 from model import inference
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,7 +50,14 @@ def test_serve_is_an_app_of_the_entry_script_that_warms_the_model_as_it_starts(m
     assert not at.exception and at.get("echarts_chart")
 
 
-FIRST_RUN_IMPORTS = ("pandas", "streamlit.emojis", "PIL.Image", "app.navigation", "app.sidebar", "app.charts.attention")
+FIRST_RUN_IMPORTS = (
+    "pandas",
+    "streamlit.emojis",
+    "PIL.Image",
+    "app.core.navigation",
+    "app.core.sidebar",
+    "app.attention.charts",
+)
 
 
 def test_the_warm_up_imports_what_a_first_page_run_would():

@@ -10,12 +10,12 @@ import pytest
 from apptest_helpers import APP, preformatted
 from streamlit.testing.v1 import AppTest
 
-from app.navigation import PAGE_FILES
-from app.state import MAX_URL_TEXT, SETTINGS, url_value
-from app.text.attention import TEXT as ATTENTION
-from app.text.common import TEXT as COMMON
-from app.text.fill_mask import TEXT as FILL_MASK
-from app.text.masking import TEXT as MASKING
+from app.attention.text import TEXT as ATTENTION
+from app.core.navigation import PAGE_FILES
+from app.core.state import MAX_URL_TEXT, SETTINGS, url_value
+from app.core.text.common import TEXT as COMMON
+from app.fill_mask.text import TEXT as FILL_MASK
+from app.masking.text import TEXT as MASKING
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 PAGES = Path(__file__).resolve().parents[1] / "pages"
@@ -173,8 +173,10 @@ def test_a_sentence_too_long_for_a_link_says_so(lang):
 
 def test_pages_read_the_sidebars_context_and_only_the_entry_writes_the_url():
     for name in PAGE_FILES:
-        source = (PAGES / f"{name}.py").read_text(encoding="utf-8")
-        assert "context = require_entry()" in source, name
+        route = (PAGES / f"{name}.py").read_text(encoding="utf-8")
+        assert "page.render(require_entry())" in route, name
+        source = (PAGES.parent / "app" / name / "page.py").read_text(encoding="utf-8")
+        assert "def render(context: PageContext)" in source, name
         for looked_up in ("current_model", "current_spec", "get_model(", "sync_url", "lang()"):
             assert looked_up not in source, f"{name} uses {looked_up}"
         # A page may set the sentence (an example button does), but reads it from the context.
@@ -208,7 +210,7 @@ def test_the_attention_intro_uses_the_readers_language():
 
 def test_the_english_example_makes_its_point_on_the_embedded_model():
     """'He went to the ___ to swim': from both sides BERT names a place to swim; from the left alone it cannot."""
-    from app.models import get_model
+    from app.core.models import get_model
     from model.inference import fill_mask
 
     bundle = get_model("embedded")

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import torch
 
-from app import masking_lab as lab
+from app.masking import logic as lab
 from model.checkpoint import EMBEDDED_DIR
 from model.tokenization import BertTokenizer
 from model.training import pretrain

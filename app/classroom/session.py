@@ -24,10 +24,10 @@ import time
 
 import streamlit as st
 
-from ..i18n import t
-from ..navigation import PAGE_FILES, PAGES_DIR, pages
-from ..state import apply_params, url_params
-from .store import GuessError, NotTeacher, RoomGone, RoomStore, clean_code, store_from_env
+from app.classroom.store import GuessError, NotTeacher, RoomGone, RoomStore, clean_code, store_from_env
+from app.core.i18n import t
+from app.core.navigation import PAGE_FILES, PAGES_DIR, pages
+from app.core.state import apply_params, url_params
 
 STUDENT_POLL = 1.0  # seconds: students follow the teacher within about this
 TEACHER_POLL = 3.0  # the teacher's count of students, and their heartbeat while the tab is open

@@ -1,0 +1,263 @@
+"""Models are loaded once per process (``st.cache_resource``), frozen in eval mode, shared by every session.
+
+Per-sentence results are cached with ``st.cache_data`` keyed by the model spec and the inputs. Pages call
+the functions here, never the model directly, so no page can change the shared weights.
+
+A session's own fine-tuned model (``app.finetune.jobs``) is chosen by a spec ``finetuned:<job id>:<run>`` and
+resolved from that session's state only, never from a process-wide table: another session cannot load it,
+and a cached result keyed by the spec is reachable only through the job's random 128-bit id, which never
+leaves the session (the choice is not written into shared links).
+
+Classroom mode: with ``BERT_LAB_MODELS_DIR`` set, only the embedded model and the folders inside that
+directory can be chosen: no other server paths, and no hub downloads.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import streamlit as st
+
+from app.attention import bertviz_view
+from app.core import attention_stats
+from model import inference
+from model.checkpoint import CheckpointError, LoadedBert, load
+
+HUB_MODELS = ("bert-base-uncased", "bert-base-chinese")
+FINETUNED_PREFIX = "finetuned:"
+
+
+def models_dir() -> Path | None:
+    value = os.environ.get("BERT_LAB_MODELS_DIR")
+    return Path(value) if value else None
+
+
+def get_model(spec: str) -> LoadedBert:
+    """The model a spec names: a shared one (loaded once per process), or this session's fine-tuned one."""
+    if spec.startswith(FINETUNED_PREFIX):
+        return _session_finetuned(spec)
+    return _shared_model(spec)
+
+
+@st.cache_resource(max_entries=4, show_spinner=False)
+def _shared_model(spec: str) -> LoadedBert:
+    """Load once per process; the weights are frozen so no page or session can change them."""
+    bundle = load(spec, models_dir=models_dir())
+    bundle.model.eval()
+    bundle.model.requires_grad_(False)
+    _LOADED_ONCE.add(spec)
+    return bundle
+
+
+def warm_up(spec: str = "embedded") -> None:
+    """Load ``spec`` into the shared cache and run each kind of forward pass once (tracing its graph), as the
+    server starts (serve.py): the first visitor then waits for neither. Pages and AppTests load on demand."""
+    bundle = get_model(spec)
+    inference.attention_maps_both(bundle, "warm up")
+    inference.fill_mask(bundle, "warm [MASK]")
+
+
+# Specs this process has loaded: the sidebar shows its "loading" spinner only before the first load. A spinner
+# starts a timer thread on every run, and with a class's thirty script threads holding the GIL, starting a
+# thread waits its turn several times over.
+_LOADED_ONCE: set[str] = set()
+
+
+def finetuned_spec(job_id: str, init: str) -> str:
+    return f"{FINETUNED_PREFIX}{job_id}:{init}"
+
+
+def finetuned_choices() -> dict[str, tuple[str, str]]:
+    """This session's finished fine-tuned models, spec → (task, run), in the job's run order."""
+    job = st.session_state.get("finetune_job")
+    if job is None:
+        return {}
+    return {finetuned_spec(job.id, init): (job.task, init) for init in job.inits if job.trained_model(init) is not None}
+
+
+def _session_finetuned(spec: str) -> LoadedBert:
+    """A fine-tuned model of THIS session's job, frozen like the shared ones; a ``CheckpointError`` when the
+    session has no such model (a newer job replaced it, or the spec came from somewhere else)."""
+    job_id, _, init = spec.removeprefix(FINETUNED_PREFIX).partition(":")
+    job = st.session_state.get("finetune_job")
+    model = job.trained_model(init) if job is not None and job.id == job_id else None
+    if model is None:
+        raise CheckpointError(f"{spec}: no such fine-tuned model in this session", "finetuned_gone")
+    bundles = st.session_state.setdefault("_finetuned_bundles", {})
+    if spec not in bundles:
+        bundles.clear()  # only the current job's runs are kept
+    if spec not in bundles:
+        model.eval()
+        model.requires_grad_(False)
+        bundles[spec] = LoadedBert(model, job.tokenizer, spec, None)
+    return bundles[spec]
+
+
+def before_after_pairs(spec: str) -> dict[str, str]:
+    """This session's fine-tuned models that started from pre-trained weights, each with the spec of the model
+    it was fine-tuned from (its "before"); the sidebar's model ``spec`` first when it is one of them. A run from
+    random weights has no "before" worth comparing: it did not start from the pre-trained maps."""
+    base = st.session_state.get("finetune_spec", "embedded")
+    tuned = [name for name, (_, init) in finetuned_choices().items() if init != "random"]
+    tuned.sort(key=lambda name: name != spec)
+    return {name: base for name in tuned}
+
+
+def chosen_spec() -> str:
+    """What the sidebar asks for (it may fail to load)."""
+    choice = st.session_state.get("model_choice", "embedded")
+    if choice == "folder":
+        return st.session_state.get("model_folder", "").strip() or "embedded"
+    return choice
+
+
+def display_name(bundle: LoadedBert) -> str:
+    """What a page calls the model: the embedded one by its name in the session's language, a folder by its
+    own name (not the server's path to it)."""
+    from app.core.i18n import t
+
+    if bundle.name == "embedded":
+        return t("common.model_embedded_name")
+    if bundle.name.startswith(FINETUNED_PREFIX):
+        task, init = finetuned_choices().get(bundle.name, ("?", "?"))
+        return finetuned_label(task, init)
+    return Path(bundle.name).name
+
+
+def spec_display_name(spec: str) -> str:
+    """``display_name`` of the model a spec names (a page's own model is in its context; this is for another)."""
+    return display_name(get_model(spec))
+
+
+def finetuned_label(task: str, init: str) -> str:
+    from app.core.i18n import t
+
+    return t("common.model_finetuned", task=t(f"finetune.task_{task}"), run=t(f"finetune.init_{init}"))
+
+
+def load_chosen_model() -> tuple[LoadedBert, str]:
+    """The model the sidebar chose and its spec; falls back to the embedded one with a message if that fails.
+
+    The sidebar calls this once per run, before the page, and hands both to the page in its ``PageContext``.
+    """
+    from app.core.i18n import t
+    from app.core.ui import explain
+
+    spec = chosen_spec()
+    try:
+        if spec in _LOADED_ONCE:
+            bundle = get_model(spec)
+        else:
+            with st.spinner(t("common.loading_model")):
+                bundle = get_model(spec)
+        return bundle, spec
+    except CheckpointError as e:
+        if spec == "embedded":
+            st.error(t("common.model_failed", error=explain(e)))
+            st.stop()
+        st.sidebar.error(t("common.model_failed", error=explain(e)))
+        st.sidebar.info(t("common.using_fallback"))
+        return get_model("embedded"), "embedded"
+
+
+def available_folders() -> list[str]:
+    root = models_dir()
+    if root is None or not root.is_dir():
+        return []
+    return sorted(p.name for p in root.iterdir() if p.is_dir() and (p / "config.json").exists())
+
+
+# Cached per-sentence results. The model is looked up by spec inside, so only strings are hashed.
+# Bounds: entries are kept at most an hour, and attention maps, the only large results (layers x heads x
+# T x T floats: 75 MB for the embedded model at 512 tokens, 150 MB for BERT-Base), at most 16 at a time.
+# A class of thirty at short sentences costs a recomputation of about 0.1 s when an entry was evicted.
+CACHE_TTL = 3600
+
+
+@st.cache_data(max_entries=512, ttl=CACHE_TTL, show_spinner=False)
+def fill_mask(spec: str, text: str, top_k: int = 5, causal: bool = False) -> inference.FillMaskResult:
+    return inference.fill_mask(get_model(spec), text, top_k=top_k, causal=causal)
+
+
+@st.cache_data(max_entries=512, ttl=CACHE_TTL, show_spinner=False)
+def fill_mask_iterative(spec: str, text: str, top_k: int = 5) -> inference.IterativeFillResult:
+    return inference.fill_mask_iterative(get_model(spec), text, top_k=top_k)
+
+
+@st.cache_data(max_entries=512, ttl=CACHE_TTL, show_spinner=False)
+def pseudo_log_likelihood(spec: str, text: str) -> inference.PllResult:
+    return inference.pseudo_log_likelihood(get_model(spec), text)
+
+
+@st.cache_resource(max_entries=16, ttl=CACHE_TTL, show_spinner=False)
+def attention_both(
+    spec: str, text: str, pair: str | None = None
+) -> tuple[inference.AttentionResult, inference.AttentionResult]:
+    """Both readings of a text, bidirectional and causal, from one forward pass of a batch of two: the attention
+    page and GPT vs BERT show both. Shared by every run that asks, not copied: ``st.cache_data`` unpickles a copy
+    per call (2 x 75 MB at 512 tokens). So the maps are made read-only."""
+    results = inference.attention_maps_both(get_model(spec), text, pair)
+    for result in results:
+        result.attentions.flags.writeable = False
+    return results
+
+
+def attention(spec: str, text: str, pair: str | None = None, causal: bool = False) -> inference.AttentionResult:
+    return attention_both(spec, text, pair)[int(causal)]
+
+
+# Cached beside attention(): at 512 tokens the statistics take half a second, and a model
+# view of six layers at 64 tokens as long; neither should be redone when an unrelated widget changes.
+@st.cache_data(max_entries=64, ttl=CACHE_TTL, show_spinner=False)
+def head_statistics(spec: str, text: str, pair: str | None, causal: bool) -> dict:
+    result = attention(spec, text, pair, causal)
+    return attention_stats.head_statistics(result.attentions, result.special)
+
+
+# A resource, not data: the document is an immutable string of some 0.4 MB, shared rather than pickled per call.
+@st.cache_resource(max_entries=32, ttl=CACHE_TTL, show_spinner=False)
+def bertviz_document(
+    spec: str,
+    text: str,
+    pair: str | None,
+    causal: bool,
+    view: str,
+    layers: tuple[int, ...],
+    labels: tuple[tuple[str, str], ...],
+) -> str:
+    result = attention(spec, text, pair, causal)
+    common = {
+        "tokens_b_start": attention_stats.sentence_b_start(result.token_type_ids),
+        "layers": list(layers),
+        "labels": dict(labels),
+    }
+    if view == "head":
+        # It holds every layer and shows one at a time: the one the Layer selector chose, read in the browser
+        # from the page's URL ("layer" is always in it). A change of layer or head therefore sends the very
+        # same document, and the browser keeps the frame instead of parsing a new one.
+        return bertviz_view.head_view_html(result.attentions, result.tokens, follow_parent_url="layer", **common)
+    return bertviz_view.model_view_html(result.attentions, result.tokens, **common)
+
+
+@st.cache_data(max_entries=64, ttl=CACHE_TTL, show_spinner=False)
+def head_change(before_spec: str, after_spec: str, text: str, pair: str | None):
+    return attention_stats.head_change(
+        attention(before_spec, text, pair, False).attentions, attention(after_spec, text, pair, False).attentions
+    )
+
+
+@st.cache_data(max_entries=512, ttl=CACHE_TTL, show_spinner=False)
+def next_sentence(spec: str, first: str, second: str) -> inference.NspResult:
+    return inference.next_sentence(get_model(spec), first, second)
+
+
+@st.cache_data(max_entries=128, ttl=CACHE_TTL, show_spinner=False)
+def embeddings(spec: str, text: str, pair: str | None = None) -> inference.EmbeddingResult:
+    return inference.embedding_parts(get_model(spec), text, pair)
+
+
+@st.cache_data(max_entries=512, ttl=CACHE_TTL, show_spinner=False)
+def tokenize(spec: str, text: str, pair: str | None = None):
+    """The encoding of ``text`` (validated like every other call: empty text raises InputError)."""
+    return inference.encode(get_model(spec), text, pair)

@@ -1,0 +1,81 @@
+"""The list of pages, in teaching order: the entry file routes over it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+from app.core.i18n import t
+from app.core.state import PageContext
+
+PAGES_DIR = Path(__file__).resolve().parents[2] / "pages"
+PAGE_FILES = (
+    "overview",
+    "masking",
+    "nsp",
+    "embeddings",
+    "attention",
+    "heads",
+    "layers",
+    "fill_mask",
+    "gpt_vs_bert",
+    "pretrain_live",
+    "finetune",
+    "classroom",
+)
+# Emoji rather than Material icons: Streamlit fetches Material icons from a font CDN, which an offline
+# classroom cannot reach.
+ICONS = {
+    "overview": "🧭",
+    "masking": "🎭",
+    "nsp": "🔗",
+    "embeddings": "➕",
+    "attention": "👀",
+    "heads": "🔬",
+    "layers": "🧅",
+    "fill_mask": "✍️",
+    "gpt_vs_bert": "⚖️",
+    "pretrain_live": "🌱",
+    "finetune": "🏋️",
+    "classroom": "🎓",
+}
+
+
+ENTRY_MARK = "_entry_ran"
+
+
+def mark_entry(context: PageContext) -> None:
+    """Called by the entry script just before it runs the page, with what its sidebar settled."""
+    st.session_state[ENTRY_MARK] = context
+
+
+def require_entry() -> PageContext:
+    """First line of every page: the run's context (model, spec, sentence, language) from the entry script.
+
+    Streamlit treats an app with a ``pages/`` folder as a legacy multipage app until ``st.navigation``
+    is first called, and in that mode a link straight to ``/attention`` on a freshly started server (or
+    an AppTest ``switch_page``) runs the page file alone. Calling ``st.navigation`` leaves that mode for
+    good; the rerun then goes through the entry script to the same page.
+    """
+    context = st.session_state.pop(ENTRY_MARK, None)
+    if context is not None:
+        return context
+    st.navigation(pages(), position="hidden")
+    st.rerun()
+
+
+def pages() -> list:
+    """The pages that exist, titled in the session's language."""
+    return [
+        # The first page is the default: it lives at "/" (Streamlit ignores its url_path).
+        st.Page(
+            PAGES_DIR / f"{name}.py",
+            title=t(f"nav.{name}"),
+            icon=ICONS[name],
+            url_path=name,
+            default=name == PAGE_FILES[0],
+        )
+        for name in PAGE_FILES
+        if (PAGES_DIR / f"{name}.py").exists()
+    ]

@@ -1,0 +1,102 @@
+"""The sidebar every page shares: language, model picker and the one input sentence."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from app.core.i18n import LANGUAGES, t
+from app.core.models import (
+    HUB_MODELS,
+    available_folders,
+    finetuned_choices,
+    finetuned_label,
+    load_chosen_model,
+    models_dir,
+)
+from app.core.state import DEFAULT_TEXT, MAX_URL_TEXT, PageContext, keep
+from app.masking.logic import escape_markdown
+from model.modeling import count_parameters
+
+LANGUAGE_NAMES = {"zh": "中文", "en": "English"}
+MAX_UNKNOWN_SHOWN = 8  # a text full of emoji lists a few, not a wall of them
+
+
+def _follow_language() -> None:
+    # The untouched default sentence follows the language; anything the user typed stays.
+    if st.session_state["text"] in DEFAULT_TEXT.values():
+        st.session_state["text"] = DEFAULT_TEXT[st.session_state["lang"]]
+
+
+def render_sidebar() -> PageContext:
+    """Draw the shared controls; return what the page needs (the model loaded once for this run)."""
+    with st.sidebar:
+        st.radio(
+            t("common.language"),
+            LANGUAGES,
+            format_func=LANGUAGE_NAMES.get,
+            horizontal=True,
+            **keep("lang", on_change=_follow_language),
+        )
+        st.toggle(t("common.presenter"), help=t("common.presenter_help"), **keep("presenter"))
+        classroom = models_dir() is not None
+        # This session's fine-tuned models, once a job has finished (a newer job replaces them).
+        finetuned = finetuned_choices()
+        choices = ["embedded", "folder"] + ([] if classroom else list(HUB_MODELS)) + list(finetuned)
+        if st.session_state["model_choice"] not in choices:
+            st.session_state["model_choice"] = "embedded"
+        labels = {"embedded": t("common.model_embedded"), "folder": t("common.model_folder")}
+        labels.update({name: t("common.model_hub", name=name) for name in HUB_MODELS})
+        labels.update({spec: finetuned_label(task, init) for spec, (task, init) in finetuned.items()})
+        st.selectbox(
+            t("common.model"),
+            choices,
+            format_func=labels.get,
+            **keep("model_choice"),
+        )
+        if st.session_state["model_choice"] == "folder":
+            if classroom:
+                folders = available_folders()
+                if folders:
+                    if st.session_state["model_folder"] not in folders:
+                        st.session_state["model_folder"] = folders[0]
+                    st.selectbox(t("common.folder_choice"), folders, **keep("model_folder"))
+                else:
+                    st.info(t("common.no_models_in_folder"))
+            else:
+                st.text_input(t("common.folder_path"), **keep("model_folder"))
+        elif st.session_state["model_choice"] in HUB_MODELS:
+            st.caption(t("common.hub_note"))
+        elif st.session_state["model_choice"] in finetuned:
+            st.caption(t("common.finetuned_note"))
+        bundle, spec = load_chosen_model()
+        config = bundle.config
+        # A shared link or another model may name a layer or head this model does not have.
+        st.session_state["layer"] = min(st.session_state["layer"], config.num_hidden_layers - 1)
+        st.session_state["head"] = min(st.session_state["head"], config.num_attention_heads - 1)
+        st.caption(
+            t(
+                "common.model_summary",
+                layers=config.num_hidden_layers,
+                hidden=config.hidden_size,
+                heads=config.num_attention_heads,
+                params=f"{count_parameters(config)['total'] / 1e6:.1f}M",
+                vocab=f"{bundle.tokenizer.vocab_size:,}",
+            )
+        )
+        st.text_area(
+            t("common.sentence"),
+            **keep("text"),
+            help=t("common.sentence_help"),
+            height=100,
+            max_chars=None,
+        )
+        text = st.session_state["text"]
+        unknown = bundle.tokenizer.unknown_spans(text)
+        if unknown:
+            shown = "  ".join(map(escape_markdown, unknown[:MAX_UNKNOWN_SHOWN]))
+            shown += " …" if len(unknown) > MAX_UNKNOWN_SHOWN else ""
+            st.caption(t("common.unknown_tokens", spans=shown))
+        st.caption(t("common.share_hint"))
+        if len(text) > MAX_URL_TEXT:
+            st.caption(t("common.url_text_cut", limit=f"{MAX_URL_TEXT:,}", n=f"{len(text):,}"))
+    return PageContext(bundle, spec, text, st.session_state["lang"])

@@ -1,0 +1,236 @@
+"""One fine-tuning run in its own Python process, so that a Streamlit server's page threads cannot starve it.
+
+Why a process: in the server, a training loop in a thread competes for one interpreter lock with every
+page's script thread. Measured on 2 cores (``bench/classroom_load.py``), two runs in threads made 5-6 steps
+a minute while ten students reloaded pages, against about 140 alone: far below their share of the cores.
+A process has its own interpreter; the operating system shares the cores, and a raised niceness keeps the
+pages ahead of training when both want them. Killing the process also returns all of its memory at once,
+which is how an abandoned run is ended.
+
+Protocol (pickles over the child's stdin and stdout):
+
+* parent → child: one ``Request``; afterwards, a byte asks for a stop after the current step (the run is
+  still scored). End of file means the parent is gone, and the child exits at once.
+* child → parent: ``("step", metrics)`` per step, ``("evaluating",)``, then ``("done", result, model)``
+  with the trained model (requires_grad off), or ``("failed", "ExceptionType: message")``.
+  A ``LiveRequest`` (live pre-training, ``model.training.live``) sends ``("step", record)`` per evaluation and
+  ``("done", records, None)``: its small model stays in the child.
+
+Run as ``python -m app.core.training_process``; plain torch, no Streamlit.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import pickle
+import subprocess
+import sys
+import threading
+import time
+import traceback
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import torch
+
+from model.modeling import BertForTaskHead
+from model.training.finetune import EncodedSet, FinetuneResult, FinetuneSettings, evaluate, finetune
+from model.training.pretrain import PretrainSettings
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Streamlit does not collect garbage after each script run here (.streamlit/config.toml, runner.postScriptGC: it
+# cost a class most of the server's time). A closed tab's session, once Streamlit lets it go, can then live on in
+# reference cycles, and a job's owner token with it, until Python's collector next looks at its oldest objects,
+# which may not happen for many minutes: the abandoned run kept training and held its slot. So a job whose owner
+# still seems alive asks for a full collection, at most once per OWNER_COLLECT_SECONDS across all jobs (~0.25 s).
+OWNER_COLLECT_SECONDS = 20.0
+_last_collection = 0.0
+_collection_lock = threading.Lock()
+
+
+def owner_gone(owner: weakref.ref) -> bool:
+    """Whether a job's owner (the token a page keeps in its session's state) is gone."""
+    global _last_collection
+    if owner() is None:
+        return True
+    with _collection_lock:
+        now = time.monotonic()
+        if now - _last_collection < OWNER_COLLECT_SECONDS:
+            return False
+        _last_collection = now
+    gc.collect()
+    return owner() is None
+
+
+# Threads per training process; the niceness makes a run yield to page requests on a busy server and take
+# every idle cycle on a quiet one (a teacher alone with a laptop gets all its cores).
+TRAIN_THREADS = max(1, int(os.environ.get("BERT_LAB_TRAIN_THREADS", "").strip() or (os.cpu_count() or 1)))
+TRAIN_NICENESS = 5
+
+
+class TrainingFailed(Exception):
+    """The training process raised, or died; the message says how."""
+
+
+@dataclass
+class Request:
+    model: BertForTaskHead
+    train: EncodedSet
+    heldout: EncodedSet
+    labels: list[str]
+    settings: FinetuneSettings
+    threads: int = TRAIN_THREADS
+    niceness: int = TRAIN_NICENESS
+
+
+@dataclass
+class LiveRequest:
+    """A live pre-training run (``model.training.live.run_live``) of one language."""
+
+    lang: str
+    settings: PretrainSettings
+    threads: int = 1  # measured: on a shared 2-core machine one thread trains faster than two (bench_live.py)
+    niceness: int = TRAIN_NICENESS
+    model: None = None  # nothing to hand over: the run builds its model from scratch
+
+
+def train_in_process(
+    request: Request | LiveRequest,
+    *,
+    on_step: Callable[[dict], None],
+    on_evaluating: Callable[[], None],
+    should_stop: Callable[[], bool],
+    abandoned: Callable[[], bool],
+    poll_seconds: float = 0.1,
+) -> tuple[FinetuneResult, BertForTaskHead] | None:
+    """Train and score ``request.model`` in a child process; the trained model comes back as a new object.
+
+    The request's model is handed over: once sent, ``request.model`` is set to None, so that the parent
+    does not hold an untrained copy for the length of the run.
+
+    ``should_stop`` ends training early (the run is still scored); ``abandoned`` kills the process and
+    returns None. Raises ``TrainingFailed`` if the child raises or dies.
+    """
+    child = subprocess.Popen(
+        [sys.executable, "-m", "app.core.training_process"],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        env={**os.environ, "OMP_NUM_THREADS": str(request.threads), "OMP_WAIT_POLICY": "PASSIVE"},
+    )
+    watching = threading.Event()
+
+    def watch() -> None:
+        """Relay a stop, or kill the child once nobody is waiting for its answer."""
+        asked = False
+        while not watching.wait(poll_seconds):
+            if abandoned():
+                child.kill()
+                return
+            if should_stop() and not asked:
+                asked = True
+                try:
+                    child.stdin.write(b"s")
+                    child.stdin.flush()
+                except OSError:  # it has already exited
+                    pass
+
+    watcher = threading.Thread(target=watch, name=f"training-watch-{child.pid}", daemon=True)
+    try:
+        try:
+            pickle.dump(request, child.stdin, protocol=pickle.HIGHEST_PROTOCOL)
+            child.stdin.flush()
+            request.model = None
+        except (BrokenPipeError, ValueError):  # the child died on start-up; its exit code says more below
+            pass
+        watcher.start()
+        while True:
+            try:
+                message = pickle.load(child.stdout)
+            except EOFError:
+                if abandoned():
+                    return None
+                raise TrainingFailed(f"the training process ended unexpectedly (exit code {child.wait()})") from None
+            kind = message[0]
+            if kind == "step":
+                on_step(message[1])
+            elif kind == "evaluating":
+                on_evaluating()
+            elif kind == "done":
+                return message[1], message[2]
+            else:
+                raise TrainingFailed(message[1])
+    finally:
+        watching.set()
+        if watcher.is_alive():
+            watcher.join()
+        if child.poll() is None:  # done already sent, or nobody is left to read: nothing more to wait for
+            child.kill()
+        child.wait()
+        for stream in (child.stdin, child.stdout):
+            try:
+                stream.close()
+            except OSError:
+                pass
+
+
+def serve() -> None:
+    """The child's side: read a request, train, send the steps and the trained model."""
+    out = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)  # a stray print must not corrupt the pickle stream: fd 1 now goes to stderr
+    stdin = sys.stdin.buffer
+
+    def send(*message) -> None:
+        pickle.dump(message, out, protocol=pickle.HIGHEST_PROTOCOL)
+        out.flush()
+
+    try:
+        request: Request = pickle.load(stdin)
+        torch.set_num_threads(request.threads)
+        os.nice(request.niceness)
+        stop = threading.Event()
+
+        def listen() -> None:
+            if stdin.read(1):
+                stop.set()
+            else:  # the server is gone: nobody will read the result
+                os._exit(0)
+
+        threading.Thread(target=listen, daemon=True).start()
+        if isinstance(request, LiveRequest):
+            from model.training.live import run_live
+
+            records = run_live(
+                request.lang, request.settings, on_eval=lambda record: send("step", record), should_stop=stop.is_set
+            )
+            send("done", records, None)
+            return
+        model = request.model
+        result = finetune(
+            model,
+            request.train,
+            request.settings,
+            labels=request.labels,
+            on_step=lambda step, metrics: send("step", metrics),
+            should_stop=stop.is_set,
+        )
+        send("evaluating")
+        result.evaluation = evaluate(model, request.heldout, request.labels)
+        model.requires_grad_(False)
+        send("done", result, model)
+    except Exception as e:  # noqa: BLE001 - the parent shows the message; the traceback goes to the server's log
+        traceback.print_exc()
+        send("failed", f"{type(e).__name__}: {e}")
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    # The parent pickles app.core.training_process.LiveRequest; serve from that module, not from __main__, so that
+    # isinstance() in serve() sees the class the request was unpickled as.
+    from app.core.training_process import serve as serve_imported
+
+    serve_imported()

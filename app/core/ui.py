@@ -1,0 +1,191 @@
+"""Small rendering helpers the pages share: messages for bad input, downloads, truncation notices."""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import json
+from collections.abc import Callable
+
+import streamlit as st
+
+from app.core.charts import Chart, accessible_name, presented
+from app.core.i18n import t
+from app.core.markup import FIGURE_CSS, chart_title
+from app.core.models import display_name
+from app.masking.logic import escape_markdown, has_mlm_head
+from model.checkpoint import CheckpointError
+from model.inference import InputError
+
+
+def explain(error: InputError | CheckpointError) -> str:
+    """The error in the session's language (the model's English message where no translation exists)."""
+    if getattr(error, "code", None) is None:
+        return str(error)
+    kind = "checkpoint" if isinstance(error, CheckpointError) else "error"
+    key = f"common.{kind}_{error.code}"
+    text = t(key, **error.values)
+    return str(error) if text == key else text
+
+
+def require_pretraining_head(bundle, head: str) -> None:
+    """Stop the page with a plain message when the model lacks the pre-training ``head`` ("mlm" or "nsp") it
+    needs: a fine-tuned classifier has neither (its task head replaced both)."""
+    if has_mlm_head(bundle):  # the MLM and NSP heads come together (``BertForPreTraining.cls``)
+        return
+    st.warning(missing_head(bundle, head))
+    st.stop()
+
+
+def missing_head(bundle, head: str) -> str:
+    """Why a fine-tuned model cannot do what a pre-training ``head`` ("mlm" or "nsp") does, and what to choose."""
+    return t("common.needs_head", head=t(f"common.head_{head}"), name=display_name(bundle))
+
+
+def run_or_explain(fn, *args, **kwargs):
+    """Call ``fn``; on bad input show the reason in the page and return None instead of a traceback."""
+    try:
+        return fn(*args, **kwargs)
+    except InputError as e:
+        if e.code in ("empty_text", "empty_first"):  # the sidebar's sentence: not a mistake, a page waiting for it
+            st.info(t("common.empty_input"))
+        else:
+            st.warning(explain(e))
+        return None
+
+
+def truncation_notice(result, limit: int) -> None:
+    if getattr(result, "truncated", False):
+        st.info(t("common.truncated", limit=limit))
+
+
+def to_csv(header: list[str], rows: list[list]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(header)
+    writer.writerows(rows)
+    return buffer.getvalue()
+
+
+Table = tuple[list[str], list[list]]  # a header and its rows
+
+
+def download_buttons(
+    name: str,
+    table: Callable[[], Table],
+    data: Callable[[], dict | list] | None = None,
+    *,
+    key: str = "",
+) -> None:
+    """CSV of ``table()``, and optionally the JSON of ``data()``, side by side.
+
+    Both are functions, called when the reader clicks, never on a run: the embeddings page's rows and JSON of
+    every vector, made on every run, took most of its server time (bench/page_cpu.py), and a class of thirty
+    re-ran them for nothing. Streamlit calls them outside the script run, where there is no session state: any
+    text in the language of the page (``t``) is resolved before."""
+    columns = st.columns(2)
+    columns[0].download_button(
+        t("common.download_csv"),
+        lambda: to_csv(*table()),
+        file_name=f"{name}.csv",
+        mime="text/csv",
+        key=f"csv_{key or name}",
+    )
+    if data is not None:
+        columns[1].download_button(
+            t("common.download_json"),
+            lambda: json.dumps(data(), ensure_ascii=False),
+            file_name=f"{name}.json",
+            mime="application/json",
+            key=f"json_{key or name}",
+        )
+
+
+def plot(chart: Chart, key: str | None = None, summary: str | None = None, **selection) -> object:
+    """Draw a chart (``app.core.charts.Chart``), and below it ``summary``: the chart's main finding in words, for
+    those at the back of the room; with the chart's titles it is also the chart's accessible name, what a screen
+    reader says for the canvas. Streamlit's toolbar over the chart saves it as a PNG and shows it full screen.
+    ``selection`` (``on_select``) makes the chart a widget: its return value is then the selection."""
+    option = presented(chart.option) if st.session_state.get("presenter") else chart.option
+    if chart.title:
+        st.html(chart_title(chart.title))
+    drawn = st.echarts_chart(option, height=chart.height, key=key, alt=accessible_name(chart, summary), **selection)
+    caption_summary(summary)
+    return drawn
+
+
+def static_figure(markup: str, summary: str) -> None:
+    """A figure its builder drew in HTML (the overview's), and below it ``summary`` as under a chart."""
+    st.html(markup)
+    caption_summary(summary)
+
+
+def caption_summary(summary: str | None) -> None:
+    """A chart's main finding in words, below the chart."""
+    if summary:
+        st.caption(escape_markdown(summary))  # tokens are user text
+
+
+def preformatted(text: str, container=None) -> None:
+    """``text`` in a monospace block as written (diagrams, a sentence as a model sees it), in ``container`` (the
+    page by default). Not ``st.code``: that loads Streamlit's 1.6 MB syntax highlighter into the browser for text
+    with no syntax to colour, 0.3 s of a browser's first page. The text is escaped: some of it is the reader's."""
+    (container or st).html(f'<pre class="{PREFORMATTED_CLASS}">{html.escape(text, quote=False)}</pre>')
+
+
+PREFORMATTED_CLASS = "bert-lab-pre"
+# A tint, not a colour, behind the text: readable on a light and on a dark theme.
+PREFORMATTED_CSS = f""".{PREFORMATTED_CLASS} {{
+  white-space: pre-wrap; overflow-wrap: anywhere; margin: 0 0 1rem 0; padding: 0.75rem 1rem; border-radius: 0.5rem;
+  font-family: "Source Code Pro", monospace; font-size: 0.875rem; line-height: 1.5; color: inherit;
+  background: rgba(128, 128, 128, 0.12);
+}}
+"""
+
+# Every run: labels wrap instead of ending in "…" in narrow columns (an 800 px screen, a projector), a strong
+# focus ring shows where the keyboard is, and below 1000 px the open sidebar takes 260 px instead of 300 (still
+# room for the model picker's "Embedded (works offline)").
+LAYOUT_CSS = """
+[data-testid="stWidgetLabel"] [data-testid="stMarkdownContainer"], label [data-testid="stMarkdownContainer"],
+button [data-testid="stMarkdownContainer"], [data-testid="stWidgetLabel"] p, label p, button p,
+[data-testid="stPageLink"] span {
+  white-space: normal !important; overflow: visible !important; text-overflow: clip !important;
+  overflow-wrap: break-word;
+}
+:focus-visible { outline: 3px solid #0072B2 !important; outline-offset: 2px; }
+/* Columns stack once the main block is narrower than 600 px (an 800 px screen with the sidebar open), as
+   Streamlit stacks them on a phone: side by side they would be 250 px charts with cut titles and labels. */
+[data-testid="stMainBlockContainer"] { container-type: inline-size; }
+@container (max-width: 600px) {
+  [data-testid="stColumn"] { min-width: 100% !important; flex: 1 1 100% !important; }
+}
+@media (max-width: 1000px) {
+  section[data-testid="stSidebar"] { width: 260px !important; min-width: 260px !important; }
+  [data-testid="stMainBlockContainer"] { padding-left: 1rem; padding-right: 1rem; }
+}
+"""
+# Presenter mode: larger type everywhere, black on white, captions as dark as body text, links underlined.
+PRESENTER_CSS = """
+html { font-size: 20px; }
+[data-testid="stApp"], [data-testid="stSidebar"], [data-testid="stHeader"] { background: #FFFFFF; color: #000000; }
+[data-testid="stMain"] p, [data-testid="stMain"] li, [data-testid="stCaptionContainer"],
+[data-testid="stCaptionContainer"] p, [data-testid="stWidgetLabel"] p, [data-testid="stSidebar"] p { color: #000000 !important; }
+[data-testid="stCaptionContainer"] { opacity: 1 !important; }  /* captions are drawn at 60% opacity */
+[data-testid="stMarkdownContainer"] a { text-decoration: underline; }
+[data-testid="stMainBlockContainer"] { max-width: none; }
+"""
+
+
+def style_sheet(presenter: bool) -> str:
+    """The app's own CSS for every run, as the ``<style>`` element ``apply_display`` sends."""
+    return f"<style>{LAYOUT_CSS}{PREFORMATTED_CSS}{FIGURE_CSS}{PRESENTER_CSS if presenter else ''}</style>"
+
+
+def apply_display(presenter: bool) -> None:
+    """The page's look for this run, once from the entry script: the shared CSS, and in presenter mode larger
+    type, high contrast and the sidebar folded away (the toggle and the link ``presenter=1`` set it)."""
+    # Streamlit applies the sidebar state when a page opens: a presenter link opens with the sidebar folded, and
+    # later runs leave it where the reader put it (the toggle itself is in the sidebar).
+    st.set_page_config(initial_sidebar_state="collapsed" if presenter else "auto")
+    st.html(style_sheet(presenter))

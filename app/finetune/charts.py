@@ -1,0 +1,423 @@
+"""Charts of the fine-tuning lab: live loss and accuracy curves, the confusion matrix, a tag strip for the
+entity task, and what [CLS] attends to before and after fine-tuning.
+
+Pure: lists and arrays in, a ``Chart`` out (the tag strip: HTML, a strip of token boxes that wraps like text).
+Tokens come from the user's own sentence: ECharts draws them as plain text, and ``app.core.markup`` escapes them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pyarrow as pa
+
+from app.core.charts import (
+    NUMBERED_AXIS_FROM,
+    SUMMARY_JOIN,
+    Chart,
+    axis_labels,
+    base_option,
+    category_axis,
+    colour_bar,
+    grid,
+    heatmap_data,
+    quoted,
+    rounded,
+    side_by_side,
+    text_px,
+    value_axis,
+)
+from app.core.markup import token_boxes
+from app.core.palette import BLUE, GREEN, LIGHT, ORANGE, PALE, PURPLE, SEQUENTIAL, VERMILLION
+
+RUN_COLOURS = {"pretrained": BLUE, "random": VERMILLION}
+OTHER_RUN_COLOUR = "#333333"
+# (B-, I-) of each kind: tints, as the tag strip writes dark text and its grey tag over them.
+ENTITY_COLOURS = {kind: (LIGHT[c], PALE[c]) for kind, c in (("PER", ORANGE), ("LOC", GREEN), ("ORG", PURPLE))}
+OUTSIDE_COLOUR = "#F2F2F2"
+SPECIAL_COLOUR = "#D9D9D9"
+BASELINE_STYLE = {"type": "dashed", "color": "#777777", "width": 1.5}
+
+
+def smooth(values: Sequence[float], window: int = 5) -> list[float]:
+    """Trailing running mean: per-batch loss and accuracy jump about; the trend is what the eye needs."""
+    out, total = [], 0.0
+    for i, v in enumerate(values):
+        total += v
+        if i >= window:
+            total -= values[i - window]
+        out.append(total / min(i + 1, window))
+    return out
+
+
+def steps_axis(last_step: int, name: str, index: int) -> dict:
+    """The step axis of panel ``index``: from 0 to the first tick at or past ``last_step``, ticks a round number
+    of steps apart (1, 2 or 5 times a power of ten), at most 8 of them."""
+    power = 10 ** math.floor(math.log10(max(1.0, last_step / 8)))
+    interval = next(power * m for m in (1, 2, 5, 10) if power * m * 8 >= last_step)
+    return value_axis(
+        name=name, min=0, max=interval * math.ceil(last_step / interval), interval=interval, gridIndex=index, nameGap=25
+    )
+
+
+def training_curves(
+    history: Sequence[Mapping],
+    *,
+    run_names: Mapping[str, str],
+    loss_title: str,
+    accuracy_title: str,
+    step_title: str,
+    title: str | None = None,
+    window: int = 5,
+    baselines: Mapping[str, float] | None = None,
+    heldout: Mapping[str, float] | None = None,
+    heldout_name: str = "{run}: held-out",
+) -> Chart:
+    """Loss (left) and batch accuracy in percent (right) against the step, one colour per run (pre-trained,
+    random): raw values faint, their running mean solid, so two runs compare on one chart. The legend names runs;
+    a run's curves share its name, so a click on it hides them all.
+
+    On the accuracy side, ``baselines`` (name -> held-out accuracy, such as the majority class) are dashed
+    horizontal lines, and ``heldout`` (init -> held-out accuracy of a finished run) a diamond at the run's
+    last step, named by the ``heldout_name`` template: "did fine-tuning beat the baselines?" at a glance.
+
+    Redrawn every second while a run trains: plain lists (at most a few thousand points), nothing to encode."""
+    curves, raw, names = [], [], []
+    for init, name in run_names.items():
+        steps = [h for h in history if h["init"] == init]
+        if not steps:
+            continue
+        names.append(name)
+        x = [h["step"] for h in steps]
+        colour = RUN_COLOURS.get(init, OTHER_RUN_COLOUR)
+        for index, metric, scale, digits in ((0, "loss", 1, 4), (1, "accuracy", 100, 2)):
+            y = [scale * h[metric] for h in steps]
+            on_panel = {"name": name, "xAxisIndex": index, "yAxisIndex": index}
+            raw.append(
+                on_panel
+                | {
+                    "type": "line",
+                    "data": list(zip(x, rounded(y, digits), strict=True)),
+                    "showSymbol": False,
+                    "silent": True,
+                    "tooltip": {"show": False},
+                    "lineStyle": {"color": LIGHT.get(colour, colour), "width": 1},
+                    "itemStyle": {"color": LIGHT.get(colour, colour)},
+                }
+            )
+            unit = "%" if index else ""
+            curves.append(
+                on_panel
+                | {
+                    "type": "line",
+                    "data": list(zip(x, rounded(smooth(y, window), digits), strict=True)),
+                    "symbol": "circle",
+                    "symbolSize": 4,
+                    "lineStyle": {"color": colour, "width": 3},
+                    "itemStyle": {"color": colour},
+                    "tooltip": {"formatter": f"{{a}} · {step_title} {{@[0]}}: {{@[1]}}{unit}"},
+                    "z": 3,
+                }
+            )
+    marks = []
+    for init, accuracy in (heldout or {}).items():
+        last = max((h["step"] for h in history if h["init"] == init), default=0)
+        name = heldout_name.format(run=run_names.get(init, init))
+        names.append(name)
+        marks.append(
+            {
+                "type": "scatter",
+                "name": name,
+                "xAxisIndex": 1,
+                "yAxisIndex": 1,
+                "data": [[last, round(100 * accuracy, 2)]],
+                "symbol": "diamond",
+                "symbolSize": 13,
+                "itemStyle": {"color": RUN_COLOURS.get(init, OTHER_RUN_COLOUR), "borderColor": "#FFFFFF"}
+                | {"borderWidth": 1},
+                "tooltip": {"formatter": "{a}: {@[1]}%"},
+                "z": 4,
+            }
+        )
+    lines = [
+        {
+            "type": "line",
+            "name": name,
+            "xAxisIndex": 1,
+            "yAxisIndex": 1,
+            "data": [],
+            "markLine": {
+                "symbol": "none",
+                "silent": True,
+                "lineStyle": BASELINE_STYLE,
+                # On white, so that the curves crossing it leave it readable.
+                "label": {"position": "insideStartTop", "formatter": "{b}", "color": "#555555", "fontSize": 11}
+                | {"backgroundColor": "#FFFFFF", "padding": [1, 3]},
+                "data": [{"yAxis": round(100 * accuracy, 2), "name": f"{name} {accuracy:.0%}"}],
+            },
+        }
+        for name, accuracy in (baselines or {}).items()
+    ]
+    # The step axes span the whole run from the start, so a live chart grows across them instead of rescaling.
+    last_step = max([h.get("total_steps", h["step"]) for h in history] + [1])
+    panels = side_by_side((loss_title, accuracy_title), legend_below=True)
+    option = base_option() | {
+        "title": panels["title"],
+        "grid": panels["grid"],
+        "xAxis": [steps_axis(last_step, step_title, index) for index in (0, 1)],
+        # Loss over its own range, so that its fall fills the panel; accuracy on the whole 0-100% scale.
+        "yAxis": [value_axis(gridIndex=0, scale=True), value_axis(gridIndex=1, percent=True, min=0, max=100)],
+        "legend": {"bottom": 0, "left": 0, "data": names},
+        # Each run's running mean first: its legend entry takes the first series of its name.
+        "series": curves + raw + marks + lines,
+    }
+    return Chart(option, 390, title)
+
+
+def confusion_heatmap(
+    shares: np.ndarray,
+    counts: Sequence[Sequence[int]],
+    labels: Sequence[str],
+    *,
+    true_title: str,
+    predicted_title: str,
+    title: str | None = None,
+) -> Chart:
+    """Rows are the true labels, columns the predictions; colour is the row's share (in percent), the number in
+    each cell the count."""
+    names = axis_labels(labels)
+    data = heatmap_data(100 * np.asarray(shares, dtype=np.float64), names, names, digits=1)
+    data = data.append_column("count", pa.array(np.asarray(counts, dtype=np.int64).ravel()))  # row by row, as the cells
+    upright = len(names) <= 5
+    option = base_option() | {
+        "dataset": {"source": data},
+        "grid": grid(top=10, right=70, bottom=8, left=8),
+        "xAxis": category_axis(names, name=predicted_title, nameGap=12)
+        | {"axisLabel": {"interval": 0, "rotate": 0 if upright else 45}, "splitArea": {"show": False}},
+        "yAxis": category_axis(names, name=true_title, inverse=True, nameGap=12) | {"splitArea": {"show": False}},
+        "visualMap": colour_bar(0, 100, SEQUENTIAL, text=["100%", "0%"], precision=0),
+        "series": [
+            {
+                "type": "heatmap",
+                "encode": {"x": "x", "y": "y", "value": "value"},
+                "label": {"show": True, "formatter": "{@count}", "fontSize": 13},
+                "tooltip": {"formatter": "{@y} → {@x}: {@count} ({@value}%)"},
+            }
+        ],
+    }
+    return Chart(option, max(270, 40 * len(names) + 120), title)
+
+
+def tag_code(tag: str, special: bool) -> int:
+    """Colour code of a tagged token: 0 special, 1 outside, then B-/I- of PER, LOC, ORG (unknown types as O)."""
+    if special:
+        return 0
+    kinds = list(ENTITY_COLOURS)
+    prefix, _, kind = tag.partition("-")
+    if prefix in ("B", "I") and kind in ENTITY_COLOURS:
+        return 2 + 2 * kinds.index(kind) + (prefix == "I")
+    return 1
+
+
+TAG_COLOURS = [SPECIAL_COLOUR, OUTSIDE_COLOUR] + [c for pair in ENTITY_COLOURS.values() for c in pair]
+
+
+def tag_strip(
+    tokens: Sequence[str],
+    tags: Sequence[str],
+    probs: Sequence[float],
+    special: Sequence[bool],
+    *,
+    title: str | None = None,
+) -> str:
+    """The sentence as a strip of token boxes (HTML) that wraps like text, each box coloured by its predicted
+    entity tag (B- darker, I- paler) with the tag below the token; grey where the tokenizer flags [CLS] and
+    [SEP]. A box's tooltip gives its position, tag and probability."""
+    if not len(tokens) == len(tags) == len(probs) == len(special):
+        raise ValueError(f"{len(tokens)} tokens, {len(tags)} tags, {len(probs)} probabilities, {len(special)} flags")
+    codes = [tag_code(tag, flag) for tag, flag in zip(tags, special)]
+    lines = [[token, "" if code == 0 else tag] for token, tag, code in zip(tokens, tags, codes)]
+    hovers = [f"{i} · {token} · {tag} {p:.0%}" for i, (token, tag, p) in enumerate(zip(tokens, tags, probs))]
+    legend = [(kind, start) for kind, (start, _) in ENTITY_COLOURS.items()]
+    return token_boxes(lines, [TAG_COLOURS[code] for code in codes], hovers=hovers, legend_entries=legend, title=title)
+
+
+# The width a row of upright category labels may take: a chart's plot on an 800 px screen beside the sidebar.
+UPRIGHT_LABELS_PX = 440
+
+
+def grouped_bars(
+    names: Sequence[str], groups: Sequence[tuple[str, Sequence[float], str]], *, digits: int, **axis
+) -> tuple[dict, list[dict]]:
+    """The category axis and the bar series of a grouped bar chart: one series per group (name, values in
+    percent, colour). The labels stand upright while a row of them fits (a sentence of Chinese characters does),
+    and are turned otherwise; past ``NUMBERED_AXIS_FROM`` they carry positions, and ECharts shows every n-th."""
+    crowded = len(names) >= NUMBERED_AXIS_FROM
+    upright = sum(text_px(name) + 12 for name in names) <= UPRIGHT_LABELS_PX
+    labels = {"interval": "auto" if crowded else 0, "rotate": 0 if upright else 45}
+    x = category_axis(names, **axis) | {"axisLabel": labels}
+    series = [
+        {"type": "bar", "name": name, "data": rounded(values, digits), "itemStyle": {"color": colour}}
+        for name, values, colour in groups
+    ]
+    return x, series
+
+
+def cls_attention_bars(
+    tokens: Sequence[str],
+    before: Sequence[float],
+    after: Sequence[float],
+    *,
+    before_name: str,
+    after_name: str,
+    title: str | None = None,
+) -> Chart:
+    """Grouped bars over the tokens: how much [CLS] attends to each (in percent), before and after fine-tuning.
+    The tooltip names the token and both weights."""
+    if not len(tokens) == len(before) == len(after):
+        raise ValueError(f"{len(tokens)} tokens but {len(before)} and {len(after)} attention weights")
+    x, series = grouped_bars(
+        axis_labels(tokens),
+        [
+            (before_name, [100 * float(v) for v in before], LIGHT[BLUE]),
+            (after_name, [100 * float(v) for v in after], ORANGE),
+        ],
+        digits=2,
+    )
+    option = base_option() | {
+        "legend": {"top": 0, "left": 0},
+        "grid": grid(top=36, bottom=8, right=24),
+        "xAxis": x,
+        "yAxis": value_axis(percent=True, min=0),
+        "tooltip": {
+            "confine": True,
+            "trigger": "axis",
+            "axisPointer": {"type": "shadow"},
+            "formatter": "{b}<br/>{a0}: {c0}%<br/>{a1}: {c1}%",
+        },
+        "series": series,
+    }
+    return Chart(option, 370, title)
+
+
+def layer_change_bars(
+    changes: Mapping[str, Mapping[str, float]],
+    *,
+    part_names: Sequence[str],
+    run_names: Mapping[str, str],
+    axis_title: str,
+    title: str | None = None,
+) -> Chart:
+    """Bars per encoder part, bottom to top (one group per run): how far fine-tuning moved its weights,
+    ``‖ΔW‖ / ‖W‖``, in percent. ``part_names`` label ``changes``' keys, in their order. A legend only to tell
+    several runs apart."""
+    x, series = grouped_bars(
+        list(part_names),
+        [
+            (run_names[run], [100 * float(v) for v in values.values()], RUN_COLOURS.get(run, BLUE))
+            for run, values in changes.items()
+        ],
+        digits=3,
+    )
+    several = len(series) > 1
+    top = 10 + (28 if several else 0)
+    option = base_option() | {
+        "grid": grid(top=top, bottom=8, left=8, right=24),
+        "xAxis": x,
+        "yAxis": value_axis(name=axis_title, percent=True, min=0, nameGap=12),
+        "tooltip": {"confine": True, "trigger": "item", "formatter": "{a} · {b}: {c}%"},
+        "series": series,
+    }
+    if several:
+        option["legend"] = {"top": top - 30, "left": 0}
+    return Chart(option, 310 + (28 if several else 0), title)
+
+
+def confusion_summary(counts: Sequence[Sequence[int]], labels: Sequence[str], template: str, none: str) -> str:
+    """The share of right answers of ``confusion_heatmap`` and its commonest mistake: {accuracy}, {true},
+    {predicted}, {n} of ``template``; ``none`` (with {accuracy}) when it made no mistake."""
+    counts = np.asarray(counts, dtype=np.int64)
+    accuracy = float(np.trace(counts) / max(1, counts.sum()))
+    wrong = counts.copy()
+    np.fill_diagonal(wrong, 0)
+    if not wrong.any():
+        return none.format(accuracy=accuracy)
+    true, predicted = np.unravel_index(int(np.argmax(wrong)), wrong.shape)
+    return template.format(
+        accuracy=accuracy, true=labels[true], predicted=labels[predicted], n=int(wrong[true, predicted])
+    )
+
+
+def cls_attention_summary(tokens: Sequence[str], before: Sequence[float], after: Sequence[float], template: str) -> str:
+    """The token [CLS] attends to most in ``cls_attention_bars``, before and after fine-tuning: {before_token},
+    {before}, {after_token}, {after} of ``template``."""
+    b, a = int(np.argmax(before)), int(np.argmax(after))
+    return template.format(
+        before_token=tokens[b], before=float(before[b]), after_token=tokens[a], after=float(after[a])
+    )
+
+
+def layer_change_summary(changes: Mapping[str, float], part_names: Sequence[str], template: str) -> str:
+    """The encoder part of ``layer_change_bars`` that fine-tuning moved most: {part}, {value} of ``template``."""
+    values = list(changes.values())
+    top = int(np.argmax(values))
+    return template.format(part=part_names[top], value=float(values[top]))
+
+
+def curves_summary(
+    history: Sequence[Mapping],
+    run_names: Mapping[str, str],
+    template: str,
+    heldout: Mapping[str, float] | None = None,
+    heldout_template: str = "",
+    window: int = 5,
+) -> str:
+    """Where each run of ``training_curves`` got to: the running mean of batch accuracy (the solid line) at its
+    first and last step, {run}, {steps}, {first}, {last} of ``template``; a finished run adds its held-out
+    accuracy, {value} of ``heldout_template``."""
+    parts = []
+    for init, name in run_names.items():
+        steps = [h for h in history if h["init"] == init]
+        if not steps:
+            continue
+        accuracy = smooth([h["accuracy"] for h in steps], window)
+        part = template.format(run=name, steps=steps[-1]["step"], first=accuracy[0], last=accuracy[-1])
+        if heldout and init in heldout:
+            part += heldout_template.format(value=heldout[init])
+        parts.append(part)
+    return SUMMARY_JOIN.join(parts)
+
+
+def tags_summary(
+    tokens: Sequence[str], tags: Sequence[str], special: Sequence[bool], template: str, none: str, *, count: int = 6
+) -> str:
+    """The entities of ``tag_strip``: each run of tokens tagged B-X then I-X, joined as one name with its type,
+    as {items} of ``template`` (at most ``count``); ``none`` when no token is tagged."""
+    entities: list[tuple[list[str], str]] = []
+    for token, tag, flag in zip(tokens, tags, special):
+        prefix, _, kind = tag.partition("-")
+        if flag or prefix not in ("B", "I"):
+            continue
+        if prefix == "I" and entities and entities[-1][1] == kind:
+            entities[-1][0].append(token)
+        else:
+            entities.append(([token], kind))
+    if not entities:
+        return none
+    items = SUMMARY_JOIN.join(f"{quoted(join_pieces(pieces))} {kind}" for pieces, kind in entities[:count])
+    return template.format(items=items)
+
+
+def join_pieces(pieces: Sequence[str]) -> str:
+    """WordPiece tokens back to text: ``##`` continues a word, Chinese characters join without spaces."""
+    text = ""
+    for piece in pieces:
+        if piece.startswith("##"):
+            text += piece[2:]
+        elif text and (piece.isascii() and text[-1].isascii()):
+            text += " " + piece
+        else:
+            text += piece
+    return text

@@ -1,0 +1,428 @@
+"""Fine-tuning lab: the "small step" of pre-train + fine-tune (Devlin et al. 2019, section 3.2): add a head, train on a little
+labelled data, watch the curves live, score held-out data, try a sentence, see [CLS]'s attention move."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from app.core import jobs as core_jobs
+from app.core import models, ui
+from app.core.charts import probability_bars, ranked_summary
+from app.core.i18n import STRINGS, t
+from app.core.state import SETTINGS, PageContext, keep
+from app.finetune import charts, jobs
+from model.data.tasks import NER_LABELS, TASKS
+
+
+def render(context: PageContext) -> None:
+    """The page, drawn for one run."""
+
+    def label_name(label: str) -> str:
+        key = f"finetune.label_{label}"
+        return t(key) if key in STRINGS else label
+
+    def run_name(init: str) -> str:
+        return t(f"finetune.init_{init}")
+
+    st.title(t("finetune.title"))
+    st.markdown(t("finetune.intro"))
+    spec, bundle = context.spec, context.bundle
+    hidden = bundle.config.hidden_size
+    ui.preformatted(t("finetune.paradigm"))
+    ui.preformatted(t("finetune.examples", hidden=hidden))
+    st.caption(t("finetune.examples_note", hidden=hidden, n_tags=len(NER_LABELS)))
+
+    # --- 1. set-up --------------------------------------------------------------------------------------------
+    st.subheader(t("finetune.setup_header"))
+    task_labels = {name: t(f"finetune.task_{name}") for name in TASKS}
+    task = st.selectbox(t("finetune.task"), tuple(TASKS), format_func=task_labels.get, **keep("finetune_task"))
+    info = TASKS[task]
+    head_labels = TASKS[task]["labels"]
+    head_key = "finetune.head_token" if info["kind"] == "token" else "finetune.head_sequence"
+    st.markdown(
+        f"{info[context.lang]}  \n`{t(head_key, hidden=hidden, n=len(head_labels), labels=' / '.join(map(label_name, head_labels)))}`"
+    )
+    st.caption(t("finetune.licence", licence=t(f"finetune.licence_{task}")))
+
+    size_column, optimiser_column, budget_column = st.columns(3)
+    size, epochs = SETTINGS["finetune_size"], SETTINGS["finetune_epochs"]
+    with size_column:
+        st.slider(t("finetune.train_size"), size.low, size.high, step=100, **keep("finetune_size"))
+        st.slider(t("finetune.epochs"), epochs.low, epochs.high, **keep("finetune_epochs"))
+    with optimiser_column:
+        st.selectbox(
+            t("finetune.lr"),
+            SETTINGS["finetune_lr"].options,
+            format_func="{:g}".format,
+            help=t("finetune.lr_help", lr=f"{SETTINGS['finetune_lr'].default:g}"),
+            **keep("finetune_lr"),
+        )
+        st.radio(
+            t("finetune.batch_size"), SETTINGS["finetune_batch"].options, horizontal=True, **keep("finetune_batch")
+        )
+    with budget_column:
+        st.radio(
+            t("finetune.max_length"),
+            SETTINGS["finetune_max_length"].options,
+            horizontal=True,
+            **keep("finetune_max_length"),
+        )
+        budgets = SETTINGS["finetune_budget"].options
+        budget_labels = {seconds: t("finetune.budget_value", seconds=seconds) for seconds in budgets}
+        st.selectbox(
+            t("finetune.budget"),
+            budgets,
+            format_func=budget_labels.get,
+            help=t("finetune.budget_help"),
+            **keep("finetune_budget"),
+        )
+    frozen = st.toggle(
+        t("finetune.freeze"),
+        help=t("finetune.freeze_help"),
+        disabled=st.session_state.get("finetune_compare_frozen", False),  # that comparison trains both ways
+        **keep("finetune_freeze"),
+    )
+    layer_count = bundle.config.num_hidden_layers
+    if layer_count > 1:  # a slider needs two ends; a one-layer model trains its layer either way
+        st.session_state["finetune_layers"] = min(st.session_state["finetune_layers"], layer_count)
+        st.slider(
+            t("finetune.trained_layers"),
+            1,
+            layer_count,
+            help=t("finetune.trained_layers_help", total=layer_count),
+            disabled=frozen and not st.session_state.get("finetune_compare_frozen", False),
+            **keep("finetune_layers"),
+        )
+    compare = st.checkbox(t("finetune.compare"), help=t("finetune.compare_help"), **keep("finetune_compare"))
+    compare_frozen = st.checkbox(
+        t("finetune.compare_frozen"), help=t("finetune.compare_frozen_help"), **keep("finetune_compare_frozen")
+    )
+    init_labels = {init: run_name(init) for init in (*jobs.INITS, jobs.FROZEN)}
+    st.radio(
+        t("finetune.init"),
+        jobs.INITS,
+        format_func=init_labels.get,
+        horizontal=True,
+        disabled=compare or compare_frozen,
+        **keep("finetune_init"),
+    )
+
+    def start_job(base, base_spec: str) -> None:
+        """Button callback (it runs before the page, so the new job is there when the page draws)."""
+        state = st.session_state
+        previous = state.get("finetune_job")
+        if previous is not None:
+            previous.stop()
+        settings = jobs.page_settings(state)
+        comparison = {
+            (True, False): jobs.COMPARE,
+            (False, True): "compare-frozen",
+            (True, True): "compare-all",
+        }.get((state["finetune_compare"], state["finetune_compare_frozen"]))
+        init = comparison or state["finetune_init"]
+        state["finetune_job"] = jobs.start(
+            state["finetune_owner"], base, state["finetune_task"], settings, init, state["finetune_size"]
+        )
+        state["finetune_spec"] = base_spec
+
+    def stop_job() -> None:
+        if st.session_state.get("finetune_job") is not None:
+            st.session_state["finetune_job"].stop()
+
+    job: jobs.Job | None = st.session_state.get("finetune_job")
+    active = job is not None and not job.snapshot().finished
+    # A new run would replace the very model it starts from (a session keeps one job): start from a pre-trained one.
+    from_finetuned = spec.startswith(models.FINETUNED_PREFIX)
+    if from_finetuned:
+        st.info(t("finetune.start_from_pretrained"))
+    buttons = st.container(horizontal=True)  # one row that keeps both labels whole at any width
+    buttons.button(
+        t("finetune.start"),
+        type="primary",
+        disabled=active or from_finetuned,
+        on_click=start_job,
+        args=(bundle, spec),
+        key="finetune_start",
+        icon="▶️",
+    )
+    buttons.button(t("finetune.stop"), disabled=not active, on_click=stop_job, key="finetune_stop", icon="⏹️")
+    st.caption(t("finetune.copy_note"))
+
+    # --- 2. live progress -------------------------------------------------------------------------------------
+    st.subheader(t("finetune.progress_header"))
+
+    def encoder_training(s) -> str:
+        """How much of the encoder a run trains: none of it, its top layers, or all of it."""
+        if s.freeze_encoder:
+            return t("finetune.frozen_yes")
+        if s.trained_layers is not None and s.trained_layers < layer_count:
+            return t("finetune.frozen_below", n=s.trained_layers, total=layer_count)
+        return t("finetune.frozen_no")
+
+    def describe_settings(snapshot: jobs.JobSnapshot) -> str:
+        s = snapshot.settings
+        return t(
+            "finetune.run_settings",
+            task=snapshot.task,
+            size=snapshot.train_size or "…",
+            epochs=s.epochs,
+            lr=f"{s.lr:g}",
+            batch=s.batch_size,
+            max_length=s.max_length,
+            frozen=encoder_training(s),
+            budget=f"{s.max_seconds:g}",
+        )
+
+    def baseline_name(task_name: str, key: str) -> str:
+        """ "majority class", or "bag of characters" (words, for an English task)."""
+        if key == "bag_of_characters":
+            return t(f"finetune.baseline_bag_{TASKS[task_name]['language']}")
+        return t(f"finetune.baseline_{key}")
+
+    def show_status(snapshot: jobs.JobSnapshot) -> None:
+        if snapshot.status == jobs.QUEUED:
+            st.info(t("finetune.queued", slots=core_jobs.MAX_TRAININGS, ahead=snapshot.ahead), icon="⏳")
+        elif snapshot.status == jobs.RUNNING:
+            run = run_name(snapshot.current_init) if snapshot.current_init else ""
+            if snapshot.phase == "evaluating":
+                st.info(t("finetune.evaluating", run=run, n=snapshot.heldout_size), icon="🧮")
+            elif snapshot.phase == "training":
+                last = jobs.last_step(snapshot, snapshot.current_init) or {"step": 0, "seconds": 0}
+                st.info(
+                    t(
+                        "finetune.training",
+                        run=run,
+                        step=last["step"],
+                        seconds=last["seconds"],
+                        total=jobs.steps_per_run(snapshot.train_size, snapshot.settings),
+                    ),
+                    icon="🏋️",
+                )
+            else:
+                st.info(t("finetune.loading"), icon="📦")
+        elif snapshot.status == jobs.DONE:
+            training, total = jobs.time_figures(snapshot)
+            if total is None:
+                st.success(t("finetune.done", training=training))
+            else:
+                st.success(t("finetune.done_total", training=training, total=total))
+        elif snapshot.status == jobs.STOPPED:
+            st.warning(t("finetune.stopped_owner") if snapshot.stop_reason == "owner" else t("finetune.stopped"))
+        else:
+            st.error(t("finetune.failed", error=snapshot.error))
+        for init, result in snapshot.results.items():
+            if result.stopped and snapshot.stop_reason is None:
+                st.caption(
+                    t(
+                        "finetune.budget_reached",
+                        run=run_name(init),
+                        steps=result.steps,
+                        total=jobs.steps_per_run(snapshot.train_size, snapshot.settings),
+                    )
+                )
+
+    # Polls the job once a second while it trains; only this part of the page reruns, so the rest stays usable.
+    @st.fragment(run_every=1.0 if active else None)
+    def live_view() -> None:
+        current = st.session_state.get("finetune_job")
+        if current is None:
+            st.markdown(t("finetune.no_job"))
+            return
+        snapshot = current.snapshot()
+        st.caption(describe_settings(snapshot))
+        show_status(snapshot)
+        share = jobs.progress(snapshot)
+        st.progress(share, text=t("finetune.progress", share=share))
+        if snapshot.history:
+            run_names = {i: run_name(i) for i in snapshot.inits}
+            heldout = {init: result.evaluation.accuracy for init, result in snapshot.results.items()}
+            ui.plot(
+                charts.training_curves(
+                    snapshot.history,
+                    run_names=run_names,
+                    loss_title=t("finetune.loss"),
+                    accuracy_title=t("finetune.accuracy"),
+                    step_title=t("finetune.step"),
+                    title=t("finetune.curves_title"),
+                    baselines={baseline_name(snapshot.task, key): value for key, value in snapshot.baselines.items()},
+                    heldout=heldout,
+                    heldout_name=t("finetune.heldout_marker"),
+                ),
+                key="finetune_curves",
+                summary=charts.curves_summary(
+                    snapshot.history, run_names, t("finetune.summary_curves"), heldout, t("finetune.summary_heldout")
+                ),
+            )
+            if snapshot.baselines:
+                st.caption(t("finetune.baselines_note"))
+        if active and snapshot.finished:
+            st.rerun()  # the whole page, so that the results below appear
+
+    live_view()
+    if job is None:
+        st.stop()
+    snapshot = job.snapshot()
+    if not snapshot.finished or not snapshot.results:
+        st.stop()
+
+    # --- 3. held-out results ----------------------------------------------------------------------------------
+    st.subheader(t("finetune.results_header"))
+    labels = list(snapshot.labels)
+    if snapshot.kind == "token":
+        st.caption(t("finetune.results_note_token"))
+    else:
+        st.caption(
+            t(
+                "finetune.results_note",
+                chance=snapshot.baselines["majority"],
+                bag=snapshot.baselines["bag_of_characters"],
+                bag_name=baseline_name(snapshot.task, "bag_of_characters"),
+            )
+        )
+    result_columns = st.columns(len(snapshot.results))
+    for column, (init, result) in zip(result_columns, snapshot.results.items()):
+        with column:
+            st.markdown(f"**{run_name(init)}**")
+            metric_columns = st.columns(4 if result.evaluation.f1 is not None else 3)
+            metric_columns[0].metric(t("finetune.heldout_accuracy"), f"{result.evaluation.accuracy:.1%}")
+            if result.evaluation.f1 is not None:
+                metric_columns[-3].metric(t("finetune.entity_f1"), f"{result.evaluation.f1:.1%}")
+            metric_columns[-2].metric(t("finetune.steps_done"), result.steps)
+            metric_columns[-1].metric(t("finetune.seconds"), f"{result.seconds:.0f}")
+            ui.plot(
+                charts.confusion_heatmap(
+                    jobs.row_shares(result.evaluation.confusion),
+                    result.evaluation.confusion,
+                    [label_name(label) for label in labels],
+                    true_title=t("finetune.true_label"),
+                    predicted_title=t("finetune.predicted_label"),
+                    title=t("finetune.confusion_title", run=run_name(init)),
+                ),
+                key=f"finetune_confusion_{init}",
+                summary=charts.confusion_summary(
+                    result.evaluation.confusion,
+                    [label_name(label) for label in labels],
+                    t("finetune.summary_confusion"),
+                    t("finetune.summary_confusion_none"),
+                ),
+            )
+            st.caption(t("finetune.download_confusion", run=run_name(init)))
+            table = jobs.confusion_rows(result.evaluation, labels, t("finetune.confusion_corner"))  # a few cells
+            ui.download_buttons(
+                f"finetune_confusion_{init}", lambda table=table: table, key=f"finetune_confusion_{init}"
+            )
+    st.caption(t("finetune.download_history"))
+    ui.download_buttons("finetune_history", lambda: jobs.history_rows(snapshot.history), key="finetune_history")
+
+    def part_name(part: str) -> str:
+        if part.startswith("layer "):
+            return t("finetune.layer_part_layer", n=part.split()[1])
+        return t(f"finetune.layer_part_{part}")
+
+    if "pretrained" in snapshot.layer_changes:
+        st.subheader(t("finetune.layers_header"))
+        st.caption(t("finetune.layers_note"))
+        trained = snapshot.settings.trained_layers
+        if trained is not None and trained < layer_count:
+            st.caption(t("finetune.layers_frozen_note", n=trained, total=layer_count))
+        changes = snapshot.layer_changes["pretrained"]
+        ui.plot(
+            charts.layer_change_bars(
+                {"pretrained": changes},
+                part_names=[part_name(p) for p in changes],
+                run_names={"pretrained": run_name("pretrained")},
+                axis_title=t("finetune.layers_axis"),
+                title=t("finetune.layers_title"),
+            ),
+            key="finetune_layers",
+            summary=charts.layer_change_summary(changes, [part_name(p) for p in changes], t("finetune.summary_layers")),
+        )
+        st.caption(t("finetune.download_layers"))
+        ui.download_buttons(
+            "finetune_layer_changes",
+            lambda: (["part", "relative_change"], [[part, round(value, 6)] for part, value in changes.items()]),
+            lambda: changes,
+            key="finetune_layer_changes",
+        )
+
+    st.caption(t("finetune.download_model_note"))
+    model_columns = st.columns(len(snapshot.results))
+    for column, init in zip(model_columns, snapshot.results):
+        if job.trained_model(init) is not None:
+            column.download_button(
+                t("finetune.download_model", run=run_name(init)),
+                # Called only on a click (a zipped copy of the model is tens of MB), in a thread of its own.
+                data=lambda init=init: jobs.model_zip(job.trained_model(init), job.tokenizer),
+                file_name=f"bert-lab-{snapshot.task}-{init}.zip",
+                mime="application/zip",
+                on_click="ignore",
+                key=f"finetune_model_zip_{init}",
+            )
+
+    # --- 4. try a sentence ------------------------------------------------------------------------------------
+
+    # Keyed by the job, so that typing elsewhere on the page does not redo a 512-token forward pass.
+    @st.cache_data(max_entries=64, ttl=models.CACHE_TTL, show_spinner=False)
+    def explained(job_id: str, init: str, text: str, _job: jobs.Job) -> dict:
+        return jobs.explain(_job.trained_model(init), _job.tokenizer, text, _job.snapshot().labels)
+
+    st.subheader(t("finetune.try_header"))
+    trained = [init for init in snapshot.inits if job.trained_model(init) is not None]
+    if not trained:
+        st.stop()
+    chosen = trained[0]
+    if len(trained) > 1:
+        chosen = st.radio(
+            t("finetune.try_model"), trained, format_func=init_labels.get, horizontal=True, key="finetune_try_model"
+        )
+    text = st.text_input(
+        t("finetune.try_input"), value=t(f"finetune.try_default_{snapshot.task}"), key=f"finetune_try_{snapshot.task}"
+    )
+    answer = ui.run_or_explain(explained, job.id, chosen, text, job)
+    if answer is None:
+        st.stop()
+    if answer["truncated"]:
+        st.info(t("common.truncated", limit=len(answer["tokens"])))
+    if snapshot.kind == "token":
+        ui.static_figure(
+            charts.tag_strip(
+                answer["tokens"], answer["tags"], answer["tag_probs"], answer["special"], title=t("finetune.tags_title")
+            ),
+            charts.tags_summary(
+                answer["tokens"],
+                answer["tags"],
+                answer["special"],
+                t("finetune.summary_tags"),
+                t("finetune.summary_tags_none"),
+            ),
+        )
+    else:
+        names, probs = jobs.ranked(answer["probs"])
+        ui.plot(
+            probability_bars([label_name(name) for name in names], probs, title=t("finetune.probabilities_title")),
+            key="finetune_probs",
+            summary=ranked_summary([label_name(name) for name in names], probs, t("common.summary_most_likely")),
+        )
+
+    st.markdown(f"**{t('finetune.attention_header')}**")
+    st.caption(t("finetune.attention_note_token" if snapshot.kind == "token" else "finetune.attention_note"))
+    before = ui.run_or_explain(models.attention, st.session_state.get("finetune_spec", spec), text)
+    if before is None:
+        st.stop()
+    if before.tokens != answer["attention_tokens"]:
+        st.info(t("finetune.tokens_differ"))
+        st.stop()
+    ui.plot(
+        charts.cls_attention_bars(
+            before.tokens,
+            jobs.cls_row(before.attentions),
+            answer["cls_attention"],
+            before_name=t("finetune.before"),
+            after_name=t("finetune.after", run=run_name(chosen)),
+            title=t("finetune.attention_title"),
+        ),
+        key="finetune_cls_attention",
+        summary=charts.cls_attention_summary(
+            before.tokens, jobs.cls_row(before.attentions), answer["cls_attention"], t("finetune.summary_cls")
+        ),
+    )

@@ -1,0 +1,344 @@
+"""The head lab: what each attention head does across many sentences, and what breaks when it is switched off."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from app.attention import charts as attention_charts
+from app.core.i18n import t
+from app.core.state import SETTINGS, PageContext, keep, start_in_language, url_is_stale
+from app.core.ui import download_buttons, plot, run_or_explain
+from app.heads import charts
+from app.heads import logic as lab
+from model.analysis import heads
+
+
+def render(context: PageContext) -> None:
+    """The page, drawn for one run."""
+    start_in_language("heads", {"heads_lang": context.lang})
+
+    st.title(t("heads.title"))
+    st.markdown(t("heads.intro"))
+
+    bundle, spec = context.bundle, context.spec
+    if not hasattr(bundle.model, "cls"):
+        st.warning(t("heads.no_mlm"))
+        st.stop()
+    n_layers, n_heads = bundle.config.num_hidden_layers, bundle.config.num_attention_heads
+    axis = (t("heads.axis_layer"), t("heads.axis_head"))
+
+    # Removed heads (from the session, or a shared link): only those this model has.
+    kept_names = lab.parse_off(",".join(st.session_state["heads_off"]), n_layers, n_heads)
+    st.session_state["heads_off"] = [lab.head_name(h) for h in kept_names]
+
+    sample_lang = st.radio(
+        t("heads.sample_lang"),
+        heads.LANGUAGES,
+        format_func={code: t(f"heads.lang_{code}") for code in heads.LANGUAGES}.get,
+        horizontal=True,
+        **keep("heads_lang"),
+    )
+    with st.spinner(t("heads.computing")):
+        stats = lab.statistics(spec, sample_lang)
+    st.caption(
+        t(
+            "heads.sample_note",
+            inputs=stats.inputs,
+            tokens=stats.tokens,
+            source=t(f"heads.source_{sample_lang}"),
+            loss=stats.mlm_loss,
+        )
+    )
+
+    STEPS = SETTINGS["heads_step"].options
+
+    def fill_sentence() -> str:
+        """The sentence steps 3 and 4 fill in: the sidebar's when it has a [MASK], else an example."""
+        sentence = context.text if "[MASK]" in context.text else t("heads.fill_default")
+        return st.text_input(t("heads.fill_label"), value=sentence, key="heads_fill_text")
+
+    def toggle_clicked(chart_key: str) -> None:
+        """A click on a cell of the grid removes that head, or restores it."""
+        off = set(st.session_state["heads_off"])
+        for head in charts.clicked_heads(st.session_state[chart_key].selection, n_heads):
+            off ^= {lab.head_name(head)}
+        st.session_state["heads_off"] = sorted(off)
+        st.session_state["heads_grid_version"] = (
+            st.session_state.get("heads_grid_version", 0) + 1
+        )  # a fresh, unselected grid
+
+    def set_removed(names: list[str]) -> None:
+        st.session_state["heads_off"] = names
+
+    # A fragment: removing or restoring a head reruns this section alone, not the sample's figures around it.
+    @st.fragment
+    def switch_heads_off(fill_text: str) -> None:
+        if url_is_stale():  # a head was switched: a full run puts it in the shareable link
+            st.rerun()
+        removed = lab.parse_off(",".join(st.session_state["heads_off"]), n_layers, n_heads)
+        chart_key = f"heads_grid_{st.session_state.get('heads_grid_version', 0)}"
+        plot(
+            charts.head_grid(
+                stats.importance,
+                removed,
+                title=t("heads.grid_title"),
+                value_name=t("heads.importance"),
+                removed_name=t("heads.removed"),
+                axis=axis,
+            ),
+            key=chart_key,
+            summary=charts.importance_summary(stats.importance, t("heads.summary_importance")),
+            on_select=lambda: toggle_clicked(chart_key),
+        )
+        all_names = [lab.head_name((layer, head)) for layer in range(n_layers) for head in range(n_heads)]
+        st.multiselect(t("heads.removed_select"), all_names, **keep("heads_off"))
+        layer_column, keep_column, restore_column = st.columns(3)
+        with layer_column:
+            whole = st.selectbox(t("heads.remove_layer"), range(n_layers), key="heads_whole_layer")
+            st.button(
+                t("heads.remove_layer_button", layer=whole),
+                on_click=set_removed,
+                args=(
+                    sorted(set(st.session_state["heads_off"]) | {lab.head_name((whole, h)) for h in range(n_heads)}),
+                ),
+                key="heads_remove_layer",
+            )
+        with keep_column:
+            keep_k = st.number_input(
+                t("heads.keep_k"), 0, n_layers * n_heads, value=n_layers * n_heads // 2, key="heads_keep"
+            )
+            st.button(
+                t("heads.keep_k_button", k=keep_k),
+                on_click=set_removed,
+                args=([lab.head_name(h) for h in lab.most_important(stats.importance, int(keep_k))],),
+                key="heads_keep_button",
+            )
+        with restore_column:
+            st.button(t("heads.restore_all"), on_click=set_removed, args=([],), key="heads_restore")
+        st.caption(t("heads.removed_count", n=len(removed), total=n_layers * n_heads))
+
+        fill_column, nsp_column = st.columns(2)
+        removed_key = tuple(removed)
+        with fill_column:
+            full = run_or_explain(lab.fill_mask, spec, fill_text, ())
+            if full is not None:
+                ablated = lab.fill_mask(spec, fill_text, removed_key)
+                rows = lab.compared_predictions(full, ablated)
+                plot(
+                    charts.compared_bars(rows, (t("heads.with_all"), t("heads.without")), title=t("heads.fill_title")),
+                    key="heads_fill",
+                    summary=charts.compared_summary(rows, t("heads.summary_compared")),
+                )
+                before, after = full.masks[0].predictions[0].token, ablated.masks[0].predictions[0].token
+                st.markdown(
+                    t("heads.top_same", token=before)
+                    if before == after
+                    else t("heads.top_changed", before=before, after=after)
+                )
+                st.caption(t("heads.download_ablation"))
+                download_buttons(
+                    "heads_fill_mask",
+                    lambda: (["token", "prob_all_heads", "prob_without_removed"], [list(r) for r in rows]),
+                    data=lambda: {
+                        "removed": lab.removed_list(removed),
+                        "all_heads": full.to_json(),
+                        "without": ablated.to_json(),
+                    },
+                    key="heads_fill",
+                )
+        with nsp_column:
+            first = st.text_input(t("heads.nsp_a"), value=t("heads.nsp_default_a"), key="heads_nsp_a")
+            second = st.text_input(t("heads.nsp_b"), value=t("heads.nsp_default_b"), key="heads_nsp_b")
+            nsp_full = run_or_explain(lab.next_sentence, spec, first, second, ())
+            if nsp_full is not None:
+                nsp_ablated = lab.next_sentence(spec, first, second, removed_key)
+                st.metric(
+                    t("heads.nsp_metric"),
+                    f"{nsp_ablated.is_next:.1%}",
+                    delta=f"{(nsp_ablated.is_next - nsp_full.is_next) * 100:+.1f} pp",
+                )
+                st.caption(t("heads.nsp_full", p=nsp_full.is_next))
+
+    def across_sentences() -> None:
+        st.header(t("heads.step1_title"))
+        st.markdown(t("heads.step1_intro"))
+        feature_names = {f: t(f"heads.feature_{f}") for f in heads.FEATURES}
+        grid = attention_charts.statistics_grid(
+            stats.features,
+            feature_names,
+            selected=(st.session_state["layer"], st.session_state["head"]),
+            selected_label=t("attention.selected_marker"),
+            axis_labels=axis,
+        )
+        plot(
+            grid,
+            key="heads_features",
+            summary=attention_charts.statistics_summary(
+                stats.features, feature_names, t("attention.summary_statistics")
+            ),
+        )
+        profile_features = ("cls", "sep", "punct", "prev", "next")
+        plot(
+            charts.layer_profile(
+                {f: stats.layer_means(f) for f in profile_features},
+                feature_names,
+                title=t("heads.profile_title"),
+                axis=(t("heads.axis_layer"), t("heads.axis_share")),
+            ),
+            key="heads_profile",
+            summary=charts.profile_summary(
+                {f: stats.layer_means(f) for f in profile_features}, feature_names, t("heads.summary_profile")
+            ),
+        )
+        ours, reference = st.columns(2)
+        with ours:
+            st.markdown(f"**{t('heads.ours_title')}**")
+            st.markdown(t("heads.ours_findings", **lab.findings(stats)))
+        with reference:
+            st.markdown(f"**{t('heads.reference_title')}**")
+            st.markdown(t("heads.reference_findings"))
+        st.caption(t("heads.download_stats"))
+        download_buttons("head_statistics", lambda: lab.feature_rows(stats), data=stats.to_json, key="heads_statistics")
+
+    def pattern_types() -> None:
+        st.header(t("heads.step2_title"))
+        st.markdown(t("heads.step2_intro", tokens=len(stats.thumbnail_tokens)))
+        pattern_names = {p: t(f"heads.pattern_{p}") for p in heads.PATTERNS}
+        plot(
+            charts.thumbnails(
+                stats.thumbnails, stats.patterns, pattern_names, title=t("heads.thumbnails_title"), axis=axis
+            ),
+            key="heads_thumbnails",
+            summary=charts.thumbnails_summary(stats.patterns, pattern_names, t("heads.summary_thumbnails")),
+        )
+        plot(
+            charts.pattern_counts(
+                stats.pattern_counts(),
+                pattern_names,
+                title=t("heads.counts_title"),
+                axis=(t("heads.axis_layer"), t("heads.axis_heads")),
+            ),
+            key="heads_pattern_counts",
+            summary=charts.pattern_summary(stats.pattern_counts(), pattern_names, t("heads.summary_patterns")),
+        )
+        st.markdown(
+            t("heads.rule", columns=heads.VERTICAL_COLUMNS, strong=heads.STRONG, mixed=heads.MIXED, block=heads.BLOCK)
+        )
+        st.caption(t("heads.pattern_reference"))
+
+    def switched_off() -> None:
+        st.header(t("heads.step3_title"))
+        st.markdown(t("heads.step3_intro"))
+        fill_text = fill_sentence()
+        switch_heads_off(fill_text)
+
+        st.subheader(t("heads.curve_title"))
+        st.markdown(t("heads.curve_intro", every=heads.PRUNING_EVERY, runs=heads.RANDOM_ORDERS))
+        curve = lab.cached_curve(spec, sample_lang)
+        if curve is None:
+            # A callback, not the button's return value: the request must survive the entry script's rerun.
+            st.button(
+                t("heads.curve_button"),
+                key="heads_curve_button",
+                on_click=st.session_state.__setitem__,
+                args=("heads_curve_requested", True),
+            )
+        if curve is None and st.session_state.pop("heads_curve_requested", False):
+            bar = st.progress(0.0, text=t("heads.curve_progress", share=0.0))
+            curve = lab.pruning_curve(
+                spec, sample_lang, lambda share: bar.progress(share, text=t("heads.curve_progress", share=share))
+            )
+            bar.empty()
+        if curve is not None:
+            plot(
+                charts.pruning_curve(
+                    curve.fractions,
+                    curve.by_importance,
+                    curve.random_mean,
+                    (t("heads.curve_by_importance"), t("heads.curve_random")),
+                    title=t("heads.curve_title"),
+                    axis=(t("heads.axis_removed"), t("heads.axis_top1")),
+                ),
+                key="heads_curve",
+                summary=t(
+                    "heads.curve_summary",
+                    share=curve.fractions[5],
+                    imp=curve.by_importance[5],
+                    rand=curve.random_mean[5],
+                    full=curve.by_importance[0],
+                ),
+            )
+            download_buttons("pruning_curve", lambda: lab.curve_rows(curve), data=curve.to_json, key="heads_curve")
+
+    def beyond_the_weights() -> None:
+        st.header(t("heads.step4_title"))
+        st.markdown(t("heads.step4_intro"))
+        fill_text = fill_sentence()
+        encoding = run_or_explain(lab.fill_mask, spec, fill_text, ())
+        if encoding is not None:
+            tokens = encoding.tokens
+            token_column, layer_column, head_column = st.columns(3)
+            with token_column:
+                default_position = encoding.masks[0].index
+                position = st.selectbox(
+                    t("heads.view_token"),
+                    range(len(tokens)),
+                    index=default_position,
+                    format_func={i: f"{i} · {tok}" for i, tok in enumerate(tokens)}.get,
+                    key="heads_view_token",
+                )
+            with layer_column:
+                st.selectbox(t("common.layer"), range(n_layers), **keep("layer"))
+            with head_column:
+                st.selectbox(t("common.head"), range(n_heads), **keep("head"))
+            layer, head = st.session_state["layer"], st.session_state["head"]
+            st.markdown(t("heads.views_explained", layer=layer, head=head))
+            views = lab.token_views(spec, fill_text, position, layer, head)
+            view_names = {v: t(f"heads.view_{v}") for v in ("raw", "norm", "rollout", "gradient_x_input")}
+            rows = {v: getattr(views, v) for v in view_names if getattr(views, v) is not None}
+            plot(
+                charts.token_views(
+                    views.tokens, rows, view_names, title=t("heads.views_title", token=tokens[position])
+                ),
+                key="heads_views",
+                summary=charts.views_summary(views.tokens, rows, view_names, t("heads.summary_views")),
+            )
+            if views.prediction is not None:
+                st.markdown(t("heads.views_gxi_for", token=views.prediction))
+            else:
+                st.caption(t("heads.views_no_mask"))
+            st.markdown(t("heads.views_agree"))
+            st.markdown(
+                "\n".join(
+                    t("heads.views_top", view=view_names[v], token=tok, share=share)
+                    for v, (tok, share) in lab.top_targets(views).items()
+                )
+            )
+            st.markdown(
+                t("heads.views_special", raw=lab.special_share(views, "raw"), norm=lab.special_share(views, "norm"))
+            )
+            st.caption(t("heads.download_views"))
+            download_buttons("head_views", lambda: lab.views_rows(views), data=views.to_json, key="heads_views")
+
+    def go_to_step(step: int) -> None:
+        st.session_state["heads_step"] = step
+
+    # One step at a time, and only its work is done: the four steps at once drew seven charts (the thumbnails of every
+    # head among them) and ran the switched-off model and gradient x input on every visit.
+    step = st.segmented_control(
+        t("heads.step"),
+        STEPS,
+        format_func={number: t(f"heads.step{number}_title") for number in STEPS}.get,
+        required=True,
+        **keep("heads_step"),
+    )
+    {1: across_sentences, 2: pattern_types, 3: switched_off, 4: beyond_the_weights}[step]()
+    if step < STEPS[-1]:
+        st.button(
+            t("heads.next_step", title=t(f"heads.step{step + 1}_title")),
+            on_click=go_to_step,
+            args=(step + 1,),
+            key="heads_next_step",
+            type="primary",
+        )
+    st.caption(t("heads.link_note"))

@@ -1,0 +1,112 @@
+"""What the layers page shares with the app: cached features and results, tables, and its part of the URL.
+
+Features (every layer's vectors for a task's sentences) are the slow part and the large one: float32, 7 layers x
+384 for the embedded model, 30-40 MB a set at the default sizes (BERT-Base: 13 x 768, about 4 times that). They
+are kept per model, task, init and size, at most ``MAX_FEATURE_SETS`` sets per process, and the probes that read
+them are cached as small results.
+The page's settings live in ``app.core.state.SETTINGS`` like every page's, so a shared link restores a finished
+experiment.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+
+import streamlit as st
+
+from app.core.models import CACHE_TTL, get_model
+from model.analysis import data, lab
+
+DEFAULT_TASK = {"en": "pos-en", "zh": "pos-zh"}
+DEFAULT_WORD = {language: words[0] for language, words in lab.DEFAULT_WORDS.items()}
+
+
+# Features are kept in a small process-wide LRU rather than ``st.cache_resource``: the page draws a progress bar
+# while they are computed, and Streamlit's caches refuse a function that updates an element made outside it.
+MAX_FEATURE_SETS = 6
+_features: OrderedDict[tuple, lab.ProbeFeatures] = OrderedDict()
+_features_lock = threading.Lock()
+
+
+def probe_features(spec: str, task: str, init: str, train: int, test: int, on_progress=None) -> lab.ProbeFeatures:
+    """The task's vectors for one model, computed once per process (``on_progress`` only hears a miss)."""
+    key = (spec, task, init, train, test)
+    with _features_lock:
+        if key in _features:
+            _features.move_to_end(key)
+            return _features[key]
+    feats = lab.probe_features(
+        get_model(spec), task, init, train_sentences=train, test_sentences=test, on_progress=on_progress
+    )
+    with _features_lock:
+        _features[key] = feats
+        while len(_features) > MAX_FEATURE_SETS:
+            _features.popitem(last=False)
+    return feats
+
+
+# Small results, cached per model by spec (looked up inside, so only strings and numbers are hashed).
+
+
+@st.cache_data(max_entries=64, ttl=CACHE_TTL, show_spinner=False)
+def probe_report(spec: str, task: str, init: str, train: int, test: int, control: bool) -> dict:
+    return lab.run_probes(probe_features(spec, task, init, train, test), control=control).to_json()
+
+
+@st.cache_data(max_entries=16, ttl=CACHE_TTL, show_spinner=False)
+def word_contexts(word: str, contexts: int) -> data.WordContexts:
+    return data.find_contexts(word, contexts)
+
+
+@st.cache_data(max_entries=32, ttl=CACHE_TTL, show_spinner=False)
+def word_vectors(spec: str, word: str, contexts: int, init: str) -> lab.WordVectors:
+    return lab.word_vectors(get_model(spec), word_contexts(word, contexts), init)
+
+
+@st.cache_data(max_entries=16, ttl=CACHE_TTL, show_spinner=False)
+def anisotropy(spec: str, init: str, language: str) -> list[float]:
+    return lab.anisotropy_by_layer(get_model(spec), init, language)
+
+
+# Tables -------------------------------------------------------------------------------------------------------
+
+
+def probe_rows(reports: dict[str, dict], headers: dict[str, str], layer_header: str) -> tuple[list[str], list]:
+    """One row per layer: pre-trained accuracy, random-init accuracy, control accuracy, selectivity."""
+    pretrained = reports["pretrained"]
+    columns: list[tuple[str, list[float]]] = [(headers["pretrained"], pretrained["layers"])]
+    if "random" in reports:
+        columns.append((headers["random"], reports["random"]["layers"]))
+    if "control" in pretrained:
+        columns += [(headers["control"], pretrained["control"]), (headers["selectivity"], pretrained["selectivity"])]
+    header = [layer_header] + [name for name, _ in columns]
+    rows = [[layer] + [round(values[layer], 4) for _, values in columns] for layer in range(len(pretrained["layers"]))]
+    return header, rows
+
+
+def geometry_rows(
+    anisotropy_by_init: dict[str, list[float]],
+    self_similarity_by_init: dict[str, list[float]],
+    headers: dict[str, str],
+    layer_header: str,
+) -> tuple[list[str], list]:
+    """One row per layer: anisotropy and self-similarity, pre-trained and random-init."""
+    columns = [(headers[f"anisotropy_{i}"], anisotropy_by_init[i]) for i in anisotropy_by_init]
+    columns += [(headers[f"self_similarity_{i}"], self_similarity_by_init[i]) for i in self_similarity_by_init]
+    header = [layer_header] + [name for name, _ in columns]
+    n = len(next(iter(anisotropy_by_init.values())))
+    return header, [[layer] + [round(values[layer], 4) for _, values in columns] for layer in range(n)]
+
+
+def projection_rows(vectors: lab.WordVectors, sentence_header: str, label_header: str, pc_header: str):
+    """One row per sentence: its label, the sentence, and its two PCA coordinates at every layer."""
+    n_layers = vectors.coords.shape[0]
+    header = [label_header, sentence_header] + [
+        pc_header.format(layer=layer, k=k + 1) for layer in range(n_layers) for k in range(2)
+    ]
+    rows = [
+        [label, text] + [round(float(vectors.coords[layer, i, k]), 4) for layer in range(n_layers) for k in range(2)]
+        for i, (label, text) in enumerate(zip(vectors.labels, vectors.texts))
+    ]
+    return header, rows

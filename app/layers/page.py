@@ -1,0 +1,263 @@
+"""The layers lab: what each layer knows (linear probes, control task, expected layer) and how its vectors are
+shaped (anisotropy, self-similarity, a word's vectors in 2-D), on the loaded model and its random twin."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from app.core.i18n import t
+from app.core.state import SETTINGS, PageContext, keep, start_in_language
+from app.core.ui import download_buttons, plot
+from app.layers import charts
+from app.layers import logic as lab
+from model.analysis import data
+from model.data.fetch import FetchError
+
+
+def render(context: PageContext) -> None:
+    """The page, drawn for one run."""
+    start_in_language(
+        "layers",
+        {"layers_task": lab.DEFAULT_TASK[context.lang], "layers_word": lab.DEFAULT_WORD[context.lang]},
+    )
+
+    INITS = ("pretrained", "random")
+
+    def _ran(key: str) -> None:
+        st.session_state[key] = True
+
+    st.title(t("layers.title"))
+    st.markdown(t("layers.intro"))
+    st.info(t("layers.reference"))
+    bundle, spec = context.bundle, context.spec
+
+    # --- 1. probing -----------------------------------------------------------------------------------------------
+    st.subheader(t("layers.probe_header"))
+    st.markdown(t("layers.probe_intro"))
+    task_names = {task: t(f"layers.task_{task}") for task in data.PROBE_TASKS}
+    st.radio(
+        t("layers.task"),
+        data.PROBE_TASKS,
+        format_func=task_names.get,
+        horizontal=True,
+        **keep("layers_task"),
+    )
+    task = st.session_state["layers_task"]
+    st.caption(t(f"layers.task_note_{task}"))
+    size_columns = st.columns(4, vertical_alignment="bottom")
+    with size_columns[0]:
+        st.slider(
+            t("layers.train_sentences"),
+            SETTINGS["layers_train"].low,
+            SETTINGS["layers_train"].high,
+            step=20,
+            help=t("layers.sizes_help"),
+            **keep("layers_train"),
+        )
+    with size_columns[1]:
+        st.slider(
+            t("layers.test_sentences"),
+            SETTINGS["layers_test"].low,
+            SETTINGS["layers_test"].high,
+            step=20,
+            **keep("layers_test"),
+        )
+    with size_columns[2]:
+        show_random = st.toggle(t("layers.show_random"), value=True, key="layers_show_random")
+        show_control = st.toggle(t("layers.show_control"), value=True, key="layers_show_control")
+    with size_columns[3]:
+        st.button(
+            t("layers.run_probe"), type="primary", on_click=_ran, args=("layers_probe_ran",), key="layers_run_probe"
+        )
+    train, test = st.session_state["layers_train"], st.session_state["layers_test"]
+
+    if not st.session_state["layers_probe_ran"]:
+        st.info(t("layers.probe_waiting"))
+    else:
+        inits = INITS if show_random else INITS[:1]
+        reports: dict[str, dict] = {}
+        try:
+            bar = st.progress(0.0, text=t("layers.loading_corpus"))
+            for init in inits:
+                model_name = t(f"layers.model_{init}")
+
+                def on_progress(done: int, total: int, model_name=model_name) -> None:
+                    bar.progress(done / total, text=t("layers.computing", model=model_name, done=done, total=total))
+
+                lab.probe_features(spec, task, init, train, test, on_progress=on_progress)
+            bar.empty()
+            with st.spinner(t("layers.training_probes")):
+                for init in inits:
+                    reports[init] = lab.probe_report(
+                        spec, task, init, train, test, show_control and init == "pretrained"
+                    )
+        except (FetchError, OSError, ValueError) as error:
+            st.warning(t("layers.data_error", error=error))
+        if reports:
+            pretrained = reports["pretrained"]
+            names = {key: t(f"layers.line_{key}") for key in ("pretrained", "random", "control", "selectivity")}
+            lines = {init: reports[init]["layers"] for init in inits}
+            if show_control:
+                lines["control"] = pretrained["control"]
+            expected = pretrained["expected_layer"]
+            chart = charts.accuracy_by_layer(
+                lines,
+                names,
+                selectivity=pretrained.get("selectivity"),
+                expected_layer=expected,
+                expected_label=t("layers.expected_marker", value=expected) if expected is not None else "",
+                majority=pretrained["majority_baseline"],
+                majority_label=t("layers.majority_marker", value=pretrained["majority_baseline"]),
+                layer_title=t("layers.axis_layer"),
+                accuracy_title=t("layers.axis_accuracy"),
+                title=t("layers.accuracy_title", task=task_names[task]),
+            )
+            plot(
+                chart,
+                key="layers_accuracy",
+                summary=charts.best_layer_summary(lines, names, t("layers.summary_accuracy")),
+            )
+            accuracy = pretrained["layers"]
+            best = max(range(len(accuracy)), key=accuracy.__getitem__)
+            st.markdown(
+                t(
+                    "layers.probe_summary",
+                    train=pretrained["train_words"],
+                    test=pretrained["test_words"],
+                    best=best,
+                    accuracy=accuracy[best],
+                    expected=f"{expected:.2f}" if expected is not None else t("layers.expected_none"),
+                )
+            )
+            if show_control:
+                sel = pretrained["selectivity"]
+                top = max(range(len(sel)), key=sel.__getitem__)
+                st.markdown(t("layers.selectivity_summary", layer=top, value=sel[top]))
+            st.caption(t("layers.expected_help"))
+            headers = {key: t(f"layers.col_{key}") for key in ("pretrained", "random", "control", "selectivity")}
+            header, rows = lab.probe_rows(reports, headers, t("layers.col_layer"))
+            st.dataframe([dict(zip(header, row)) for row in rows], hide_index=True)
+            download_buttons(
+                f"probe_{task}",
+                lambda: (header, rows),
+                data=lambda: {"model": bundle.name, "task": task, "runs": reports},
+                key="layers_probe",
+            )
+
+    # --- 2. geometry ----------------------------------------------------------------------------------------------
+    st.subheader(t("layers.geometry_header"))
+    st.markdown(t("layers.geometry_intro"))
+    word_columns = st.columns([2, 2, 1], vertical_alignment="bottom")
+    with word_columns[0]:
+        st.text_input(
+            t("layers.word"),
+            max_chars=SETTINGS["layers_word"].high,
+            help=t("layers.word_help"),
+            **keep("layers_word"),
+        )
+    with word_columns[1]:
+        st.slider(
+            t("layers.contexts"),
+            SETTINGS["layers_contexts"].low,
+            SETTINGS["layers_contexts"].high,
+            **keep("layers_contexts"),
+        )
+    with word_columns[2]:
+        st.button(
+            t("layers.run_geometry"),
+            type="primary",
+            on_click=_ran,
+            args=("layers_geometry_ran",),
+            key="layers_run_geometry",
+        )
+    word, n_contexts = st.session_state["layers_word"].strip(), st.session_state["layers_contexts"]
+
+    if not st.session_state["layers_geometry_ran"]:
+        st.info(t("layers.geometry_waiting"))
+    else:
+        vectors, anisotropy = {}, {}
+        try:
+            contexts = lab.word_contexts(word, n_contexts)
+            with st.spinner(t("layers.measuring")):
+                for init in INITS:
+                    anisotropy[init] = lab.anisotropy(spec, init, contexts.language)
+                    vectors[init] = lab.word_vectors(spec, word, n_contexts, init)
+        except data.ContextError as error:
+            values = dict(error.values)
+            if "language" in values:  # the corpus searched, by name
+                values["corpus"] = t(f"layers.corpus_{values.pop('language')}")
+            st.warning(t(f"layers.word_error_{error.code}", **values))
+        except (FetchError, OSError, ValueError) as error:
+            st.warning(t("layers.word_error", error=error))
+        if vectors:
+            kept = len(vectors["pretrained"].texts)
+            corpus = t(f"layers.corpus_{contexts.language}")
+            st.caption(t("layers.found_contexts", n=kept, word=word, corpus=corpus))
+            self_similarity = {init: vectors[init].self_similarity for init in INITS}
+            series = {f"anisotropy_{i}": anisotropy[i] for i in INITS}
+            series |= {f"self_similarity_{i}": self_similarity[i] for i in INITS}
+            chart = charts.geometry_by_layer(
+                series,
+                {key: t(f"layers.series_{key}") for key in series},
+                layer_title=t("layers.axis_layer"),
+                value_title=t("layers.axis_cosine"),
+                title=t("layers.geometry_title", word=word),
+            )
+            plot(
+                chart,
+                key="layers_geometry",
+                summary=charts.series_summary(
+                    series, {key: t(f"layers.series_{key}") for key in series}, t("layers.summary_geometry")
+                ),
+            )
+            headers = {f"{m}_{i}": t(f"layers.col_{m}_{i}") for m in ("anisotropy", "self_similarity") for i in INITS}
+            header, rows = lab.geometry_rows(anisotropy, self_similarity, headers, t("layers.col_layer"))
+            st.dataframe([dict(zip(header, row)) for row in rows], hide_index=True)
+            download_buttons(
+                f"geometry_{word}",
+                lambda: (header, rows),
+                data=lambda: {
+                    "model": bundle.name,
+                    "word": word,
+                    "anisotropy": anisotropy,
+                    "self_similarity": self_similarity,
+                },
+                key="layers_geometry",
+            )
+
+            st.markdown(f"**{t('layers.projection_header', word=word, n=kept)}**")
+            init_names = {init: t(f"layers.model_{init}") for init in INITS}
+            shown = st.radio(
+                t("layers.projection_init"),
+                INITS,
+                format_func=init_names.get,
+                horizontal=True,
+                key="layers_projection_init",
+            )
+            chosen = vectors[shown]
+            panels = charts.pca_panels(
+                chosen.coords,
+                chosen.explained,
+                chosen.labels,
+                chosen.texts,
+                panel_title=t("layers.panel_title"),
+                other_label=t("layers.other_label"),
+            )
+            plot(
+                panels,
+                key="layers_projection",
+                summary=charts.pca_summary(
+                    chosen.coords,
+                    chosen.explained,
+                    chosen.labels,
+                    t("layers.summary_projection"),
+                    t("layers.summary_projection_single"),
+                ),
+            )
+            st.caption(t("layers.projection_note"))
+            header, rows = lab.projection_rows(
+                chosen, t("layers.col_sentence"), t("layers.col_label"), t("layers.col_pc")
+            )
+            download_buttons(f"projection_{word}_{shown}", lambda: (header, rows), key="layers_projection")
+
+    st.caption(t("layers.share_hint"))

@@ -1,0 +1,110 @@
+"""NSP lab: does sentence B follow sentence A? (Devlin et al. 2019, section 3.1, "Task #2")
+
+Real pairs drawn as pre-training draws them, or two typed sentences; the input layout and the model's answer."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from app.core import models, ui
+from app.core.i18n import t
+from app.core.state import SETTINGS, PageContext, keep
+from app.nsp import charts
+from app.nsp.samples import draw_pair, load_samples, pair_record, pair_text, provenance
+
+
+def render(context: PageContext) -> None:
+    """The page, drawn for one run."""
+    st.title(t("nsp.title"))
+    st.markdown(t("nsp.intro"))
+    ui.preformatted(t("nsp.examples"))
+    spec, bundle = context.spec, context.bundle
+    ui.require_pretraining_head(bundle, "nsp")
+    example_next = ui.run_or_explain(models.next_sentence, spec, t("nsp.example_a"), t("nsp.example_b_next"))
+    example_not = ui.run_or_explain(models.next_sentence, spec, t("nsp.example_a"), t("nsp.example_b_not"))
+    if example_next is not None and example_not is not None:
+        st.markdown(t("nsp.examples_live", p_next=example_next.is_next, p_not=example_not.is_next))
+    st.caption(t("nsp.cls_note"))
+
+    def _next_draw() -> None:
+        st.session_state["nsp_draw"] += 1
+
+    # A plain dict for the labels: a format_func must not read the session (AppTest calls it outside a run).
+    mode_labels = {mode: t(f"nsp.mode_{mode}") for mode in SETTINGS["nsp_mode"].options}
+    mode = st.radio(t("nsp.mode"), tuple(mode_labels), format_func=mode_labels.get, horizontal=True, **keep("nsp_mode"))
+    origin = None
+    if mode == "sample":
+        st.markdown(t("nsp.sample_intro", source=t("nsp.sample_source")))
+        st.button(t("nsp.sample_again"), on_click=_next_draw, key="nsp_sample_again", icon=":material/casino:")
+        draw = st.session_state["nsp_draw"]
+        samples = load_samples()
+        pair = draw_pair(samples, context.lang, draw)
+        first, second = pair_text(pair)
+        truth = pair.is_next
+        origin = provenance(samples, pair)
+        st.caption(t("nsp.draw_number", n=draw + 1))
+    else:
+        st.markdown(t("nsp.type_intro"))
+        first = context.text
+        # One box per language, so switching language shows that language's default instead of the other's.
+        second = st.text_input(t("nsp.sentence_b"), value=t("nsp.second_default"), key=f"nsp_second_{context.lang}")
+        truth = None
+
+    left, right = st.columns(2)
+    left.markdown(f"**{t('nsp.sentence_a')}**")
+    ui.preformatted(first, left)
+    right.markdown(f"**{t('nsp.sentence_b')}**")
+    ui.preformatted(second, right)
+    if truth is not None:
+        st.markdown(t("nsp.truth_next") if truth else t("nsp.truth_not"))
+        a, b = origin["source_id_a"], origin["source_id_b"]
+        named = {
+            f"{what}_{side}": t(f"nsp.{what}_{source}")
+            for side, source in (("a", a), ("b", b))
+            for what in ("source", "licence")
+        }
+        st.caption(t("nsp.source_line" if a == b else "nsp.source_line_two", **named))
+
+    result = ui.run_or_explain(models.next_sentence, spec, first, second)
+    if result is None:
+        st.stop()
+    ui.truncation_notice(result, bundle.tokenizer.max_length)
+
+    st.subheader(t("nsp.layout_header"))
+    st.markdown(t("nsp.layout_note"))
+    segment_labels = [t("nsp.segment_a"), t("nsp.segment_b")]
+    ui.static_figure(
+        charts.segment_strip(
+            result.tokens,
+            result.token_type_ids,
+            result.special,
+            segment_labels=segment_labels,
+            position_label=t("nsp.position"),
+            title=t("nsp.strip_title"),
+        ),
+        summary=charts.segment_summary(result.token_type_ids, t("nsp.summary_strip")),
+    )
+
+    st.subheader(t("nsp.prediction_header"))
+    gauge_column, verdict_column = st.columns([1, 1])
+    with gauge_column:
+        ui.plot(
+            charts.is_next_gauge(result.is_next, title=t("nsp.gauge_title")),
+            key="nsp_gauge",
+            summary=charts.gauge_summary(result.is_next, t("nsp.summary_gauge_above"), t("nsp.summary_gauge_below")),
+        )
+    with verdict_column:
+        says_next = result.is_next >= 0.5
+        st.markdown(t("nsp.verdict_next", p=result.is_next) if says_next else t("nsp.verdict_not", p=result.is_next))
+        if truth is not None:
+            st.markdown(t("nsp.verdict_right") if says_next == truth else t("nsp.verdict_wrong"))
+        if bundle.fresh_keys:
+            st.info(t("common.untrained"))
+        record = pair_record(first, second, truth, result.is_next, origin)
+        header = [t("nsp.col_a"), t("nsp.col_b"), t("nsp.col_truth"), t("nsp.col_prob")]
+        ui.download_buttons(
+            "nsp_pair",
+            lambda: (header, [[first, second, "" if truth is None else truth, round(result.is_next, 6)]]),
+            data=lambda: {**record, "tokens": result.tokens, "token_type_ids": result.token_type_ids},
+            key="nsp_pair",
+        )

@@ -1,0 +1,149 @@
+"""Background live pre-training jobs for the "Watch BERT learn" page.
+
+A job is one run of ``model.training.live`` or an experiment: two runs with the same seed and budget that
+differ in one choice (``EXPERIMENTS``), one after the other. Each run trains in a child process
+(``app.core.training_process``, as fine-tuning does) and reports a record per evaluation, which the page polls.
+Jobs share the classroom's training slots and queue with fine-tuning (``app.core.jobs``,
+``BERT_LAB_MAX_TRAININGS``); a job lives only as long as its owner token (the session's), so a closed tab
+ends its run. Plain Python: no Streamlit here.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from app.core.jobs import ACTIVE, DONE, FAILED, QUEUED, RUNNING, STOPPED, BackgroundJob, Owner, queue_position
+from app.core.training_process import LiveRequest, TrainingFailed, train_in_process
+from model.training.live import live_settings
+from model.training.pretrain import PretrainSettings
+
+log = logging.getLogger(__name__)
+
+SINGLE = "single"
+# Each experiment: (run name, the one setting it changes) in order; the first is the preset itself.
+EXPERIMENTS: dict[str, tuple[tuple[str, dict], ...]] = {
+    SINGLE: (("preset", {}),),
+    "mask_rate": (("rate_15", {"mask_rate": 0.15}), ("rate_40", {"mask_rate": 0.40})),
+    "mask_mix": (("mix_80_10_10", {}), ("all_mask", {"mask_prob": 1.0, "random_prob": 0.0})),
+    "nsp": (("with_nsp", {}), ("without_nsp", {"nsp": False})),
+}
+
+
+@dataclass(frozen=True)
+class LiveSnapshot:
+    id: str
+    status: str
+    lang: str
+    experiment: str
+    runs: tuple[str, ...]
+    current_run: str | None
+    budget: float  # seconds per run
+    ahead: int
+    records: dict[str, tuple[dict, ...]]  # per run, one record per evaluation
+    error: str | None
+    stop_reason: str | None
+    settings: dict[str, PretrainSettings]
+
+    @property
+    def finished(self) -> bool:
+        return self.status not in ACTIVE
+
+
+class LiveJob(BackgroundJob):
+    """One session's live pre-training run or experiment in a background thread."""
+
+    thread_name = "live-job"
+
+    def __init__(self, owner: Owner, lang: str, experiment: str, budget: float):
+        if experiment not in EXPERIMENTS:
+            raise ValueError(f"experiment must be one of {', '.join(EXPERIMENTS)}, not {experiment!r}")
+        super().__init__(owner)
+        self.lang, self.experiment, self.budget = lang, experiment, float(budget)
+        self.settings = {
+            name: live_settings(lang, max_seconds=self.budget, **changes) for name, changes in EXPERIMENTS[experiment]
+        }
+        self._status, self._current, self._error, self._stop_reason = QUEUED, None, None, None
+        self._records: dict[str, list[dict]] = {name: [] for name in self.settings}
+
+    def snapshot(self) -> LiveSnapshot:
+        with self._lock:
+            return LiveSnapshot(
+                id=self.id,
+                status=self._status,
+                lang=self.lang,
+                experiment=self.experiment,
+                runs=tuple(self.settings),
+                current_run=self._current,
+                budget=self.budget,
+                ahead=queue_position(self) if self._status == QUEUED else 0,
+                records={name: tuple(r) for name, r in self._records.items()},
+                error=self._error,
+                stop_reason=self._stop_reason,
+                settings=dict(self.settings),
+            )
+
+    def _finish(self, status: str, error: str | None = None) -> None:
+        with self._lock:
+            self._status, self._current, self._error = status, None, error
+            if status == STOPPED:
+                self._stop_reason = "owner" if self._owner_gone() else "user"
+
+    def _run(self) -> None:
+        slot = self._wait_for_slot()
+        if slot is None:
+            self._finish(STOPPED)
+            return
+        try:
+            with self._lock:
+                self._status = RUNNING
+            for name, settings in self.settings.items():
+                if self._should_stop():
+                    break
+                with self._lock:
+                    self._current = name
+
+                def record(entry: dict, name=name) -> None:
+                    with self._lock:
+                        self._records[name].append(entry)
+
+                finished = train_in_process(
+                    LiveRequest(self.lang, settings),
+                    on_step=record,
+                    on_evaluating=lambda: None,
+                    should_stop=self._stop.is_set,
+                    abandoned=self._owner_gone,
+                )
+                if finished is None:
+                    break
+            self._finish(STOPPED if self._should_stop() else DONE)
+        except Exception as e:  # everything the thread raises must reach the page
+            log.exception("live pre-training job %s failed", self.id)
+            self._finish(FAILED, str(e) if isinstance(e, TrainingFailed) else f"{type(e).__name__}: {e}")
+        finally:
+            slot.release()
+
+
+def start(owner: Owner, lang: str, experiment: str, budget: float) -> LiveJob:
+    return LiveJob(owner, lang, experiment, budget).start()
+
+
+def last_record(snapshot: LiveSnapshot, run: str | None = None) -> dict | None:
+    """The latest evaluation of ``run`` (default: the one training now, else the last with records)."""
+    names = [run] if run else ([snapshot.current_run] if snapshot.current_run else list(reversed(snapshot.runs)))
+    for name in names:
+        if snapshot.records.get(name):
+            return snapshot.records[name][-1]
+    return None
+
+
+def elapsed_share(snapshot: LiveSnapshot) -> float:
+    """How far the job is, 0..1, by the runs' seconds against their budgets."""
+    if snapshot.status == DONE:
+        return 1.0
+    done = 0.0
+    for name in snapshot.runs:
+        records = snapshot.records[name]
+        if records:
+            done += min(1.0, records[-1]["seconds"] / snapshot.budget)
+    return min(1.0, done / len(snapshot.runs))
