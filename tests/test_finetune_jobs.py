@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 import torch
 
-from app.core import training_process
 from app.core import jobs as core_jobs
+from app.core import training_process
 from app.core.jobs import Owner, queue_length
 from app.finetune import jobs
 from model.checkpoint import LoadedBert

@@ -10,7 +10,10 @@ import torch
 from apptest_helpers import dataset, read_boxes, read_legend
 
 from app.core.charts import left_to_right
+from app.core.models import has_mlm_head
 from app.core.palette import BLUE, ORANGE
+from app.core.tokens import escape_markdown, token_surface
+from app.fill_mask import logic as fill_lab
 from app.fill_mask.charts import prediction_bars
 from app.masking import logic as lab
 from app.masking.charts import OUTCOME_COLORS, convergence_chart, token_strip
@@ -190,7 +193,7 @@ def test_predict_chosen_with_nothing_chosen_and_without_mlm_head(bundle, tokeniz
     empty = lab.draw_masking(tokenizer.encode("[MASK]"), tokenizer, seed=0)
     assert lab.predict_chosen(bundle, empty) == []
     classifier = LoadedBert(torch.nn.Linear(2, 2), tokenizer, "classifier", None)
-    assert not lab.has_mlm_head(classifier) and lab.has_mlm_head(bundle)
+    assert not has_mlm_head(classifier) and has_mlm_head(bundle)
     with pytest.raises(InputError):
         lab.predict_chosen(classifier, empty)
 
@@ -242,47 +245,47 @@ def test_mask_selected_replaces_the_chosen_pieces(tokenizer):
     text = "She opened the door."
     enc = tokenizer.encode(text)
     door = enc.tokens.index("door")
-    masked = lab.mask_selected(text, enc.offsets, [door, 1])
+    masked = fill_lab.mask_selected(text, enc.offsets, [door, 1])
     assert masked == "[MASK] opened the [MASK]."
     again = tokenizer.encode(masked)
-    assert lab.mask_positions(again, tokenizer.mask_token_id) == [1, 4]
-    assert lab.mask_selected(text, enc.offsets, []) == text
-    assert lab.mask_selected(text, enc.offsets, [0, 99]) == text  # [CLS] and out-of-range positions do nothing
+    assert fill_lab.mask_positions(again, tokenizer.mask_token_id) == [1, 4]
+    assert fill_lab.mask_selected(text, enc.offsets, []) == text
+    assert fill_lab.mask_selected(text, enc.offsets, [0, 99]) == text  # [CLS] and out-of-range positions do nothing
 
 
 def test_mask_selected_on_chinese_and_word_pieces(tokenizer):
     text = "我去电影场看电影"
     enc = tokenizer.encode(text)
-    assert lab.mask_selected(text, enc.offsets, [3]) == "我去[MASK]影场看电影"
+    assert fill_lab.mask_selected(text, enc.offsets, [3]) == "我去[MASK]影场看电影"
     pieces = tokenizer.encode("unaffable")
-    masked = lab.mask_selected("unaffable", pieces.offsets, [1, 2])
+    masked = fill_lab.mask_selected("unaffable", pieces.offsets, [1, 2])
     assert masked.startswith("[MASK][MASK]")
-    assert lab.mask_positions(tokenizer.encode(masked), tokenizer.mask_token_id) == [1, 2]
+    assert fill_lab.mask_positions(tokenizer.encode(masked), tokenizer.mask_token_id) == [1, 2]
 
 
 def test_maskable_positions_skip_specials_and_typed_masks(tokenizer):
     enc = tokenizer.encode("the [MASK] door opened")
-    assert lab.maskable_positions(enc, tokenizer.mask_token_id, 10) == [1, 3, 4]
-    assert lab.maskable_positions(enc, tokenizer.mask_token_id, 2) == [1, 3]
+    assert fill_lab.maskable_positions(enc, tokenizer.mask_token_id, 10) == [1, 3, 4]
+    assert fill_lab.maskable_positions(enc, tokenizer.mask_token_id, 2) == [1, 3]
 
 
 def test_pill_labels_are_escaped_and_distinct():
-    labels = lab.pill_labels(["[CLS]", "the", "**x**", "the", "the"], [1, 2, 3, 4])
+    labels = fill_lab.pill_labels(["[CLS]", "the", "**x**", "the", "the"], [1, 2, 3, 4])
     assert labels[2] == r"\*\*x\*\*"
     assert len(set(labels.values())) == 4 and labels[3].strip("\u200b") == "the"
     text = "go 🎉"
-    surface = lab.token_surface(text, [(0, 0), (0, 2), (3, 4), (0, 0)])
+    surface = token_surface(text, [(0, 0), (0, 2), (3, 4), (0, 0)])
     assert surface == ["", "go", "🎉", ""]
-    assert lab.readable_tokens(["[CLS]", "go", "[UNK]", "[SEP]"], surface) == ["[CLS]", "go", "🎉", "[SEP]"]
+    assert fill_lab.readable_tokens(["[CLS]", "go", "[UNK]", "[SEP]"], surface) == ["[CLS]", "go", "🎉", "[SEP]"]
 
 
 def test_context_around_splits_left_and_right():
     tokens = ["[CLS]", "我", "去", "[MASK]", "场", "看", "[SEP]"]
     special = [True, False, False, False, False, False, True]
-    assert lab.context_around(tokens, special, 3) == ("我 去", "场 看")
-    assert lab.context_around(tokens, special, 1) == ("", "去 [MASK] 场 看")
+    assert fill_lab.context_around(tokens, special, 3) == ("我 去", "场 看")
+    assert fill_lab.context_around(tokens, special, 1) == ("", "去 [MASK] 场 看")
     special = [True] + [False] * 31 + [True]
-    left, right = lab.context_around(["[CLS]"] + ["a"] * 30 + ["[MASK]", "[SEP]"], special, 31, limit=5)
+    left, right = fill_lab.context_around(["[CLS]"] + ["a"] * 30 + ["[MASK]", "[SEP]"], special, 31, limit=5)
     assert left == "… a a a a a" and right == ""
 
 
@@ -294,9 +297,9 @@ def test_prediction_rows_cover_both_kinds():
         [MaskPredictions(1, [Prediction("a", 5, 0.6), Prediction("b", 6, 0.3)])],
         False,
     )
-    rows = lab.prediction_rows({"bidirectional": result, "causal": result})
+    rows = fill_lab.prediction_rows({"bidirectional": result, "causal": result})
     assert len(rows) == 4 and rows[0] == ["bidirectional", 1, 1, 1, "a", 5, 0.6]
-    assert len(rows[0]) == len(lab.PREDICTION_HEADER)
+    assert len(rows[0]) == len(fill_lab.PREDICTION_HEADER)
 
 
 @pytest.mark.parametrize(
@@ -313,7 +316,7 @@ def test_prediction_rows_cover_both_kinds():
     ],
 )
 def test_escape_markdown_leaves_no_markup(hostile):
-    escaped = lab.escape_markdown(hostile)
+    escaped = escape_markdown(hostile)
     assert "<" not in escaped and ">" not in escaped
     for special in "*_[]()$:#`":
         assert escaped.count(special) == escaped.count("\\" + special)

@@ -9,9 +9,9 @@ from apptest_helpers import charts, open_app_page, preformatted
 from streamlit.testing.v1 import AppTest
 
 from app.core.text.common import TEXT as COMMON
+from app.core.tokens import escape_markdown
 from app.fill_mask.charts import BIDIRECTIONAL_COLOR, CAUSAL_COLOR, ITERATIVE_COLOR
 from app.fill_mask.text import TEXT
-from app.masking.logic import escape_markdown
 
 
 def open_page(lang: str, text: str | None = None) -> AppTest:

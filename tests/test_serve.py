@@ -64,7 +64,7 @@ def test_the_warm_up_imports_what_a_first_page_run_would():
     """The first visitor's attention page took 0.6 s longer than the next one's, importing pandas (pyarrow loads
     it for a chart's first table), Streamlit's emoji pattern and the app's own modules: the warm-up does that."""
     code = (
-        "import sys, serve; from app import heads_lab, models; "
+        "import sys, serve; from app.core import models; from app.heads import logic as heads_lab; "
         "models.warm_up = heads_lab.statistics = lambda *args: None; "
         "before = set(sys.modules); serve.warm_up(); "
         f"print(sorted(m for m in {FIRST_RUN_IMPORTS!r} if m in set(sys.modules) - before))"

@@ -6,13 +6,13 @@ import streamlit as st
 
 from app.attention import charts
 from app.attention.bertviz_view import BERTVIZ_WORDS, MAX_BERTVIZ_TOKENS
+from app.attention.results import bertviz_document
 from app.core import attention_stats as stats
 from app.core.charts import strongest_link
 from app.core.i18n import t
 from app.core.models import (
     attention,
     before_after_pairs,
-    bertviz_document,
     finetuned_choices,
     finetuned_label,
     head_change,

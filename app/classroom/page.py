@@ -16,10 +16,11 @@ from app.classroom import session
 from app.classroom.charts import guess_bars, guesses_summary
 from app.classroom.store import MAX_GUESS, RoomGone, tally
 from app.core import models, ui
+from app.core.errors import explain
 from app.core.i18n import t
 from app.core.state import PageContext
+from app.core.tokens import escape_markdown
 from app.fill_mask.charts import prediction_bars, predictions_summary
-from app.masking.logic import escape_markdown
 from model.inference import InputError, Prediction
 
 
@@ -124,7 +125,7 @@ def render(context: PageContext) -> None:
             try:
                 seen = len(models.fill_mask(context.spec, sentence, TOP_K, False).masks)
             except InputError as error:
-                problem = ui.explain(error)
+                problem = explain(error)
             else:
                 problem = t("classroom.quiz_one_mask", n=seen) if seen != 1 else None  # cut off past the length
         if problem is None:
@@ -144,7 +145,7 @@ def render(context: PageContext) -> None:
         try:
             result = models.fill_mask(context.spec, quiz.sentence, TOP_K, False)
         except InputError as error:  # the question was checked when asked; the model may have changed since
-            st.session_state["classroom_ask_problem"] = ui.explain(error)
+            st.session_state["classroom_ask_problem"] = explain(error)
             return
         if len(result.masks) != 1:
             st.session_state["classroom_ask_problem"] = t("classroom.quiz_one_mask", n=len(result.masks))

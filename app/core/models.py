@@ -19,8 +19,9 @@ from pathlib import Path
 
 import streamlit as st
 
-from app.attention import bertviz_view
 from app.core import attention_stats
+from app.core.errors import explain
+from app.core.i18n import t
 from model import inference
 from model.checkpoint import CheckpointError, LoadedBert, load
 
@@ -115,8 +116,6 @@ def chosen_spec() -> str:
 def display_name(bundle: LoadedBert) -> str:
     """What a page calls the model: the embedded one by its name in the session's language, a folder by its
     own name (not the server's path to it)."""
-    from app.core.i18n import t
-
     if bundle.name == "embedded":
         return t("common.model_embedded_name")
     if bundle.name.startswith(FINETUNED_PREFIX):
@@ -131,8 +130,6 @@ def spec_display_name(spec: str) -> str:
 
 
 def finetuned_label(task: str, init: str) -> str:
-    from app.core.i18n import t
-
     return t("common.model_finetuned", task=t(f"finetune.task_{task}"), run=t(f"finetune.init_{init}"))
 
 
@@ -141,9 +138,6 @@ def load_chosen_model() -> tuple[LoadedBert, str]:
 
     The sidebar calls this once per run, before the page, and hands both to the page in its ``PageContext``.
     """
-    from app.core.i18n import t
-    from app.core.ui import explain
-
     spec = chosen_spec()
     try:
         if spec in _LOADED_ONCE:
@@ -159,6 +153,11 @@ def load_chosen_model() -> tuple[LoadedBert, str]:
         st.sidebar.error(t("common.model_failed", error=explain(e)))
         st.sidebar.info(t("common.using_fallback"))
         return get_model("embedded"), "embedded"
+
+
+def has_mlm_head(bundle: LoadedBert) -> bool:
+    """A fine-tuned classifier has no vocabulary head (nor the NSP head beside it): it cannot fill in a [MASK]."""
+    return hasattr(bundle.model, "cls")
 
 
 def available_folders() -> list[str]:
@@ -213,31 +212,6 @@ def attention(spec: str, text: str, pair: str | None = None, causal: bool = Fals
 def head_statistics(spec: str, text: str, pair: str | None, causal: bool) -> dict:
     result = attention(spec, text, pair, causal)
     return attention_stats.head_statistics(result.attentions, result.special)
-
-
-# A resource, not data: the document is an immutable string of some 0.4 MB, shared rather than pickled per call.
-@st.cache_resource(max_entries=32, ttl=CACHE_TTL, show_spinner=False)
-def bertviz_document(
-    spec: str,
-    text: str,
-    pair: str | None,
-    causal: bool,
-    view: str,
-    layers: tuple[int, ...],
-    labels: tuple[tuple[str, str], ...],
-) -> str:
-    result = attention(spec, text, pair, causal)
-    common = {
-        "tokens_b_start": attention_stats.sentence_b_start(result.token_type_ids),
-        "layers": list(layers),
-        "labels": dict(labels),
-    }
-    if view == "head":
-        # It holds every layer and shows one at a time: the one the Layer selector chose, read in the browser
-        # from the page's URL ("layer" is always in it). A change of layer or head therefore sends the very
-        # same document, and the browser keeps the frame instead of parsing a new one.
-        return bertviz_view.head_view_html(result.attentions, result.tokens, follow_parent_url="layer", **common)
-    return bertviz_view.model_view_html(result.attentions, result.tokens, **common)
 
 
 @st.cache_data(max_entries=64, ttl=CACHE_TTL, show_spinner=False)

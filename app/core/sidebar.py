@@ -14,7 +14,7 @@ from app.core.models import (
     models_dir,
 )
 from app.core.state import DEFAULT_TEXT, MAX_URL_TEXT, PageContext, keep
-from app.masking.logic import escape_markdown
+from app.core.tokens import escape_markdown
 from model.modeling import count_parameters
 
 LANGUAGE_NAMES = {"zh": "中文", "en": "English"}

@@ -11,22 +11,12 @@ from collections.abc import Callable
 import streamlit as st
 
 from app.core.charts import Chart, accessible_name, presented
+from app.core.errors import explain
 from app.core.i18n import t
 from app.core.markup import FIGURE_CSS, chart_title
-from app.core.models import display_name
-from app.masking.logic import escape_markdown, has_mlm_head
-from model.checkpoint import CheckpointError
+from app.core.models import display_name, has_mlm_head
+from app.core.tokens import escape_markdown
 from model.inference import InputError
-
-
-def explain(error: InputError | CheckpointError) -> str:
-    """The error in the session's language (the model's English message where no translation exists)."""
-    if getattr(error, "code", None) is None:
-        return str(error)
-    kind = "checkpoint" if isinstance(error, CheckpointError) else "error"
-    key = f"common.{kind}_{error.code}"
-    text = t(key, **error.values)
-    return str(error) if text == key else text
 
 
 def require_pretraining_head(bundle, head: str) -> None:

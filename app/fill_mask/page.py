@@ -12,8 +12,11 @@ import hashlib
 import streamlit as st
 
 from app.core import model_facts, models, ui
+from app.core.errors import explain
 from app.core.i18n import t
 from app.core.state import SETTINGS, PageContext, keep, sentence_now, start_in_language
+from app.core.tokens import escape_markdown, token_surface
+from app.fill_mask import logic as lab
 from app.fill_mask.charts import (
     fill_order_bars,
     fill_order_summary,
@@ -22,7 +25,6 @@ from app.fill_mask.charts import (
     prediction_bars,
     predictions_summary,
 )
-from app.masking import logic as lab
 from model.inference import InputError
 
 
@@ -53,7 +55,7 @@ def render(context: PageContext) -> None:
         label_column.markdown(label)
         for column, key in zip(example_columns, keys):
             column.button(
-                lab.escape_markdown(t(f"fill_mask.{key}")), on_click=_load_example, args=(key,), key=f"fill_mask_{key}"
+                escape_markdown(t(f"fill_mask.{key}")), on_click=_load_example, args=(key,), key=f"fill_mask_{key}"
             )
 
     def _apply_picks(pick_key: str, base_text: str, offsets: list) -> None:
@@ -89,7 +91,7 @@ def render(context: PageContext) -> None:
         if clickable:
             # One widget per base sentence: a new sentence starts with nothing picked.
             pick_key = "fill_mask_pick_" + hashlib.sha1(base.encode("utf-8", "surrogatepass")).hexdigest()[:16]
-            readable = lab.readable_tokens(base_enc.tokens, lab.token_surface(base, base_enc.offsets))
+            readable = lab.readable_tokens(base_enc.tokens, token_surface(base, base_enc.offsets))
             labels = lab.pill_labels(readable, clickable[:MAX_PILLS])
             st.pills(
                 t("fill_mask.pick_label"),
@@ -125,7 +127,7 @@ def render(context: PageContext) -> None:
         bidirectional = ui.run_or_explain(models.fill_mask, spec, text, top_k, False)
         if bidirectional is None:
             return
-        readable = lab.readable_tokens(enc.tokens, lab.token_surface(text, enc.offsets))
+        readable = lab.readable_tokens(enc.tokens, token_surface(text, enc.offsets))
         if decode == "iterative":
             iterative_results(text, enc, readable, bidirectional, top_k)
             return
@@ -133,7 +135,7 @@ def render(context: PageContext) -> None:
         ui.truncation_notice(bidirectional, bundle.tokenizer.max_length)
         if len(bidirectional.masks) > 1:  # what the independent guesses say together
             guessed = lab.top_guess_text(text, enc.offsets, bidirectional)
-            st.markdown(t("fill_mask.filled_independent", text=lab.escape_markdown(guessed)))
+            st.markdown(t("fill_mask.filled_independent", text=escape_markdown(guessed)))
         st.caption(t("fill_mask.compare_note"))
         total = len(bidirectional.masks)
         if total > MAX_PANELS:
@@ -146,8 +148,8 @@ def render(context: PageContext) -> None:
             st.caption(
                 t(
                     "fill_mask.context",
-                    left=lab.escape_markdown(left) or nothing,
-                    right=lab.escape_markdown(right) or nothing,
+                    left=escape_markdown(left) or nothing,
+                    right=escape_markdown(right) or nothing,
                 )
             )
             both_column, left_column = st.columns(2)
@@ -185,10 +187,10 @@ def render(context: PageContext) -> None:
         st.markdown(
             t(
                 "fill_mask.filled_independent",
-                text=lab.escape_markdown(lab.top_guess_text(text, enc.offsets, independent)),
+                text=escape_markdown(lab.top_guess_text(text, enc.offsets, independent)),
             )
         )
-        st.markdown(t("fill_mask.filled_iterative", text=lab.escape_markdown(iterative.filled_text)))
+        st.markdown(t("fill_mask.filled_iterative", text=escape_markdown(iterative.filled_text)))
         mask_numbers = {mask.index: number for number, mask in enumerate(independent.masks, start=1)}
         ui.plot(
             fill_order_bars(
@@ -204,9 +206,7 @@ def render(context: PageContext) -> None:
             n = round_of[mask.index]
             st.markdown("##### " + t("fill_mask.mask_heading", number=number, position=mask.index + 1))
             left, right = lab.context_around(seen_in_round[n], iterative.special, mask.index)
-            seen = " ".join(
-                part for part in (lab.escape_markdown(left), "**\\[MASK\\]**", lab.escape_markdown(right)) if part
-            )
+            seen = " ".join(part for part in (escape_markdown(left), "**\\[MASK\\]**", escape_markdown(right)) if part)
             st.caption(t("fill_mask.iterative_context", text=seen))  # this mask in bold; earlier rounds' tokens filled
             all_column, one_column = st.columns(2)
             with all_column:
@@ -266,7 +266,7 @@ def render(context: PageContext) -> None:
                     continue
                 results.append(models.pseudo_log_likelihood(spec, line))
             except InputError as e:
-                st.warning(t("fill_mask.score_line_error", line=number, reason=ui.explain(e)))
+                st.warning(t("fill_mask.score_line_error", line=number, reason=explain(e)))
         if not results:
             return
         ui.plot(

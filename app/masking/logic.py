@@ -1,4 +1,4 @@
-"""Pure logic behind the two masked-language-model pages: one MLM draw, many draws, and fill-mask helpers.
+"""Pure logic behind the masking lab: one MLM draw of a sentence, and the statistics of many draws.
 
 Devlin et al. 2019, section 3.1: choose 15% of the tokens; 80% → [MASK], 10% → a random token, 10% unchanged.
 The draw itself is ``model.training.pretraining_data.mask_tokens`` (the code pre-training uses); this module only
@@ -8,7 +8,6 @@ pages show. Nothing here imports Streamlit, so every function is unit-tested on 
 
 from __future__ import annotations
 
-import html
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -16,9 +15,10 @@ from functools import lru_cache
 import numpy as np
 import torch
 
-from app.core.charts import distinct, left_to_right
+from app.core.charts import left_to_right
+from app.core.tokens import candidate_flags, token_surface
 from model.checkpoint import LoadedBert
-from model.inference import FillMaskResult, IterativeFillResult, PllResult, fill_in, pretraining_model
+from model.inference import pretraining_model
 from model.tokenization import BertTokenizer, Encoding
 from model.training.pretraining_data import (
     KEPT,
@@ -186,14 +186,6 @@ class MaskingDraw:
         }
 
 
-def candidate_flags(enc: Encoding, mask_token_id: int) -> list[bool]:
-    """Positions BERT may choose: every wordpiece but [CLS], [SEP], [PAD] and a [MASK] the user typed.
-
-    [UNK] stays a candidate, as in the original pre-training data (it is a real position of the text).
-    """
-    return [not special and token_id != mask_token_id for special, token_id in zip(enc.special, enc.ids)]
-
-
 def draw_masking(
     enc: Encoding, tokenizer: BertTokenizer, *, seed: int, settings: MaskingSettings = MaskingSettings(), text: str = ""
 ) -> MaskingDraw:
@@ -241,11 +233,6 @@ class ChosenPrediction:
     @property
     def correct(self) -> bool:
         return bool(self.top) and self.top[0][0] == self.original
-
-
-def has_mlm_head(bundle: LoadedBert) -> bool:
-    """A fine-tuned classifier has no vocabulary head (nor the NSP head beside it): it cannot fill in a [MASK]."""
-    return hasattr(bundle.model, "cls")
 
 
 def predict_chosen(bundle: LoadedBert, draw: MaskingDraw, top_k: int = 3) -> list[ChosenPrediction]:
@@ -391,132 +378,3 @@ def _statistics(ids, candidates, word_ids, tokenizer, draws, seed, settings) -> 
 
 
 # Fill-mask helpers --------------------------------------------------------------------------------------
-
-
-def mask_positions(enc: Encoding, mask_token_id: int) -> list[int]:
-    return [i for i, token_id in enumerate(enc.ids) if token_id == mask_token_id]
-
-
-def maskable_positions(enc: Encoding, mask_token_id: int, limit: int) -> list[int]:
-    """Positions a reader may click to mask: real wordpieces (no [CLS]/[SEP], no [MASK] already), the first
-    ``limit`` of them so a long text does not become a wall of buttons."""
-    return [i for i, flag in enumerate(candidate_flags(enc, mask_token_id)) if flag][:limit]
-
-
-def pill_labels(tokens: list[str], positions: list[int]) -> dict[int, str]:
-    """Button labels for the clickable tokens: Markdown-escaped, and made distinct with invisible
-    zero-width spaces, because a pills widget reports its selection by label and two "the" would merge."""
-    return dict(zip(positions, distinct([escape_markdown(tokens[p]) for p in positions])))
-
-
-def readable_tokens(tokens: list[str], surface: list[str]) -> list[str]:
-    """The tokens, with every [UNK] replaced by the characters it stands for, so a reader can tell
-    one unknown character from another (the model itself still sees [UNK])."""
-    return [text if token == "[UNK]" and text else token for token, text in zip(tokens, surface)]
-
-
-def token_surface(text: str, offsets: list[tuple[int, int]]) -> list[str]:
-    """The characters of ``text`` behind each token ("" for [CLS] and [SEP])."""
-    return [text[start:end] for start, end in offsets]
-
-
-def mask_selected(text: str, offsets: list[tuple[int, int]], positions, mask: str = "[MASK]") -> str:
-    """``text`` with the wordpieces at ``positions`` replaced by ``mask``, using their character offsets.
-
-    Each piece becomes its own [MASK], so masking "un" and "##aff" of "unaffable" gives "[MASK][MASK]able",
-    which tokenizes back to two masks. Spans are replaced right to left so earlier offsets stay valid.
-    """
-    spans = sorted(
-        {offsets[p] for p in positions if 0 <= p < len(offsets) and offsets[p][1] > offsets[p][0]}, reverse=True
-    )
-    for start, end in spans:
-        text = text[:start] + mask + text[end:]
-    return text
-
-
-def context_around(tokens: list[str], special: list[bool], index: int, limit: int = 12) -> tuple[str, str]:
-    """The wordpieces left and right of ``index`` (without the ones ``special`` flags), at most ``limit``
-    each, as text. With a causal mask the prediction at ``index`` is computed from the left part only.
-    """
-    body = [(i, tok) for i, (tok, flag) in enumerate(zip(tokens, special)) if not flag]
-    left = [tok for i, tok in body if i < index]
-    right = [tok for i, tok in body if i > index]
-    left_text = ("… " if len(left) > limit else "") + " ".join(left[-limit:])
-    right_text = " ".join(right[:limit]) + (" …" if len(right) > limit else "")
-    return left_text, right_text
-
-
-def prediction_rows(results: dict[str, FillMaskResult]) -> list[list]:
-    """One row per (attention kind, mask, rank) for the CSV download."""
-    rows = []
-    for kind, result in results.items():
-        for number, mask in enumerate(result.masks, start=1):
-            for rank, p in enumerate(mask.predictions, start=1):
-                rows.append([kind, number, mask.index, rank, p.token, p.id, round(p.prob, 6)])
-    return rows
-
-
-PREDICTION_HEADER = ["attention", "mask", "position", "rank", "token", "id", "probability"]
-
-
-# Several masks, and scoring sentences --------------------------------------------------------------------
-
-
-def top_guess_text(text: str, offsets: list[tuple[int, int]], result: FillMaskResult) -> str:
-    """``text`` with every [MASK] replaced by its own top guess, each chosen without seeing the others'."""
-    return fill_in(text, offsets, {mask.index: mask.predictions[0].token for mask in result.masks})
-
-
-def tokens_before_rounds(tokens: list[str], result: IterativeFillResult) -> list[list[str]]:
-    """The wordpieces as the model read them in each round of one-at-a-time filling: ``tokens`` (the input's,
-    masks included) with the tokens written in the earlier rounds."""
-    rounds = []
-    for n in range(len(result.steps)):
-        seen = list(tokens)
-        for step in result.steps[:n]:
-            seen[step.index] = step.chosen.token
-        rounds.append(seen)
-    return rounds
-
-
-def iterative_rows(result: IterativeFillResult, mask_numbers: dict[int, int]) -> list[list]:
-    """One row per (round, rank) for the CSV download; ``written`` marks the token put into the sentence."""
-    return [
-        [n, mask_numbers[step.index], step.index, rank, p.token, p.id, round(p.prob, 6), p.id == step.chosen.id]
-        for n, step in enumerate(result.steps, start=1)
-        for rank, p in enumerate(step.predictions, start=1)
-    ]
-
-
-ITERATIVE_HEADER = ["round", "mask", "position", "rank", "token", "id", "probability", "written"]
-
-
-def candidate_lines(text: str, limit: int) -> tuple[list[tuple[int, str]], int]:
-    """The non-blank lines of ``text`` as (line number, line), the first ``limit`` of them, and how many
-    non-blank lines there were."""
-    lines = [(n, line.strip()) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
-    return lines[:limit], len(lines)
-
-
-def score_rows(results: list[PllResult]) -> list[list]:
-    """One row per (sentence, token) for the CSV download, the best-scored sentence first."""
-    ranked = sorted(results, key=lambda r: r.pll, reverse=True)
-    return [
-        [rank, r.text, round(r.pll, 6), position, s.token, round(s.log_prob, 6)]
-        for rank, r in enumerate(ranked, start=1)
-        for position, s in enumerate(r.tokens, start=1)
-    ]
-
-
-SCORE_HEADER = ["rank", "sentence", "pll", "position", "token", "log_prob"]
-
-
-# Showing user text safely --------------------------------------------------------------------------------
-
-_MARKDOWN_SPECIALS = re.compile(r"([\\`*_{}\[\]()#+\-.!|~:$>])")
-
-
-def escape_markdown(text: str) -> str:
-    """User text for a Markdown slot (captions, pill labels): HTML escaped, then every Markdown special
-    backslash-escaped, so ``**bold**``, ``<b>x</b>``, ``$x$`` or ``:red[x]`` appear literally."""
-    return _MARKDOWN_SPECIALS.sub(r"\\\1", html.escape(text, quote=False))

@@ -14,6 +14,7 @@ from app.core import models, ui
 from app.core.i18n import t
 from app.core.palette import BLUE, GREEN, ORANGE, VERMILLION
 from app.core.state import SETTINGS, PageContext, keep
+from app.core.tokens import escape_markdown
 from app.masking import logic as lab
 from app.masking.charts import convergence_chart, convergence_summary, strip_summary, token_strip
 from model.training.pretraining_data import KEPT, MASKED, RANDOM
@@ -118,7 +119,7 @@ def render(context: PageContext) -> None:
     ui.static_figure(strip, strip_summary(draw.outcome[:shown], legend, t("masking.summary_strip")))
     foreign = draw.foreign_replacements()
     if foreign:
-        named = "  ".join(map(lab.escape_markdown, foreign[:MAX_FOREIGN_NAMED])) + (
+        named = "  ".join(map(escape_markdown, foreign[:MAX_FOREIGN_NAMED])) + (
             " …" if len(foreign) > MAX_FOREIGN_NAMED else ""
         )
         st.caption(t("masking.random_from_vocabulary", tokens=named))
@@ -133,7 +134,7 @@ def render(context: PageContext) -> None:
     ui.download_buttons("mlm_draw", lambda: (draw.ROW_HEADER, draw.rows()), data=draw.to_json, key="masking_draw")
 
     if st.toggle(t("masking.predict_toggle"), key="masking_predict"):
-        if not lab.has_mlm_head(bundle):
+        if not models.has_mlm_head(bundle):
             st.info(ui.missing_head(bundle, "mlm"))
         else:
             st.caption(t("masking.predict_caption"))
