@@ -174,7 +174,7 @@ def _add_precision(p) -> None:
 
 def _init_choice(text: str) -> str:
     """A start keyword, or a folder an earlier pre-training run exported."""
-    from .pretrain import INIT_KEYWORDS
+    from .starting_model import INIT_KEYWORDS
 
     if text in INIT_KEYWORDS or (Path(text) / "config.json").is_file():
         return text
@@ -246,7 +246,8 @@ def cmd_card(args) -> None:
 
 
 def cmd_pretrain(args) -> None:
-    from . import pretrain as pt
+    from .pretrain import PretrainSettings
+    from .pretrain_job import PretrainJob, run_job
 
     if (args.distill or args.add_layer_after) and (args.preset == "live" or args.init in ("minilm", "scratch")):
         raise UsageError("--distill and --add-layer-after change trained weights: continue from embedded or a folder")
@@ -257,9 +258,9 @@ def cmd_pretrain(args) -> None:
     if args.preset == "live":
         cmd_pretrain_live(args)
         return
-    settings = pt.PretrainSettings(
+    settings = PretrainSettings(
         steps=args.steps or 2000,
-        mask_rate=pt.PretrainSettings.mask_rate if args.mask_rate is None else args.mask_rate,
+        mask_rate=PretrainSettings.mask_rate if args.mask_rate is None else args.mask_rate,
         mask_prob=1.0 if args.all_mask else 0.8,
         random_prob=0.0 if args.all_mask else 0.1,
         whole_word=args.whole_word,
@@ -280,7 +281,7 @@ def cmd_pretrain(args) -> None:
         bf16=PRECISIONS[args.precision],
         seed=args.seed,
     )
-    job = pt.PretrainJob(
+    job = PretrainJob(
         init=args.init,
         command=" ".join(["python -m model", *sys.argv[1:]]),
         cache_dir=args.cache_dir,
@@ -304,7 +305,7 @@ def cmd_pretrain(args) -> None:
         elif step % 10 == 0 or step == settings.steps:
             print(json.dumps({k: round(v, 5) if isinstance(v, float) else v for k, v in metrics.items()}), flush=True)
 
-    summary = pt.run_job(job, settings, on_step=on_step)
+    summary = run_job(job, settings, on_step=on_step)
     if bar is not None:
         bar.close()
     if summary is not None:
