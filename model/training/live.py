@@ -40,6 +40,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from ..checkpoint import EMBEDDED_DIR
 from ..modeling import BertForPreTraining
 from ..tokenization import SPECIAL_TOKENS, BertTokenizer
 from .batching import TokenizedCorpus, batches
@@ -162,8 +163,6 @@ class LiveData:
 
 @lru_cache(maxsize=2)
 def live_data(lang: str, vocab_size: int = VOCAB_SIZE) -> LiveData:
-    from ..checkpoint import EMBEDDED_DIR
-
     docs = documents(lang)
     train_docs = [d for i, d in enumerate(docs) if i % HELDOUT_EVERY]
     heldout_docs = [d for i, d in enumerate(docs) if i % HELDOUT_EVERY == 0]
