@@ -88,8 +88,8 @@ def main() -> None:
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
 
+    from model.training.batching import batches
     from model.training.live import live_data, live_settings, run_live
-    from model.training.pretrain import batches
 
     data = live_data(args.lang)
     settings = live_settings(args.lang, steps=args.steps, max_seconds=None)

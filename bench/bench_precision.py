@@ -29,8 +29,8 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from model.checkpoint import load
+from model.training import batching, live, starting_model
 from model.training import finetune as ft
-from model.training import live
 from model.training import pretrain as pt
 
 PRECISIONS = {"fp32": False, "bf16": True}
@@ -42,11 +42,11 @@ def loadavg() -> str:
 
 def pretrain_run(bf16: bool, steps: int) -> dict:
     base = load("embedded")
-    model = pt.init_from_folder(base.path, dropout=0.0)
+    model = starting_model.init_from_folder(base.path, dropout=0.0)
     settings = pt.PretrainSettings(steps=steps, batch_size=32, seq_len=128, lr=2e-5, warmup_steps=0, bf16=bf16)
     en, zh = (live.encode(live.documents(lang), base.tokenizer, lang) for lang in ("en", "zh"))
-    corpus = pt.TokenizedCorpus(en.documents + zh.documents, en.languages + zh.languages)
-    batch_list = [next(pt.batches(corpus, base.tokenizer, settings, seed=i)) for i in range(steps)]
+    corpus = batching.TokenizedCorpus(en.documents + zh.documents, en.languages + zh.languages)
+    batch_list = [next(batching.batches(corpus, base.tokenizer, settings, seed=i)) for i in range(steps)]
     started = time.perf_counter()
     metrics = pt.pretrain(model, iter(batch_list), settings)
     seconds = time.perf_counter() - started

@@ -9,13 +9,16 @@ one ``CheckpointError`` that names the file and the problem.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
+import tempfile
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import torch
+from safetensors.torch import load_file, save_file
 
 from .modeling import BertConfig, BertForPreTraining, BertForTaskHead, count_parameters
 from .tokenization import BertTokenizer
@@ -119,8 +122,6 @@ def read_state_dict(folder: Path) -> tuple[dict[str, torch.Tensor], Path]:
         )
     try:
         if path.suffix == ".safetensors":
-            from safetensors.torch import load_file
-
             return load_file(str(path)), path
         # weights_only: the unpickler accepts tensors and plain containers and refuses everything else,
         # so a checkpoint that would run code on load fails here instead.
@@ -225,8 +226,6 @@ def load_folder(folder: str | Path, name: str | None = None) -> LoadedBert:
 
 def save_folder(model, tokenizer: BertTokenizer, folder: str | Path, *, dtype: torch.dtype | None = None) -> Path:
     """Write ``config.json``, ``model.safetensors`` and the tokenizer files; the tied decoder is stored once."""
-    from safetensors.torch import save_file
-
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     config = model.config
@@ -329,9 +328,6 @@ def unpack_zip(path: Path) -> Path:
     """Unpack a zipped checkpoint folder once, into a temporary folder named by its content, and return the folder
     that holds ``config.json``. Entries that would land outside that folder, or an archive that unpacks to more
     than ``MAX_ZIP_BYTES``, are refused before anything is written."""
-    import hashlib
-    import tempfile
-
     data = path.read_bytes()
     target = Path(tempfile.gettempdir()) / f"bert-lab-zip-{hashlib.sha1(data).hexdigest()[:16]}"
     try:
@@ -358,7 +354,7 @@ def unpack_zip(path: Path) -> Path:
 
 def download_from_hub(repo_id: str) -> Path:
     """Fetch the files a BERT folder needs; only where the machine is online."""
-    try:
+    try:  # imported here: only a hub id needs it, and its absence becomes a one-line CheckpointError
         from huggingface_hub import snapshot_download
     except ImportError:  # pragma: no cover - it is in requirements.txt
         raise CheckpointError(f"{repo_id}: loading from the hub needs the huggingface_hub package") from None

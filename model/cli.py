@@ -8,73 +8,24 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 
 from . import inference
+from .analysis import commands as analysis_commands
+from .analysis import heads
 from .checkpoint import CheckpointError, load
+from .cli_args import UsageError, add_model
 from .data import CorpusSourceError
 from .data.fetch import FetchError
 from .modeling import count_parameters
+from .training import commands as training_commands
 
 EXIT_USAGE = 2
-
-
-class UsageError(Exception):
-    pass
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # argparse would print the whole usage block; one line is enough
         raise UsageError(f"{self.prog}: {message}")
-
-
-def positive_int(text: str) -> int:
-    """An argparse type. It raises ArgumentTypeError because argparse shows that message as it is, where a
-    ValueError would become "invalid positive_int value"."""
-    value = _whole_number(text)
-    if value is None or value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
-    return value
-
-
-def non_negative_int(text: str) -> int:
-    value = _whole_number(text)
-    if value is None or value < 0:
-        raise argparse.ArgumentTypeError(f"expected zero or a positive whole number, got {text!r}")
-    return value
-
-
-def number_in(low: float, high: float = math.inf, *, above_low: bool = False):
-    """An argparse type for a finite number from ``low`` (or above it) to ``high``."""
-
-    def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            value = math.nan
-        fits = (value > low if above_low else value >= low) and value <= high and math.isfinite(value)
-        if not fits:
-            bound = f"above {low:g}" if above_low else f"from {low:g}"
-            if not math.isinf(high):
-                bound += f" and at most {high:g}" if above_low else f" to {high:g}"
-            raise argparse.ArgumentTypeError(f"expected a number {bound}, got {text!r}")
-        return value
-
-    return parse
-
-
-def _whole_number(text: str) -> int | None:
-    try:
-        return int(text)
-    except ValueError:
-        return None
-
-
-def _add_model(p):
-    p.add_argument(
-        "--model", default="embedded", metavar="SPEC", help="embedded (default), a checkpoint folder or a hub id"
-    )
 
 
 def _add_ablate(p):
@@ -96,7 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     p = sub.add_parser("fill-mask", help="predict the words behind every [MASK]")
-    _add_model(p)
+    add_model(p)
     p.add_argument("--top-k", type=int, default=5, metavar="K")
     p.add_argument("--causal", action="store_true", help="let each position see only its left, like GPT")
     p.add_argument(
@@ -111,13 +62,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_fill_mask)
 
     p = sub.add_parser("score", help="pseudo-log-likelihood of whole sentences (Salazar et al. 2020)")
-    _add_model(p)
+    add_model(p)
     p.add_argument("--json", action="store_true")
     p.add_argument("texts", nargs="+", metavar="TEXT", help="'-' reads one text per line from stdin")
     p.set_defaults(run=cmd_score)
 
     p = sub.add_parser("attention", help="attention maps of every layer and head")
-    _add_model(p)
+    add_model(p)
     p.add_argument("--pair", metavar="TEXT_B", help="a second sentence (segment B)")
     p.add_argument("--causal", action="store_true")
     p.add_argument("--json", action="store_true")
@@ -125,7 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_attention)
 
     p = sub.add_parser("nsp", help="probability that TEXT_B follows TEXT_A")
-    _add_model(p)
+    add_model(p)
     _add_ablate(p)
     p.add_argument("--json", action="store_true")
     p.add_argument("text_a", metavar="TEXT_A")
@@ -133,22 +84,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_nsp)
 
     p = sub.add_parser("heads", help="what every attention head does over a held-out sample, and its importance")
-    _add_model(p)
+    add_model(p)
     p.add_argument("--lang", choices=["en", "zh"], default="en", help="which held-out sample (default en)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_heads)
 
     p = sub.add_parser("info", help="configuration and parameter counts")
-    _add_model(p)
+    add_model(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_info)
 
-    from .training import commands  # training and data commands live beside their code
-
-    commands.register(sub, _add_model)
-    from .analysis import commands as analysis_commands  # the layers lab: probe, geometry
-
-    analysis_commands.register(sub, _add_model)
+    training_commands.register(sub)  # training and data commands live beside their code
+    analysis_commands.register(sub)  # the layers lab: probe, geometry
     return parser
 
 
@@ -222,8 +169,6 @@ def cmd_nsp(args) -> None:
 
 
 def cmd_heads(args) -> None:
-    from .analysis import heads  # numpy-heavy; only this command needs it
-
     bundle = load(args.model)
     inference.pretraining_model(bundle)  # the importance score needs the MLM head
     stats = heads.head_statistics(bundle, args.lang)

@@ -313,7 +313,8 @@ def test_probe_and_geometry_refuse_bad_input_in_one_line(args, message, capsys):
 )
 def test_training_options_refuse_bad_values_before_anything_runs(args, message):
     # The parser alone: a value that slipped through would start a run, so nothing past parsing may happen here.
-    from model.cli import UsageError, build_parser
+    from model.cli import build_parser
+    from model.cli_args import UsageError
 
     with pytest.raises(UsageError) as refused:
         build_parser().parse_args(args)

@@ -11,7 +11,7 @@ import torch
 
 from model.cli import main
 from model.training import live
-from model.training.pretrain import batches
+from model.training.batching import batches
 from model.training.pretraining_data import MASKED
 
 

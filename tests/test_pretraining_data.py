@@ -161,7 +161,7 @@ def test_random_token_pool_is_the_vocabulary_without_special_or_bracketed_entrie
 
 def test_pre_training_and_the_nsp_page_draw_pairs_with_the_same_function(monkeypatch):
     from app.nsp import samples as nsp_samples
-    from model.training import pretrain, pretraining_data
+    from model.training import batching, pretraining_data
 
     drawn = []
 
@@ -170,10 +170,10 @@ def test_pre_training_and_the_nsp_page_draw_pairs_with_the_same_function(monkeyp
         return drawn[-1]
 
     monkeypatch.setattr(nsp_samples, "draw_nsp_pair", spy)
-    monkeypatch.setattr(pretrain, "draw_nsp_pair", spy)
+    monkeypatch.setattr(batching, "draw_nsp_pair", spy)
     pair = nsp_samples.draw_pair(nsp_samples.load_samples(), "en", draw=3)
     assert drawn == [pair]
-    corpus = pretrain.TokenizedCorpus([[np.arange(5, 12), np.arange(12, 20)]] * 4, ["en"] * 4)
-    a, b, is_next, _ = pretrain.make_example(corpus, "en", random.Random(0), seq_len=32, short_seq_prob=0.0)
+    corpus = batching.TokenizedCorpus([[np.arange(5, 12), np.arange(12, 20)]] * 4, ["en"] * 4)
+    a, b, is_next, _ = batching.make_example(corpus, "en", random.Random(0), seq_len=32, short_seq_prob=0.0)
     assert len(drawn) == 2 and drawn[-1].is_next == is_next
     assert a.tolist() == np.concatenate(drawn[-1].a).tolist()

@@ -18,6 +18,7 @@ import torch
 from model.checkpoint import LoadedBert
 from model.modeling import BertConfig, BertForPreTraining
 from model.tokenization import BertTokenizer
+from model.training import batching, pretrain_job, starting_model
 from model.training import finetune as ft
 from model.training import pretrain as pt
 
@@ -29,7 +30,7 @@ def tiny_tokenizer() -> BertTokenizer:
     return BertTokenizer.from_vocab(vocab, max_length=64)
 
 
-def tiny_corpus(seed: int = 0) -> pt.TokenizedCorpus:
+def tiny_corpus(seed: int = 0) -> batching.TokenizedCorpus:
     rng = np.random.default_rng(seed)
     documents, languages = [], []
     for d in range(30):
@@ -37,7 +38,7 @@ def tiny_corpus(seed: int = 0) -> pt.TokenizedCorpus:
         base = rng.integers(5, 65, size=4)
         documents.append([np.array([base[(s + k) % 4] for k in range(6)], dtype=np.int32) for s in range(6)])
         languages.append("en" if d % 3 else "zh")
-    return pt.TokenizedCorpus(documents, languages)
+    return batching.TokenizedCorpus(documents, languages)
 
 
 def tiny_model(vocab_size: int, seed: int = 0) -> BertForPreTraining:
@@ -77,9 +78,9 @@ def test_pretraining_reduces_loss_and_reports_metrics(bf16):
     settings = replace(SETTINGS, steps=60, batch_size=16, lr=1e-2, bf16=bf16)
     metrics = pt.pretrain(
         model,
-        pt.batches(corpus, tok, settings, seed=0),
+        batching.batches(corpus, tok, settings, seed=0),
         settings,
-        eval_batches=pt.fixed_eval_batches(corpus, tok, settings),
+        eval_batches=batching.fixed_eval_batches(corpus, tok, settings),
         on_step=lambda step, m: losses.append(m["loss"]),
     )
     assert len(losses) == 60
@@ -104,7 +105,7 @@ def test_bf16_autocast_is_used_where_it_is_faster_or_where_asked(monkeypatch):
 def test_a_bf16_forward_gives_the_fp32_loss_to_within_bf16_rounding():
     tok, corpus = tiny_tokenizer(), tiny_corpus()
     model = tiny_model(tok.vocab_size)
-    b = next(pt.batches(corpus, tok, SETTINGS, seed=0))
+    b = next(batching.batches(corpus, tok, SETTINGS, seed=0))
 
     def loss(bf16: bool) -> float:
         with torch.no_grad(), pt.training_autocast("cpu", bf16):
@@ -119,7 +120,7 @@ def test_a_bf16_forward_gives_the_fp32_loss_to_within_bf16_rounding():
 def test_batches_follow_the_paper():
     tok, corpus = tiny_tokenizer(), tiny_corpus()
     settings = replace(SETTINGS, batch_size=64, short_seq_prob=0.0)
-    batch = next(pt.batches(corpus, tok, settings, seed=1))
+    batch = next(batching.batches(corpus, tok, settings, seed=1))
     ids, types, labels = batch["input_ids"], batch["token_type_ids"], batch["mlm_labels"]
     assert torch.all(ids[:, 0] == tok.cls_token_id)
     assert 0.3 < float(batch["nsp_labels"].float().mean()) < 0.7  # about half NotNext
@@ -135,7 +136,7 @@ def test_batches_follow_the_paper():
 def test_distillation_loss_is_zero_for_the_teachers_own_predictions_and_grows_as_the_student_moves():
     tok, corpus = tiny_tokenizer(), tiny_corpus()
     teacher = tiny_model(tok.vocab_size).eval()
-    b = next(pt.batches(corpus, tok, SETTINGS, seed=0))
+    b = next(batching.batches(corpus, tok, SETTINGS, seed=0))
 
     def predictions(model, rows: torch.Tensor):
         args = (b["input_ids"][rows], b["token_type_ids"][rows], b["attention_mask"][rows])
@@ -165,12 +166,12 @@ def test_added_layers_start_as_the_identity_then_learn_and_survive_export(tmp_pa
         for name, p in model.named_parameters():
             if "LayerNorm" in name:
                 p.add_(0.5 * torch.randn_like(p))
-    b = next(pt.batches(corpus, tok, SETTINGS, seed=0))
+    b = next(batching.batches(corpus, tok, SETTINGS, seed=0))
     args = (b["input_ids"], b["token_type_ids"], b["attention_mask"])
     with torch.no_grad():
         before = model(*args, output_hidden_states=True)
     old_layers = list(model.bert.encoder.layer)
-    pt.add_layers(model, [1, 2, 2])  # one block after the first layer, two after the second
+    starting_model.add_layers(model, [1, 2, 2])  # one block after the first layer, two after the second
     layers = list(model.bert.encoder.layer)
     assert model.config.num_hidden_layers == len(layers) == 5
     assert layers[0] is old_layers[0] and layers[2] is old_layers[1]
@@ -185,36 +186,36 @@ def test_added_layers_start_as_the_identity_then_learn_and_survive_export(tmp_pa
     new_blocks = [layers[1], layers[3], layers[4]]
     copied_query = new_blocks[0].attention.self.query.weight.detach().clone()
     run = replace(SETTINGS, steps=5, lr=1e-2, eval_every=1000)
-    pt.pretrain(model.train(), pt.batches(corpus, tok, run, seed=0), run)
+    pt.pretrain(model.train(), batching.batches(corpus, tok, run, seed=0), run)
     for block in new_blocks:  # both residual branches left zero, and the rest of the block followed
         assert block.attention.output.dense.weight.abs().sum() > 0 and block.output.dense.weight.abs().sum() > 0
     assert not torch.equal(new_blocks[0].attention.self.query.weight, copied_query)
 
-    pt.export(model.eval(), tok, tmp_path, half=False)
+    pretrain_job.export(model.eval(), tok, tmp_path, half=False)
     loaded = load_folder(tmp_path).model
     assert loaded.config.num_hidden_layers == 5
     with torch.no_grad():
         torch.testing.assert_close(loaded(*args).mlm_logits, model(*args).mlm_logits)
     for wrong in ([], [0], [6]):
         with pytest.raises(ValueError, match="between 1 and 5"):
-            pt.add_layers(model, wrong)
+            starting_model.add_layers(model, wrong)
 
 
 def test_a_run_that_trains_the_added_blocks_only_keeps_every_starting_weight():
     tok, corpus = tiny_tokenizer(), tiny_corpus()
     model = tiny_model(tok.vocab_size)
     run = replace(SETTINGS, steps=5, lr=1e-2, eval_every=1000, add_layers_after=(2,), train_added_only=True)
-    pt.deepen(model, run)
+    starting_model.deepen(model, run)
     assert len(model.bert.encoder.layer) == 3
     start = {name: p.detach().clone() for name, p in model.named_parameters()}
-    pt.pretrain(model, pt.batches(corpus, tok, run, seed=0), run)
+    pt.pretrain(model, batching.batches(corpus, tok, run, seed=0), run)
     for name, p in model.named_parameters():
         if name.startswith("bert.encoder.layer.2."):  # the new block learned
             continue
         assert torch.equal(p, start[name]), name
     assert model.bert.encoder.layer[2].output.dense.weight.abs().sum() > 0
     with pytest.raises(ValueError, match="--train-added-only trains the blocks"):
-        pt.deepen(tiny_model(tok.vocab_size), replace(SETTINGS, train_added_only=True))
+        starting_model.deepen(tiny_model(tok.vocab_size), replace(SETTINGS, train_added_only=True))
 
 
 def test_the_model_card_says_where_a_run_added_layers():
@@ -236,13 +237,13 @@ def test_the_model_card_says_where_a_run_added_layers():
 def test_only_examples_from_sources_the_starting_weights_read_are_marked_for_distillation():
     tok, base = tiny_tokenizer(), tiny_corpus()
     sources = ["book" if d % 2 else "chat" for d in range(len(base.documents))]
-    corpus = pt.TokenizedCorpus(base.documents, base.languages, sources, known_sources=frozenset({"book"}))
+    corpus = batching.TokenizedCorpus(base.documents, base.languages, sources, known_sources=frozenset({"book"}))
     assert [corpus.is_known(d) for d in range(4)] == [False, True, False, True]
-    assert pt.TokenizedCorpus(base.documents, base.languages, sources).is_known(0)  # no history: every source
+    assert batching.TokenizedCorpus(base.documents, base.languages, sources).is_known(0)  # no history: every source
     rng = random.Random(0)
-    examples = [pt.make_example(corpus, "en", rng, 32, 0.0) for _ in range(200)]
+    examples = [batching.make_example(corpus, "en", rng, 32, 0.0) for _ in range(200)]
     assert {known for *_, known in examples} == {True, False}
-    batch = next(pt.batches(corpus, tok, replace(SETTINGS, batch_size=64), seed=0))
+    batch = next(batching.batches(corpus, tok, replace(SETTINGS, batch_size=64), seed=0))
     assert batch["from_known_source"].dtype == torch.bool and 0 < int(batch["from_known_source"].sum()) < 64
 
 
@@ -250,8 +251,8 @@ def test_distillation_keeps_a_continued_run_closer_to_its_starting_predictions()
     tok = tiny_tokenizer()
     settings = replace(SETTINGS, steps=40, lr=1e-2, eval_every=1000)
     teacher = tiny_model(tok.vocab_size)
-    pt.pretrain(teacher, pt.batches(tiny_corpus(seed=0), tok, settings, seed=0), settings)  # what it "knew"
-    probe = next(pt.batches(tiny_corpus(seed=0), tok, settings, seed=7))
+    pt.pretrain(teacher, batching.batches(tiny_corpus(seed=0), tok, settings, seed=0), settings)  # what it "knew"
+    probe = next(batching.batches(tiny_corpus(seed=0), tok, settings, seed=7))
     args = (probe["input_ids"], probe["token_type_ids"], probe["attention_mask"])
     positions = probe["mlm_labels"] != -100
     every = torch.ones(settings.batch_size, dtype=torch.bool)
@@ -262,7 +263,7 @@ def test_distillation_keeps_a_continued_run_closer_to_its_starting_predictions()
         student.load_state_dict(teacher.state_dict())
         run = replace(settings, distill=distill)
         drifts = []
-        stream = pt.batches(tiny_corpus(seed=1), tok, run, seed=0)
+        stream = batching.batches(tiny_corpus(seed=1), tok, run, seed=0)
         pt.pretrain(student, stream, run, teacher=teacher, on_step=lambda _, m: drifts.append(m.get("distill_loss")))
         student.eval()
         with torch.no_grad():
@@ -283,7 +284,7 @@ def test_distillation_keeps_a_continued_run_closer_to_its_starting_predictions()
     mlm_only = tiny_model(tok.vocab_size)
     mlm_only.load_state_dict(teacher.state_dict())
     run = replace(settings, steps=5, distill=5.0, nsp=False)
-    pt.pretrain(mlm_only, pt.batches(tiny_corpus(seed=1), tok, run, seed=0), run, teacher=teacher)
+    pt.pretrain(mlm_only, batching.batches(tiny_corpus(seed=1), tok, run, seed=0), run, teacher=teacher)
     head, was = mlm_only.cls.seq_relationship.weight, teacher.cls.seq_relationship.weight
     assert torch.equal(head, was), "without the next-sentence loss, distillation leaves that head alone too"
     with pytest.raises(ValueError, match="needs a teacher"):
@@ -294,7 +295,7 @@ def test_resumed_run_equals_unbroken_run(tmp_path):
     tok, corpus = tiny_tokenizer(), tiny_corpus()
     settings = replace(SETTINGS, steps=12, eval_every=1000)
     unbroken = tiny_model(tok.vocab_size)
-    pt.pretrain(unbroken, pt.batches(corpus, tok, settings, seed=0), settings)
+    pt.pretrain(unbroken, batching.batches(corpus, tok, settings, seed=0), settings)
 
     first = tiny_model(tok.vocab_size)
 
@@ -304,12 +305,16 @@ def test_resumed_run_equals_unbroken_run(tmp_path):
 
     with pytest.raises(KeyboardInterrupt):
         pt.pretrain(
-            first, pt.batches(corpus, tok, settings, seed=0), settings, state_dir=tmp_path, on_step=crash_after_step_5
+            first,
+            batching.batches(corpus, tok, settings, seed=0),
+            settings,
+            state_dir=tmp_path,
+            on_step=crash_after_step_5,
         )
     resumed = tiny_model(tok.vocab_size, seed=99)
     state = torch.load(tmp_path / "state.pt", weights_only=True)
     assert state["step"] == 5
-    pt.pretrain(resumed, pt.batches(corpus, tok, settings, seed=0), settings, state_dir=tmp_path)
+    pt.pretrain(resumed, batching.batches(corpus, tok, settings, seed=0), settings, state_dir=tmp_path)
     for (name, a), (_, b) in zip(unbroken.state_dict().items(), resumed.state_dict().items()):
         torch.testing.assert_close(a, b, atol=1e-6, rtol=0, msg=name)
 
@@ -325,7 +330,7 @@ def test_a_resumed_run_goes_on_with_what_is_left_of_its_time_budget(tmp_path):
     with pytest.raises(KeyboardInterrupt):
         pt.pretrain(
             tiny_model(tok.vocab_size),
-            pt.batches(corpus, tok, settings, seed=0),
+            batching.batches(corpus, tok, settings, seed=0),
             settings,
             state_dir=tmp_path,
             on_step=stop_after_step_3,
@@ -336,7 +341,7 @@ def test_a_resumed_run_goes_on_with_what_is_left_of_its_time_budget(tmp_path):
     seen = []
     metrics = pt.pretrain(
         tiny_model(tok.vocab_size),
-        pt.batches(corpus, tok, settings, seed=0),
+        batching.batches(corpus, tok, settings, seed=0),
         settings,
         state_dir=tmp_path,
         on_step=lambda step, m: seen.append(m),
@@ -368,7 +373,7 @@ def test_parallel_batches_are_deterministic_and_workers_draw_different_examples(
     settings = replace(SETTINGS, batch_size=16)
 
     def first(n: int, seed: int) -> list[torch.Tensor]:
-        stream = pt.parallel_batches(corpus, tok, settings, seed=seed, workers=2)
+        stream = batching.parallel_batches(corpus, tok, settings, seed=seed, workers=2)
         return [next(stream)["input_ids"] for _ in range(n)]
 
     a, b = first(4, seed=3), first(4, seed=3)
@@ -393,8 +398,10 @@ sys.path.insert(0, {root!r})
 sys.path.insert(0, {tests!r})
 from test_training import tiny_tokenizer, tiny_corpus, tiny_model, SETTINGS
 from dataclasses import replace
+from model.training import batching
 from model.training import pretrain as pt
-ddp, device = pt.setup_distributed()
+from model.training.distributed import setup_distributed
+ddp, device = setup_distributed()
 rank = torch.distributed.get_rank()
 if rank == 1 and {slow_clock}:  # this rank's clock runs at half speed: only a shared clock keeps ranks together
     t0 = time.time()
@@ -402,7 +409,7 @@ if rank == 1 and {slow_clock}:  # this rank's clock runs at half speed: only a s
 tok, corpus = tiny_tokenizer(), tiny_corpus()
 settings = replace(SETTINGS, steps={steps}, max_seconds={max_seconds})
 model = tiny_model(tok.vocab_size)
-metrics = pt.pretrain(model, pt.batches(corpus, tok, settings, seed=rank), settings, device=device, ddp=ddp)
+metrics = pt.pretrain(model, batching.batches(corpus, tok, settings, seed=rank), settings, device=device, ddp=ddp)
 torch.save({{"state": model.state_dict(), "step": metrics["step"]}}, {out!r} + f"/rank{{rank}}.pt")
 torch.distributed.destroy_process_group()
 """
@@ -586,7 +593,7 @@ def test_tokenized_corpus_cache_follows_the_file_and_drops_stale_copies(tmp_path
     tokenizer = tiny_tokenizer()
     corpus = tmp_path / "train.jsonl"
     corpus.write_text('{"lang": "zh", "source": "a", "sentences": ["我去看电影", "电影好"]}\n', encoding="utf-8")
-    first = pt.tokenize_corpus(corpus, tokenizer)
+    first = batching.tokenize_corpus(corpus, tokenizer)
     assert [list(s) for s in first.documents[0]] == [
         tokenizer.encode("我去看电影").ids[1:-1],
         tokenizer.encode("电影好").ids[1:-1],
@@ -594,7 +601,7 @@ def test_tokenized_corpus_cache_follows_the_file_and_drops_stale_copies(tmp_path
     (old_cache,) = tmp_path.glob("train.*.npz")
 
     corpus.write_text('{"lang": "en", "source": "b", "sentences": ["w1 w2", "w3"]}\n', encoding="utf-8")
-    second = pt.tokenize_corpus(corpus, tokenizer)
+    second = batching.tokenize_corpus(corpus, tokenizer)
     assert second.languages == ["en"]
     assert [list(s) for s in second.documents[0]] == [
         tokenizer.encode("w1 w2").ids[1:-1],
@@ -615,7 +622,7 @@ def test_a_source_weight_draws_its_documents_that_many_times_as_often(tmp_path):
     corpus.write_text("\n".join(lines * 20) + "\n", encoding="utf-8")
     rng = random.Random(0)
     for weights, expected in (({}, 0.5), ({"everyday": 3.0}, 0.75)):
-        weighted = pt.tokenize_corpus(corpus, tokenizer, weights)
+        weighted = batching.tokenize_corpus(corpus, tokenizer, weights)
         draws = [weighted.sources[weighted.draw_document("en", rng)] for _ in range(4000)]
         assert draws.count("everyday") / len(draws) == pytest.approx(expected, abs=0.03)
 
@@ -651,17 +658,17 @@ def test_layer_changes_measure_how_far_each_part_moved():
 def test_pairs_that_start_in_standalone_sentences_carry_no_next_sentence_label():
     tok, base = tiny_tokenizer(), tiny_corpus()
     # English documents are running text, Chinese ones lists of standalone sentences.
-    corpus = pt.TokenizedCorpus(
+    corpus = batching.TokenizedCorpus(
         base.documents,
         base.languages,
         ["book" if lang == "en" else "sentences" for lang in base.languages],
         standalone_sources=frozenset({"sentences"}),
     )
     rng = random.Random(0)
-    labels = {lang: {pt.make_example(corpus, lang, rng, 32, 0.0)[2] for _ in range(200)} for lang in ("en", "zh")}
+    labels = {lang: {batching.make_example(corpus, lang, rng, 32, 0.0)[2] for _ in range(200)} for lang in ("en", "zh")}
     assert labels == {"en": {True, False}, "zh": {None}}
 
-    batch = next(pt.batches(corpus, tok, replace(SETTINGS, batch_size=64, zh_share=0.5), seed=3))
+    batch = next(batching.batches(corpus, tok, replace(SETTINGS, batch_size=64, zh_share=0.5), seed=3))
     unlabelled = batch["nsp_labels"] == -100
     assert 0 < int(unlabelled.sum()) < 64
     assert (batch["mlm_labels"][unlabelled] != -100).any()  # those pairs still train MLM
@@ -701,7 +708,7 @@ def test_pretraining_continues_from_an_exported_folder_or_says_what_it_expected(
         distills.append(settings.distill)
         added.append(settings.add_layers_after)
 
-    monkeypatch.setattr(pt, "run_job", run_job)
+    monkeypatch.setattr(pretrain_job, "run_job", run_job)
     assert main(["pretrain", "--init", str(EMBEDDED_DIR), "--steps", "1"]) == 0
     assert main(["pretrain", "--init", "embedded", "--steps", "1"]) == 0
     assert main(["pretrain", "--init", "minilm", "--steps", "1"]) == 0

@@ -9,7 +9,7 @@ import torch
 from app.masking import logic as lab
 from model.checkpoint import EMBEDDED_DIR
 from model.tokenization import BertTokenizer
-from model.training import pretrain
+from model.training import batching, pretrain, pretrain_job
 from model.training.pretraining_data import NOT_CHOSEN, mask_tokens, random_token_pool, whole_word_ids
 
 
@@ -75,9 +75,9 @@ def test_whole_word_rate_stays_about_15_percent_of_tokens(tokenizer):
         english = " ".join(rng.choice(en, 12)) + "."
         chinese = "".join(rng.choice(zh, 20)) + "。"
         docs.append([np.array(tokenizer.encode(english).ids[1:-1]), np.array(tokenizer.encode(chinese).ids[1:-1])])
-    corpus = pretrain.TokenizedCorpus(docs * 2, ["en"] * 40 + ["zh"] * 40)
+    corpus = batching.TokenizedCorpus(docs * 2, ["en"] * 40 + ["zh"] * 40)
     settings = pretrain.PretrainSettings(batch_size=64, seq_len=48, short_seq_prob=0.0, whole_word=True)
-    stream = pretrain.batches(corpus, tokenizer, settings, seed=0)
+    stream = batching.batches(corpus, tokenizer, settings, seed=0)
     chosen = candidates = 0
     for _ in range(4):
         batch = next(stream)
@@ -98,10 +98,10 @@ def test_the_masking_page_and_pre_training_choose_the_same_positions(tokenizer, 
     """Pre-training's batch stream and the page's draw, same sentence pair and same seed: the same whole words."""
     ids_a, ids_b = (np.array(tokenizer.encode(s).ids[1:-1]) for s in (a, b))
     assert len(ids_a) == len(ids_b)  # any pairing of the two fills the row exactly: no padding changes the draw
-    corpus = pretrain.TokenizedCorpus([[ids_a, ids_b]], ["en"])
+    corpus = batching.TokenizedCorpus([[ids_a, ids_b]], ["en"])
     settings = pretrain.PretrainSettings(batch_size=1, seq_len=2 * len(ids_a) + 3, short_seq_prob=0.0, whole_word=True)
     for seed in range(6):
-        batch = next(pretrain.batches(corpus, tokenizer, settings, seed=seed, languages=["en"]))
+        batch = next(batching.batches(corpus, tokenizer, settings, seed=seed, languages=["en"]))
         labels = batch["mlm_labels"][0]
         original = torch.where(labels != -100, labels, batch["input_ids"][0]).tolist()
         split = original.index(tokenizer.sep_token_id)
@@ -119,7 +119,7 @@ def test_pretrain_whole_word_flag_reaches_both_presets(monkeypatch):
 
     used = []
     monkeypatch.setattr(torch, "set_num_threads", lambda n: None)  # the live preset's one thread would outlive the test
-    monkeypatch.setattr(pretrain, "run_job", lambda job, settings, on_step=None: used.append(settings))
+    monkeypatch.setattr(pretrain_job, "run_job", lambda job, settings, on_step=None: used.append(settings))
     monkeypatch.setattr(live, "run_live", lambda lang, settings, on_eval=None: used.append(settings) or [])
     assert main(["pretrain", "--init", "embedded", "--steps", "1", "--whole-word"]) == 0
     assert main(["pretrain", "--preset", "live", "--steps", "1", "--whole-word"]) == 0
@@ -135,13 +135,13 @@ def test_whole_words_in_training_batches_but_token_level_held_out_batches(tokeni
         segmented.append(list(tokens))
         return whole_word_ids(tokens)
 
-    monkeypatch.setattr(pretrain, "whole_word_ids", spy)
+    monkeypatch.setattr(batching, "whole_word_ids", spy)
     ids = np.array(tokenizer.encode("The unaffable neighbours watched television.").ids[1:-1])
-    corpus = pretrain.TokenizedCorpus([[ids, ids]] * 2, ["en"] * 2)
+    corpus = batching.TokenizedCorpus([[ids, ids]] * 2, ["en"] * 2)
     settings = pretrain.PretrainSettings(batch_size=2, seq_len=32, eval_batches=1, whole_word=True)
-    pretrain.fixed_eval_batches(corpus, tokenizer, settings)
+    batching.fixed_eval_batches(corpus, tokenizer, settings)
     assert segmented == []
-    next(pretrain.batches(corpus, tokenizer, settings, seed=0, languages=["en"]))
+    next(batching.batches(corpus, tokenizer, settings, seed=0, languages=["en"]))
     assert len(segmented) == 2
 
 

@@ -6,10 +6,14 @@ import contextlib
 import json
 import time
 
-from ..cli import UsageError, positive_int
+from ..checkpoint import load
+from ..cli_args import UsageError, add_model, positive_int
+from ..data.fetch import FetchError
 
 
-def register(sub, add_model) -> None:
+def register(sub) -> None:
+    # The probes' data module and the lab above it import the corpus builder (model.data.corpus) at their top:
+    # they load when a parser is built, so that `import model.cli` stays without it (tests/test_model.py).
     from .data import PROBE_TASKS
     from .lab import CONTEXTS, TEST_SENTENCES, TRAIN_SENTENCES
 
@@ -37,8 +41,7 @@ def register(sub, add_model) -> None:
 def _data_errors():
     """A corpus that cannot be fetched (offline, no npm), or a word it does not hold, is a one-line error like
     any other bad input."""
-    from ..data.fetch import FetchError
-    from .data import ContextError
+    from .data import ContextError  # brings the corpus builder: see register
 
     try:
         yield
@@ -53,8 +56,7 @@ def _row(values) -> str:
 
 
 def cmd_probe(args) -> None:
-    from ..checkpoint import load
-    from .lab import probe_features, run_probes
+    from .lab import probe_features, run_probes  # brings the corpus builder: see register
 
     bundle = load(args.model)
     started = time.perf_counter()
@@ -86,8 +88,7 @@ def cmd_probe(args) -> None:
 
 
 def cmd_geometry(args) -> None:
-    from ..checkpoint import load
-    from .data import find_contexts
+    from .data import find_contexts  # these bring the corpus builder: see register
     from .lab import anisotropy_by_layer, word_vectors
 
     bundle = load(args.model)

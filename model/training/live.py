@@ -21,7 +21,7 @@ Chinese characters are harder to guess than English words: at BERT's 15% the zh 
 at the end of its budget, so zh trains with 40% of its characters masked (``LANGUAGE_SETTINGS``); the
 held-out targets of both languages are masked at 15%.
 
-The loop is ``pretrain.pretrain`` and the data ``pretrain.batches`` (masking and NSP pairs from
+The loop is ``pretrain.pretrain`` and the data ``batching.batches`` (masking and NSP pairs from
 ``pretraining_data``); this module adds the corpus, the vocabulary, and the measurements the live page
 shows at each evaluation: held-out MLM top-1 on ``[MASK]`` positions beside the word-frequency baseline on
 the very same targets, top-1 on the targets kept unchanged or replaced at random (the BERT paper's
@@ -40,9 +40,12 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from ..checkpoint import EMBEDDED_DIR
 from ..modeling import BertForPreTraining
 from ..tokenization import SPECIAL_TOKENS, BertTokenizer
-from .pretrain import PretrainSettings, TokenizedCorpus, batches, init_from_scratch, pretrain
+from .batching import TokenizedCorpus, batches
+from .pretrain import PretrainSettings, pretrain
+from .starting_model import init_from_scratch
 
 LANGS = ("en", "zh")
 EVERYDAY = {lang: Path(__file__).resolve().parents[1] / "data" / f"everyday_{lang}.txt" for lang in ("en", "zh")}
@@ -160,8 +163,6 @@ class LiveData:
 
 @lru_cache(maxsize=2)
 def live_data(lang: str, vocab_size: int = VOCAB_SIZE) -> LiveData:
-    from ..checkpoint import EMBEDDED_DIR
-
     docs = documents(lang)
     train_docs = [d for i, d in enumerate(docs) if i % HELDOUT_EVERY]
     heldout_docs = [d for i, d in enumerate(docs) if i % HELDOUT_EVERY == 0]

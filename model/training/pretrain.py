@@ -1,35 +1,25 @@
-"""Pre-training with MLM + NSP, as in the paper (§3.1 and appendix A.2), on our bilingual corpus.
+"""Pre-training with MLM + NSP, as in the paper (§3.1 and appendix A.2): the loop and the settings it runs by.
 
 The loop is a plain function in nanoGPT's step order (learning rate, eval, forward/backward, clip, step,
-zero_grad, log) with an ``on_step(step, metrics)`` callback; the CLI draws a progress bar from it.
-It runs on the CPU or a GPU, and under ``torchrun`` with DistributedDataParallel.
-
-Examples are built the way BERT's ``create_pretraining_data.py`` describes: consecutive sentences of one
-document are packed up to the sequence length and split into A and B; half the time B is replaced by
-sentences of another document of the same language (NotNext).
+zero_grad, log) with an ``on_step(step, metrics)`` callback, so that the CLI's progress bar, the live page and the
+tests all drive the same code. It runs on the CPU or a GPU, and under ``torchrun`` with DistributedDataParallel.
+Where its batches come from is ``batching``, the model it starts from ``starting_model``, and the whole command
+(corpus, export, model card) ``pretrain_job``.
 """
 
 from __future__ import annotations
 
-import copy
-import json
 import math
-import os
-import random
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-import numpy as np
 import torch
 import torch.nn.functional as F
-from torch import nn
 
-from ..checkpoint import load_weights, normalize_keys, read_state_dict, save_folder
-from ..modeling import BertConfig, BertForPreTraining
-from ..tokenization import BertTokenizer
-from .pretraining_data import draw_nsp_pair, mask_tokens, random_token_pool, whole_word_ids
+from ..modeling import BertForPreTraining
+from .distributed import from_rank0
 
 
 @dataclass
@@ -58,7 +48,8 @@ class PretrainSettings:
     # pre-training then learns new text without forgetting as much of what the starting model read.
     distill: float = 0.0
     # Continued runs: a new encoder block after each of these layers (1-based), started as the identity (see
-    # add_layers), so the deeper model predicts exactly as the starting one and the new blocks add capacity.
+    # starting_model.add_layers), so the deeper model predicts exactly as the starting one and the new blocks add
+    # capacity.
     add_layers_after: tuple[int, ...] = ()
     # Train the added blocks alone: the starting weights stay exactly as they were, so what the run changes is only
     # what the new blocks add.
@@ -70,337 +61,6 @@ class PretrainSettings:
     max_seconds: float | None = None  # stop cleanly after this much wall time; the schedule ends with it
     bf16: bool | None = None  # bf16 autocast; None: where it is faster than fp32 (use_bf16)
     seed: int = 0
-
-
-# --- data ------------------------------------------------------------------------------------------------
-
-
-@dataclass
-class TokenizedCorpus:
-    """Every document as a list of sentences, each a 1-D int32 array of wordpiece ids (no specials)."""
-
-    documents: list[list[np.ndarray]]
-    languages: list[str]
-    sources: list[str] = field(default_factory=list)  # each document's source id (empty: all weighted alike)
-    source_weights: dict[str, float] = field(default_factory=dict)  # PretrainSettings.source_weights
-    # Source ids whose documents are unrelated sentences side by side (Tatoeba): they feed MLM, and a pair that
-    # starts in one of them carries no NSP label, since "IsNext" would only mean "the next line of a list".
-    standalone_sources: frozenset[str] = frozenset()
-    # Source ids the starting weights of a continued run were trained on (None: every source): distillation pulls
-    # towards the starting model's predictions on these only, and leaves new text free to be learned.
-    known_sources: frozenset[str] | None = None
-    by_language: dict[str, list[int]] = field(default_factory=dict)
-    # Running token totals per language: documents are drawn in proportion to their length, so a corpus
-    # of many one-line documents (WordNet examples) does not crowd out the books.
-    cum_tokens: dict[str, list[int]] = field(default_factory=dict)
-
-    def __post_init__(self):
-        for i, lang in enumerate(self.languages):
-            if self.documents[i]:
-                self.by_language.setdefault(lang, []).append(i)
-                total = self.cum_tokens.setdefault(lang, [])
-                weight = self.source_weights.get(self.sources[i], 1.0) if self.sources else 1.0
-                total.append((total[-1] if total else 0) + weight * sum(len(s) for s in self.documents[i]))
-
-    def draw_document(self, lang: str, rng: random.Random) -> int:
-        return rng.choices(self.by_language[lang], cum_weights=self.cum_tokens[lang])[0]
-
-    def is_running_text(self, document: int) -> bool:
-        return not self.sources or self.sources[document] not in self.standalone_sources
-
-    def is_known(self, document: int) -> bool:
-        return self.known_sources is None or not self.sources or self.sources[document] in self.known_sources
-
-    def token_counts(self) -> dict[str, int]:
-        counts: dict[str, int] = {}
-        for doc, lang in zip(self.documents, self.languages):
-            counts[lang] = counts.get(lang, 0) + sum(len(s) for s in doc)
-        return counts
-
-
-_IDS_FORMAT = 2  # bump when the cached arrays change (2: each document's source)
-
-
-def tokenize_corpus(
-    path: Path,
-    tokenizer: BertTokenizer,
-    source_weights: dict[str, float] | None = None,
-    standalone_sources: frozenset[str] = frozenset(),
-    known_sources: frozenset[str] | None = None,
-) -> TokenizedCorpus:
-    """Tokenize a corpus JSONL once; the ids are cached beside it (``.npz``, no pickle), keyed by the
-    vocabulary and the file's content. Writing a new cache removes the file's older ones."""
-    import hashlib
-
-    digest = hashlib.sha1(f"{_IDS_FORMAT}\n".encode() + "\n".join(tokenizer.vocab()).encode())
-    digest.update(path.read_bytes())
-    key = digest.hexdigest()[:12]
-    cache = path.with_suffix(f".{key}.npz")
-    if not cache.exists():
-        docs, languages, sources = [], [], []
-        with open(path, encoding="utf-8") as f:
-            for line in f:
-                doc = json.loads(line)
-                docs.append(doc["sentences"])
-                languages.append(doc["lang"])
-                sources.append(doc["source"])
-        encoded = tokenizer._tok.encode_batch([s for doc in docs for s in doc], add_special_tokens=False)
-        lengths = np.array([len(e.ids) for e in encoded], dtype=np.int64)
-        ids = np.fromiter((i for e in encoded for i in e.ids), dtype=np.int32, count=int(lengths.sum()))
-        tmp = cache.with_suffix(".tmp.npz")
-        np.savez(
-            tmp,
-            ids=ids,
-            lengths=lengths,
-            doc_sizes=np.array([len(d) for d in docs]),
-            languages=np.array(languages),
-            sources=np.array(sources),
-        )
-        tmp.replace(cache)
-        # A changed corpus or vocabulary leaves the old ids behind: tens of MB each, never read again.
-        for stale in path.parent.glob(f"{path.stem}.*.npz"):
-            if stale != cache:
-                stale.unlink(missing_ok=True)
-    data = np.load(cache, allow_pickle=False)
-    ids, lengths, doc_sizes = data["ids"], data["lengths"], data["doc_sizes"]
-    bounds = np.concatenate([[0], np.cumsum(lengths)])
-    documents, s = [], 0
-    for size in doc_sizes:
-        sentences = [ids[bounds[j] : bounds[j + 1]] for j in range(s, s + int(size))]
-        documents.append([x for x in sentences if len(x)])
-        s += int(size)
-    return TokenizedCorpus(
-        documents,
-        [str(x) for x in data["languages"]],
-        [str(x) for x in data["sources"]],
-        dict(source_weights or {}),
-        frozenset(standalone_sources),
-        known_sources=known_sources,
-    )
-
-
-def make_example(corpus: TokenizedCorpus, lang: str, rng: random.Random, seq_len: int, short_seq_prob: float):
-    """One NSP pair of ``lang`` packed to about ``seq_len``: (ids A, ids B, is_next, known), where ``is_next`` is
-    ``None`` when A comes from a source of standalone sentences (no NSP label; MLM only) and ``known`` says
-    whether A's source is one the starting weights read (``TokenizedCorpus.is_known``)."""
-    budget = seq_len - 3  # [CLS] A [SEP] B [SEP]
-    pair = draw_nsp_pair(
-        corpus.documents,
-        lambda r: corpus.draw_document(lang, r),
-        rng,
-        budget=budget,
-        short_seq_prob=short_seq_prob,
-    )
-    a, b = np.concatenate(pair.a), np.concatenate(pair.b)
-    while len(a) + len(b) > budget:  # trim the longer side, alternating ends as the original does
-        longer = a if len(a) > len(b) else b
-        trimmed = longer[1:] if rng.random() < 0.5 else longer[:-1]
-        if longer is a:
-            a = trimmed
-        else:
-            b = trimmed
-    if len(a) == 0:
-        a = b[:1]
-    if len(b) == 0:
-        b = a[-1:]
-    is_next = pair.is_next if corpus.is_running_text(pair.document) else None
-    return a, b, is_next, corpus.is_known(pair.document)
-
-
-def collate(examples, tokenizer: BertTokenizer, seq_len: int):
-    """Lay out ``[CLS] A [SEP] B [SEP]`` with segment ids, pad to ``seq_len``."""
-    B = len(examples)
-    ids = torch.full((B, seq_len), tokenizer.pad_token_id, dtype=torch.long)
-    types = torch.zeros((B, seq_len), dtype=torch.long)
-    attn = torch.zeros((B, seq_len), dtype=torch.long)
-    candidates = torch.zeros((B, seq_len), dtype=torch.bool)
-    nsp = torch.zeros(B, dtype=torch.long)
-    known = torch.tensor([example[3] for example in examples], dtype=torch.bool)
-    for i, (a, b, is_next, _) in enumerate(examples):
-        row = [tokenizer.cls_token_id, *a.tolist(), tokenizer.sep_token_id, *b.tolist(), tokenizer.sep_token_id]
-        n, na = len(row), len(a)
-        ids[i, :n] = torch.tensor(row)
-        types[i, na + 2 : n] = 1
-        attn[i, :n] = 1
-        candidates[i, 1 : na + 1] = True
-        candidates[i, na + 2 : n - 1] = True
-        nsp[i] = -100 if is_next is None else 0 if is_next else 1  # HF convention: 0 = IsNext
-    return ids, types, attn, candidates, nsp, known
-
-
-def batches(
-    corpus: TokenizedCorpus,
-    tokenizer: BertTokenizer,
-    settings: PretrainSettings,
-    *,
-    seed: int,
-    languages: list[str] | None = None,
-) -> Iterator[dict]:
-    """An endless stream of masked MLM + NSP batches, deterministic under ``seed``."""
-    rng = random.Random(seed)
-    gen = torch.Generator().manual_seed(seed)
-    random_ids = random_token_pool(tokenizer)
-    vocab = tokenizer.vocab()
-    while True:
-        examples = []
-        for _ in range(settings.batch_size):
-            if languages:
-                lang = rng.choice(languages)
-            else:
-                lang = "zh" if rng.random() < settings.zh_share else "en"
-            examples.append(make_example(corpus, lang, rng, settings.seq_len, settings.short_seq_prob))
-        ids, types, attn, candidates, nsp, known = collate(examples, tokenizer, settings.seq_len)
-        masked = mask_tokens(
-            ids,
-            candidates,
-            mask_token_id=tokenizer.mask_token_id,
-            random_token_ids=random_ids,
-            generator=gen,
-            rate=settings.mask_rate,
-            mask_prob=settings.mask_prob,
-            random_prob=settings.random_prob,
-            word_ids=[whole_word_ids([vocab[i] for i in row]) for row in ids.tolist()] if settings.whole_word else None,
-        )
-        keep = int(attn.sum(dim=1).max())  # drop all-padding columns: shorter batches run faster
-        yield {
-            "input_ids": masked.input_ids[:, :keep],
-            "token_type_ids": types[:, :keep],
-            "attention_mask": attn[:, :keep],
-            "mlm_labels": masked.labels[:, :keep],
-            "nsp_labels": nsp,
-            "from_known_source": known,  # (B,) bool
-        }
-
-
-class _BatchStream(torch.utils.data.IterableDataset):
-    """``batches`` in a DataLoader worker: each worker draws its own stream, seeded by its number."""
-
-    def __init__(self, corpus: TokenizedCorpus, tokenizer: BertTokenizer, settings: PretrainSettings, seed: int):
-        self.corpus, self.tokenizer, self.settings, self.seed = corpus, tokenizer, settings, seed
-
-    def __iter__(self) -> Iterator[dict]:
-        worker = torch.utils.data.get_worker_info()
-        return batches(self.corpus, self.tokenizer, self.settings, seed=self.seed * 1000 + (worker.id if worker else 0))
-
-
-def parallel_batches(
-    corpus: TokenizedCorpus, tokenizer: BertTokenizer, settings: PretrainSettings, *, seed: int, workers: int
-) -> Iterator[dict]:
-    """``batches`` built in ``workers`` background processes, so a GPU does not wait on Python.
-
-    The workers take turns in a fixed order, so the stream is still deterministic for a given seed and
-    number of workers (but differs from the single-process stream). ``workers=0`` is ``batches`` itself.
-    """
-    if workers == 0:
-        return batches(corpus, tokenizer, settings, seed=seed)
-    loader = torch.utils.data.DataLoader(
-        _BatchStream(corpus, tokenizer, settings, seed),
-        batch_size=None,
-        num_workers=workers,
-        pin_memory=torch.cuda.is_available(),
-        prefetch_factor=4,
-        persistent_workers=True,
-    )
-    return iter(loader)
-
-
-# --- model initialisation -------------------------------------------------------------------------------
-
-
-def init_from_minilm(minilm_dir: Path, vocab: list[str], *, dropout: float, seed: int) -> BertForPreTraining:
-    """all-MiniLM-L6-v2's encoder, with word-embedding rows added for the new vocabulary entries.
-
-    New rows start at the mean of the existing ones plus a little noise: close to what the encoder already
-    reads, yet distinguishable. The MLM and NSP heads are new; the decoder is tied to the embeddings.
-    """
-    base = BertConfig.from_json_file(minilm_dir / "config.json")
-    config = BertConfig(
-        **{
-            **asdict(base),
-            "vocab_size": len(vocab),
-            "hidden_dropout_prob": dropout,
-            "attention_probs_dropout_prob": dropout,
-        }
-    )
-    config.extra = {}
-    state, path = read_state_dict(minilm_dir)
-    state = normalize_keys(state)
-    old = state["bert.embeddings.word_embeddings.weight"]
-    g = torch.Generator().manual_seed(seed)
-    extra_rows = len(vocab) - old.size(0)
-    new = old.mean(dim=0, keepdim=True) + 0.02 * torch.randn(extra_rows, old.size(1), generator=g)
-    state["bert.embeddings.word_embeddings.weight"] = torch.cat([old, new.to(old.dtype)])
-    torch.manual_seed(seed)
-    model = BertForPreTraining(config)
-    load_weights(model, state, path)
-    return model
-
-
-def init_from_folder(folder: Path, *, dropout: float) -> BertForPreTraining:
-    """Continue from an exported checkpoint (the shipped embedded model): weights only, a fresh optimizer."""
-    from ..checkpoint import read_config
-
-    config = read_config(folder)
-    config.hidden_dropout_prob = config.attention_probs_dropout_prob = dropout
-    model = BertForPreTraining(config)
-    state, path = read_state_dict(folder)
-    load_weights(model, normalize_keys(state), path)
-    return model
-
-
-def add_layers(model: BertForPreTraining, after: Sequence[int]) -> list[nn.Module]:
-    """Deepen the encoder in place without changing what it computes: after each layer in ``after`` (1-based; a
-    number twice adds two), a copy of that layer whose two residual branches (the attention's output projection and
-    the feed-forward's second projection) are zero, so the block only re-applies LayerNorm.
-
-    BERT normalises after each residual sum, so the block's output is LayerNorm(its input). The layer below hands
-    its final LayerNorm scale and shift to the new block and keeps a plain normalisation: the new block reads a
-    normalised vector, normalising it again leaves it unchanged, and the handed-over affine gives back exactly what
-    the layer below used to output. The branches start at zero and learn from the first step (growth by identity
-    blocks, as in Net2Net's deeper networks, Chen et al. 2016). Returns the new blocks."""
-    layers = list(model.bert.encoder.layer)
-    added = []
-    if not after or min(after) < 1 or max(after) > len(layers):
-        raise ValueError(f"layers to add after must be between 1 and {len(layers)}, got {list(after)}")
-    for i in sorted(after, reverse=True):
-        below = layers[i - 1]
-        block = copy.deepcopy(below)  # queries, keys, values and the first feed-forward projection start as below's
-        with torch.no_grad():
-            for branch in (block.attention.output.dense, block.output.dense):
-                branch.weight.zero_()
-                branch.bias.zero_()
-            for norm in (block.attention.output.LayerNorm, below.output.LayerNorm):
-                norm.weight.fill_(1.0)
-                norm.bias.zero_()
-        layers.insert(i, block)  # block.output.LayerNorm keeps the scale and shift copied from below
-        added.append(block)
-    model.bert.encoder.layer = nn.ModuleList(layers)
-    model.config.num_hidden_layers = len(layers)
-    return added
-
-
-def deepen(model: BertForPreTraining, settings: PretrainSettings) -> None:
-    """Add the blocks ``settings.add_layers_after`` asks for; with ``train_added_only`` freeze everything else."""
-    if settings.train_added_only and not settings.add_layers_after:
-        raise ValueError("--train-added-only trains the blocks --add-layer-after adds: name where to add them")
-    if not settings.add_layers_after:
-        return
-    added = add_layers(model, settings.add_layers_after)
-    if settings.train_added_only:
-        model.requires_grad_(False)
-        for block in added:
-            block.requires_grad_(True)
-
-
-def init_from_scratch(vocab_size: int, *, dropout: float, seed: int, **sizes) -> BertForPreTraining:
-    torch.manual_seed(seed)
-    config = BertConfig(
-        vocab_size=vocab_size, hidden_dropout_prob=dropout, attention_probs_dropout_prob=dropout, **sizes
-    )
-    return BertForPreTraining(config)
-
-
-# --- the loop --------------------------------------------------------------------------------------------
 
 
 def lr_at(step: int, s: PretrainSettings, elapsed: float = 0.0) -> float:
@@ -515,18 +175,6 @@ def save_training_state(
     tmp.replace(folder / "state.pt")
 
 
-def _shared_elapsed(started: float, ddp: bool, device) -> float:
-    """Seconds since ``started`` on rank 0's clock. Under DDP every rank must take the same learning rate and
-    stop at the same step: a rank that read its own clock could stop one step early and leave the others
-    waiting forever in the next gradient all-reduce."""
-    elapsed = time.time() - started
-    if not ddp:
-        return elapsed
-    shared = torch.tensor([elapsed], dtype=torch.float64, device=device)
-    torch.distributed.broadcast(shared, src=0)
-    return float(shared.item())
-
-
 def pretrain(
     model: BertForPreTraining,
     train_batches: Iterator[dict],
@@ -606,7 +254,11 @@ def pretrain(
         optimizer.zero_grad(set_to_none=True)
         step += 1
         tokens_seen += int(batch["attention_mask"].sum())
-        this_process = _shared_elapsed(started, ddp, device)
+        this_process = time.time() - started
+        if ddp:
+            # Every rank must take the same learning rate and stop at the same step: a rank that read its own clock
+            # could stop one step early and leave the others waiting forever in the next gradient all-reduce.
+            this_process = from_rank0(this_process, device)
         elapsed = seconds_before + this_process
         metrics.update(
             step=step,
@@ -634,201 +286,14 @@ def pretrain(
     return metrics
 
 
-def fixed_eval_batches(corpus: TokenizedCorpus, tokenizer, settings: PretrainSettings, seed: int = 12345) -> dict:
-    """The same held-out batches every time, per language, so runs and resumes compare."""
-    # Token-level masks even for a whole-word run: its held-out numbers then compare with every earlier run's.
-    eval_settings = PretrainSettings(**{**asdict(settings), "short_seq_prob": 0.0, "whole_word": False})
-    out = {}
-    for lang in sorted(corpus.by_language):
-        stream = batches(corpus, tokenizer, eval_settings, seed=seed, languages=[lang])
-        out[lang] = [next(stream) for _ in range(settings.eval_batches)]
-    return out
-
-
-def export(model: BertForPreTraining, tokenizer: BertTokenizer, folder: Path, *, half: bool = True) -> Path:
-    """Write an inference checkpoint (float16 by default, to keep the embedded model small)."""
-    return save_folder(model, tokenizer, folder, dtype=torch.float16 if half else None)
-
-
-def build_vocab(minilm_dir: Path, corpus_path: Path) -> list[str]:
-    """MiniLM's English WordPiece vocabulary plus the Chinese characters our corpus uses at least 3 times."""
-    from ..data.corpus import extend_vocab, iter_documents
-
-    base = (minilm_dir / "vocab.txt").read_text(encoding="utf-8").splitlines()
-    texts = (s for doc in iter_documents(corpus_path) if doc["lang"] == "zh" for s in doc["sentences"])
-    return extend_vocab(base, texts, min_count=3)
-
-
-# What ``--init`` takes besides a folder an earlier run exported.
-INIT_KEYWORDS = ("minilm", "embedded", "scratch")
-
-
-@dataclass
-class PretrainJob:
-    """Where a pre-training run on the corpus starts from, and where it reads and writes."""
-
-    init: str  # "minilm", "embedded" (continue the shipped model), "scratch", or a folder an earlier run exported
-    command: str  # as typed, recorded in the model card
-    cache_dir: Path | None = None  # default: $BERT_LAB_CACHE or ~/.cache/bert-lab
-    state_dir: Path | None = None  # checkpoints for resuming (default: CACHE/pretrain)
-    out_dir: Path | None = None  # the exported model (default: the embedded model's folder)
-    workers: int = 0
-    skip_missing: bool = False
-
-    def continues_from(self) -> Path | None:
-        """The model folder whose weights, vocabulary and run history a continued run starts from."""
-        from ..checkpoint import EMBEDDED_DIR
-
-        if self.init == "embedded":
-            return EMBEDDED_DIR
-        return None if self.init in INIT_KEYWORDS else Path(self.init)
-
-
-def run_job(job: PretrainJob, settings: PretrainSettings, on_step: Callable[[int, dict], None] | None = None):
-    """Build the corpus, start the model as ``job.init`` says, pre-train, export, record the run and write the
-    card. Returns the run's summary on rank 0 (``None`` on other ranks); ``on_step`` is called on rank 0 only."""
-    from ..checkpoint import EMBEDDED_DIR
-    from ..data.corpus import build_corpus
-    from ..data.fetch import default_cache_dir
-    from ..data.minilm import load_minilm
-    from ..data.sources import STANDALONE_SOURCES
-    from . import card
-
-    cache_dir = job.cache_dir or default_cache_dir()
-    state_dir = job.state_dir or cache_dir / "pretrain"
-    out_dir = job.out_dir or EMBEDDED_DIR
-    ddp, device = setup_distributed()
-    rank = torch.distributed.get_rank() if ddp else 0
-    stats = build_corpus(cache_dir, progress=rank == 0, skip_missing=job.skip_missing)
-    corpus_dir = cache_dir / "corpus"
-    minilm_dir = load_minilm(cache_dir) if job.init == "minilm" else None
-
-    state_dir.mkdir(parents=True, exist_ok=True)
-    vocab_path = state_dir / "vocab.txt"
-    start_dir = job.continues_from()
-    if start_dir is not None:  # a continued model's vocabulary comes with it
-        vocab = (start_dir / "vocab.txt").read_text(encoding="utf-8").splitlines()
-    elif vocab_path.exists():  # a resumed run must keep the vocabulary its weights were trained with
-        vocab = vocab_path.read_text(encoding="utf-8").splitlines()
-    else:
-        vocab = build_vocab(minilm_dir or load_minilm(cache_dir), corpus_dir / "train.jsonl")
-        if rank == 0:
-            vocab_path.write_text("\n".join(vocab) + "\n", encoding="utf-8")
-    tokenizer = BertTokenizer.from_vocab(vocab, lowercase=True)
-    if job.init == "minilm":
-        model = init_from_minilm(minilm_dir, vocab, dropout=settings.dropout, seed=settings.seed)
-    elif start_dir is not None:
-        model = init_from_folder(start_dir, dropout=settings.dropout)
-    else:
-        model = init_from_scratch(len(vocab), dropout=settings.dropout, seed=settings.seed)
-    if (settings.distill or settings.add_layers_after) and start_dir is None:
-        raise ValueError("--distill and --add-layer-after change a trained model: continue from a folder (--init)")
-    # The starting weights, before any step; taken before added layers, which do not change what it predicts.
-    teacher = copy.deepcopy(model) if settings.distill else None
-    deepen(model, settings)  # before a resumed state, which holds the deeper model, loads
-    # What the starting weights read: every source of every run in its history (none recorded: all of them).
-    read_before = (
-        frozenset(s for run in card.read_runs(start_dir) for s in run.get("sources", ())) if start_dir else None
-    )
-    unknown = set(settings.source_weights) - set(stats["sources"])
-    if unknown:
-        raise ValueError(f"--source-weight names sources the corpus lacks: {sorted(unknown)}")
-    train = tokenize_corpus(
-        corpus_dir / "train.jsonl", tokenizer, settings.source_weights, STANDALONE_SOURCES, read_before or None
-    )
-    heldout = tokenize_corpus(corpus_dir / "heldout.jsonl", tokenizer, standalone_sources=STANDALONE_SOURCES)
-    stream = parallel_batches(train, tokenizer, settings, seed=settings.seed * 1000 + rank, workers=job.workers)
-    eval_batches = fixed_eval_batches(heldout, tokenizer, settings) if rank == 0 else None
-
-    # What the run changes: the starting weights' evaluation, once (a resumed run reads it back).
-    before = metrics_before(start_dir, state_dir) if start_dir is not None and rank == 0 else None
-    started = time.time()
-    metrics = pretrain(
-        model,
-        stream,
-        settings,
-        eval_batches=eval_batches,
-        state_dir=state_dir,
-        on_step=on_step if rank == 0 else None,
-        device=device,
-        ddp=ddp,
-        teacher=teacher,
-    )
-    summary = None
-    if rank == 0:
-        model.to("cpu").eval()
-        history = card.read_runs(start_dir) if start_dir is not None else []
-        export(model, tokenizer, out_dir)
-        summary = {
-            "init": job.init,
-            "command": job.command,
-            "steps": metrics["step"],
-            "batch_size": settings.batch_size,
-            "seq_len": settings.seq_len,
-            "seconds": round(metrics["total_seconds"]),
-            "device": f"{device} ({card.hardware()}, {torch.get_num_threads()} thread(s)"
-            + (", bf16 autocast)" if use_bf16(device, settings.bf16) else ")"),
-            "sources": list(stats["sources"]),
-            **({"whole_word": True} if settings.whole_word else {}),
-            **({"distill": settings.distill} if settings.distill else {}),
-            **({"added_layers_after": list(settings.add_layers_after)} if settings.add_layers_after else {}),
-            **({"trained_added_only": True} if settings.train_added_only else {}),
-            **({"source_weights": settings.source_weights} if settings.source_weights else {}),
-            "mlm_only_sources": sorted(STANDALONE_SOURCES & set(stats["sources"])),
-            "train_tokens": train.token_counts(),
-            "heldout_tokens": heldout.token_counts(),
-            **({"before": before} if before else {}),
-        }
-        card.write_runs(out_dir, [*history, summary])
-        card.write_card(out_dir)
-        summary = {**summary, "metrics": metrics, "seconds_this_run": round(time.time() - started, 1)}
-        (state_dir / "summary.json").write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
-    if ddp:
-        torch.distributed.destroy_process_group()
-    return summary
-
-
-def metrics_before(folder: Path, state_dir: Path) -> dict:
-    """``python -m model evaluate`` of the weights a continued run starts from, kept as ``state_dir/before.json``
-    so that a resumed run reports the same starting point."""
-    path = state_dir / "before.json"
-    if not path.exists():
-        from ..checkpoint import load_folder
-        from .evaluate import evaluate as evaluate_folder
-
-        path.write_text(json.dumps(evaluate_folder(load_folder(folder))) + "\n", encoding="utf-8")
-    return json.loads(path.read_text(encoding="utf-8"))
-
-
-def setup_distributed() -> tuple[bool, str]:
-    """Under torchrun: join the process group (NCCL on GPUs, gloo on CPUs); returns (ddp, device)."""
-    if "RANK" not in os.environ:
-        return False, "cuda" if torch.cuda.is_available() else "cpu"
-    backend = "nccl" if torch.cuda.is_available() else "gloo"
-    torch.distributed.init_process_group(backend)
-    if torch.cuda.is_available():
-        local = int(os.environ.get("LOCAL_RANK", "0"))
-        torch.cuda.set_device(local)
-        return True, f"cuda:{local}"
-    return True, "cpu"
-
-
 __all__ = [
     "PretrainSettings",
-    "TokenizedCorpus",
-    "batches",
+    "distillation_loss",
     "evaluate",
-    "export",
-    "fixed_eval_batches",
-    "init_from_folder",
-    "init_from_minilm",
-    "init_from_scratch",
     "lr_at",
     "make_optimizer",
-    "parallel_batches",
     "pretrain",
-    "setup_distributed",
-    "tokenize_corpus",
+    "save_training_state",
     "training_autocast",
     "use_bf16",
 ]
