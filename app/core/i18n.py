@@ -9,27 +9,22 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from pathlib import Path
 
 import streamlit as st
 
+from app.core import text
+from app.core.registry import concept_modules
+
 LANGUAGES = ("zh", "en")
-APP_DIR = Path(__file__).resolve().parents[1]
-
-
-def string_modules() -> dict[str, str]:
-    """Prefix -> module of every strings file: the concepts' ``text.py`` and core's ``text/*.py``."""
-    modules = {info.name: f"app.core.text.{info.name}" for info in pkgutil.iter_modules([str(APP_DIR / "core/text")])}
-    for folder in sorted(APP_DIR.iterdir()):
-        if folder.name != "core" and (folder / "text.py").exists():
-            modules[folder.name] = f"app.{folder.name}.text"
-    return modules
 
 
 def load_all() -> dict[str, dict[str, str]]:
+    modules = {
+        info.name: importlib.import_module(f"app.core.text.{info.name}") for info in pkgutil.iter_modules(text.__path__)
+    }
     merged: dict[str, dict[str, str]] = {}
-    for prefix, module_name in string_modules().items():
-        for key, value in importlib.import_module(module_name).TEXT.items():
+    for prefix, module in (modules | concept_modules("text")).items():
+        for key, value in module.TEXT.items():
             merged[f"{prefix}.{key}"] = value
     return merged
 

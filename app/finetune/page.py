@@ -121,7 +121,7 @@ def render(context: PageContext) -> None:
         }.get((state["finetune_compare"], state["finetune_compare_frozen"]))
         init = comparison or state["finetune_init"]
         state["finetune_job"] = jobs.start(
-            state["finetune_owner"], base, state["finetune_task"], settings, init, state["finetune_size"]
+            state["job_owner"], base, state["finetune_task"], settings, init, state["finetune_size"]
         )
         state["finetune_spec"] = base_spec
 

@@ -78,7 +78,7 @@ def render(context: PageContext) -> None:
         if state.get("pretrain_live_job") is not None:
             state["pretrain_live_job"].stop()
         state["pretrain_live_job"] = jobs.start(
-            state["finetune_owner"], job_lang, state["pretrain_live_experiment"], state["pretrain_live_budget"]
+            state["job_owner"], job_lang, state["pretrain_live_experiment"], state["pretrain_live_budget"]
         )
 
     def stop_job() -> None:
