@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app.core import jobs as core_jobs
-from app.core import models, ui
+from app.core import job_view, models, ui
 from app.core.charts import probability_bars, ranked_summary
 from app.core.i18n import STRINGS, t
 from app.core.state import SETTINGS, PageContext, keep
@@ -107,12 +106,8 @@ def render(context: PageContext) -> None:
         **keep("finetune_init"),
     )
 
-    def start_job(base, base_spec: str) -> None:
-        """Button callback (it runs before the page, so the new job is there when the page draws)."""
+    def start_job(base, base_spec: str) -> jobs.Job:
         state = st.session_state
-        previous = state.get("finetune_job")
-        if previous is not None:
-            previous.stop()
         settings = jobs.page_settings(state)
         comparison = {
             (True, False): jobs.COMPARE,
@@ -120,32 +115,22 @@ def render(context: PageContext) -> None:
             (True, True): "compare-all",
         }.get((state["finetune_compare"], state["finetune_compare_frozen"]))
         init = comparison or state["finetune_init"]
-        state["finetune_job"] = jobs.start(
-            state["job_owner"], base, state["finetune_task"], settings, init, state["finetune_size"]
-        )
         state["finetune_spec"] = base_spec
+        return jobs.start(state["job_owner"], base, state["finetune_task"], settings, init, state["finetune_size"])
 
-    def stop_job() -> None:
-        if st.session_state.get("finetune_job") is not None:
-            st.session_state["finetune_job"].stop()
-
-    job: jobs.Job | None = st.session_state.get("finetune_job")
-    active = job is not None and not job.snapshot().finished
+    job: jobs.Job | None = job_view.current("finetune_job")
     # A new run would replace the very model it starts from (a session keeps one job): start from a pre-trained one.
     from_finetuned = spec.startswith(models.FINETUNED_PREFIX)
     if from_finetuned:
         st.info(t("finetune.start_from_pretrained"))
-    buttons = st.container(horizontal=True)  # one row that keeps both labels whole at any width
-    buttons.button(
-        t("finetune.start"),
-        type="primary",
-        disabled=active or from_finetuned,
-        on_click=start_job,
+    active = job_view.buttons(
+        "finetune_job",
+        start_job,
+        labels=(t("finetune.start"), t("finetune.stop")),
+        key="finetune",
         args=(bundle, spec),
-        key="finetune_start",
-        icon="▶️",
+        start_disabled=from_finetuned,
     )
-    buttons.button(t("finetune.stop"), disabled=not active, on_click=stop_job, key="finetune_stop", icon="⏹️")
     st.caption(t("finetune.copy_note"))
 
     # --- 2. live progress -------------------------------------------------------------------------------------
@@ -179,37 +164,42 @@ def render(context: PageContext) -> None:
             return t(f"finetune.baseline_bag_{TASKS[task_name]['language']}")
         return t(f"finetune.baseline_{key}")
 
-    def show_status(snapshot: jobs.JobSnapshot) -> None:
-        if snapshot.status == jobs.QUEUED:
-            st.info(t("finetune.queued", slots=core_jobs.MAX_TRAININGS, ahead=snapshot.ahead), icon="⏳")
-        elif snapshot.status == jobs.RUNNING:
-            run = run_name(snapshot.current_init) if snapshot.current_init else ""
-            if snapshot.phase == "evaluating":
-                st.info(t("finetune.evaluating", run=run, n=snapshot.heldout_size), icon="🧮")
-            elif snapshot.phase == "training":
-                last = jobs.last_step(snapshot, snapshot.current_init) or {"step": 0, "seconds": 0}
-                st.info(
-                    t(
-                        "finetune.training",
-                        run=run,
-                        step=last["step"],
-                        seconds=last["seconds"],
-                        total=jobs.steps_per_run(snapshot.train_size, snapshot.settings),
-                    ),
-                    icon="🏋️",
-                )
-            else:
-                st.info(t("finetune.loading"), icon="📦")
-        elif snapshot.status == jobs.DONE:
-            training, total = jobs.time_figures(snapshot)
-            if total is None:
-                st.success(t("finetune.done", training=training))
-            else:
-                st.success(t("finetune.done_total", training=training, total=total))
-        elif snapshot.status == jobs.STOPPED:
-            st.warning(t("finetune.stopped_owner") if snapshot.stop_reason == "owner" else t("finetune.stopped"))
+    def show_running(snapshot: jobs.JobSnapshot) -> None:
+        run = run_name(snapshot.current_init) if snapshot.current_init else ""
+        if snapshot.phase == "evaluating":
+            st.info(t("finetune.evaluating", run=run, n=snapshot.heldout_size), icon="🧮")
+        elif snapshot.phase == "training":
+            last = jobs.last_step(snapshot, snapshot.current_init) or {"step": 0, "seconds": 0}
+            st.info(
+                t(
+                    "finetune.training",
+                    run=run,
+                    step=last["step"],
+                    seconds=last["seconds"],
+                    total=jobs.steps_per_run(snapshot.train_size, snapshot.settings),
+                ),
+                icon="🏋️",
+            )
         else:
-            st.error(t("finetune.failed", error=snapshot.error))
+            st.info(t("finetune.loading"), icon="📦")
+
+    def done_text(snapshot: jobs.JobSnapshot) -> str:
+        training, total = jobs.time_figures(snapshot)
+        if total is None:
+            return t("finetune.done", training=training)
+        return t("finetune.done_total", training=training, total=total)
+
+    status_text = job_view.StatusText(
+        queued=t("finetune.queued"),
+        stopped=t("finetune.stopped"),
+        stopped_owner=t("finetune.stopped_owner"),
+        failed=t("finetune.failed"),
+    )
+
+    def show_status(snapshot: jobs.JobSnapshot) -> None:
+        job_view.show_status(
+            snapshot, status_text, running=lambda: show_running(snapshot), done=lambda: done_text(snapshot)
+        )
         for init, result in snapshot.results.items():
             if result.stopped and snapshot.stop_reason is None:
                 st.caption(
@@ -221,14 +211,7 @@ def render(context: PageContext) -> None:
                     )
                 )
 
-    # Polls the job once a second while it trains; only this part of the page reruns, so the rest stays usable.
-    @st.fragment(run_every=1.0 if active else None)
-    def live_view() -> None:
-        current = st.session_state.get("finetune_job")
-        if current is None:
-            st.markdown(t("finetune.no_job"))
-            return
-        snapshot = current.snapshot()
+    def live_view(snapshot: jobs.JobSnapshot) -> None:
         st.caption(describe_settings(snapshot))
         show_status(snapshot)
         share = jobs.progress(snapshot)
@@ -255,10 +238,8 @@ def render(context: PageContext) -> None:
             )
             if snapshot.baselines:
                 st.caption(t("finetune.baselines_note"))
-        if active and snapshot.finished:
-            st.rerun()  # the whole page, so that the results below appear
 
-    live_view()
+    job_view.live("finetune_job", active, live_view, t("finetune.no_job"))
     if job is None:
         st.stop()
     snapshot = job.snapshot()

@@ -6,8 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from app.attention.charts import attention_map
-from app.core import jobs as core_jobs
-from app.core import ui
+from app.core import job_view, ui
 from app.core.charts import probability_bars, ranked_summary, strongest_link
 from app.core.i18n import t
 from app.core.state import SETTINGS, PageContext, keep
@@ -72,61 +71,41 @@ def render(context: PageContext) -> None:
         **keep("pretrain_live_budget"),
     )
 
-    def start_job(job_lang: str) -> None:
-        """Button callback: it runs before the page, so the new job is there when the page draws."""
+    def start_job(job_lang: str) -> jobs.LiveJob:
         state = st.session_state
-        if state.get("pretrain_live_job") is not None:
-            state["pretrain_live_job"].stop()
-        state["pretrain_live_job"] = jobs.start(
+        return jobs.start(
             state["job_owner"], job_lang, state["pretrain_live_experiment"], state["pretrain_live_budget"]
         )
 
-    def stop_job() -> None:
-        if st.session_state.get("pretrain_live_job") is not None:
-            st.session_state["pretrain_live_job"].stop()
-
-    job: jobs.LiveJob | None = st.session_state.get("pretrain_live_job")
-    active = job is not None and not job.snapshot().finished
-    buttons = st.container(horizontal=True)  # one row that keeps both labels whole at any width
-    buttons.button(
-        t("pretrain_live.start"),
-        type="primary",
-        disabled=active,
-        on_click=start_job,
+    active = job_view.buttons(
+        "pretrain_live_job",
+        start_job,
+        labels=(t("pretrain_live.start"), t("pretrain_live.stop")),
+        key="pretrain_live",
         args=(lang,),
-        key="pretrain_live_start",
-        icon="▶️",
     )
-    buttons.button(t("pretrain_live.stop"), disabled=not active, on_click=stop_job, key="pretrain_live_stop", icon="⏹️")
     st.caption(t("pretrain_live.cli", seconds=st.session_state["pretrain_live_budget"], lang=lang))
 
     def run_name(run: str) -> str:
         return t(f"pretrain_live.run_{run}")
 
-    def show_status(snapshot: jobs.LiveSnapshot) -> None:
-        if snapshot.status == jobs.QUEUED:
-            st.info(t("pretrain_live.queued", slots=core_jobs.MAX_TRAININGS, ahead=snapshot.ahead), icon="⏳")
-        elif snapshot.status == jobs.RUNNING:
-            last = jobs.last_record(snapshot)
-            if last is None:
-                st.info(t("pretrain_live.starting"), icon="📦")
-            else:
-                run = run_name(snapshot.current_run) if snapshot.current_run else ""
-                text = t(
-                    "pretrain_live.training",
-                    run=run,
-                    steps=last["steps"],
-                    seconds=last["seconds"],
-                    budget=snapshot.budget,
-                )
-                st.info(text, icon="🏋️")
-        elif snapshot.status == jobs.DONE:
-            st.success(t("pretrain_live.done"))
-        elif snapshot.status == jobs.STOPPED:
-            key = "pretrain_live.stopped_owner" if snapshot.stop_reason == "owner" else "pretrain_live.stopped"
-            st.warning(t(key))
-        else:
-            st.error(t("pretrain_live.failed", error=snapshot.error))
+    def show_running(snapshot: jobs.LiveSnapshot) -> None:
+        last = jobs.last_record(snapshot)
+        if last is None:
+            st.info(t("pretrain_live.starting"), icon="📦")
+            return
+        run = run_name(snapshot.current_run) if snapshot.current_run else ""
+        text = t(
+            "pretrain_live.training", run=run, steps=last["steps"], seconds=last["seconds"], budget=snapshot.budget
+        )
+        st.info(text, icon="🏋️")
+
+    status_text = job_view.StatusText(
+        queued=t("pretrain_live.queued"),
+        stopped=t("pretrain_live.stopped"),
+        stopped_owner=t("pretrain_live.stopped_owner"),
+        failed=t("pretrain_live.failed"),
+    )
 
     def chart(name: str, snapshot: jobs.LiveSnapshot, build, *args, **kwargs):
         """``build(*args, **kwargs)``, rebuilt only when a new evaluation came in. The page polls every second and an evaluation
@@ -141,15 +120,10 @@ def render(context: PageContext) -> None:
             built[1][name] = build(*args, **kwargs)
         return built[1][name]
 
-    # Polls the job once a second while it trains; only this part of the page reruns.
-    @st.fragment(run_every=1.0 if active else None)
-    def live_view() -> None:
-        current: jobs.LiveJob | None = st.session_state.get("pretrain_live_job")
-        if current is None:
-            st.markdown(t("pretrain_live.no_job"))
-            return
-        snapshot = current.snapshot()
-        show_status(snapshot)
+    def live_view(snapshot: jobs.LiveSnapshot) -> None:
+        job_view.show_status(
+            snapshot, status_text, running=lambda: show_running(snapshot), done=lambda: t("pretrain_live.done")
+        )
         share = jobs.elapsed_share(snapshot)
         st.progress(share, text=t("pretrain_live.progress", share=share))
         names = {run: run_name(run) for run in snapshot.runs}
@@ -262,7 +236,5 @@ def render(context: PageContext) -> None:
                 key="pretrain_live_attention",
                 summary=strongest_link(probe["attention"], probe["tokens"], t("common.summary_strongest_link")),
             )
-        if active and snapshot.finished:
-            st.rerun()  # the whole page, so that the buttons come back
 
-    live_view()
+    job_view.live("pretrain_live_job", active, live_view, t("pretrain_live.no_job"))
