@@ -353,23 +353,34 @@ def unpack_zip(path: Path) -> Path:
 
 
 def download_from_hub(repo_id: str) -> Path:
-    """Fetch the files a BERT folder needs; only where the machine is online."""
+    """Fetch the files a BERT folder needs; only where the machine is online. The config comes first, alone, and
+    is checked (``read_config``: a BERT, of a size this app can hold) before any weights are downloaded: an id
+    that names something else, or an absurd model, costs one small file, not gigabytes."""
     try:  # imported here: only a hub id needs it, and its absence becomes a one-line CheckpointError
-        from huggingface_hub import snapshot_download
+        from huggingface_hub import hf_hub_download, snapshot_download
     except ImportError:  # pragma: no cover - it is in requirements.txt
         raise CheckpointError(f"{repo_id}: loading from the hub needs the huggingface_hub package") from None
     patterns = ["config.json", "vocab.txt", "tokenizer.json", "tokenizer_config.json", "model.safetensors"]
+    try:
+        config_file = Path(hf_hub_download(repo_id, "config.json"))
+    except Exception as e:  # noqa: BLE001 - network, auth and not-found errors all end the same way for the user
+        raise _unreachable(repo_id, e) from None
+    read_config(config_file.parent)  # raises for anything this app must not load
     try:
         folder = snapshot_download(repo_id, allow_patterns=patterns)
         if not (Path(folder) / "model.safetensors").exists():
             folder = snapshot_download(repo_id, allow_patterns=patterns + ["pytorch_model.bin"])
     except Exception as e:  # noqa: BLE001 - network, auth and not-found errors all end the same way for the user
-        reason = type(e).__name__
-        raise CheckpointError(
-            f"{repo_id}: no such folder, and it could not be downloaded from the Hugging Face hub ({reason}); this machine may be offline: "
-            "download the model elsewhere and pass its folder instead",
-            "hub_unreachable",
-            name=repo_id,
-            reason=reason,
-        ) from None
+        raise _unreachable(repo_id, e) from None
     return Path(folder)
+
+
+def _unreachable(repo_id: str, error: Exception) -> CheckpointError:
+    reason = type(error).__name__
+    return CheckpointError(
+        f"{repo_id}: no such folder, and it could not be downloaded from the Hugging Face hub ({reason}); this "
+        "machine may be offline: download the model elsewhere and pass its folder instead",
+        "hub_unreachable",
+        name=repo_id,
+        reason=reason,
+    )
