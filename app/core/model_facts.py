@@ -102,6 +102,8 @@ def local_folders() -> dict[str, BertConfig]:
     reader typed into the sidebar's picker. Value: what ``model_folder`` holds → the folder's config."""
     if models.models_dir() is not None:
         names = models.available_folders()
+    elif not models.any_model_allowed():
+        names = []
     else:
         typed = str(st.session_state.get("model_folder", "")).strip()
         names = [typed] if typed else []
@@ -116,9 +118,10 @@ def local_folders() -> dict[str, BertConfig]:
 
 
 def hub_available(repo_id: str) -> bool:
-    """Whether the sidebar could load ``repo_id`` from the hub: never in classroom mode; else when it is in the
+    """Whether the sidebar could load ``repo_id`` from the hub: only where it takes hub ids at all
+    (``models.any_model_allowed``: never in classroom mode); then when it is in the
     local hub cache or the hub answers."""
-    if models.models_dir() is not None:
+    if not models.any_model_allowed():
         return False
     try:
         from huggingface_hub import try_to_load_from_cache

@@ -34,6 +34,30 @@ def models_dir() -> Path | None:
     return Path(value) if value else None
 
 
+ANY_MODEL_SETTING = "BERT_LAB_ANY_MODEL"  # "1": a typed server path or hub id even where others can reach the server
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def any_model_allowed() -> bool:
+    """Whether the sidebar takes a typed server path or hub id: only for the person at the machine (the server
+    listens on loopback, this app's default), or where ``BERT_LAB_ANY_MODEL=1`` says so; never in classroom mode.
+    Anyone who can reach a server on the school network could otherwise probe its folders, or make it download."""
+    if models_dir() is not None:
+        return False
+    if os.environ.get(ANY_MODEL_SETTING, "").strip() == "1":
+        return True
+    return str(st.get_option("server.address") or "").strip() in LOOPBACK
+
+
+def choices() -> list[str]:
+    """What the sidebar's model picker offers: the embedded model, a folder (the models folder's entries in
+    classroom mode, a typed path where ``any_model_allowed``), BERT from the hub where typed ids are allowed, and
+    this session's fine-tuned models."""
+    folder = ["folder"] if models_dir() is not None or any_model_allowed() else []
+    hub = list(HUB_MODELS) if any_model_allowed() else []
+    return ["embedded", *folder, *hub, *finetuned_choices()]
+
+
 def get_model(spec: str) -> LoadedBert:
     """The model a spec names: a shared one (loaded once per process), or this session's fine-tuned one."""
     if spec.startswith(FINETUNED_PREFIX):
@@ -106,8 +130,10 @@ def before_after_pairs(spec: str) -> dict[str, str]:
 
 
 def chosen_spec() -> str:
-    """What the sidebar asks for (it may fail to load)."""
+    """What the sidebar asks for (it may fail to load); only what ``choices`` offers, whatever the state holds."""
     choice = st.session_state.get("model_choice", "embedded")
+    if choice not in choices():
+        return "embedded"
     if choice == "folder":
         return st.session_state.get("model_folder", "").strip() or "embedded"
     return choice

@@ -8,6 +8,7 @@ from app.core.i18n import LANGUAGES, t
 from app.core.models import (
     HUB_MODELS,
     available_folders,
+    choices,
     finetuned_choices,
     finetuned_label,
     load_chosen_model,
@@ -41,15 +42,15 @@ def render_sidebar() -> PageContext:
         classroom = models_dir() is not None
         # This session's fine-tuned models, once a job has finished (a newer job replaces them).
         finetuned = finetuned_choices()
-        choices = ["embedded", "folder"] + ([] if classroom else list(HUB_MODELS)) + list(finetuned)
-        if st.session_state["model_choice"] not in choices:
+        offered = choices()
+        if st.session_state["model_choice"] not in offered:
             st.session_state["model_choice"] = "embedded"
         labels = {"embedded": t("common.model_embedded"), "folder": t("common.model_folder")}
         labels.update({name: t("common.model_hub", name=name) for name in HUB_MODELS})
         labels.update({spec: finetuned_label(task, init) for spec, (task, init) in finetuned.items()})
         st.selectbox(
             t("common.model"),
-            choices,
+            offered,
             format_func=labels.get,
             **keep("model_choice"),
         )
