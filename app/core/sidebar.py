@@ -15,7 +15,7 @@ from app.core.models import (
     models_dir,
 )
 from app.core.state import DEFAULT_TEXT, MAX_URL_TEXT, PageContext, keep
-from app.core.tokens import escape_markdown
+from app.core.tokens import escape_markdown, isolated, missing_scripts
 from model.modeling import count_parameters
 
 LANGUAGE_NAMES = {"zh": "中文", "en": "English"}
@@ -91,12 +91,15 @@ def render_sidebar() -> PageContext:
             height=100,
             max_chars=None,
         )
-        text = st.session_state["text"]
+        text, context_lang = st.session_state["text"], st.session_state["lang"]
         unknown = bundle.tokenizer.unknown_spans(text)
         if unknown:
-            shown = "  ".join(map(escape_markdown, unknown[:MAX_UNKNOWN_SHOWN]))
+            shown = "  ".join(isolated(escape_markdown(span)) for span in unknown[:MAX_UNKNOWN_SHOWN])
             shown += " …" if len(unknown) > MAX_UNKNOWN_SHOWN else ""
             st.caption(t("common.unknown_tokens", spans=shown))
+        scripts = missing_scripts(text, bundle.tokenizer.encode(text), bundle.tokenizer.unk_token_id, context_lang)
+        if scripts:
+            st.warning(t("common.unknown_script", scripts=t("common.list_separator").join(scripts)))
         st.caption(t("common.share_hint"))
         if len(text) > MAX_URL_TEXT:
             st.caption(t("common.url_text_cut", limit=f"{MAX_URL_TEXT:,}", n=f"{len(text):,}"))

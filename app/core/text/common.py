@@ -86,6 +86,13 @@ TEXT = {
         "en": "Not in the model's vocabulary, so it reads [UNK] there: {spans}",
         "zh": "这些内容不在模型的词表里，模型读到的是 [UNK]：{spans}",
     },
+    "unknown_script": {
+        "en": "This model never saw {scripts} text: every word in it becomes [UNK], so the pages can show little "
+        "about it. The embedded model reads English and Chinese; a multilingual BERT from a folder reads more.",
+        "zh": "这个模型没有见过{scripts}：其中每个词都变成 [UNK]，页面能展示的很少。内置模型只读英文和中文；"
+        "从文件夹加载的多语言 BERT 能读更多文字。",
+    },
+    "list_separator": {"en": ", ", "zh": "、"},
     "download_csv": {"en": "Download as CSV", "zh": "下载 CSV"},
     "download_json": {"en": "Download as JSON", "zh": "下载 JSON"},
     "save_image_hint": {
