@@ -171,6 +171,18 @@ def test_quiz_flow(store):
     assert (quiz.number, quiz.guesses, quiz.revealed, quiz.answer) == (2, {}, False, None)
 
 
+def test_a_question_keeps_a_class_of_guessers_not_a_flood(store, monkeypatch):
+    monkeypatch.setattr(rooms, "MAX_GUESSERS", 3)
+    code, token = store.create()
+    store.ask(code, token, "She opened the [MASK].")
+    for student in ("ann", "bo", "cy"):
+        store.guess(code, student, "door")
+    with pytest.raises(GuessError, match="full"):
+        store.guess(code, "dee", "window")
+    assert store.guess(code, "ann", "window") == "window"  # one already counted may still change their answer
+    assert len(store.quiz(code).guesses) == 3
+
+
 def test_guesses_are_normalised_and_bounded():
     assert normalise_guess("  Ｄｏｏｒ  ") == "door"  # full-width letters from a Chinese keyboard
     assert normalise_guess("big\n\t  door") == "big door"

@@ -201,6 +201,27 @@ def test_a_stale_link_and_hostile_guesses_get_a_message_not_a_traceback():
     assert session.room_store().quiz(code).guesses == {at.session_state["class_student"]: "w" * MAX_GUESS}
 
 
+def test_a_student_who_floods_guesses_is_limited_and_told_so():
+    code, token = session.room_store().create()
+    session.room_store().ask(code, token, "She opened the [MASK].")
+    at = new_session("en", room=code)
+    at.switch_page("pages/classroom.py")
+    run(at)
+    for n in range(session.MAX_GUESSES_PER_QUESTION + 3):
+        at.text_input(key="classroom_guess").set_value(f"word{n}")
+        [b for b in at.button if b.label == TEXT["send_button"]["en"]][0].click()
+        run(at)
+    last_counted = f"word{session.MAX_GUESSES_PER_QUESTION - 1}"
+    assert session.room_store().quiz(code).guesses == {at.session_state["class_student"]: last_counted}
+    assert TEXT["guess_too_many"]["en"] in [w.value for w in at.warning]
+    session.room_store().ask(code, token, "我去[MASK]场看电影")  # a new question, a new budget
+    run(at)
+    at.text_input(key="classroom_guess").set_value("机")
+    [b for b in at.button if b.label == TEXT["send_button"]["en"]][0].click()
+    run(at)
+    assert session.room_store().quiz(code).guesses == {at.session_state["class_student"]: "机"}
+
+
 def test_the_guess_chart_escapes_marks_and_folds_the_long_tail():
     counts = [("door", 3), ("<b>gate</b>", 2)] + [(f"w{i}", 1) for i in range(12)]
     option = guess_bars(

@@ -24,7 +24,15 @@ import time
 
 import streamlit as st
 
-from app.classroom.store import GuessError, NotTeacher, RoomGone, RoomStore, clean_code, store_from_env
+from app.classroom.store import (
+    GuessError,
+    NotTeacher,
+    RoomGone,
+    RoomStore,
+    clean_code,
+    normalise_guess,
+    store_from_env,
+)
 from app.core.i18n import t
 from app.core.navigation import PAGE_FILES, PAGES_DIR, pages
 from app.core.state import apply_params, url_params
@@ -295,8 +303,31 @@ def reveal(answer: list) -> None:
     room_store().reveal(room_code(), st.session_state["class_token"], answer)
 
 
+# A student may change their answer to a question a few times, not flood the room: each guess is a write that every
+# replica's teacher page reads back.
+MAX_GUESSES_PER_QUESTION = 5
+
+
+def _guess_allowed(number: int | None) -> bool:
+    """Count a guess against the question's budget; False when the student has used it up."""
+    asked, count = st.session_state.get("class_guess_log", (None, 0))
+    count = count if asked == number else 0
+    if count >= MAX_GUESSES_PER_QUESTION:
+        return False
+    st.session_state["class_guess_log"] = (number, count + 1)
+    return True
+
+
 def send_guess(raw: str) -> str | None:
     """The guess as counted, or None with the reason left as a notice key in ``class_guess_error``."""
+    try:
+        normalise_guess(raw)  # an empty box is a slip, not a guess: it costs nothing of the budget
+    except GuessError as error:
+        st.session_state["class_guess_error"] = error.code
+        return None
+    if not _guess_allowed(st.session_state.get("class_quiz_number")):
+        st.session_state["class_guess_error"] = "too_many"
+        return None
     try:
         return room_store().guess(room_code(), st.session_state["class_student"], raw)
     except GuessError as error:

@@ -34,6 +34,7 @@ CODE_LENGTH = 6
 ROOM_TTL = 3600  # seconds without a teacher heartbeat before a room is removed
 PRESENCE_SECONDS = 15  # a student counts as present this long after their last heartbeat
 MAX_GUESS = 40  # characters of a normalised guess; a word, not an essay
+MAX_GUESSERS = 300  # students whose guesses one question keeps: a class, not a script opening sessions by the thousand
 MAX_QUIZ_TEXT = 300
 MAX_VIEW_BYTES = 16_000  # a published view is a shared link's settings: small
 
@@ -232,6 +233,8 @@ class MemoryStore:
                 raise GuessError("no_quiz")
             if quiz.revealed:
                 raise GuessError("revealed")
+            if student not in quiz.guesses and len(quiz.guesses) >= MAX_GUESSERS:
+                raise GuessError("full")
             quiz.guesses[student] = guess
             return guess
 
@@ -393,8 +396,9 @@ class RedisStore:
         with self._redis.pipeline() as pipe:
             while True:
                 try:
-                    # Watched: a guess that arrives as the teacher reveals or asks anew must not be counted.
-                    pipe.watch(room)
+                    # Watched: a guess that arrives as the teacher reveals or asks anew must not be counted, nor one
+                    # past the room's limit that another replica's guess just reached.
+                    pipe.watch(room, guesses)
                     fields = pipe.hmget(room, "quiz", "revealed")
                     if fields[0] is None:
                         raise RoomGone(code)
@@ -402,6 +406,8 @@ class RedisStore:
                         raise GuessError("no_quiz")
                     if int(fields[1]):
                         raise GuessError("revealed")
+                    if not pipe.hexists(guesses, student) and pipe.hlen(guesses) >= MAX_GUESSERS:
+                        raise GuessError("full")
                     pipe.multi()
                     pipe.hset(guesses, student, guess)
                     pipe.expire(guesses, ROOM_TTL)

@@ -95,6 +95,14 @@ TEXT = {
         "zh": "答案已经揭晓：这个答案来晚了。",
     },
     "guess_no_quiz": {"en": "There is no open question.", "zh": "现在没有待回答的问题。"},
+    "guess_too_many": {
+        "en": "That was your fifth answer to this question: the last one you sent is the one that counts.",
+        "zh": "这道题你已经提交了五次答案：算的是你最后提交的那个。",
+    },
+    "guess_full": {
+        "en": "This question has as many answers as a class can give; yours could not be added.",
+        "zh": "这道题收到的答案已经达到上限，你的答案没能加入。",
+    },
     "results_header": {"en": "The class against BERT", "zh": "全班与 BERT 的对比"},
     "class_chart_title": {"en": "The class's guesses", "zh": "全班的答案"},
     "bert_chart_title": {"en": "BERT's top 5", "zh": "BERT 的前 5 名"},
