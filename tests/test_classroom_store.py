@@ -304,3 +304,84 @@ def test_a_teachers_app_session_on_redis_is_seen_from_another_process(redis_url,
         assert (seen[1]["params"]["text"], seen[1]["params"]["lang"]) == ("我去[MASK]场看电影。", "zh")
     finally:
         session.room_store.clear()
+
+
+def _start_redis(port: int, folder: Path) -> subprocess.Popen:
+    """A redis-server that keeps its rooms in ``folder`` when it is shut down, and finds them there again."""
+    server = subprocess.Popen(
+        [REDIS_SERVER, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(folder), "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    import redis
+
+    client = redis.Redis(port=port)
+    for _ in range(200):
+        try:
+            client.ping()
+            return server
+        except redis.ConnectionError:
+            time.sleep(0.05)
+    pytest.fail("redis-server did not start")
+
+
+def test_redis_stopping_mid_class_pauses_class_mode_and_the_class_resumes_when_it_is_back(
+    redis_url, monkeypatch, tmp_path
+):
+    """Redis stops during a class: the class page and the sidebar say so, every other page works, nothing raises;
+    Redis comes back with its rooms and the same sessions go on in the same room."""
+    import redis
+    from apptest_helpers import open_app_page
+    from streamlit.testing.v1 import AppTest
+
+    from app.classroom import session
+    from app.classroom.text import TEXT as CLASS_TEXT
+
+    port = free_port()
+    server = _start_redis(port, tmp_path)
+    monkeypatch.setenv("BERT_LAB_REDIS_URL", f"redis://127.0.0.1:{port}/0")
+    session.room_store.clear()
+    try:
+        teacher = AppTest.from_file(str(ROOT / "streamlit_app.py"), default_timeout=120)
+        teacher.session_state["lang"] = "en"
+        teacher.run()
+        teacher.switch_page("pages/classroom.py")
+        teacher.run()
+        teacher.button(key="classroom_start").click()
+        teacher.run()
+        code = teacher.session_state["class_room"]
+        student = open_app_page("overview", "en")
+        student.query_params["room"] = code
+        student.session_state["_class_link_read"] = False
+        student.run()
+        assert student.session_state["class_room"] == code
+
+        redis.Redis(port=port).shutdown(save=True)  # the rooms go to disk, as a restarted server would have them
+        server.wait(timeout=10)
+        down = CLASS_TEXT["store_down"]["en"]
+        student.switch_page("pages/attention.py")
+        student.run()
+        assert not student.exception and student.title  # another page works
+        assert down in [w.value for w in student.sidebar.warning]
+        teacher.run()  # the class page itself
+        assert not teacher.exception
+        assert down in [w.value for w in teacher.warning]
+        student.switch_page("pages/classroom.py")
+        student.run()
+        assert not student.exception and down in [w.value for w in student.warning]
+        assert student.session_state["class_room"] == code  # nobody was sent out of the class
+
+        server = _start_redis(port, tmp_path)
+        student.run()
+        teacher.run()
+        assert not student.exception and not teacher.exception
+        assert down not in [w.value for w in [*student.sidebar.warning, *student.warning]]
+        assert teacher.session_state["class_room"] == code and student.session_state["class_room"] == code
+        teacher.text_input(key="classroom_quiz_text").set_value("She opened the [MASK].")
+        teacher.button(key="classroom_ask_button").click()
+        teacher.run()
+        assert session.room_store().quiz(code).sentence == "She opened the [MASK]."  # the same room, working
+    finally:
+        session.room_store.clear()
+        server.terminate()
+        server.wait(timeout=10)

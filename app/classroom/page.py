@@ -14,7 +14,7 @@ import streamlit as st
 
 from app.classroom import session
 from app.classroom.charts import guess_bars, guesses_summary
-from app.classroom.store import MAX_GUESS, RoomGone, tally
+from app.classroom.store import MAX_GUESS, RoomGone, StoreDown, tally
 from app.core import models, ui
 from app.core.errors import explain
 from app.core.i18n import t
@@ -140,6 +140,9 @@ def render(context: PageContext) -> None:
             quiz = session.room_store().quiz(session.room_code())
         except RoomGone:
             return  # the sidebar's panel says the class ended
+        except StoreDown:
+            session.notice("store_down")
+            return
         if quiz is None or quiz.revealed:
             return  # revealed from this teacher's other tab meanwhile
         try:
@@ -190,8 +193,8 @@ def render(context: PageContext) -> None:
     def head_count() -> None:
         try:
             n = session.room_store().students(session.room_code())
-        except RoomGone:
-            return  # the sidebar's panel says so and ends the class
+        except (RoomGone, StoreDown):
+            return  # the sidebar's panel says so
         st.markdown(t("classroom.students", n=n))
 
     @st.fragment(run_every=ANSWERS_POLL)
@@ -199,7 +202,7 @@ def render(context: PageContext) -> None:
         try:
             store = session.room_store()
             quiz, present = store.quiz(code), store.students(code)
-        except RoomGone:
+        except (RoomGone, StoreDown):
             return
         if quiz is not None:
             st.markdown(t("classroom.answered", n=len(quiz.guesses), present=max(present, len(quiz.guesses))))
@@ -242,9 +245,12 @@ def render(context: PageContext) -> None:
     if message:
         st.warning(t(f"classroom.notice_{message}"))
     role = session.role()
-    if role == "teacher":
-        teacher()
-    elif role == "student":
-        student()
-    else:
-        choose()
+    try:
+        if role == "teacher":
+            teacher()
+        elif role == "student":
+            student()
+        else:
+            choose()
+    except StoreDown:  # Redis stopped mid-class: the rest of the app works, and the class resumes by itself
+        st.warning(t("classroom.store_down"))

@@ -29,6 +29,7 @@ from app.classroom.store import (
     NotTeacher,
     RoomGone,
     RoomStore,
+    StoreDown,
     clean_code,
     normalise_guess,
     store_from_env,
@@ -67,6 +68,20 @@ def notice(key: str) -> None:
     st.session_state["class_notice"] = key
 
 
+def store_is_down() -> bool:
+    """Whether the rooms' store stopped answering at this session's last look (Redis stopped mid-class)."""
+    return bool(st.session_state.get("class_store_down"))
+
+
+def _store_answered(answered: bool) -> None:
+    """Remember how the store's last call went: the class panel says so while it does not answer, and the room is
+    kept, so the class goes on by itself when it answers again."""
+    if answered:
+        st.session_state.pop("class_store_down", None)
+    else:
+        st.session_state["class_store_down"] = True
+
+
 def _forget_room(reason: str | None = None) -> None:
     for key in (
         "class_room",
@@ -84,7 +99,11 @@ def _forget_room(reason: str | None = None) -> None:
 
 
 def start_class() -> None:
-    code, token = room_store().create()
+    try:
+        code, token = room_store().create()
+    except StoreDown:
+        notice("store_down")
+        return
     _forget_room()
     st.session_state.update(class_room=code, class_token=token)
 
@@ -94,6 +113,9 @@ def end_class() -> None:
         room_store().close(room_code(), st.session_state.get("class_token"))
     except (RoomGone, NotTeacher):
         pass  # already gone: nothing left to close
+    except StoreDown:
+        notice("store_down")
+        return  # still the room's teacher: ending it must wait until the store answers
     _forget_room()
 
 
@@ -112,6 +134,9 @@ def reclaim(raw_code: str, token: str) -> bool:
     except NotTeacher:
         notice("not_teacher")
         return False
+    except StoreDown:
+        notice("store_down")
+        return False
     _forget_room()
     st.session_state.update(class_room=code, class_token=token)
     return True
@@ -127,6 +152,9 @@ def join(raw: str) -> bool:
         room_store().student_heartbeat(code, student := secrets.token_hex(8))
     except RoomGone:
         notice("no_room")
+        return False
+    except StoreDown:
+        notice("store_down")
         return False
     _forget_room()
     st.session_state.update(class_room=code, class_student=student, class_follow=True, class_seen=-1)
@@ -199,6 +227,7 @@ def follow_teacher(page) -> None:
         if _heartbeat_due():
             store.student_heartbeat(code, st.session_state["class_student"])
         version = store.version(code)
+        _store_answered(True)
         if version == st.session_state.get("class_seen"):
             return
         if not st.session_state.get("class_follow") and not _called_to_quiz(store, code, version):
@@ -207,6 +236,10 @@ def follow_teacher(page) -> None:
     except RoomGone:
         _forget_room("ended")
         return
+    except StoreDown:
+        _store_answered(False)
+        return
+    _store_answered(True)
     st.session_state["class_seen"] = version
     if not view:
         return  # the teacher has not shown anything yet
@@ -231,6 +264,8 @@ def publish_and_show(page) -> None:
                 room_store().teacher_heartbeat(room_code(), st.session_state["class_token"])
         except (RoomGone, NotTeacher):
             _forget_room("expired")
+        except StoreDown:  # published again on the next run, since class_published did not change
+            _store_answered(False)
     with st.sidebar:
         _class_panel(_page_name(page))
 
@@ -244,6 +279,8 @@ def _class_panel(page_name: str) -> None:
     if current is None:
         return
     st.divider()
+    if store_is_down():
+        st.warning(t("classroom.store_down"))
     if current == "teacher":
         _teacher_status()
         st.page_link(str(PAGES_DIR / "classroom.py"), label=t("classroom.open_page"), icon="🎓")
@@ -270,6 +307,14 @@ def _teacher_status() -> None:
     except (RoomGone, NotTeacher):
         _forget_room("expired")
         st.rerun(scope="app")
+    except StoreDown:
+        if not store_is_down():
+            _store_answered(False)
+            st.rerun(scope="app")  # the whole page: the panel's message, the class page's own
+        return
+    if store_is_down():
+        _store_answered(True)
+        st.rerun(scope="app")
     st.markdown(t("classroom.teacher_panel", code=room_code(), n=count))
 
 
@@ -281,6 +326,9 @@ def _student_poll() -> None:
     store, code = room_store(), room_code()
     try:
         version = store.version(code)
+        if store_is_down():  # it answers again: the whole page, without the panel's message
+            _store_answered(True)
+            st.rerun(scope="app")
         if _heartbeat_due():
             store.student_heartbeat(code, st.session_state["class_student"])
         if version == st.session_state.get("class_seen"):
@@ -290,17 +338,28 @@ def _student_poll() -> None:
     except RoomGone:
         _forget_room("ended")
         st.rerun(scope="app")
+    except StoreDown:
+        if not store_is_down():
+            _store_answered(False)
+            st.rerun(scope="app")
+        return
     st.caption(t("classroom.teacher_moved"))  # exploring: say so, the student decides when to catch up
 
 
 def ask(sentence: str) -> None:
-    room_store().ask(room_code(), st.session_state["class_token"], sentence)
+    try:
+        room_store().ask(room_code(), st.session_state["class_token"], sentence)
+    except StoreDown:
+        notice("store_down")
 
 
 def reveal(answer: list) -> None:
     """Show the class the guesses and ``answer``, BERT's top words as the teacher's session computed them once
     for the whole room (JSON values)."""
-    room_store().reveal(room_code(), st.session_state["class_token"], answer)
+    try:
+        room_store().reveal(room_code(), st.session_state["class_token"], answer)
+    except StoreDown:
+        notice("store_down")
 
 
 # A student may change their answer to a question a few times, not flood the room: each guess is a write that every
@@ -334,4 +393,6 @@ def send_guess(raw: str) -> str | None:
         st.session_state["class_guess_error"] = error.code
     except RoomGone:
         _forget_room("ended")
+    except StoreDown:
+        st.session_state["class_guess_error"] = "store_down"
     return None

@@ -10,6 +10,7 @@ SESSION: dict[str, str] = {
     "_class_link_read": "whether a ?room= link was already read this session",
     "class_beat": "when this session last told the room it is present (a heartbeat at most every HEARTBEAT_EVERY)",
     "class_follow": "whether a student follows the teacher (False: exploring freely)",
+    "class_store_down": "whether the rooms' store (Redis) failed to answer at this session's last look",
     "class_guess_log": "(question, guesses sent for it): a student's budget of guesses per question",
     "class_guess_error": "why a student's last guess was refused",
     "class_my_guess": "a student's own guess for the current question",

@@ -15,6 +15,7 @@ gone for ``ROOM_TTL`` seconds. ``MemoryStore`` sweeps such rooms whenever it is 
 
 from __future__ import annotations
 
+import functools
 import hmac
 import json
 import os
@@ -41,6 +42,11 @@ MAX_VIEW_BYTES = 16_000  # a published view is a shared link's settings: small
 
 class RoomGone(LookupError):
     """No such room: a mistyped code, or one that expired or was closed."""
+
+
+class StoreDown(ConnectionError):
+    """The rooms' store does not answer (its Redis stopped or cannot be reached): class mode pauses, the rooms wait
+    in Redis, and the class goes on by itself once it answers again."""
 
 
 class NotTeacher(PermissionError):
@@ -246,6 +252,20 @@ class MemoryStore:
             return Quiz(quiz.number, quiz.sentence, dict(quiz.guesses), quiz.revealed, quiz.answer)
 
 
+def _answering(method):
+    """A RedisStore method whose connection errors become ``StoreDown``: the pages catch one error of ours, whatever
+    the client library raises."""
+
+    @functools.wraps(method)
+    def call(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except self._down_errors as error:
+            raise StoreDown(str(error)) from None
+
+    return call
+
+
 class RedisStore:
     """Rooms in Redis, shared by every app replica that points at the same server.
 
@@ -261,6 +281,7 @@ class RedisStore:
         self._redis = redis.Redis.from_url(url, decode_responses=True, socket_timeout=5, socket_connect_timeout=5)
         self._prefix = prefix
         self._watch_error = redis.WatchError
+        self._down_errors = (redis.ConnectionError, redis.TimeoutError)
 
     def _keys(self, code: str) -> tuple[str, str, str]:
         room = self._prefix + code
@@ -282,6 +303,7 @@ class RedisStore:
         for key in self._keys(code):
             pipe.expire(key, ROOM_TTL)
 
+    @_answering
     def create(self) -> tuple[str, str]:
         token = new_token()
         while True:
@@ -296,10 +318,12 @@ class RedisStore:
         pipe.execute()
         return code, token
 
+    @_answering
     def close(self, code: str, token: str) -> None:
         self._teacher(code, token)
         self._redis.delete(*self._keys(code))
 
+    @_answering
     def teacher_heartbeat(self, code: str, token: str) -> None:
         self._teacher(code, token)
         pipe = self._redis.pipeline()
@@ -325,6 +349,7 @@ class RedisStore:
                 except self._watch_error:
                     continue
 
+    @_answering
     def publish(self, code: str, token: str, view: dict) -> int:
         encoded = _check_view(view)
         room = self._keys(code)[0]
@@ -335,16 +360,19 @@ class RedisStore:
 
         return int(self._teacher_write(code, token, write)[1])
 
+    @_answering
     def version(self, code: str) -> int:
         value = self._redis.hget(self._keys(code)[0], "version")
         if value is None:
             raise RoomGone(code)
         return int(value)
 
+    @_answering
     def view(self, code: str) -> tuple[int, dict]:
         fields = self._room(code)
         return int(fields["version"]), json.loads(fields["view"])
 
+    @_answering
     def student_heartbeat(self, code: str, student: str) -> None:
         room, students, _ = self._keys(code)
         if not self._redis.exists(room):
@@ -356,6 +384,7 @@ class RedisStore:
         pipe.expire(students, ROOM_TTL)  # a room's teacher refreshes it too; this bounds a left-over key
         pipe.execute()
 
+    @_answering
     def students(self, code: str) -> int:
         room, students, _ = self._keys(code)
         pipe = self._redis.pipeline()
@@ -366,6 +395,7 @@ class RedisStore:
             raise RoomGone(code)
         return int(count)
 
+    @_answering
     def ask(self, code: str, token: str, sentence: str) -> int:
         sentence = str(sentence).strip()[:MAX_QUIZ_TEXT]
         room, _, guesses = self._keys(code)
@@ -378,6 +408,7 @@ class RedisStore:
 
         return int(self._teacher_write(code, token, write)[0])
 
+    @_answering
     def reveal(self, code: str, token: str, answer: list) -> None:
         encoded = _check_view(answer)
         room = self._keys(code)[0]
@@ -390,6 +421,7 @@ class RedisStore:
 
         self._teacher_write(code, token, write)
 
+    @_answering
     def guess(self, code: str, student: str, raw: str) -> str:
         guess = normalise_guess(raw)
         room, _, guesses = self._keys(code)
@@ -416,6 +448,7 @@ class RedisStore:
                 except self._watch_error:
                     continue
 
+    @_answering
     def quiz(self, code: str) -> Quiz | None:
         room, _, guesses = self._keys(code)
         pipe = self._redis.pipeline()

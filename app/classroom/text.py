@@ -95,6 +95,19 @@ TEXT = {
         "zh": "答案已经揭晓：这个答案来晚了。",
     },
     "guess_no_quiz": {"en": "There is no open question.", "zh": "现在没有待回答的问题。"},
+    "store_down": {
+        "en": "Class mode is paused: the server that holds the class (Redis) is not answering. Every page still "
+        "works; the class picks up where it was as soon as it answers again.",
+        "zh": "课堂模式暂停：保存课堂的服务器（Redis）没有响应。所有页面照常可用；它一恢复，课堂就从原处继续。",
+    },
+    "notice_store_down": {
+        "en": "That did not reach the class: the server that holds it (Redis) is not answering. Try again in a moment.",
+        "zh": "这一步没有送达课堂：保存课堂的服务器（Redis）没有响应。请稍后再试。",
+    },
+    "guess_store_down": {
+        "en": "Your answer did not reach the class: its server is not answering. Send it again in a moment.",
+        "zh": "你的答案没有送达课堂：课堂的服务器没有响应。请稍后再提交一次。",
+    },
     "guess_too_many": {
         "en": "That was your fifth answer to this question: the last one you sent is the one that counts.",
         "zh": "这道题你已经提交了五次答案：算的是你最后提交的那个。",
