@@ -51,7 +51,7 @@ def main() -> None:
             at.run()
             at.switch_page(f"pages/{name}.py")
             st.cache_data.clear()  # a sentence no page has seen yet (the model itself stays cached)
-            models.attention_both.clear()  # attention maps are shared resources, not copied data
+            models.RESULTS.clear()  # attention maps and embedding parts are shared, held by bytes
             start = time.perf_counter()
             at.run()
             first.append(time.perf_counter() - start)

@@ -7,7 +7,8 @@ import streamlit as st
 
 from app.attention import bertviz_view
 from app.core import attention_stats
-from app.core.models import CACHE_TTL, attention
+from app.core.models import attention
+from app.core.result_cache import CACHE_TTL
 
 
 # A resource, not data: the document is an immutable string of some 0.4 MB, shared rather than pickled per call.

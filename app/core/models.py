@@ -22,6 +22,7 @@ import streamlit as st
 from app.core import attention_stats
 from app.core.errors import explain
 from app.core.i18n import t
+from app.core.result_cache import CACHE_TTL, ByteBoundedCache
 from model import inference
 from model.checkpoint import CheckpointError, LoadedBert, load
 
@@ -193,11 +194,11 @@ def available_folders() -> list[str]:
     return sorted(p.name for p in root.iterdir() if p.is_dir() and (p / "config.json").exists())
 
 
-# Cached per-sentence results. The model is looked up by spec inside, so only strings are hashed.
-# Bounds: entries are kept at most an hour, and attention maps, the only large results (layers x heads x
-# T x T floats: 75 MB for the embedded model at 512 tokens, 150 MB for BERT-Base), at most 16 at a time.
-# A class of thirty at short sentences costs a recomputation of about 0.1 s when an entry was evicted.
-CACHE_TTL = 3600
+# Cached per-sentence results. The model is looked up by spec inside, so only strings are hashed. Entries are kept
+# at most an hour; the small ones (top-k predictions, statistics, encodings) by count, the large ones by bytes
+# (``RESULTS`` below: both readings' maps are layers x heads x T x T floats x 2, 151 MB for the embedded model at
+# 512 tokens and 302 MB for BERT-Base). A class of thirty at short sentences costs a recomputation of about 0.1 s
+# when an entry was evicted.
 
 
 @st.cache_data(max_entries=512, ttl=CACHE_TTL, show_spinner=False)
@@ -215,17 +216,19 @@ def pseudo_log_likelihood(spec: str, text: str) -> inference.PllResult:
     return inference.pseudo_log_likelihood(get_model(spec), text)
 
 
-@st.cache_resource(max_entries=16, ttl=CACHE_TTL, show_spinner=False)
+# Attention maps and embedding parts, the only large results, are held by bytes (app.core.result_cache), shared by
+# every run that asks rather than copied: ``st.cache_data`` unpickles a copy per call (2 x 75 MB at 512 tokens).
+RESULTS = ByteBoundedCache()
+
+
 def attention_both(
     spec: str, text: str, pair: str | None = None
 ) -> tuple[inference.AttentionResult, inference.AttentionResult]:
     """Both readings of a text, bidirectional and causal, from one forward pass of a batch of two: the attention
-    page and GPT vs BERT show both. Shared by every run that asks, not copied: ``st.cache_data`` unpickles a copy
-    per call (2 x 75 MB at 512 tokens). So the maps are made read-only."""
-    results = inference.attention_maps_both(get_model(spec), text, pair)
-    for result in results:
-        result.attentions.flags.writeable = False
-    return results
+    page and GPT vs BERT show both. Read-only."""
+    return RESULTS.get_or_make(
+        ("attention", spec, text, pair), lambda: inference.attention_maps_both(get_model(spec), text, pair)
+    )
 
 
 def attention(spec: str, text: str, pair: str | None = None, causal: bool = False) -> inference.AttentionResult:
@@ -252,9 +255,11 @@ def next_sentence(spec: str, first: str, second: str) -> inference.NspResult:
     return inference.next_sentence(get_model(spec), first, second)
 
 
-@st.cache_data(max_entries=128, ttl=CACHE_TTL, show_spinner=False)
 def embeddings(spec: str, text: str, pair: str | None = None) -> inference.EmbeddingResult:
-    return inference.embedding_parts(get_model(spec), text, pair)
+    """The five parts of the input representation (T x hidden each: 7.9 MB for BERT-Base at 512 tokens). Read-only."""
+    return RESULTS.get_or_make(
+        ("embeddings", spec, text, pair), lambda: inference.embedding_parts(get_model(spec), text, pair)
+    )
 
 
 @st.cache_data(max_entries=512, ttl=CACHE_TTL, show_spinner=False)

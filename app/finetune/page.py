@@ -8,9 +8,16 @@ import streamlit as st
 from app.core import job_view, models, ui
 from app.core.charts import probability_bars, ranked_summary
 from app.core.i18n import STRINGS, t
+from app.core.result_cache import CACHE_TTL
 from app.core.state import SETTINGS, PageContext, keep
 from app.finetune import charts, jobs
 from model.data.tasks import NER_LABELS, TASKS
+
+
+# Keyed by the job, so that typing elsewhere on the page does not redo a 512-token forward pass.
+@st.cache_data(max_entries=64, ttl=CACHE_TTL, show_spinner=False)
+def explained(job_id: str, init: str, text: str, _job: jobs.Job) -> dict:
+    return jobs.explain(_job.trained_model(init), _job.tokenizer, text, _job.snapshot().labels)
 
 
 def render(context: PageContext) -> None:
@@ -341,11 +348,6 @@ def render(context: PageContext) -> None:
             )
 
     # --- 4. try a sentence ------------------------------------------------------------------------------------
-
-    # Keyed by the job, so that typing elsewhere on the page does not redo a 512-token forward pass.
-    @st.cache_data(max_entries=64, ttl=models.CACHE_TTL, show_spinner=False)
-    def explained(job_id: str, init: str, text: str, _job: jobs.Job) -> dict:
-        return jobs.explain(_job.trained_model(init), _job.tokenizer, text, _job.snapshot().labels)
 
     st.subheader(t("finetune.try_header"))
     trained = [init for init in snapshot.inits if job.trained_model(init) is not None]

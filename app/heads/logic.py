@@ -11,7 +11,8 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import streamlit as st
 
-from app.core.models import CACHE_TTL, get_model
+from app.core.models import get_model
+from app.core.result_cache import CACHE_TTL
 from model import inference
 from model.analysis import heads
 

@@ -15,7 +15,8 @@ from collections import OrderedDict
 
 import streamlit as st
 
-from app.core.models import CACHE_TTL, get_model
+from app.core.models import get_model
+from app.core.result_cache import CACHE_TTL
 from model.analysis import data, lab
 
 DEFAULT_TASK = {"en": "pos-en", "zh": "pos-zh"}

@@ -1,0 +1,97 @@
+"""Per-sentence results held by bytes, not by count: the attention maps of one sentence are 230 KB for the embedded
+model at 20 tokens and 300 MB for BERT-Base at 512 (both readings), so a bound of sixteen entries meant anything
+from 4 MB to 4.8 GB. Entries are shared by every session that asks (read-only arrays, never copied) and dropped,
+least recently used first, when the total passes the budget, or an hour after they were made."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+
+import numpy as np
+
+CACHE_TTL = 3600  # seconds an entry is kept at most
+# The bound on every byte-bounded cache together (``BERT_LAB_RESULT_CACHE_MB``, default 1024): a class server's
+# memory beside the models and the training processes.
+DEFAULT_BUDGET_MB = 1024
+
+
+def budget_bytes() -> int:
+    return int(float(os.environ.get("BERT_LAB_RESULT_CACHE_MB", DEFAULT_BUDGET_MB)) * 2**20)
+
+
+def nbytes(value) -> int:
+    """The bytes of the numpy arrays ``value`` holds (in its attributes, tuples, lists and dicts); the rest is small."""
+    if isinstance(value, np.ndarray):
+        return value.nbytes
+    if isinstance(value, dict):
+        return sum(nbytes(v) for v in value.values())
+    if isinstance(value, list | tuple):
+        return sum(nbytes(v) for v in value)
+    if hasattr(value, "__dict__"):
+        return sum(nbytes(v) for v in vars(value).values())
+    return 0
+
+
+def frozen(value):
+    """``value`` with its arrays made read-only: a shared result that one page changed would change on all."""
+    if isinstance(value, np.ndarray):
+        value.flags.writeable = False
+    elif isinstance(value, dict):
+        for v in value.values():
+            frozen(v)
+    elif isinstance(value, list | tuple):
+        for v in value:
+            frozen(v)
+    elif hasattr(value, "__dict__"):
+        for v in vars(value).values():
+            frozen(v)
+    return value
+
+
+class ByteBoundedCache:
+    """A thread-safe LRU of results, by key, whose arrays together stay within ``budget()`` bytes. An entry larger
+    than the whole budget is returned but not kept."""
+
+    def __init__(self, budget: Callable[[], int] = budget_bytes, ttl: float = CACHE_TTL, clock=time.monotonic):
+        self._budget, self._ttl, self._clock = budget, ttl, clock
+        self._entries: OrderedDict[Hashable, tuple[float, int, object]] = OrderedDict()
+        self._lock = threading.Lock()
+        self.bytes = 0
+
+    def get_or_make(self, key: Hashable, make: Callable[[], object]):
+        now = self._clock()
+        with self._lock:
+            found = self._entries.get(key)
+            if found is not None and now - found[0] < self._ttl:
+                self._entries.move_to_end(key)
+                return found[2]
+        value = frozen(make())  # outside the lock: another session's lookup need not wait for this pass
+        size = nbytes(value)
+        with self._lock:
+            self._drop(key)
+            budget = self._budget()
+            if size <= budget:
+                self._entries[key] = (now, size, value)
+                self.bytes += size
+                while self.bytes > budget or (
+                    self._entries and now - next(iter(self._entries.values()))[0] >= self._ttl
+                ):
+                    self._drop(next(iter(self._entries)))
+        return value
+
+    def _drop(self, key: Hashable) -> None:
+        entry = self._entries.pop(key, None)
+        if entry is not None:
+            self.bytes -= entry[1]
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+            self.bytes = 0
