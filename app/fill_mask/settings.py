@@ -12,7 +12,7 @@ SETTINGS: dict[str, Setting] = {
 }
 
 SESSION: dict[str, str] = {
-    "_fill_mask_scored": "the candidate sentences last scored, so a rerun does not score them again",
-    "fill_mask_base": "the sentence the page masked a word of, when the shared sentence had no [MASK]",
-    "fill_mask_derived": "the sentence with the page's own [MASK], derived from fill_mask_base",
+    "_fill_mask_scored": "the candidate sentences the reader last asked to score (scoring runs only on request)",
+    "fill_mask_base": "the sentence as the reader last typed it, whose tokens the mask buttons show (a click can also undo)",
+    "fill_mask_derived": "the sentence the mask buttons made from fill_mask_base (while it is the shared one, the buttons keep the base)",
 }

@@ -13,5 +13,5 @@ SETTINGS: dict[str, Setting] = {
 
 SESSION: dict[str, str] = {
     "masking_draw_count": "the number-of-draws widget of the statistics section",
-    "masking_stats_draws": "how many draws the statistics section last ran",
+    "masking_stats_draws": "how many draws the reader asked the statistics for (once asked, they follow every change of the settings)",
 }
