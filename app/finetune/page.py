@@ -9,7 +9,7 @@ from app.core import job_view, models, ui
 from app.core.charts import probability_bars, ranked_summary
 from app.core.i18n import STRINGS, t
 from app.core.result_cache import CACHE_TTL
-from app.core.state import SETTINGS, PageContext, keep
+from app.core.state import SETTINGS, PageContext, keep, start_in_language
 from app.finetune import charts, jobs
 from model.data.tasks import NER_LABELS, TASKS
 
@@ -22,6 +22,10 @@ def explained(job_id: str, init: str, text: str, _job: jobs.Job) -> dict:
 
 def render(context: PageContext) -> None:
     """The page, drawn for one run."""
+    # A reader's first visit opens on a task in their language (the first such task), unless a link chose one.
+    start_in_language(
+        "finetune", {"finetune_task": next(n for n, task in TASKS.items() if task["language"] == context.lang)}
+    )
 
     def label_name(label: str) -> str:
         key = f"finetune.label_{label}"
