@@ -90,6 +90,7 @@ def switch_heads_off(fill_text: str) -> None:
         key=chart_key,
         summary=charts.importance_summary(stats.importance, t("heads.summary_importance")),
         on_select=lambda: toggle_clicked(chart_key),
+        selection_mode="points",
     )
     all_names = [lab.head_name((layer, head)) for layer in range(n_layers) for head in range(n_heads)]
     st.multiselect(t("heads.removed_select"), all_names, **keep("heads_off"))

@@ -180,7 +180,7 @@ def test_live_pre_training_loss_summary_names_each_run_that_ran(lang):
 
 
 def chart_calls(tree):
-    """(call, statement after it) for each ``plot(...)``, ``ui.plot(...)`` and ``st.echarts_chart(...)`` statement."""
+    """(call, statement after it) for each ``plot(...)``, ``ui.plot(...)`` and ``st.plotly_chart(...)`` statement."""
     import ast
 
     for node in ast.walk(tree):
@@ -191,13 +191,13 @@ def chart_calls(tree):
             for index, statement in enumerate(statements):
                 if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
                     name = ast.unparse(statement.value.func)
-                    if name in ("plot", "ui.plot", "st.echarts_chart"):
+                    if name in ("plot", "ui.plot", "st.plotly_chart"):
                         following = statements[index + 1] if index + 1 < len(statements) else None
                         yield statement.value, following
 
 
 def test_every_chart_on_every_page_has_its_summary():
-    """A chart passes ``summary=`` to ``ui.plot``; a chart drawn by ``st.echarts_chart`` itself writes its summary
+    """A chart passes ``summary=`` to ``ui.plot``; a chart drawn by ``st.plotly_chart`` itself writes its summary
     in the caption right below it."""
     import ast
     from pathlib import Path
@@ -207,7 +207,7 @@ def test_every_chart_on_every_page_has_its_summary():
     for page in pages:
         for call, following in chart_calls(ast.parse(page.read_text(encoding="utf-8"))):
             charts += 1
-            if ast.unparse(call.func) == "st.echarts_chart":
+            if ast.unparse(call.func) == "st.plotly_chart":
                 caption = following is not None and ast.unparse(following).startswith("st.caption(")
                 if caption and "_summary(" in ast.unparse(following):
                     continue
