@@ -284,6 +284,23 @@ def test_pca_summary_finds_the_layer_where_labels_separate(lang):
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
+def test_pca_3d_summary_gives_the_variance_and_how_labels_gather(lang):
+    from app.charts import layers as layer_charts
+
+    rng = np.random.default_rng(0)
+    labels = ["noun"] * 5 + ["verb"] * 5
+    apart = np.concatenate([rng.normal(size=(5, 3)) * 0.1, rng.normal(size=(5, 3)) * 0.1 + 5])
+    template, single = text("layers.summary_projection_3d", lang), text("layers.summary_projection_3d_single", lang)
+    summary = layer_charts.pca_3d_summary(apart, [0.5, 0.2, 0.1], labels, 4, template, single)
+    assert summary == template.format(layer=4, share=0.8, agreement=1.0) and "80%" in summary and "100%" in summary
+    mixed = layer_charts.pca_3d_summary(rng.normal(size=(10, 3)), [0.3, 0.2, 0.1], labels, 1, template, single)
+    assert "60%" in mixed and "100%" not in mixed
+    assert layer_charts.pca_3d_summary(apart, [0.5, 0.2, 0.1], ["noun"] * 10, 4, template, single) == single.format(
+        layer=4, share=0.8
+    )
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_layer_line_summaries(lang):
     from app.charts import layers as layer_charts
 
