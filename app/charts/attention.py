@@ -34,7 +34,7 @@ GRID_COLUMNS = 2
 # Write each cell's value into a layer-by-head grid only while the cells are big enough to read it.
 MAX_ANNOTATED_HEADS = 144
 PANEL_GAP = 0.08  # the share of the chart's width between two panels side by side
-ROW_GAP_PX = 56  # between two rows of panels: the upper one's head numbers, the lower one's title
+ROW_GAP_PX = 66  # between two rows of panels: the upper one's head numbers, the lower one's title
 SELECTED_SIZE = 16  # the ring around the selected head's cell
 
 

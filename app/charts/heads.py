@@ -240,7 +240,7 @@ def head_grid(
         "xgap": 1,
         "ygap": 1,
         "hoverinfo": "skip",
-    } | colour_bar(SEQUENTIAL_SECOND, title={"text": name, "side": "right"}, tickformat=".3f")
+    } | colour_bar(SEQUENTIAL_SECOND, title={"text": name, "side": "right"})
     layers, heads = np.divmod(np.arange(n_layers * n_heads), n_heads)
     targets = {
         "type": "scatter",
