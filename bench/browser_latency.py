@@ -30,12 +30,12 @@ from app.core.navigation import PAGE_FILES  # noqa: E402 - after the path is set
 
 CHROMIUM = "/usr/bin/chromium"
 READY = '[data-testid="stApp"][data-test-connection-state="CONNECTED"][data-test-script-state="notRunning"]'
-# A chart drawn: ECharts has made its canvas (or its SVG) in the chart's element.
-CHART = '[data-testid="stEChartsChart"] :is(canvas, svg)'
-# After a run has finished, a chart or a table is still a skeleton until its code has loaded (ECharts' module on a
+# A chart drawn: plotly has made its SVG in the chart's element.
+CHART = '[data-testid="stPlotlyChart"] .main-svg'
+# After a run has finished, a chart or a table is still a skeleton until its code has loaded (plotly's module on a
 # new document): a page is drawn when nothing is a skeleton and every chart has drawn.
 DRAWN = """() => !document.querySelector('[data-testid="stSkeleton"]')
-  && [...document.querySelectorAll('[data-testid="stEChartsChart"]')].every(c => c.querySelector('canvas, svg'))"""
+  && [...document.querySelectorAll('[data-testid="stPlotlyChart"]')].every(c => c.querySelector('.main-svg'))"""
 # Steps of the first page, recorded by the page itself from its first script on.
 TIMELINE = """
 window.__steps = [];
@@ -47,8 +47,8 @@ new MutationObserver(() => {
     new MutationObserver(() => mark(app.getAttribute('data-test-connection-state') + ' '
       + app.getAttribute('data-test-script-state'))).observe(app, {attributes: true});
   }
-  const drawn = [...document.querySelectorAll('[data-testid="stEChartsChart"]')]
-    .filter((chart) => chart.querySelector('canvas, svg')).length;
+  const drawn = [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
+    .filter((chart) => chart.querySelector('.main-svg')).length;
   if (drawn > (window.__charts || 0)) {
     window.__charts = drawn; mark(drawn === 1 ? 'first chart drawn' : `${drawn} charts drawn`);
   }
@@ -152,7 +152,7 @@ def main() -> None:
                 wait_drawn(newcomer)
                 rows.append((f"open a page by its address ({name})", time.perf_counter() - start, None, None))
             # Every page again by its sidebar link, as a student moves through the app (the same document, so
-            # Streamlit's scripts and ECharts are loaded already): until its run finished and everything in it drawn.
+            # Streamlit's scripts and plotly are loaded already): until its run finished and everything in it drawn.
             for name in PAGE_FILES[1:]:  # the first page's link is "/", the page the loop above ended away from
                 newcomer.wait_for_timeout(500)
                 start = time.perf_counter()
@@ -181,7 +181,9 @@ def main() -> None:
 
             def map_shows(text: str):
                 """The first map's accessible name (its title, then its finding) holds ``text``: it is drawn."""
-                return lambda: page.locator(f'[data-testid="stEChartsChart"][aria-label*="{text}"]').first.wait_for()
+                return lambda: page.locator(
+                    f'[data-testid="stPlotlyChart"][aria-label*="{text}"] .main-svg'
+                ).first.wait_for()
 
             for i in range(args.changes):
                 layer, head = (3 + i) % 6, i + 1
@@ -191,7 +193,7 @@ def main() -> None:
             def section(name: str):
                 return lambda: page.get_by_role("radio", name=ATTENTION[f"section_{name}"]["en"]).click()
 
-            grid = f'[data-testid="stEChartsChart"][aria-label*="{ATTENTION["stat_entropy"]["en"]}"] canvas'
+            grid = f'[data-testid="stPlotlyChart"][aria-label*="{ATTENTION["stat_entropy"]["en"]}"] .main-svg'
             for _ in range(3):
                 interact(
                     "attention section: every head, grid drawn", section("heads"), lambda: page.wait_for_selector(grid)
@@ -218,14 +220,14 @@ def main() -> None:
             page.locator(CHART).first.wait_for()
             page.wait_for_selector(READY)
             for sentence in ("我去[MASK]场看电影", "He went to the [MASK] to swim.", "今天天气很[MASK]。"):
-                before = page.locator('[data-testid="stEChartsChart"]').first.get_attribute("aria-label")
+                before = page.locator('[data-testid="stPlotlyChart"]').first.get_attribute("aria-label")
                 box.fill(sentence)
                 interact(
                     "fill-mask edit: new predictions drawn",
                     lambda: box.press("Control+Enter"),
                     lambda before=before: page.wait_for_function(
-                        "(b) => { const c = document.querySelector('[data-testid=\"stEChartsChart\"]');"
-                        " return c && c.getAttribute('aria-label') !== b && c.querySelector('canvas'); }",
+                        "(b) => { const c = document.querySelector('[data-testid=\"stPlotlyChart\"]');"
+                        " return c && c.getAttribute('aria-label') !== b && c.querySelector('.main-svg'); }",
                         arg=before,
                     ),
                 )

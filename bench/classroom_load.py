@@ -252,7 +252,7 @@ async def student(port: int, i: int, timings: dict, errors: list) -> None:
                 run = await tab.run(page, query)
                 if run.crashed:
                     errors.append(f"student {i}: exception on {page}")
-                elif not run.of_type("echarts_chart"):
+                elif not run.of_type("plotly_chart"):
                     errors.append(f"student {i}: no chart on {page}")
                 else:
                     timings[page].append(run.seconds)

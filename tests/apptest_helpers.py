@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
+import base64
 import html
 import json
 import re
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
-import pyarrow as pa
 from streamlit.testing.v1 import AppTest
 
-from app.core.charts import matrix_of
+from app.core.charts import Chart
 from app.core.markup import CHART_TITLE_CLASS, FIGURE_CLASS
-from app.core.ui import PREFORMATTED_CLASS
+from app.core.ui import HTML_DOWNLOAD_PREFIX, PREFORMATTED_CLASS
 
 APP = str(Path(__file__).resolve().parents[1] / "streamlit_app.py")
 
@@ -60,7 +59,7 @@ def _chart_titles(at) -> dict[int, str]:
     def walk(node) -> None:
         title = None
         for child in getattr(node, "children", {}).values():  # in page order
-            if child.type == "echarts_chart" and title is not None:
+            if child.type == "plotly_chart" and title is not None:
                 titles[id(child)] = title
             found = _CHART_TITLE.match(child.proto.body) if child.type == "html" else None
             title = html.unescape(found.group(1)) if found else None
@@ -75,33 +74,85 @@ def chart_titles(at: AppTest) -> list[str]:
     return list(_chart_titles(at).values())
 
 
+def decoded(node):
+    """A figure's JSON with every array plotly sent as its bytes ({"dtype", "bdata", "shape"}) as a numpy array;
+    lists stay lists."""
+    if isinstance(node, dict):
+        if "bdata" in node and "dtype" in node:
+            array = np.frombuffer(base64.b64decode(node["bdata"]), dtype=node["dtype"])
+            shape = [int(n) for n in str(node.get("shape", len(array))).split(",")]
+            return array.reshape(shape)
+        return {key: decoded(value) for key, value in node.items()}
+    if isinstance(node, list):
+        return [decoded(item) for item in node]
+    return node
+
+
+def figure_of(chart: Chart) -> dict:
+    """A builder's figure as plotly sends it to the browser ({"data": [...], "layout": {...}}), arrays decoded."""
+    return decoded(json.loads(chart.figure.to_json()))
+
+
 def charts(at: AppTest) -> list[dict]:
-    """The page's charts as the browser receives them: each ECharts option, its ``dataset.source`` (sent as Arrow
-    beside the option) read back into a DataFrame, with ``alt`` (the chart's summary) and ``chart_title`` (the
-    text above it, None if it has none) added."""
+    """The page's charts as the browser receives them: each plotly figure ({"data", "layout"}, arrays decoded),
+    with ``alt`` (its accessible name: titles and summary), ``config`` (the modebar) and ``chart_title`` (the text
+    above it, None if it has none) added."""
     out = []
     titles = _chart_titles(at)
-    for element in at.get("echarts_chart"):
-        option = json.loads(element.proto.spec)
-        tables = {d.name: pa.ipc.open_stream(d.data.data).read_pandas() for d in element.proto.datasets}
-        source = option.get("dataset", {}).get("source")
-        if isinstance(source, dict) and source.get("name") in tables:
-            option["dataset"]["source"] = tables[source["name"]]
-        option["alt"] = element.proto.alt
-        option["chart_title"] = titles.get(id(element))
-        out.append(option)
+    for element in at.get("plotly_chart"):
+        figure = decoded(json.loads(element.proto.spec))
+        figure["alt"] = element.proto.alt
+        figure["config"] = json.loads(element.proto.config or "{}")
+        figure["selection_mode"] = list(element.proto.selection_mode)  # empty unless the chart is a widget
+        figure["chart_title"] = titles.get(id(element))
+        out.append(figure)
     return out
 
 
-def dataset(option: dict) -> pd.DataFrame:
-    """A chart's dataset as a DataFrame, whether a builder made it (an Arrow table) or a page sent it."""
-    source = option["dataset"]["source"]
-    return source.to_pandas() if isinstance(source, pa.Table) else source
+def traces(figure: dict, kind: str | None = None) -> list[dict]:
+    """A figure's traces, or those of one type ("heatmap", "bar", "scatter"...)."""
+    return [trace for trace in figure["data"] if kind is None or trace.get("type", "scatter") == kind]
 
 
-def heatmap_matrix(option: dict) -> np.ndarray:
+def legend_names(figure: dict) -> list[str]:
+    """The names the figure's legend shows, unescaped, in order (a trace shows in the legend unless it says not
+    to; one name per legend group)."""
+    names, groups = [], set()
+    for trace in figure["data"]:
+        if trace.get("showlegend") is False or (trace.get("legendgroup") in groups and "showlegend" not in trace):
+            continue
+        groups.add(trace.get("legendgroup"))
+        names.append(html.unescape(trace["name"]))
+    return names
+
+
+def labels(values) -> list[str]:
+    """Axis labels as a reader sees them: unescaped (plotly draws entities as characters), the zero-width spaces
+    that keep equal tokens apart left on."""
+    return [html.unescape(str(value)) for value in values]
+
+
+def heatmap_matrix(figure: dict) -> np.ndarray:
     """A heatmap chart's values as the matrix it draws (rows the y axis's labels, columns the x axis's)."""
-    return matrix_of(option["dataset"]["source"], option["xAxis"]["data"], option["yAxis"]["data"])
+    (trace,) = traces(figure, "heatmap")
+    return np.asarray(trace["z"], dtype=np.float64)
+
+
+def panel_titles(figure: dict) -> list[str]:
+    """The titles of a figure's panels (annotations named ``base.PANEL``), unescaped."""
+    from app.core.charts import PANEL
+
+    return [html.unescape(a["text"]) for a in figure["layout"].get("annotations", ()) if a.get("name") == PANEL]
+
+
+def data_downloads(at) -> list:
+    """The page's (or block's) download buttons for data (CSV, JSON, a model), not the charts' HTML ones."""
+    return [b for b in at.get("download_button") if not (b.key or "").startswith(HTML_DOWNLOAD_PREFIX)]
+
+
+def chart_downloads(at) -> list:
+    """The page's (or block's) "Download as interactive HTML" buttons, one under each chart."""
+    return [b for b in at.get("download_button") if (b.key or "").startswith(HTML_DOWNLOAD_PREFIX)]
 
 
 _PREFORMATTED = re.compile(rf'^<pre class="{PREFORMATTED_CLASS}">(.*)</pre>$', re.DOTALL)

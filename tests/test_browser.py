@@ -196,14 +196,15 @@ def test_every_page_renders_in_both_languages(page, server, name, lang):
     # Measured, not asserted (2 shared cores). The first of these runs on the freshly started server, in a browser
     # that has yet to fetch Streamlit's scripts; the others open a page by its address.
     print(f"page {name} ({lang}) by its address: drawn {time.perf_counter() - start:.2f} s")
-    assert page.locator(CHART_ERROR).count() == 0  # ECharts took every option
-    # Every chart has its accessible name: a canvas says nothing to a screen reader by itself.
+    assert page.locator(CHART_ERROR).count() == 0  # plotly drew every figure
+    # Every chart has its accessible name: an SVG of shapes says little to a screen reader by itself.
     assert page.locator(f"{CHART}:not([aria-label])").count() == 0
     shot(page, f"{name}_{lang}")
 
 
-CHART = '[data-testid="stEChartsChart"]'
-CHART_ERROR = '[data-testid="stEChartsChartError"]'
+CHART = '[data-testid="stPlotlyChart"]'
+CHART_ERROR = f"{CHART}:not(:has(.main-svg))"  # a chart plotly did not draw
+DRAWN_CHART = ".main-svg"  # plotly's SVG in a chart's element: the chart is drawn
 
 
 def chart_named(page, text: str):
@@ -261,7 +262,7 @@ def test_attention_layer_and_head_changes_reach_bertviz_without_a_reload(page, s
 
     start = time.perf_counter()
     page.get_by_role("radio", name=ATTENTION["section_maps"]["en"]).click()
-    chart_named(page, "L1 H0").locator("canvas").first.wait_for()
+    chart_named(page, "L1 H0").locator(DRAWN_CHART).first.wait_for()
     timings.append(f"section of maps: drawn {time.perf_counter() - start:.2f} s")
     assert "attention_section" not in page.url  # the maps are the default: a link need not say so
     for selector, value, shown in (("Layer", 4, "L4 H0"), ("Head", 7, "L4 H7")):
@@ -269,27 +270,16 @@ def test_attention_layer_and_head_changes_reach_bertviz_without_a_reload(page, s
         page.get_by_test_id("stSelectbox").filter(has_text=selector).first.click()
         start = time.perf_counter()
         page.get_by_role("option", name=str(value), exact=True).click()
-        chart_named(page, shown).locator("canvas").first.wait_for()
+        chart_named(page, shown).locator(DRAWN_CHART).first.wait_for()
         timings.append(f"{selector.lower()} {value}: map {time.perf_counter() - start:.2f} s")
     assert_no_exception(page)
     start = time.perf_counter()
     page.locator('[data-testid="stSidebarNav"] a[href$="/nsp"]').click()
     page.wait_for_function("() => location.pathname.endsWith('/nsp')")
     page.get_by_role("heading", name=NSP["title"]["en"]).first.wait_for()
-    page.locator(f"{CHART} canvas").first.wait_for()
+    page.locator(f"{CHART} {DRAWN_CHART}").first.wait_for()
     timings.append(f"change of page to nsp: drawn {time.perf_counter() - start:.2f} s")
     print("attention page in Chromium:", "; ".join(timings))
-
-
-def point_at(page, chart, tooltip: str) -> tuple[float, float]:
-    """Where the mouse over ``chart`` shows ``tooltip``: a canvas has no elements to click, its tooltip is HTML."""
-    box = chart.bounding_box()
-    for y in range(int(box["y"]) + 20, int(box["y"] + box["height"]), 10):
-        for x in range(int(box["x"]) + 20, int(box["x"] + box["width"]) - 20, 16):
-            page.mouse.move(x, y)
-            if tooltip in chart.inner_text():
-                return x, y
-    raise AssertionError(f"no point of the chart shows {tooltip!r}")
 
 
 def test_head_lab_link_restores_removed_heads_and_a_click_removes_one(page, server):
@@ -298,16 +288,75 @@ def test_head_lab_link_restores_removed_heads_and_a_click_removes_one(page, serv
     assert page.get_by_text("1 of 72 heads removed.").count() == 1
     grid = page.locator(".st-key-heads_grid_0")  # step 3 opens with its grid of heads
     grid.scroll_into_view_if_needed()
-    grid.locator("canvas").first.wait_for(timeout=30_000)
+    # The invisible point on each cell, layer by layer: what a click selects (the first scatter trace).
+    points = grid.locator("g.scatterlayer .trace").first.locator("path.point")
+    points.nth(12 * 3 + 5).wait_for(state="attached", timeout=30_000)
+    assert points.count() == 6 * 12
     # The grid is the step's first chart, drawn before the page settles: a click while it is drawn again is lost.
     wait_ready(page)
     page.wait_for_timeout(1000)
-    page.mouse.click(*point_at(page, grid, "layer 3, head 5"))
+    box = points.nth(12 * 3 + 5).bounding_box()  # layer 3, head 5
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    grid.locator(".hoverlayer").get_by_text("layer 3, head 5").wait_for()  # its hover names the head
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.wait_for_function("() => location.search.includes('heads_off=0.2%2C3.5')", timeout=60_000)
     wait_ready(page)
     assert page.get_by_text("2 of 72 heads removed.").count() == 1
     wait_drawn(page)
     shot(page, "heads_click_en")
+
+
+PLOT = "document.querySelector('[data-testid=\"stPlotlyChart\"] .js-plotly-plot')"
+
+
+def test_a_map_zooms_and_saves_as_png_or_as_interactive_html(page, server):
+    """The modebar of a heatmap: the camera (PNG), zoom, pan and reset, nothing else; a drag zooms into a long
+    map; the button under a chart saves it as a page of its own that works offline."""
+    open_page(page, server, "attention", "en")
+    chart = page.locator(CHART).first
+    chart.scroll_into_view_if_needed()
+    chart.hover()
+    buttons = chart.locator(".modebar-btn")
+    titles = [buttons.nth(i).get_attribute("data-title") for i in range(buttons.count())]
+    assert titles == ["Download plot as a PNG", "Zoom", "Pan", "Reset axes"], titles
+    span = f"() => {{ const r = {PLOT}._fullLayout.yaxis.range; return Math.abs(r[1] - r[0]); }}"
+    before = page.evaluate(span)
+    box = chart.locator(".nsewdrag").first.bounding_box()
+    page.mouse.move(box["x"] + 0.2 * box["width"], box["y"] + 0.2 * box["height"])
+    page.mouse.down()
+    page.mouse.move(box["x"] + 0.5 * box["width"], box["y"] + 0.5 * box["height"], steps=5)
+    page.mouse.up()
+    page.wait_for_function(f"(b) => ({span})() < b * 0.6", arg=before)  # a third of the rows: zoomed in
+    with page.expect_download() as downloaded:
+        page.get_by_role("button", name="Download as interactive HTML").first.click()
+    assert downloaded.value.suggested_filename.endswith(".html")
+    content = Path(downloaded.value.path()).read_text(encoding="utf-8")
+    assert "Plotly.newPlot" in content and 'src="https://' not in content and len(content) > 1_000_000
+    assert_no_exception(page)
+    # A chart of bars takes no drag: its modebar is the camera alone.
+    open_page(page, server, "fill_mask", "en", text="He went to the [MASK] to swim.")
+    bars = page.locator(CHART).first
+    bars.hover()
+    assert bars.locator(".modebar-btn").count() == 1
+    assert page.evaluate(f"() => {PLOT}._fullLayout.dragmode") is False
+
+
+def test_the_layers_lab_turns_a_word_s_vectors_in_3d(page, server):
+    """The 3-D view of the geometry section: drawn by WebGL (plotly's gl3d), named for screen readers."""
+    from app.layers.text import TEXT
+
+    open_page(page, server, "layers", "en", layers_geometry_ran=1, layers_contexts=8, layers_word="bank")
+    named = TEXT["projection_3d_title"]["en"].split(": ")[1][:30]  # "its first three principal components"
+    view = page.locator(f'{CHART}[aria-label*="{named}"]').first
+    view.scroll_into_view_if_needed(timeout=120_000)
+    view.locator(".gl-container canvas").first.wait_for(state="attached", timeout=60_000)
+    assert_no_exception(page)
+    assert "WebGL" not in view.inner_text()  # plotly's "WebGL is not supported" note, had it no context
+    view.hover()
+    buttons = view.locator(".modebar-btn")
+    titles = [buttons.nth(i).get_attribute("data-title") for i in range(buttons.count())]
+    assert titles == ["Download plot as a PNG", "Orbital rotation", "Turntable rotation", "Reset camera to default"]
+    shot(page, "layers_3d_en")
 
 
 def test_sentence_edit_updates_fill_mask_predictions(page, server):
@@ -318,8 +367,8 @@ def test_sentence_edit_updates_fill_mask_predictions(page, server):
     start = time.perf_counter()
     box.press("Control+Enter")
     page.wait_for_function(
-        "(before) => { const c = document.querySelector('[data-testid=\"stEChartsChart\"]');"
-        " return c && c.getAttribute('aria-label') !== before && c.querySelector('canvas'); }",
+        "(before) => { const c = document.querySelector('[data-testid=\"stPlotlyChart\"]');"
+        " return c && c.getAttribute('aria-label') !== before && c.querySelector('.main-svg'); }",
         arg=before,
     )
     print(f"fill-mask edit in Chromium: new predictions drawn {time.perf_counter() - start:.2f} s")  # not asserted
@@ -383,7 +432,7 @@ def test_fine_tuning_runs_live_and_shows_its_score(page, server):
     assert page.locator(CHART_ERROR).count() == 0
     # Your own sentence's class probabilities: drawn, and both classes named in the chart's finding.
     probabilities = chart_named(page, TEXT["probabilities_title"]["en"])
-    probabilities.locator("canvas").first.wait_for()
+    probabilities.locator(DRAWN_CHART).first.wait_for()
     name = probabilities.first.get_attribute("aria-label")
     assert TEXT["label_negative"]["en"] in name and TEXT["label_positive"]["en"] in name
     metric.scroll_into_view_if_needed()
@@ -467,7 +516,7 @@ def test_embeddings_tabs_draw_the_heatmap_of_the_open_one(page, server):
     title = TEXT["heatmap_title"]["en"].format(part=TEXT["part_position"]["en"], dims=32)
     start = time.perf_counter()
     page.get_by_role("tab", name=TEXT["part_position"]["en"]).click()
-    chart_named(page, title).locator("canvas").first.wait_for(timeout=30_000)
+    chart_named(page, title).locator(DRAWN_CHART).first.wait_for(timeout=30_000)
     print(f"embeddings tab: the position heatmap drawn {time.perf_counter() - start:.2f} s")  # not asserted
     wait_ready(page)
     assert_no_exception(page)
@@ -480,6 +529,9 @@ def test_presenter_link_opens_with_large_type_and_the_sidebar_folded(page, serve
     assert page.get_by_test_id("stSidebar").get_attribute("data-collapsed") == "true"
     # The style sheet is an element of the run like any other: wait for it as for a chart.
     page.wait_for_function("() => getComputedStyle(document.documentElement).fontSize === '20px'", timeout=20_000)
+    # The charts' text is half as large again (a copy of each figure: the cached one stays as it is).
+    page.locator(f"{CHART} {DRAWN_CHART}").first.wait_for()
+    assert page.evaluate(f"() => {PLOT}._fullLayout.font.size") == 18
     caption = page.get_by_test_id("stCaptionContainer").first
     assert caption.evaluate("e => [getComputedStyle(e).color, getComputedStyle(e).opacity]") == ["rgb(0, 0, 0)", "1"]
     assert settled_layout(page) == {"overflow": 0, "cut": []}
@@ -488,7 +540,7 @@ def test_presenter_link_opens_with_large_type_and_the_sidebar_folded(page, serve
 
 FOCUSED = """() => {
   const e = document.activeElement;
-  return {chart: !!e.closest('[data-testid="stEChartsChart"]'), tag: e.tagName,
+  return {chart: !!e.closest('[data-testid="stPlotlyChart"]'), tag: e.tagName,
           scoring: !!e.closest('.st-key-fill_mask_score'), text: (e.innerText || '').trim()};
 }"""
 
@@ -497,8 +549,8 @@ def test_the_keyboard_reaches_past_the_charts_and_works_the_buttons(page, server
     open_page(page, server, "fill_mask", "en", text="He went to the [MASK] to swim.")
     # BERT's chart and the left-to-right model's: both drawn before counting what follows them.
     page.wait_for_function(
-        "() => [...document.querySelectorAll('[data-testid=\"stEChartsChart\"]')]"
-        ".filter(c => c.querySelector('canvas')).length >= 2",
+        "() => [...document.querySelectorAll('[data-testid=\"stPlotlyChart\"]')]"
+        ".filter(c => c.querySelector('.main-svg')).length >= 2",
         timeout=30_000,
     )
     charts = page.locator(CHART).count()
@@ -512,8 +564,8 @@ def test_the_keyboard_reaches_past_the_charts_and_works_the_buttons(page, server
         if stops[-1]["tag"] == "TEXTAREA" and stops[-1]["scoring"]:
             break
     assert stops[-1]["scoring"], "Tab never reached the scoring box"
-    # A chart is no tab stop of its own (Streamlit's toolbar over it, for the PNG and full screen, is the mouse's):
-    # Tab goes from control to control.
+    # A chart is no tab stop of its own (its modebar, for the PNG and the zoom, and Streamlit's toolbar are the
+    # mouse's): Tab goes from control to control, the HTML download under each chart one of them.
     assert sum(stop["chart"] for stop in stops) <= charts
     # The token buttons: one tab stop, arrow keys move between tokens, Space masks one.
     sidebar_text = page.locator('[data-testid="stSidebar"] textarea').first
@@ -547,10 +599,10 @@ def test_live_pretraining_draws_its_curves_and_the_probe(page, server):
     probe = page.get_by_text(TEXT["probe_header"]["en"])
     probe.wait_for(timeout=120_000)  # the first evaluation: the child process started and trained 25 steps
     baseline = TEXT["summary_baseline"]["en"].split(":")[0]  # the accuracy chart's finding names the baseline
-    chart_named(page, baseline).locator("canvas").first.wait_for()
-    chart_named(page, TEXT["mlm_loss"]["en"]).locator("canvas").first.wait_for()
+    chart_named(page, baseline).locator(DRAWN_CHART).first.wait_for()
+    chart_named(page, TEXT["mlm_loss"]["en"]).locator(DRAWN_CHART).first.wait_for()
     # The probe's top-5 bars, drawn: their finding names the most likely tokens.
-    page.locator(CHART).nth(2).locator("canvas").first.wait_for()
+    page.locator(CHART).nth(2).locator(DRAWN_CHART).first.wait_for()
     assert "“" in page.locator(CHART).nth(2).get_attribute("aria-label")
     assert_no_exception(page)
     assert page.locator(CHART_ERROR).count() == 0

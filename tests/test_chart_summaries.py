@@ -180,7 +180,7 @@ def test_live_pre_training_loss_summary_names_each_run_that_ran(lang):
 
 
 def chart_calls(tree):
-    """(call, statement after it) for each ``plot(...)``, ``ui.plot(...)`` and ``st.echarts_chart(...)`` statement."""
+    """(call, statement after it) for each ``plot(...)``, ``ui.plot(...)`` and ``st.plotly_chart(...)`` statement."""
     import ast
 
     for node in ast.walk(tree):
@@ -191,13 +191,13 @@ def chart_calls(tree):
             for index, statement in enumerate(statements):
                 if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
                     name = ast.unparse(statement.value.func)
-                    if name in ("plot", "ui.plot", "st.echarts_chart"):
+                    if name in ("plot", "ui.plot", "st.plotly_chart"):
                         following = statements[index + 1] if index + 1 < len(statements) else None
                         yield statement.value, following
 
 
 def test_every_chart_on_every_page_has_its_summary():
-    """A chart passes ``summary=`` to ``ui.plot``; a chart drawn by ``st.echarts_chart`` itself writes its summary
+    """A chart passes ``summary=`` to ``ui.plot``; a chart drawn by ``st.plotly_chart`` itself writes its summary
     in the caption right below it."""
     import ast
     from pathlib import Path
@@ -207,7 +207,7 @@ def test_every_chart_on_every_page_has_its_summary():
     for page in pages:
         for call, following in chart_calls(ast.parse(page.read_text(encoding="utf-8"))):
             charts += 1
-            if ast.unparse(call.func) == "st.echarts_chart":
+            if ast.unparse(call.func) == "st.plotly_chart":
                 caption = following is not None and ast.unparse(following).startswith("st.caption(")
                 if caption and "_summary(" in ast.unparse(following):
                     continue
@@ -281,6 +281,23 @@ def test_pca_summary_finds_the_layer_where_labels_separate(lang):
         coords, explained, ["noun"] * 12, "{layer}/{share:.0%}", text("layers.summary_projection_single", lang)
     )
     assert "2" in single and "90%" in single
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_pca_3d_summary_gives_the_variance_and_how_labels_gather(lang):
+    from app.layers import charts as layer_charts
+
+    rng = np.random.default_rng(0)
+    labels = ["noun"] * 5 + ["verb"] * 5
+    apart = np.concatenate([rng.normal(size=(5, 3)) * 0.1, rng.normal(size=(5, 3)) * 0.1 + 5])
+    template, single = text("layers.summary_projection_3d", lang), text("layers.summary_projection_3d_single", lang)
+    summary = layer_charts.pca_3d_summary(apart, [0.5, 0.2, 0.1], labels, 4, template, single)
+    assert summary == template.format(layer=4, share=0.8, agreement=1.0) and "80%" in summary and "100%" in summary
+    mixed = layer_charts.pca_3d_summary(rng.normal(size=(10, 3)), [0.3, 0.2, 0.1], labels, 1, template, single)
+    assert "60%" in mixed and "100%" not in mixed
+    assert layer_charts.pca_3d_summary(apart, [0.5, 0.2, 0.1], ["noun"] * 10, 4, template, single) == single.format(
+        layer=4, share=0.8
+    )
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

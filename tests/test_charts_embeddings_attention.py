@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import html
+
 import numpy as np
 import pytest
+from apptest_helpers import figure_of, heatmap_matrix, labels, panel_titles, traces
 
 from app.attention import charts as attention_charts
 from app.core.attention_stats import STATISTICS, head_statistics
-from app.core.charts import matrix_of
 from app.core.palette import BLACK, DIVERGING, SCALE_STOPS, VERMILLION
 from app.embeddings import charts as embedding_charts
 from app.embeddings import logic
@@ -85,136 +87,140 @@ def test_downloads_hold_every_dimension_and_respect_the_limit():
 
 def drawn(chart) -> np.ndarray:
     """A heatmap chart's matrix as it draws it."""
-    option = chart.option
-    return matrix_of(option["dataset"]["source"], option["xAxis"]["data"], option["yAxis"]["data"])
+    return heatmap_matrix(figure_of(chart))
+
+
+def heatmap_trace(chart) -> dict:
+    (trace,) = traces(figure_of(chart), "heatmap")
+    return trace
 
 
 def test_part_heatmap_shows_the_first_dims_on_a_symmetric_scale():
     parts = random_parts(T=len(HOSTILE), H=16)
     chart = embedding_charts.part_heatmap(parts["position"], HOSTILE, 8, title="Position")
-    option = chart.option
-    assert np.allclose(drawn(chart), parts["position"][:, :8], atol=1e-4)
-    scale = option["visualMap"]
-    assert scale["min"] == -scale["max"] and scale["max"] == pytest.approx(np.abs(parts["position"][:, :8]).max())
-    assert scale["inRange"]["color"] == list(SCALE_STOPS[DIVERGING])
-    assert option["xAxis"]["data"] == [str(i) for i in range(8)]
-    rows = option["yAxis"]["data"]
-    assert rows[1] == HOSTILE[1] and rows[3] == "<b>x</b>"  # ECharts draws text as text: nothing escaped
+    trace = heatmap_trace(chart)
+    assert np.allclose(drawn(chart), parts["position"][:, :8], atol=1e-6)
+    assert trace["zmin"] == -trace["zmax"] and trace["zmax"] == pytest.approx(np.abs(parts["position"][:, :8]).max())
+    assert [colour for _, colour in trace["colorscale"]] == list(SCALE_STOPS[DIVERGING])
+    assert trace["x"] == [str(i) for i in range(8)]
+    rows = trace["y"]
+    # Plotly renders tags: what the reader typed is escaped, and reads as typed once drawn.
+    assert labels(rows)[1] == HOSTILE[1] and rows[3] == "&lt;b&gt;x&lt;/b&gt;"
     assert rows[4] != rows[5] and rows[4].rstrip("\u200b") == rows[5].rstrip("\u200b")  # repeated tokens: own rows
     zero = embedding_charts.part_heatmap(np.zeros((2, 4)), ["a", "b"], 99, title="zero")
-    assert zero.option["visualMap"]["max"] == 1.0 and drawn(zero).shape == (2, 4)  # all zero: still a valid scale
+    assert heatmap_trace(zero)["zmax"] == 1.0 and drawn(zero).shape == (2, 4)  # all zero: still a valid scale
 
 
 def test_a_long_token_axis_is_numbered_and_a_dimension_axis_is_not():
     tokens = ["[CLS]"] + ["the", "dog"] * 40 + ["[SEP]"]
-    option = embedding_charts.part_heatmap(np.zeros((len(tokens), 64)), tokens, 64, title="long").option
-    rows = option["yAxis"]["data"]
+    trace = heatmap_trace(embedding_charts.part_heatmap(np.zeros((len(tokens), 64)), tokens, 64, title="long"))
+    rows = trace["y"]
     assert rows[:3] == ["0 · [CLS]", "1 · the", "2 · dog"] and rows[-1] == f"{len(tokens) - 1} · [SEP]"
-    assert option["xAxis"]["data"] == [str(i) for i in range(64)]
-    short = embedding_charts.part_heatmap(np.zeros((3, 4)), ["[CLS]", "the", "[SEP]"], 4, title="short").option
-    assert short["yAxis"]["data"] == ["[CLS]", "the", "[SEP]"]
+    assert trace["x"] == [str(i) for i in range(64)]
+    short = heatmap_trace(embedding_charts.part_heatmap(np.zeros((3, 4)), ["[CLS]", "the", "[SEP]"], 4, title="s"))
+    assert short["y"] == ["[CLS]", "the", "[SEP]"]
 
 
 def test_token_vectors_draws_the_recomposed_sum_over_the_sum():
     parts = random_parts()
     view = logic.token_view(parts, 1)
-    labels = {name: name.title() for name in logic.PARTS}
-    option = embedding_charts.token_vectors(
-        view.vectors, view.recomposed, 10, labels=labels, recomposed_label="t+s+p", titles=("parts", "LN")
-    ).option
-    series = option["series"]
-    assert [s["name"] for s in series] == ["Token", "Segment", "Position", "Sum", "t+s+p", "Normalized"]
-    assert [s["xAxisIndex"] for s in series] == [0, 0, 0, 0, 0, 1]  # LayerNorm's output in a panel of its own
-    assert [x for x, _ in series[0]["data"]] == list(range(10))
-    assert np.allclose([y for _, y in series[0]["data"]], view.vectors["token"][:10], atol=1e-4)
-    assert np.allclose([y for _, y in series[3]["data"]], [y for _, y in series[4]["data"]], atol=1e-4)
-    assert series[4]["lineStyle"]["type"] == "dotted" and series[3]["lineStyle"]["type"] == "solid"
-    assert [s["lineStyle"]["color"] for s in series] == [
+    names = {name: name.title() for name in logic.PARTS}
+    figure = figure_of(
+        embedding_charts.token_vectors(
+            view.vectors, view.recomposed, 10, labels=names, recomposed_label="t+s+p", titles=("parts", "LN")
+        )
+    )
+    lines = figure["data"]
+    assert [s["name"] for s in lines] == ["Token", "Segment", "Position", "Sum", "t+s+p", "Normalized"]
+    assert [s["yaxis"] for s in lines] == ["y"] * 5 + ["y2"]  # LayerNorm's output in a panel of its own
+    assert list(lines[0]["x"]) == list(range(10))
+    assert np.allclose(lines[0]["y"], view.vectors["token"][:10], atol=1e-6)
+    assert np.allclose(lines[3]["y"], lines[4]["y"], atol=1e-4)
+    assert lines[4]["line"]["dash"] == "dot" and lines[3]["line"]["dash"] == "solid"
+    assert [s["line"]["color"] for s in lines] == [
         embedding_charts.PART_COLORS[n] for n in ("token", "segment", "position", "sum")
     ] + [BLACK, embedding_charts.PART_COLORS["normalized"]]
-    assert [t["text"] for t in option["title"]] == ["parts", "LN"]
+    assert panel_titles(figure) == ["parts", "LN"]
+    assert figure["layout"]["hovermode"] == "x unified"  # one hover lists every line at the dimension
+    assert figure["layout"]["xaxis"]["matches"] == "x2"  # both panels on the same dimensions
 
 
 def test_norm_bars_and_position_similarity():
     norms = {"token": 1.0, "segment": 0.5, "position": 0.5, "sum": 1.2, "normalized": 4.0}
-    option = embedding_charts.norm_bars(norms, {n: n.upper() for n in norms}, title="norms").option
-    bars = option["series"][0]["data"]
-    assert [bar["value"] for bar in bars] == list(norms.values())
-    assert option["yAxis"]["data"] == [n.upper() for n in norms] and option["yAxis"]["inverse"]  # the first on top
-    assert [bar["itemStyle"]["color"] for bar in bars] == [embedding_charts.PART_COLORS[n] for n in norms]
-    assert [bar["label"]["formatter"] for bar in bars] == ["1.00", "0.50", "0.50", "1.20", "4.00"]
+    figure = figure_of(embedding_charts.norm_bars(norms, {n: n.upper() for n in norms}, title="norms"))
+    [bars] = figure["data"]
+    assert list(bars["x"]) == list(norms.values())
+    assert bars["y"] == [n.upper() for n in norms] and figure["layout"]["yaxis"]["autorange"] == "reversed"
+    assert bars["marker"]["color"] == [embedding_charts.PART_COLORS[n] for n in norms]
+    assert bars["text"] == ["1.00", "0.50", "0.50", "1.20", "4.00"]
     chart = embedding_charts.position_similarity(np.eye(5), title="sim", axis_label="position")
-    assert chart.option["visualMap"]["min"] == -1 and chart.option["visualMap"]["max"] == 1
+    assert (heatmap_trace(chart)["zmin"], heatmap_trace(chart)["zmax"]) == (-1, 1)
     similarity = np.random.default_rng(0).uniform(-1, 1, (6, 6))
     sent = embedding_charts.position_similarity(similarity, title="sim", axis_label="position")
-    # Sent to three decimals, what the tooltip shows: a 512 x 512 matrix is 262,144 numbers.
-    assert np.allclose(drawn(sent), similarity, atol=5e-4) and np.array_equal(drawn(sent), np.round(drawn(sent), 3))
-    option = sent.option
-    assert option["yAxis"]["inverse"] and option["yAxis"]["data"] == [str(i) for i in range(6)]  # position 0 on top
-    assert option["xAxis"]["name"] == option["yAxis"]["name"] == "position"
+    # Sent as float32: a 512 x 512 matrix is 262,144 numbers, and the hover reads three decimals.
+    assert np.allclose(drawn(sent), similarity, atol=1e-6) and heatmap_trace(sent)["z"].dtype == np.float32
+    layout = figure_of(sent)["layout"]
+    assert layout["yaxis"]["autorange"] == "reversed" and heatmap_trace(sent)["y"] == [str(i) for i in range(6)]
+    assert layout["xaxis"]["title"]["text"] == layout["yaxis"]["title"]["text"] == "position"
+    assert layout["yaxis"]["scaleanchor"] == "x"  # square cells
 
 
 # --- attention: charts -------------------------------------------------------------------------------
 
 
-def test_paired_maps_share_one_colour_scale_and_keep_tokens_literal():
+def test_paired_maps_share_one_colour_scale_and_escape_tokens():
     T = len(HOSTILE)
     left = np.full((T, T), 1 / T)
     right = np.tril(np.ones((T, T)))
     right /= right.sum(axis=1, keepdims=True)
     a, b = attention_charts.paired_maps(left, right, HOSTILE, titles=("BERT", "GPT"))
     # The causal first row (1.0 by construction) does not count; the causal second row's 0.5 is the maximum.
-    assert a.option["visualMap"]["max"] == b.option["visualMap"]["max"] == 0.5 and a.option["visualMap"]["min"] == 0
+    assert heatmap_trace(a)["zmax"] == heatmap_trace(b)["zmax"] == 0.5 and heatmap_trace(a)["zmin"] == 0
     assert a.title == "BERT" and b.title == "GPT"
-    assert a.option["xAxis"]["data"][1] == HOSTILE[1] and a.option["yAxis"]["data"][2] == "**bold**"
+    trace = heatmap_trace(a)
+    assert html.unescape(trace["x"][1]) == HOSTILE[1] and "<" not in trace["x"][1] and trace["y"][2] == "**bold**"
+    assert figure_of(a)["layout"]["xaxis"]["side"] == "top"  # keys read along the top
     assert a.height <= attention_charts.MAX_MAP_HEIGHT
-    # The weights go out rounded past what a colour or the tooltip shows.
-    assert np.allclose(drawn(a), left, atol=5e-5) and np.allclose(drawn(b), right, atol=5e-5)
+    assert np.allclose(drawn(a), left, atol=1e-6) and np.allclose(drawn(b), right, atol=1e-6)
 
 
-def test_long_maps_stay_a_bounded_height():
+def test_long_maps_stay_a_bounded_height_and_zoom():
     tokens = [f"t{i}" for i in range(300)]
     chart = attention_charts.attention_map(np.zeros((300, 300)), tokens, title="long", zmax=1.0)
     assert chart.height == attention_charts.MAX_MAP_HEIGHT
+    assert figure_of(chart)["layout"]["dragmode"] == "zoom"  # 300 rows in 900 px: zoom in to read them
 
 
-def test_statistics_grid_has_a_panel_per_statistic_and_edges_the_selected_head():
+def test_statistics_grid_has_a_panel_per_statistic_and_rings_the_selected_head():
     rng = np.random.default_rng(0)
     scores = rng.random((3, 4, 6, 6))
     attn = scores / scores.sum(axis=-1, keepdims=True)
     stats = head_statistics(attn, [True, False, False, False, False, True])
     titles = {name: f"title {name}" for name in STATISTICS}
-    option = attention_charts.statistics_grid(stats, titles, selected=(2, 1), selected_label="here").option
-    heatmaps = [s for s in option["series"] if s["type"] == "heatmap"]
-    assert len(heatmaps) == len(STATISTICS) == len(option["grid"]) == len(option["visualMap"])
-    for panel in heatmaps:
-        edged = [cell["value"][:2] for cell in panel["data"] if isinstance(cell, dict)]
-        assert edged == [[1, 2]]  # head 1 of layer 2, in every panel
-    assert [(s["name"], s["itemStyle"]["color"]) for s in option["series"] if s["type"] == "scatter"] == [
-        ("here", VERMILLION)
-    ]
-    assert option["legend"]["data"] == ["here"]
-    assert [t["text"] for t in option["title"]] == [  # shares are written as percentages
+    figure = figure_of(attention_charts.statistics_grid(stats, titles, selected=(2, 1), selected_label="here"))
+    heatmaps = traces(figure, "heatmap")
+    axes = sorted(key for key in figure["layout"] if key.startswith("xaxis"))
+    assert len(heatmaps) == len(STATISTICS) == len(axes)
+    assert len({(h["xaxis"], h["yaxis"]) for h in heatmaps}) == len(STATISTICS)  # a panel each
+    rings = traces(figure, "scatter")
+    assert [(ring["x"], ring["y"]) for ring in rings] == [([1], [2])] * len(STATISTICS)  # head 1 of layer 2
+    assert [(ring["xaxis"], ring["yaxis"]) for ring in rings] == [(h["xaxis"], h["yaxis"]) for h in heatmaps]
+    assert {ring["marker"]["color"] for ring in rings} == {VERMILLION} and {r["name"] for r in rings} == {"here"}
+    assert [ring.get("showlegend", True) for ring in rings] == [True] + [False] * (len(STATISTICS) - 1)
+    assert figure["layout"]["showlegend"] is True
+    assert panel_titles(figure) == [  # shares are written as percentages
         title if name == "entropy" else f"{title} (%)" for name, title in titles.items()
     ]
-    scales = option["visualMap"]
-    assert scales[1]["max"] == 1.0 and scales[0]["max"] == pytest.approx(stats["entropy"].max())
-    assert [scale["seriesIndex"] for scale in scales] == list(range(len(STATISTICS)))
-
-    def cell(panel: dict, layer: int, head: int) -> list:
-        found = [c["value"] if isinstance(c, dict) else c for c in panel["data"]]
-        return next(c for c in found if c[:2] == [head, layer])
-
+    assert heatmaps[1]["zmax"] == 1.0 and heatmaps[0]["zmax"] == pytest.approx(stats["entropy"].max())
+    assert all(not h["showscale"] for h in heatmaps)
     share = list(titles)[1]
-    value = cell(heatmaps[1], 2, 1)
-    assert value[2] == pytest.approx(stats[share][2, 1], abs=1e-4)
-    assert value[3] == f"{100 * stats[share][2, 1]:.0f}"  # a whole percentage fits a narrow cell
-    assert cell(heatmaps[0], 0, 3)[3] == f"{stats['entropy'][0, 3]:.1f}"
-    assert option["xAxis"][0]["data"] == ["0", "1", "2", "3"] and option["yAxis"][0]["data"] == ["0", "1", "2"]
-    assert option["yAxis"][0]["inverse"]  # layer 0 at the top
-    plain = attention_charts.statistics_grid(stats, titles).option
-    assert all(s["type"] == "heatmap" for s in plain["series"]) and "legend" not in plain
-    assert not any(isinstance(c, dict) for s in plain["series"] for c in s["data"])
+    assert heatmaps[1]["z"][2][1] == pytest.approx(stats[share][2, 1], abs=1e-9)
+    assert heatmaps[1]["text"][2][1] == f"{100 * stats[share][2, 1]:.0f}"  # a whole percentage fits a narrow cell
+    assert heatmaps[0]["text"][0][3] == f"{stats['entropy'][0, 3]:.1f}"
+    assert list(heatmaps[0]["x"]) == [0, 1, 2, 3] and list(heatmaps[0]["y"]) == [0, 1, 2]
+    assert figure["layout"]["yaxis"]["range"] == [2.5, -0.5]  # layer 0 at the top
+    plain = figure_of(attention_charts.statistics_grid(stats, titles))
+    assert all(t["type"] == "heatmap" for t in plain["data"]) and plain["layout"]["showlegend"] is False
 
 
 def test_bertviz_height_grows_with_tokens_and_layers():

@@ -1,10 +1,13 @@
-"""Every chart builder, on awkward input (HTML-like and repeated tokens), makes an option ECharts can take, or a
-figure of text with everything the reader typed escaped. ``BUILDERS`` is also the gallery of every chart."""
+"""Every chart builder, on awkward input (HTML-like and repeated tokens), makes a plotly figure that plotly's own
+validation accepts and would make the same (the builders skip it: ``app.core.charts.figure``), with everything the
+reader typed escaped, or a figure of text with everything escaped. ``BUILDERS`` is also the gallery of every
+chart."""
 
 import json
 
 import numpy as np
-import pyarrow as pa
+import plotly.graph_objects as go
+import plotly.io
 import pytest
 
 from app.attention import charts as attention_charts
@@ -92,6 +95,15 @@ BUILDERS = {
         ["NOUN", "VERB", "<b>", "NOUN", "X", "VERB"],
         ["a <b>bank</b>", "b", "c", "d", "e", "f"],
         panel_title="layer {layer} ({share:.0%})",
+        other_label="other",
+        title="t",
+    ),
+    "pca_3d": lambda: layers_charts.pca_3d(
+        RNG.standard_normal((6, 3)),
+        ["NOUN", "VERB", "<b>", "NOUN", "X", "VERB"],
+        ["a <b>bank</b>", "b", "c", "d", "e", "f"],
+        explained=[0.5, 0.2, 0.1],
+        axis_title="PC{k} ({share:.0%})",
         other_label="other",
         title="t",
     ),
@@ -199,47 +211,54 @@ BUILDERS = {
 }
 
 
-# What ECharts draws here; a misspelt type would draw nothing, silently.
-SERIES_TYPES = {"heatmap", "bar", "line", "scatter", "gauge"}
-USER_TEXT = ("<b>bank</b>", "<i>", "<i>random</i>", "<i>masked</i>", "<b>random</b>")
+# What plotly draws here; a misspelt type would fail validation.
+TRACE_TYPES = {"heatmap", "bar", "scatter", "scatter3d", "indicator"}
+USER_TEXT = ("<b>bank</b>", "<i>", "<i>random</i>", "<i>masked</i>", "<b>random</b>", "<b>pre</b>", "<i>expected</i>")
 
 
-def walk(node):
-    """Every dict in an option, depth first."""
-    if isinstance(node, dict):
-        yield node
-        for value in node.values():
-            yield from walk(value)
-    elif isinstance(node, list | tuple):
-        for item in node:
-            yield from walk(item)
+def axes(layout: dict) -> list[dict]:
+    """Every 2-D axis of a layout, panels' included."""
+    return [value for key, value in layout.items() if key.startswith(("xaxis", "yaxis"))]
 
 
 @pytest.mark.parametrize("name", sorted(BUILDERS))
-def test_every_builder_makes_a_chart_echarts_can_take_or_escaped_html(name):
+def test_every_builder_makes_a_figure_plotly_validation_accepts_or_escaped_html(name):
     made = BUILDERS[name]()
     if isinstance(made, str):  # a figure of text (app.core.markup): whatever the reader typed is escaped
         assert not any(text in made for text in USER_TEXT), made
         assert "&lt;" in made
         return
-    # The canvas alone: a chart's title is text above it (``app.core.ui.plot``), so one bar's chart is 68 px high.
+    # The figure alone: a chart's title is text above it (``app.core.ui.plot``), so one bar's chart is 83 px high.
     assert isinstance(made, Chart) and isinstance(made.height, int) and 60 <= made.height <= 4000
-    # Only panels' titles are drawn in the canvas, where ECharts cannot wrap them: short, each above its panel.
     assert made.title is None or "\n" not in made.title
-    assert isinstance(made.option.get("title", []), list)
-    option = dict(made.option)
-    source = option.pop("dataset", {}).get("source")
-    assert source is None or isinstance(source, pa.Table)
-    text = json.dumps(option, allow_nan=False)  # JSON-compatible: no numpy numbers, no NaN
-    assert option["animation"] is False
-    for series in option["series"]:
-        assert series["type"] in SERIES_TYPES, series["type"]
-    for axis in (
-        [a for key in ("xAxis", "yAxis") for a in (option.get(key) or [])]
-        if isinstance(option.get("xAxis"), list)
-        else [option.get("xAxis"), option.get("yAxis")]
-    ):
-        if axis and axis.get("type") == "category":
-            assert len(set(axis["data"])) == len(axis["data"]), axis["data"]  # equal labels would merge
-    # ECharts draws text as text: user text arrives as typed, never as markup to render or as escaped entities.
-    assert "&lt;" not in text and "&amp;amp;" not in text
+    spec = json.loads(plotly.io.to_json(made.figure, validate=False))  # JSON-compatible
+    layout = spec["layout"]
+    assert layout["height"] == made.height and layout["template"] == {}
+    assert layout["font"]["family"] == base.FONT  # CJK fonts first
+    assert "transition" not in layout and "frames" not in spec  # nothing animates
+    for trace in spec["data"]:
+        assert trace["type"] in TRACE_TYPES, trace["type"]
+    for axis in axes(layout):
+        if axis.get("type") == "category":
+            assert len(set(axis["categoryarray"])) == len(axis["categoryarray"])  # equal labels would merge
+    for trace in spec["data"]:
+        for key in ("x", "y"):
+            if trace.get("type") in ("bar", "heatmap") and isinstance(trace.get(key), list):
+                labels = [v for v in trace[key] if isinstance(v, str)]
+                assert len(set(labels)) == len(labels), labels
+    # Plotly renders a few tags and entities: user text arrives escaped, never as markup.
+    text = json.dumps(spec, ensure_ascii=False)
+    assert not any(typed in text for typed in USER_TEXT), name
+    assert "&amp;lt;" not in text  # escaped once, not twice (the typed "&amp;" is rightly "&amp;amp;")
+    # Plotly's validation accepts every property and value, and makes the same figure of them.
+    validated = json.loads(plotly.io.to_json(go.Figure(spec), validate=False))
+    validated["layout"].pop("template")  # the empty template, as validation writes it
+    spec["layout"].pop("template")
+    assert validated == spec
+
+
+def test_the_escaped_user_text_is_in_the_figures():
+    """The check above finds no raw markup; this one, that the text itself is there, escaped."""
+    for name in ("heatmap", "pll_bars", "guess_bars", "pca_panels", "loss_curves", "training_curves"):
+        text = json.dumps(json.loads(BUILDERS[name]().figure.to_json()), ensure_ascii=False)
+        assert "&lt;" in text, name

@@ -1,5 +1,6 @@
-"""Every download button of every page gives its file when clicked. The files are made by functions that Streamlit
-calls outside the script run (no session state there), so each is called here the same way, after the run."""
+"""Every download button of every page (data as CSV or JSON, each chart as interactive HTML) gives its file when
+clicked. The files are made by functions that Streamlit calls outside the script run (no session state there), so
+each is called here the same way, after the run."""
 
 from __future__ import annotations
 
@@ -57,5 +58,8 @@ def test_every_download_gives_its_file_outside_the_run(name, view, sentence, def
         if mime == "text/csv":
             header, *rows = list(csv.reader(io.StringIO(content)))
             assert header and all(len(row) == len(header) for row in rows), file_name
+        elif mime == "text/html":  # a chart as interactive HTML, plotly.js inlined so that it works offline
+            assert content.startswith("<!doctype html>") and "Plotly.newPlot" in content, file_name
+            assert 'src="https://' not in content and "<script>alert(1)</script>" not in content, file_name
         else:
             assert mime == "application/json" and json.loads(content), file_name

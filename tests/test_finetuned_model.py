@@ -17,7 +17,7 @@ from app.finetune import jobs
 from app.finetune.text import TEXT as FINETUNE
 from model.inference import attention_maps
 from model.training.finetune import demo_settings
-from tests.apptest_helpers import charts, open_app_page
+from tests.apptest_helpers import charts, heatmap_matrix, open_app_page
 
 # --- the per-head change ---------------------------------------------------------------------------------
 
@@ -177,12 +177,9 @@ def test_attention_shows_before_and_after_with_the_per_head_change(finished, lan
     # The page's maps come from a batch of two (bidirectional and causal, attention_maps_both), these from a batch
     # of one: float32 sums in another order, so equal to 1e-5, the bar test_inference_traced.py holds maps to
     # (numpy's default, 1e-8 beside a 1e-5 share, failed once in CI at a head that moved little); the chart sends
-    # each cell to 4 decimals, half a unit of which comes on top.
-    drawn = np.full(expected.shape, np.nan)
-    for cell in grid["series"][0]["data"]:
-        head, layer, value = (cell["value"] if isinstance(cell, dict) else cell)[:3]
-        drawn[layer, head] = value
-    np.testing.assert_allclose(drawn, expected, rtol=0, atol=5e-5 + 1e-5)
+    # each cell as it is (float64).
+    drawn = heatmap_matrix(grid)
+    np.testing.assert_allclose(drawn, expected, rtol=0, atol=1e-5)
     assert expected.max() > 0  # fine-tuning moved the maps
     layer, head, value = stats.largest_change(expected)
     by_layer = " · ".join(f"{v:.3f}" for v in expected.mean(axis=1))

@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 import torch
-from apptest_helpers import dataset, read_boxes, read_legend
+from apptest_helpers import figure_of, legend_names, read_boxes, read_legend
 
 from app.core.charts import left_to_right
 from app.core.models import has_mlm_head
@@ -378,32 +378,31 @@ def test_convergence_chart_draws_each_share_with_its_dashed_target():
         x_title="draws",
         target_suffix="target",
     )
-    option = chart.option
-    series = option["series"]
-    names = ["[MASK] / chosen (target 80%)", "<i>x</i> (target 10%)"]  # drawn as text: not escaped
-    assert [s["name"] for s in series] == [names[0], names[0], names[1], names[1]]
-    assert option["legend"]["data"] == names  # a share and its target: one entry
-    assert [s["itemStyle"]["color"] for s in series] == [BLUE, BLUE, ORANGE, ORANGE]
-    assert [s["lineStyle"].get("type") for s in series] == [None, "dashed", None, "dashed"]
-    assert series[1]["data"] == [[1, 80.0], [10, 80.0]] and series[3]["data"] == [[1, 10.0], [10, 10.0]]
-    source = dataset(option)  # percent, to the hundredth of a point
-    assert source[series[0]["encode"]["x"]].tolist() == draws.tolist()
-    assert source[series[0]["encode"]["y"]].to_numpy() == pytest.approx(100 * masked, abs=0.005)
-    assert source[series[2]["encode"]["y"]].to_numpy() == pytest.approx(100 * other, abs=0.005, nan_ok=True)
-    assert option["xAxis"]["type"] == "log" and option["xAxis"]["max"] == 10
-    assert (option["yAxis"]["min"], option["yAxis"]["max"]) == (0, 100)
+    figure = figure_of(chart)
+    lines = figure["data"]
+    names = ["[MASK] / chosen (target 80%)", "&lt;i&gt;x&lt;/i&gt; (target 10%)"]  # escaped: plotly renders tags
+    assert [s["name"] for s in lines] == [names[0], names[0], names[1], names[1]]
+    assert legend_names(figure) == ["[MASK] / chosen (target 80%)", "<i>x</i> (target 10%)"]  # one entry for both
+    assert lines[0]["legendgroup"] == lines[1]["legendgroup"] != lines[2]["legendgroup"] == lines[3]["legendgroup"]
+    assert [s["line"]["color"] for s in lines] == [BLUE, BLUE, ORANGE, ORANGE]
+    assert [s["line"].get("dash") for s in lines] == [None, "dash", None, "dash"]
+    assert (lines[1]["x"], lines[1]["y"]) == ([1, 10], [80.0, 80.0]) and lines[3]["y"] == [10.0, 10.0]
+    # In percent, to the hundredth of a point.
+    assert lines[0]["x"].tolist() == draws.tolist() and lines[2]["x"].tolist() == draws.tolist()
+    assert lines[0]["y"] == pytest.approx(100 * masked, abs=0.005)
+    assert np.asarray(lines[2]["y"], dtype=float) == pytest.approx(100 * other, abs=0.005, nan_ok=True)
+    layout = figure["layout"]
+    assert layout["xaxis"]["type"] == "log" and layout["xaxis"]["range"] == [0, pytest.approx(np.log10(10))]
+    assert layout["yaxis"]["range"] == [0, 100]
 
 
-def test_prediction_bars_show_tokens_as_text_and_colour_by_attention():
+def test_prediction_bars_escape_tokens_and_colour_by_attention():
     preds = [Prediction("<b>x</b>", 1, 0.5), Prediction("door", 2, 0.2), Prediction("##ر", 3, 0.1)]
-    both = prediction_bars(preds, title="BERT").option
-    left = prediction_bars(preds, title="causal", causal=True).option
-    # ECharts draws text as text: the token as it is. A right-to-left piece keeps its "##" on the left: a
-    # left-to-right mark leads it; other text is untouched.
-    assert both["yAxis"]["data"] == ["<b>x</b>", "door", "\u200e##ر"] and both["series"][0]["data"] == [
-        50.0,
-        20.0,
-        10.0,
-    ]
-    assert both["series"][0]["itemStyle"]["color"] != left["series"][0]["itemStyle"]["color"]
+    both = figure_of(prediction_bars(preds, title="BERT"))["data"][0]
+    left = figure_of(prediction_bars(preds, title="causal", causal=True))["data"][0]
+    # Plotly renders tags: a token is escaped. A right-to-left piece keeps its "##" on the left: a left-to-right
+    # mark leads it; other text is untouched.
+    assert both["y"] == ["&lt;b&gt;x&lt;/b&gt;", "door", "\u200e##ر"]
+    assert list(both["x"]) == [50.0, 20.0, 10.0]
+    assert both["marker"]["color"] != left["marker"]["color"]
     assert left_to_right("##ing") == "##ing" and left_to_right("##影") == "##影"

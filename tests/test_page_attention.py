@@ -4,7 +4,18 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from apptest_helpers import APP, HOSTILE_INPUTS, charts, heatmap_matrix, open_app_page, preformatted
+from apptest_helpers import (
+    APP,
+    HOSTILE_INPUTS,
+    charts,
+    data_downloads,
+    heatmap_matrix,
+    labels,
+    open_app_page,
+    panel_titles,
+    preformatted,
+    traces,
+)
 from streamlit.testing.v1 import AppTest
 from test_bertviz_view import embedded_params
 
@@ -55,12 +66,13 @@ def test_page_explains_and_draws_in_each_language(lang):
     bidirectional, causal = heatmap_matrix(drawn[0]), heatmap_matrix(drawn[1])
     assert rows_sum_to_one(bidirectional) and rows_sum_to_one(causal)
     assert np.all(np.triu(causal, k=1) == 0) and np.any(np.triu(bidirectional, k=1) > 0)
-    assert len(at.get("download_button")) == 2  # the maps as CSV, every map as JSON
+    assert len(data_downloads(at)) == 2  # the maps as CSV, every map as JSON
+    assert [d["config"]["modeBarButtons"] for d in drawn] == [[["toImage", "zoom2d", "pan2d", "resetScale2d"]]] * 2
 
     show(at, "heads")
     assert not at.exception and at.query_params["attention_section"] == "heads"  # a shared link opens it
     (grid,) = charts(at)
-    grid_titles = [title["text"] for title in grid["title"]]
+    grid_titles = panel_titles(grid)
     assert grid_titles[:6] == [  # shares are written as whole percentages, entropy in bits
         TEXT[f"stat_{s}"][lang] + ("" if s == "entropy" else " (%)")
         for s in ("entropy", "cls", "sep", "self", "previous", "next")
@@ -69,7 +81,7 @@ def test_page_explains_and_draws_in_each_language(lang):
     (findings,) = [m.value for m in at.markdown if m.value.startswith("- ")]
     # focused, broad, then the top head of each share (none for "next" under the causal mask: 6 or 7)
     assert len(findings.splitlines()) >= 6 and TEXT["notable_focused"][lang].split("{")[0] in findings
-    assert len(at.get("download_button")) == 1 and not iframes(at)
+    assert len(data_downloads(at)) == 1 and not iframes(at)
 
     show(at, "bertviz")
     assert not at.exception and not charts(at)
@@ -102,7 +114,8 @@ def test_hiding_special_tokens_with_and_without_rescaling():
     at.toggle(key="w_attention_hide").set_value(True).run()
     assert not at.exception
     shown = charts(at)[0]
-    assert "[CLS]" not in shown["xAxis"]["data"] and "[SEP]" not in shown["xAxis"]["data"]
+    columns = traces(shown, "heatmap")[0]["x"]
+    assert "[CLS]" not in columns and "[SEP]" not in columns
     assert rows_sum_to_one(heatmap_matrix(shown))
     assert TEXT["note_renormalized"]["en"] in [c.value for c in at.caption]
     at.checkbox(key="w_attention_renormalize").uncheck().run()
@@ -126,9 +139,9 @@ def test_show_buttons_jump_to_the_notable_head_and_causal_stats():
     show(at, "heads")
     at.radio(key="attention_stats_mask").set_value("causal").run()
     assert not at.exception
-    *_, next_share = (s for s in charts(at)[0]["series"] if s["type"] == "heatmap")  # the last panel
-    values = [(cell["value"] if isinstance(cell, dict) else cell)[2] for cell in next_share["data"]]
-    assert len(values) == 6 * 12 and all(value == 0 for value in values)
+    *_, next_share = traces(charts(at)[0], "heatmap")  # the last panel
+    values = np.asarray(next_share["z"], dtype=float)
+    assert values.shape == (6, 12) and np.all(values == 0)
 
 
 def test_bertviz_views_layers_and_sentence_b():
@@ -174,7 +187,7 @@ def test_too_many_tokens_for_bertviz_and_json_give_clear_messages():
     text = " ".join(["word"] * (MAX_BERTVIZ_TOKENS + 5))
     at = open_page("zh", text)
     n = MAX_BERTVIZ_TOKENS + 7
-    assert len(at.get("download_button")) == 1  # CSV of the maps, no all-layers JSON
+    assert len(data_downloads(at)) == 1  # CSV of the maps, no all-layers JSON
     assert TEXT["json_too_long"]["zh"].format(limit=64, n=n) in [c.value for c in at.caption]
     show(at, "bertviz")
     assert not iframes(at)
@@ -197,7 +210,9 @@ def test_hostile_input_gives_a_message_not_a_traceback(name):
     if name == "long":
         assert "512" in " ".join(i.value for i in at.info)
     if name == "html":
-        assert "<" in charts(at)[0]["xAxis"]["data"]  # as typed: ECharts draws text as text
+        columns = traces(charts(at)[0], "heatmap")[0]["x"]
+        # Plotly renders tags: the token arrives escaped, never as markup, and reads "<" once drawn.
+        assert "&lt;" in columns and not any("<" in column for column in columns) and "<" in labels(columns)
     assert len(charts(show(at, "heads"))) == 1 and not at.exception
     show(at, "bertviz")
     assert not at.exception

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from apptest_helpers import APP, charts
+from apptest_helpers import APP, charts, figure_of, labels
 from streamlit.testing.v1 import AppTest
 
 from app.attention.text import TEXT as ATTENTION
@@ -136,13 +136,11 @@ def test_a_class_follows_its_teacher_and_answers_a_quiz(lang):
         line = TEXT["tally"][lang].format(answered=2, top_count=1, top=bert_word(top), in_top=1)
         assert line in shown(at)
         guesses, bert = charts(at)
-        assert sorted(guesses["yAxis"]["data"]) == sorted([top.lower(), "<script>alert(1)</script>"])  # as text
-        assert [bar["value"] for bar in guesses["series"][0]["data"]] == [1, 1]
-        assert bert["yAxis"]["data"][0] == top and len(bert["yAxis"]["data"]) == 5
-        # A guess reaches the chart only as a category, which ECharts draws as text and Streamlit's tooltip escapes.
-        assert "<script>" not in json.dumps(
-            {key: value for key, value in guesses.items() if key not in ("yAxis", "alt")}
-        )
+        # A guess reaches the chart escaped (plotly renders tags), and reads as the student typed it once drawn.
+        assert sorted(labels(guesses["data"][0]["y"])) == sorted([top.lower(), "<script>alert(1)</script>"])
+        assert list(guesses["data"][0]["x"]) == [1, 1]
+        assert labels(bert["data"][0]["y"])[0] == top and len(bert["data"][0]["y"]) == 5
+        assert "<script>" not in json.dumps({key: value for key, value in guesses.items() if key != "alt"}, default=str)
         assert not [e for e in [*at.markdown, *at.caption] if e.proto.allow_html]
 
     # Too late, and the teacher ends the class: the students are told.
@@ -224,17 +222,18 @@ def test_a_student_who_floods_guesses_is_limited_and_told_so():
 
 def test_the_guess_chart_escapes_marks_and_folds_the_long_tail():
     counts = [("door", 3), ("<b>gate</b>", 2)] + [(f"w{i}", 1) for i in range(12)]
-    option = guess_bars(
-        counts, {"door"}, title="t", axis_title="students", others_label="{n} others", max_bars=4
-    ).option
-    bars = option["series"][0]["data"]
-    assert option["yAxis"]["data"] == ["door", "<b>gate</b>", "w0", "w1", "10 others"]  # drawn as text
-    assert option["yAxis"]["inverse"]  # the commonest guess at the top
-    assert [bar["value"] for bar in bars] == [3, 2, 1, 1, 10]
-    assert [bar["label"]["formatter"] for bar in bars] == ["3 ✓", "2", "1", "1", "10"]  # marked in words too
-    colours = [bar["itemStyle"]["color"] for bar in bars]
+    figure = figure_of(
+        guess_bars(counts, {"door"}, title="t", axis_title="students", others_label="{n} others", max_bars=4)
+    )
+    [bars] = figure["data"]
+    assert bars["y"] == ["door", "&lt;b&gt;gate&lt;/b&gt;", "w0", "w1", "10 others"]  # escaped: plotly renders tags
+    assert figure["layout"]["yaxis"]["autorange"] == "reversed"  # the commonest guess at the top
+    assert list(bars["x"]) == [3, 2, 1, 1, 10]
+    assert bars["text"] == ["3 ✓", "2", "1", "1", "10"]  # marked in words too
+    colours = bars["marker"]["color"]
     assert colours[0] == MATCH_COLOR and set(colours[1:]) == {OTHER_COLOR}
-    assert option["xAxis"]["name"] == "students" and option["xAxis"]["minInterval"] == 1  # whole students
+    xaxis = figure["layout"]["xaxis"]
+    assert xaxis["title"]["text"] == "students" and xaxis["dtick"] == 1  # whole students
 
 
 def test_the_teachers_private_link_takes_the_class_back_and_leaves_the_address_bar():
@@ -302,7 +301,7 @@ def test_a_new_question_calls_an_exploring_student_back_and_bert_answers_once_fo
     assert on_page(student, "classroom")
     guesses, bert = charts(student)
     expected = fill_mask("embedded", question, 5, False).masks[0].predictions
-    assert bert["yAxis"]["data"] == [p.token for p in expected]
-    assert bert["series"][0]["data"] == pytest.approx([100 * p.prob for p in expected], abs=0.05)  # one decimal drawn
-    assert guesses["yAxis"]["data"] == ["door"]
+    assert labels(bert["data"][0]["y"]) == [p.token for p in expected]
+    assert list(bert["data"][0]["x"]) == pytest.approx([100 * p.prob for p in expected], abs=0.05)  # one decimal
+    assert guesses["data"][0]["y"] == ["door"]
     assert question not in forward_passes  # the student's page read the room's answer, not the model

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from apptest_helpers import HOSTILE_INPUTS, charts, heatmap_matrix, open_app_page, preformatted
+from apptest_helpers import (
+    HOSTILE_INPUTS,
+    charts,
+    data_downloads,
+    heatmap_matrix,
+    labels,
+    open_app_page,
+    panel_titles,
+    preformatted,
+)
 from streamlit.testing.v1 import AppTest
 
 from app.core.text.common import TEXT as COMMON
@@ -32,17 +41,17 @@ def test_page_explains_and_draws_in_each_language(lang):
     drawn = charts(at)
     assert len(drawn) == 4
     assert drawn[0]["chart_title"] == TEXT["heatmap_title"][lang].format(part=TEXT["part_token"][lang], dims=32)
-    assert drawn[1]["series"][4]["name"] == TEXT["recomposed"][lang]
-    assert [t["text"] for t in drawn[1]["title"]] == [TEXT["panel_parts"][lang], TEXT["panel_normalized"][lang]]
+    assert labels([drawn[1]["data"][4]["name"]]) == [TEXT["recomposed"][lang]]
+    assert panel_titles(drawn[1]) == [TEXT["panel_parts"][lang], TEXT["panel_normalized"][lang]]
     assert drawn[2]["chart_title"] == TEXT["norms_title"][lang]
-    assert drawn[2]["yAxis"]["data"] == [
+    assert labels(drawn[2]["data"][0]["y"]) == [
         TEXT[f"part_{p}"][lang] for p in ("token", "segment", "position", "sum", "normalized")
     ]
     assert drawn[3]["chart_title"] == TEXT["position_heatmap_title"][lang]
-    assert drawn[3]["xAxis"]["name"] == TEXT["position_axis"][lang]
+    assert labels([drawn[3]["layout"]["xaxis"]["title"]["text"]]) == [TEXT["position_axis"][lang]]
     similarity = heatmap_matrix(drawn[3])
     assert np.allclose(np.diag(similarity), 1.0, atol=1e-3) and np.allclose(similarity, similarity.T)
-    assert len(at.dataframe) == 1 and len(at.get("download_button")) == 3
+    assert len(at.dataframe) == 1 and len(data_downloads(at)) == 3
     parts = ("token", "segment", "position", "sum", "normalized")
     assert [tab.label for tab in at.tabs] == [TEXT[f"part_{p}"][lang] for p in parts]
 
@@ -64,11 +73,11 @@ def test_dimension_slider_and_token_choice_change_the_charts():
     at.slider(key="embeddings_dims").set_value(8).run()
     assert not at.exception
     drawn = charts(at)
-    assert heatmap_matrix(drawn[0]).shape[1] == 8 and len(drawn[1]["series"][0]["data"]) == 8
-    norms_before = [bar["value"] for bar in drawn[2]["series"][0]["data"]]
+    assert heatmap_matrix(drawn[0]).shape[1] == 8 and len(drawn[1]["data"][0]["x"]) == 8
+    norms_before = list(drawn[2]["data"][0]["x"])
     at.selectbox(key="embeddings_token").set_value(0).run()  # [CLS]
     assert not at.exception
-    assert [bar["value"] for bar in charts(at)[2]["series"][0]["data"]] != norms_before
+    assert list(charts(at)[2]["data"][0]["x"]) != norms_before
 
 
 def test_sentence_b_gets_segment_b():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 
 import pytest
-from apptest_helpers import charts, open_app_page, preformatted
+from apptest_helpers import charts, data_downloads, labels, open_app_page, preformatted
 from streamlit.testing.v1 import AppTest
 
 from app.core.text.common import TEXT as COMMON
@@ -59,20 +59,20 @@ def test_no_mask_explains_then_example_predicts(lang):
     assert len(drawn) == 2  # one [MASK]: bidirectional and causal
     assert drawn[0]["chart_title"] == TEXT["bidirectional_title"][lang]
     assert drawn[1]["chart_title"] == TEXT["causal_title"][lang]
-    assert [c["series"][0]["itemStyle"]["color"] for c in drawn] == [BIDIRECTIONAL_COLOR, CAUSAL_COLOR]
+    assert [c["data"][0]["marker"]["color"] for c in drawn] == [BIDIRECTIONAL_COLOR, CAUSAL_COLOR]
     from model import inference
 
     for chart, causal in zip(drawn, (False, True)):
         (mask,) = inference.fill_mask(_embedded(), "我去[MASK]场看电影", top_k=5, causal=causal).masks
-        assert chart["yAxis"]["data"] == [p.token for p in mask.predictions]  # the most likely first
-        assert chart["series"][0]["data"] == pytest.approx(
+        assert labels(chart["data"][0]["y"]) == [p.token for p in mask.predictions]  # the most likely first
+        assert list(chart["data"][0]["x"]) == pytest.approx(
             [100 * p.prob for p in mask.predictions], abs=0.05
         )  # one decimal drawn
     # Counted from 1 with [CLS] first: [CLS] 我 去 [MASK] makes the mask the 4th token.
     assert TEXT["mask_heading"][lang].format(number=1, position=4) in [m.value.lstrip("# ") for m in at.markdown]
     seen_from_left = TEXT["context"][lang].split("{left}")[0]
     assert any(c.value.startswith(seen_from_left + "我") for c in at.caption)  # only "我去" lies to the left
-    assert len(fill_section(at).get("download_button")) == 2
+    assert len(data_downloads(fill_section(at))) == 2
 
 
 def test_clicking_tokens_masks_them_and_clicking_again_restores():
@@ -113,9 +113,9 @@ def test_top_k_slider_changes_the_bars():
     at = open_page("en", "She opened the [MASK].")
     at.slider(key="w_fill_mask_top_k").set_value(12).run()
     assert not at.exception
-    assert all(len(chart["yAxis"]["data"]) == 12 for chart in charts(fill_section(at)))
+    assert all(len(chart["data"][0]["y"]) == 12 for chart in charts(fill_section(at)))
     at.slider(key="w_fill_mask_top_k").set_value(1).run()
-    assert all(len(chart["yAxis"]["data"]) == 1 for chart in charts(fill_section(at)))
+    assert all(len(chart["data"][0]["y"]) == 1 for chart in charts(fill_section(at)))
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -141,10 +141,10 @@ def test_hostile_inputs_never_raise(lang):
         elif expected == "warning":
             assert at.warning
         else:
-            assert len(fill_section(at).get("echarts_chart")) == expected, text[:40]
+            assert len(fill_section(at).get("plotly_chart")) == expected, text[:40]
     at.session_state["text"] = "word " * 600 + "The [MASK] is red."  # the only [MASK] is past the 512th token
     at.run()
-    assert not at.exception and not fill_section(at).get("echarts_chart")
+    assert not at.exception and not fill_section(at).get("plotly_chart")
     assert [w.value for w in at.warning] == [COMMON["error_mask_cut_off"][lang].format(limit=512)]
     at.session_state["text"] = "[MASK]" * 2000
     at.run()
@@ -187,14 +187,14 @@ def test_page_says_masks_are_independent_and_fills_one_at_a_time(lang):
     assert len(drawn) == 1 + 2 * 2  # the order of filling, then all-at-once beside one-at-a-time per mask
     order = drawn[0]
     numbers = {m.index: n for n, m in enumerate(independent.masks, start=1)}
-    assert order["yAxis"]["data"] == [
+    assert labels(order["data"][0]["y"]) == [
         TEXT["order_label"][lang].format(round=n, token=step.chosen.token, mask=numbers[step.index])
         for n, step in enumerate(expected.steps, start=1)
     ]
-    assert order["series"][0]["data"] == pytest.approx(
+    assert list(order["data"][0]["x"]) == pytest.approx(
         [100 * step.chosen.prob for step in expected.steps], abs=0.05
     )  # one decimal
-    assert order["series"][0]["itemStyle"]["color"] == ITERATIVE_COLOR
+    assert order["data"][0]["marker"]["color"] == ITERATIVE_COLOR
     round_titles = [c["chart_title"] for c in drawn[2::2]]
     rounds = {step.index: n for n, step in enumerate(expected.steps, start=1)}
     assert round_titles == [TEXT["iterative_title"][lang].format(round=rounds[m.index]) for m in independent.masks]
@@ -208,7 +208,7 @@ def test_page_says_masks_are_independent_and_fills_one_at_a_time(lang):
         assert caption.count("\\[MASK\\]") == (2 if rounds[mask.index] == 1 else 1), caption
     filled_last = captions[[m.index for m in independent.masks].index(expected.steps[1].index)]
     assert expected.steps[0].chosen.token in filled_last
-    assert len(fill_section(at).get("download_button")) == 2
+    assert len(data_downloads(fill_section(at))) == 2
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -230,20 +230,15 @@ def test_one_at_a_time_with_hostile_input(lang):
         if expected == "warning":
             assert [w.value for w in at.warning] == [COMMON["error_too_many_masks"][lang].format(count=510, limit=20)]
         elif expected == "info":
-            assert fill_section(at).info and not fill_section(at).get("echarts_chart")
+            assert fill_section(at).info and not fill_section(at).get("plotly_chart")
         else:
-            assert len(fill_section(at).get("echarts_chart")) == expected, text[:40]
+            assert len(fill_section(at).get("plotly_chart")) == expected, text[:40]
 
 
 def _score_chart(at):
     drawn = charts(score_section(at))
     assert len(drawn) == 1
     return drawn[0]
-
-
-def _item(item) -> list:
-    """A data item's values: an item with settings of its own is a dict holding them."""
-    return item["value"] if isinstance(item, dict) else item
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -260,23 +255,24 @@ def test_score_section_ranks_candidates_by_pll_with_each_token(lang):
     scores = sorted((inference.pseudo_log_likelihood(_embedded(), c) for c in candidates), key=lambda r: -r.pll)
     chart = _score_chart(at)
     assert chart["chart_title"] == TEXT["score_chart_title"][lang]
-    assert chart["yAxis"]["data"] == [r.text for r in scores]  # best first
-    *segments, totals = chart["series"]
-    first = [_item(item) for item in segments[0]["data"]]
-    assert [item[1] for item in first] == [r.text for r in scores]
-    assert [item[0] for item in first] == pytest.approx([-r.tokens[0].log_prob for r in scores], abs=1e-4)
-    assert [item[2] for item in first] == [r.tokens[0].token for r in scores]
-    assert {name: float(text) for _, name, text in totals["data"]} == {
+    assert labels(chart["layout"]["yaxis"]["categoryarray"]) == [r.text for r in scores]  # best first
+    *segments, totals = chart["data"]
+    first = segments[0]
+    assert labels(first["y"]) == [r.text for r in scores]
+    assert first["x"] == pytest.approx([-r.tokens[0].log_prob for r in scores], abs=1e-4)
+    assert labels(first["text"]) == [r.tokens[0].token for r in scores]
+    assert {name: float(text) for name, text in zip(labels(totals["y"]), totals["text"])} == {
         r.text: pytest.approx(r.pll, abs=0.005) for r in scores
     }
+    assert totals["x"] == pytest.approx([-r.pll for r in scores], abs=1e-3)  # written at each bar's end
     longest = max(len(r.tokens) for r in scores)
-    assert len(segments) == longest and all(s["stack"] == "sentence" for s in segments)  # one series a position
-    for r in scores:  # each bar is the sentence's tokens end to end, the shorter sentences' tails left empty
-        row = [_item(s["data"][scores.index(r)]) for s in segments]
-        assert [item[2] for item in row[: len(r.tokens)]] == [t.token for t in r.tokens]
-        assert sum(item[0] for item in row[: len(r.tokens)]) == pytest.approx(-r.pll, abs=1e-3)
-        assert all(item[0] is None for item in row[len(r.tokens) :])
-    assert len(score_section(at).get("download_button")) == 2
+    assert len(segments) == longest and chart["layout"]["barmode"] == "stack"  # one trace a position, stacked
+    for i, r in enumerate(scores):  # each bar is the sentence's tokens end to end, the shorter ones' tails empty
+        row = [(s["x"][i], s["text"][i]) for s in segments]
+        assert labels([text for _, text in row[: len(r.tokens)]]) == [t.token for t in r.tokens]
+        assert sum(x for x, _ in row[: len(r.tokens)]) == pytest.approx(-r.pll, abs=1e-3)
+        assert all(x is None for x, _ in row[len(r.tokens) :])
+    assert len(data_downloads(score_section(at))) == 2
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -296,9 +292,11 @@ def test_score_section_hostile_input_never_raises(lang):
     assert warnings[1].startswith(prefix.format(line=2))
     assert warnings[2].startswith(prefix.format(line=3)) and "100" in warnings[2]
     chart = _score_chart(at)
-    assert "<b>bold</b> <script>alert(1)</script>" in chart["yAxis"]["data"]  # ECharts draws it as text
-    assert not any("<script>" in s.get("tooltip", {}).get("formatter", "") for s in chart["series"])
+    # Escaped: plotly renders tags; it reads as typed once drawn, and nowhere is it markup.
+    assert "<b>bold</b> <script>alert(1)</script>" in labels(chart["layout"]["yaxis"]["categoryarray"])
+    assert not any("<script>" in str(trace) or "<b>bold" in str(trace) for trace in chart["data"])
+    assert not any("<script>" in text for text in chart["layout"]["yaxis"]["ticktext"])
     at.text_area(key=box).set_value("\n".join(f"sentence {n}" for n in range(12))).run()
     at.button(key="fill_mask_score_run").click().run()
     assert any("8" in i.value and "12" in i.value for i in score_section(at).info)
-    assert len(_score_chart(at)["yAxis"]["data"]) == 8
+    assert len(_score_chart(at)["layout"]["yaxis"]["categoryarray"]) == 8

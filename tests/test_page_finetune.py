@@ -3,12 +3,13 @@ chart builders."""
 
 from __future__ import annotations
 
+import html
 import time
 from pathlib import Path
 
 import numpy as np
 import pytest
-from apptest_helpers import chart_titles, dataset, heatmap_matrix, preformatted
+from apptest_helpers import chart_titles, figure_of, heatmap_matrix, labels, legend_names, preformatted
 from apptest_helpers import charts as page_charts
 from streamlit.testing.v1 import AppTest
 
@@ -49,9 +50,20 @@ def titled(at: AppTest, start: str) -> dict:
     return next(option for option in page_charts(at) if (option["chart_title"] or "").startswith(start))
 
 
-def baseline_lines(option: dict) -> list[dict]:
-    """The dashed lines across the accuracy panel: each mark line's value and name."""
-    return [line for series in option["series"] for line in series.get("markLine", {}).get("data", [])]
+def baseline_lines(figure: dict) -> list[dict]:
+    """The dashed lines across a figure's plot: each shape that spans its panel's width, with its label's text
+    (the annotation at its height on the same axes), unescaped, as ``name``."""
+    layout = figure["layout"]
+    labels_at = {
+        (a.get("yref"), a.get("y")): html.unescape(a["text"])
+        for a in layout.get("annotations", ())
+        if a.get("yref", "").startswith("y")
+    }
+    return [
+        shape | {"name": labels_at.get((shape["yref"], shape["y0"]))}
+        for shape in layout.get("shapes", ())
+        if shape.get("xref", "").endswith("domain") and shape["y0"] == shape["y1"]
+    ]
 
 
 def texts(at: AppTest) -> str:
@@ -135,17 +147,19 @@ def test_a_tiny_training_draws_live_curves_stops_and_shows_results():
     )
     assert note in [c.value for c in at.caption]
     curves = titled(at, "Training curves")
-    drawn = sorted(line["yAxis"] for line in baseline_lines(curves))
+    drawn = sorted(line["y0"] for line in baseline_lines(curves))
     assert drawn == pytest.approx(sorted(100 * value for value in baselines.values()), abs=0.005)  # in percent
-    diamond = next(series for series in curves["series"] if series["name"] == "Pre-trained weights: held-out")
+    diamond = next(trace for trace in curves["data"] if trace["name"] == "Pre-trained weights: held-out")
     last_step = max(h["step"] for h in snapshot.history if h["init"] == "pretrained")
-    [(step, accuracy)] = diamond["data"]
+    [(step, accuracy)] = zip(diamond["x"], diamond["y"])
     assert step == last_step
     assert accuracy == pytest.approx(100 * snapshot.results["pretrained"].evaluation.accuracy, abs=0.005)
     titles = chart_titles(at)
     assert "Confusion matrix: Pre-trained weights" in titles
     assert "Class probabilities" in titles and any(t.startswith("Attention from [CLS]") for t in titles)
     downloads = {button.key for button in at.get("download_button")}
+    # Each chart can be saved as interactive HTML, by a button of its own under it.
+    assert {"html_finetune_curves", "html_finetune_confusion_pretrained", "html_finetune_layers"} <= downloads
     assert {
         "csv_finetune_history",
         "csv_finetune_confusion_pretrained",
@@ -154,7 +168,7 @@ def test_a_tiny_training_draws_live_curves_stops_and_shows_results():
     } <= downloads
     assert "Relative weight change per part of the encoder" in titles
     layers = titled(at, "Relative weight change")
-    parts = layers["xAxis"]["data"]
+    parts = labels(layers["layout"]["xaxis"]["categoryarray"])
     assert parts[0] == "embeddings" and parts[-1] == "pooler"
     assert parts[1:-1] == [f"layer {n}" for n in range(1, len(parts) - 1)]
     # The default run trains the top layers only: the page says why the ones below did not move.
@@ -173,9 +187,9 @@ def test_a_tiny_training_draws_live_curves_stops_and_shows_results():
         if name == "long":
             assert any("only the first" in i.value for i in at.info)
         if name == "html":
-            labels = titled(at, "Attention")["xAxis"]["data"]
-            # ECharts draws labels as text: the tokens arrive as typed, not as markup nor as escaped entities.
-            assert "<" in labels and not any("&lt;" in label for label in labels)
+            shown = titled(at, "Attention")["layout"]["xaxis"]["categoryarray"]
+            # Plotly renders tags: the tokens arrive escaped, never as markup, and read as typed once drawn.
+            assert "&lt;" in shown and not any("<" in label for label in shown) and "<" in labels(shown)
 
     at.session_state["lang"] = "zh"
     at.run()
@@ -195,50 +209,58 @@ def history(init: str, n: int, total: int = 10) -> list[dict]:
 
 
 def test_curves_put_both_runs_on_one_chart_over_the_whole_run():
-    option = charts.training_curves(
-        history("pretrained", 4) + history("random", 2),
-        run_names={"pretrained": "P", "random": "R"},
-        loss_title="loss",
-        accuracy_title="acc",
-        step_title="step",
-    ).option
-    lines = [series for series in option["series"] if series["type"] == "line" and series["data"]]
+    figure = figure_of(
+        charts.training_curves(
+            history("pretrained", 4) + history("random", 2),
+            run_names={"pretrained": "P", "random": "R"},
+            loss_title="loss",
+            accuracy_title="acc",
+            step_title="step",
+        )
+    )
+    lines = [trace for trace in figure["data"] if trace["type"] == "scatter" and "lines" in trace["mode"]]
     assert len(lines) == 8  # 2 runs x 2 metrics x (raw, smoothed)
-    assert option["legend"]["data"] == ["P", "R"]
-    assert {series["name"] for series in lines} == {"P", "R"}
+    assert legend_names(figure) == ["P", "R"]
+    assert {trace["name"] for trace in lines} == {"P", "R"}
+    # A run's four curves are one legend group: a click on its name hides them all.
+    assert {trace["legendgroup"] for trace in lines if trace["name"] == "P"} == {"pretrained"}
     # The whole run, so a live chart grows into it; the same steps under both panels.
-    assert all(axis["min"] == 0 and axis["max"] == 10 for axis in option["xAxis"])
-    loss = [s for s in lines if s["name"] == "P" and s["yAxisIndex"] == 0]
+    layout = figure["layout"]
+    assert layout["xaxis"]["range"] == layout["xaxis2"]["range"] == [0, 10]
+    loss = [t for t in lines if t["name"] == "P" and t["yaxis"] == "y"]
     smoothed, raw = loss  # the running mean first: the legend takes its colour
-    assert [y for _, y in smoothed["data"]] == pytest.approx(charts.smooth([1.0, 0.5, 1 / 3, 0.25]), abs=1e-4)
-    assert [y for _, y in raw["data"]] == pytest.approx([1.0, 0.5, 1 / 3, 0.25], abs=1e-4)
-    assert [x for x, _ in raw["data"]] == [1, 2, 3, 4]
-    accuracy = next(s for s in lines if s["name"] == "R" and s["yAxisIndex"] == 1)
-    assert [y for _, y in accuracy["data"]] == [50.0, 50.0]  # in percent, on a 0-100% axis
-    assert option["yAxis"][1]["max"] == 100
+    assert smoothed["y"] == pytest.approx(charts.smooth([1.0, 0.5, 1 / 3, 0.25]), abs=1e-4)
+    assert raw["y"] == pytest.approx([1.0, 0.5, 1 / 3, 0.25], abs=1e-4)
+    assert raw["x"] == [1, 2, 3, 4] and raw["showlegend"] is False and smoothed["showlegend"] is True
+    accuracy = next(t for t in lines if t["name"] == "R" and t["yaxis"] == "y2")
+    assert accuracy["y"] == [50.0, 50.0]  # in percent, on a 0-100% axis
+    assert layout["yaxis2"]["range"] == [0, 100] and layout["yaxis2"]["ticksuffix"] == "%"
 
 
 def test_curves_show_baselines_as_lines_and_held_out_scores_as_diamonds():
-    option = charts.training_curves(
-        history("pretrained", 4) + history("random", 3),
-        run_names={"pretrained": "P", "random": "R"},
-        loss_title="loss",
-        accuracy_title="acc",
-        step_title="step",
-        baselines={"majority <b>": 0.54, "bag": 0.725},
-        heldout={"pretrained": 0.8},
-        heldout_name="{run}: held-out",
-    ).option
-    marked = [series for series in option["series"] if "markLine" in series]
-    assert all(series["yAxisIndex"] == 1 for series in marked)  # on the accuracy side
-    assert all(series["markLine"]["lineStyle"]["type"] == "dashed" for series in marked)
-    lines = baseline_lines(option)
-    assert sorted(line["yAxis"] for line in lines) == [54.0, 72.5]
-    assert {line["name"] for line in lines} == {"majority <b> 54%", "bag 72%"}  # drawn as text, not escaped
-    diamond = next(series for series in option["series"] if series["name"] == "P: held-out")
-    assert diamond["data"] == [[4, 80.0]] and diamond["symbol"] == "diamond" and diamond["yAxisIndex"] == 1
-    assert not any(series["name"] == "R: held-out" for series in option["series"])
-    assert option["legend"]["data"] == ["P", "R", "P: held-out"]
+    figure = figure_of(
+        charts.training_curves(
+            history("pretrained", 4) + history("random", 3),
+            run_names={"pretrained": "P", "random": "R"},
+            loss_title="loss",
+            accuracy_title="acc",
+            step_title="step",
+            baselines={"majority <b>": 0.54, "bag": 0.725},
+            heldout={"pretrained": 0.8},
+            heldout_name="{run}: held-out",
+        )
+    )
+    lines = baseline_lines(figure)
+    assert all(line["yref"] == "y2" for line in lines)  # on the accuracy side
+    assert all(line["line"]["dash"] == "dash" for line in lines)
+    assert sorted(line["y0"] for line in lines) == [54.0, 72.5]
+    assert {line["name"] for line in lines} == {"majority <b> 54%", "bag 72%"}  # read as typed once drawn
+    assert "majority &lt;b&gt; 54%" in [a["text"] for a in figure["layout"]["annotations"]]  # escaped for plotly
+    diamond = next(trace for trace in figure["data"] if trace["name"] == "P: held-out")
+    assert (diamond["x"], diamond["y"], diamond["marker"]["symbol"]) == ([4], [80.0], "diamond")
+    assert diamond["yaxis"] == "y2"
+    assert not any(trace["name"] == "R: held-out" for trace in figure["data"])
+    assert legend_names(figure) == ["P", "R", "P: held-out"]
 
 
 def test_smooth_is_a_trailing_mean():
@@ -249,26 +271,26 @@ def test_smooth_is_a_trailing_mean():
 def test_steps_axis_ends_on_a_round_tick_at_or_past_the_last_step():
     for last, interval, end in ((1, 1, 1), (10, 2, 10), (150, 20, 160), (1250, 200, 1400)):
         axis = charts.steps_axis(last, "step", 0)
-        assert (axis["interval"], axis["max"]) == (interval, end)
+        assert (axis["dtick"], axis["range"]) == (interval, [0, end])
 
 
 def test_confusion_heatmap_colours_shares_and_prints_counts():
-    option = charts.confusion_heatmap(
-        np.array([[0.75, 0.25], [0.0, 1.0]]),
-        [[3, 1], [0, 4]],
-        ["neg", "<pos>"],
-        true_title="true",
-        predicted_title="predicted",
-    ).option
-    assert option["xAxis"]["data"] == option["yAxis"]["data"] == ["neg", "<pos>"]
-    assert heatmap_matrix(option).tolist() == [[75.0, 25.0], [0.0, 100.0]]  # the colour: each row's share, in %
-    cells = dataset(option)
-    counts = cells.pivot_table(index="y", columns="x", values="count", observed=False, sort=False)
-    assert counts.loc[["neg", "<pos>"], ["neg", "<pos>"]].to_numpy().tolist() == [[3, 1], [0, 4]]
-    [series] = option["series"]
-    assert series["label"]["formatter"] == "{@count}"  # the number in a cell is its count
-    assert (option["visualMap"]["min"], option["visualMap"]["max"]) == (0, 100)
-    assert (option["xAxis"]["name"], option["yAxis"]["name"]) == ("predicted", "true")
+    figure = figure_of(
+        charts.confusion_heatmap(
+            np.array([[0.75, 0.25], [0.0, 1.0]]),
+            [[3, 1], [0, 4]],
+            ["neg", "<pos>"],
+            true_title="true",
+            predicted_title="predicted",
+        )
+    )
+    [cells] = figure["data"]
+    assert cells["x"] == cells["y"] == ["neg", "&lt;pos&gt;"]
+    assert heatmap_matrix(figure).tolist() == [[75.0, 25.0], [0.0, 100.0]]  # the colour: each row's share, in %
+    assert np.asarray(cells["text"]).tolist() == [[3, 1], [0, 4]] and cells["texttemplate"] == "%{text}"  # counts
+    assert (cells["zmin"], cells["zmax"]) == (0, 100)
+    layout = figure["layout"]
+    assert (layout["xaxis"]["title"]["text"], layout["yaxis"]["title"]["text"]) == ("predicted", "true")
 
 
 def test_tag_strip_colours_entities_and_escapes_tokens():
@@ -290,33 +312,40 @@ def test_tag_strip_colours_entities_and_escapes_tokens():
 
 
 def test_cls_attention_bars_group_before_and_after():
-    option = charts.cls_attention_bars(
-        ["[CLS]", "好", "好", "</script>"],
-        [0.4, 0.3, 0.2, 0.1],
-        [0.1, 0.2, 0.3, 0.4],
-        before_name="before",
-        after_name="after",
-    ).option
-    assert [series["name"] for series in option["series"]] == ["before", "after"]
-    assert all(series["type"] == "bar" and "stack" not in series for series in option["series"])  # side by side
-    labels = option["xAxis"]["data"]
-    assert len(set(labels)) == 4 and labels[3] == "</script>"
-    assert option["series"][0]["data"] == [40.0, 30.0, 20.0, 10.0]  # in percent
+    figure = figure_of(
+        charts.cls_attention_bars(
+            ["[CLS]", "好", "好", "</script>"],
+            [0.4, 0.3, 0.2, 0.1],
+            [0.1, 0.2, 0.3, 0.4],
+            before_name="before",
+            after_name="after",
+        )
+    )
+    bars = figure["data"]
+    assert [trace["name"] for trace in bars] == ["before", "after"]
+    assert all(trace["type"] == "bar" for trace in bars) and figure["layout"]["barmode"] == "group"  # side by side
+    shown = figure["layout"]["xaxis"]["categoryarray"]
+    assert len(set(shown)) == 4 and labels(shown)[3] == "</script>" and bars[0]["x"] == shown
+    assert bars[0]["y"] == [40.0, 30.0, 20.0, 10.0]  # in percent
     with pytest.raises(ValueError):
         charts.cls_attention_bars(["a"], [1.0], [0.5, 0.5], before_name="b", after_name="a")
 
 
 def test_layer_change_bars_keep_the_parts_in_order_and_name_runs_only_when_several():
     changes = {"embeddings": 0.0, "layer 1": 0.0125, "pooler": 0.02}
-    one = charts.layer_change_bars(
-        {"pretrained": changes}, part_names=list(changes), run_names={"pretrained": "P"}, axis_title="change"
-    ).option
-    assert one["xAxis"]["data"] == list(changes) and one["series"][0]["data"] == [0.0, 1.25, 2.0]
-    assert "legend" not in one and one["yAxis"]["name"] == "change"
-    both = charts.layer_change_bars(
-        {"pretrained": changes, "random": changes},
-        part_names=list(changes),
-        run_names={"pretrained": "P", "random": "R"},
-        axis_title="change",
-    ).option
-    assert "legend" in both and [series["name"] for series in both["series"]] == ["P", "R"]
+    one = figure_of(
+        charts.layer_change_bars(
+            {"pretrained": changes}, part_names=list(changes), run_names={"pretrained": "P"}, axis_title="change"
+        )
+    )
+    assert one["layout"]["xaxis"]["categoryarray"] == list(changes) and one["data"][0]["y"] == [0.0, 1.25, 2.0]
+    assert one["layout"]["showlegend"] is False and one["layout"]["yaxis"]["title"]["text"] == "change"
+    both = figure_of(
+        charts.layer_change_bars(
+            {"pretrained": changes, "random": changes},
+            part_names=list(changes),
+            run_names={"pretrained": "P", "random": "R"},
+            axis_title="change",
+        )
+    )
+    assert both["layout"]["showlegend"] is True and [trace["name"] for trace in both["data"]] == ["P", "R"]

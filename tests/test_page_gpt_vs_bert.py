@@ -6,7 +6,17 @@ from dataclasses import dataclass
 
 import numpy as np
 import pytest
-from apptest_helpers import HOSTILE_INPUTS, charts, heatmap_matrix, open_app_page, preformatted
+from apptest_helpers import (
+    HOSTILE_INPUTS,
+    charts,
+    data_downloads,
+    figure_of,
+    heatmap_matrix,
+    labels,
+    open_app_page,
+    preformatted,
+    traces,
+)
 from streamlit.testing.v1 import AppTest
 
 from app.attention.charts import paired_maps
@@ -36,16 +46,17 @@ def test_comparison_sketch_and_live_maps_in_each_language(lang):
     assert TEXT["sketch_gpt"][lang] in codes and TEXT["sketch_bert"][lang] in codes
     causal_map, bidirectional_map, causal_bars, bidirectional_bars = charts(at)
     causal, bidirectional = (heatmap_matrix(option) for option in (causal_map, bidirectional_map))
-    assert causal_map["visualMap"]["max"] == bidirectional_map["visualMap"]["max"]  # one colour scale
+    scales = [traces(figure, "heatmap")[0] for figure in (causal_map, bidirectional_map)]
+    assert scales[0]["zmax"] == scales[1]["zmax"] and scales[0]["zmin"] == scales[1]["zmin"] == 0  # one scale
     assert causal.shape == bidirectional.shape == (12, 12)
     assert np.allclose(np.triu(causal, k=1), 0)  # GPT-style: nothing to the right
     assert np.triu(bidirectional, k=1).sum() > 0.05  # BERT-style: the right side is seen
     assert np.allclose(causal.sum(axis=1), 1, atol=1e-3) and np.allclose(bidirectional.sum(axis=1), 1, atol=1e-3)
-    assert causal_bars["series"][0]["type"] == bidirectional_bars["series"][0]["type"] == "bar"
-    assert causal_bars["series"][0]["itemStyle"]["color"] == CAUSAL_COLOR
-    assert bidirectional_bars["series"][0]["itemStyle"]["color"] == BIDIRECTIONAL_COLOR
+    assert causal_bars["data"][0]["type"] == bidirectional_bars["data"][0]["type"] == "bar"
+    assert causal_bars["data"][0]["marker"]["color"] == CAUSAL_COLOR
+    assert bidirectional_bars["data"][0]["marker"]["color"] == BIDIRECTIONAL_COLOR
     assert TEXT["mask_default"][lang] in codes  # the sidebar sentence has no [MASK]
-    assert len(at.get("download_button")) == 3
+    assert len(data_downloads(at)) == 3
 
 
 def test_causal_reading_at_the_mask_sees_only_its_left():
@@ -82,8 +93,9 @@ def test_hostile_sentence_gives_a_message_not_a_traceback(name):
     if name == "only_mask":
         assert TEXT["several_masks"]["en"].format(n=3) in [c.value for c in at.caption]
     if name == "html":
-        labels = specs[0]["xAxis"]["data"]
-        assert "<" in labels and not any("&lt;" in label for label in labels)  # ECharts draws text as text
+        columns = traces(specs[0], "heatmap")[0]["x"]
+        # Plotly renders tags: the tokens arrive escaped, never as markup, and read as typed once drawn.
+        assert "&lt;" in columns and not any("<" in column for column in columns) and "<" in labels(columns)
 
 
 # Helpers ------------------------------------------------------------------------------------------------------
@@ -138,10 +150,10 @@ def test_paired_maps_share_one_scale_and_keep_labels_literal():
     tokens = ["[CLS]", "<b>x</b>", "x", "x"]
     causal = np.tril(np.full((4, 4), 0.25))
     both, left = paired_maps(np.full((4, 4), 0.25), causal, tokens, titles=("b", "c"))
-    scales = both.option["visualMap"], left.option["visualMap"]
-    assert scales[0]["max"] == scales[1]["max"] == 0.25 and scales[0]["min"] == scales[1]["min"] == 0
-    assert left.option["xAxis"]["data"][1] == "<b>x</b>"  # ECharts draws text as text
-    assert len(set(left.option["xAxis"]["data"])) == 4  # repeated tokens keep their own columns
+    scales = [traces(figure_of(chart), "heatmap")[0] for chart in (both, left)]
+    assert scales[0]["zmax"] == scales[1]["zmax"] == 0.25 and scales[0]["zmin"] == scales[1]["zmin"] == 0
+    assert scales[1]["x"][1] == "&lt;b&gt;x&lt;/b&gt;"  # escaped: plotly renders tags
+    assert len(set(scales[1]["x"])) == 4  # repeated tokens keep their own columns
     assert (both.title, left.title) == ("b", "c")
 
 
@@ -149,4 +161,5 @@ def test_the_forced_first_causal_row_does_not_set_the_colour_scale():
     causal = np.array([[1.0, 0.0], [0.4, 0.6]])
     bidirectional = np.array([[0.5, 0.5], [0.3, 0.7]])
     both, left = paired_maps(bidirectional, causal, ["a", "b"], titles=("b", "c"))
-    assert both.option["visualMap"]["max"] == left.option["visualMap"]["max"] == pytest.approx(0.7)
+    scales = [traces(figure_of(chart), "heatmap")[0] for chart in (both, left)]
+    assert scales[0]["zmax"] == scales[1]["zmax"] == pytest.approx(0.7)

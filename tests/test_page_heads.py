@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from apptest_helpers import charts, dataset, heatmap_matrix, open_app_page
+from apptest_helpers import charts, data_downloads, figure_of, heatmap_matrix, open_app_page, panel_titles, traces
+from streamlit.proto.PlotlyChart_pb2 import PlotlyChart as PlotlyChartProto
 
 from app.core.palette import allowed
 from app.heads import charts as head_charts
@@ -28,29 +29,26 @@ def step(at, number: int):
     return at.segmented_control(key="w_heads_step").set_value(number).run()
 
 
-def thumbnail_tiles(option: dict, n_layers: int, n_heads: int) -> np.ndarray:
-    """The thumbnails chart's tiles read back from its cells: (layers, heads, t, t), in percent of each head's
-    largest weight; NaN where no cell is."""
-    cells = dataset(option)
-    pitch = len(option["xAxis"][0]["data"]) // n_heads
+def thumbnail_tiles(figure: dict, n_layers: int, n_heads: int) -> np.ndarray:
+    """The thumbnails chart's tiles read back from its canvas: (layers, heads, t, t), in percent of each head's
+    largest weight."""
+    canvas = traces(figure, "heatmap")[0]["z"]
+    pitch = canvas.shape[1] // n_heads
     margin = head_charts.TILE_MARGIN
     t = pitch - 2 * margin
-    tiles = np.full((n_layers, n_heads, t, t), np.nan)
-    layer, row = np.divmod(cells["y"].to_numpy(int), pitch)
-    head, column = np.divmod(cells["x"].to_numpy(int), pitch)
-    tiles[layer, head, row - margin, column - margin] = cells["value"].to_numpy()
-    return tiles
+    tiles = canvas.reshape(n_layers, pitch, n_heads, pitch).transpose(0, 2, 1, 3)
+    return tiles[:, :, margin : margin + t, margin : margin + t]
 
 
-def frame_colours(option: dict) -> list[str]:
+def frame_colours(figure: dict) -> list[str]:
     """The thumbnails' frame colours, layer by layer, head by head."""
-    return [area[0]["itemStyle"]["borderColor"] for area in option["series"][1]["markArea"]["data"]]
+    return [shape["line"]["color"] for shape in figure["layout"]["shapes"]]
 
 
-def series_values(option: dict, index: int) -> list[float]:
-    """A line's y values, or a bar series' values."""
-    data = option["series"][index]["data"]
-    return [point[1] if isinstance(point, list) else point for point in data]
+def series_values(figure: dict, index: int) -> list[float]:
+    """A trace's values: a line's y, a vertical bar's heights, a horizontal bar's lengths."""
+    trace = figure["data"][index]
+    return list(trace["x"] if trace.get("orientation") == "h" else trace["y"])
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -64,47 +62,56 @@ def test_page_runs_the_four_steps_in_each_language(lang, hf_checkpoint):
     assert TEXT["reference_findings"][lang] in markdown(at)
     figs = charts(at)
     assert len(figs) == 2  # feature grid, layer profile
-    grid_titles = [title["text"] for title in figs[0]["title"]]
+    grid_titles = panel_titles(figs[0])
     # shares are written as whole percentages, entropy in its own unit
     assert grid_titles == [TEXT[f"feature_{f}"][lang] + ("" if f == "entropy" else " (%)") for f in heads.FEATURES]
     profile = figs[1]
-    assert [s["name"] for s in profile["series"]] == [
+    assert [s["name"] for s in profile["data"]] == [
         TEXT[f"feature_{f}"][lang] for f in ("cls", "sep", "punct", "prev", "next")
     ]
     assert all(0 <= v <= 100 for i in range(5) for v in series_values(profile, i))  # shares in percent
-    assert len(at.get("download_button")) == 2
+    assert len(data_downloads(at)) == 2
 
     at.button(key="heads_next_step").click().run()
     assert not at.exception and at.session_state["heads_step"] == 2
     assert [h.value for h in at.header] == [TEXT["step2_title"][lang]]
     assert TEXT["pattern_reference"][lang] in " ".join(c.value for c in at.caption)
     thumbnails, counts = charts(at)
-    # Thumbnails: each head's map scaled to its own maximum, in whole percent, sent in small integers.
-    assert dataset(thumbnails)["value"].dtype == np.uint8
+    # Thumbnails: each head's map scaled to its own maximum, in whole percent, sent as float32; nothing drawn in
+    # the margins between tiles.
+    canvas = traces(thumbnails, "heatmap")[0]["z"]
+    assert canvas.dtype == np.float32
     tiles = thumbnail_tiles(thumbnails, N_LAYERS, N_HEADS)
-    assert len(thumbnails["dataset"]["source"]) == tiles.size  # a cell each, none in the margins between tiles
+    assert np.count_nonzero(~np.isnan(canvas)) == tiles.size  # a cell each, none in the margins between tiles
     assert not np.isnan(tiles).any() and (tiles.max(axis=(2, 3)) == 100).all() and tiles.min() >= 0
+    assert np.array_equal(tiles, np.round(tiles))
     stats = heads.head_statistics(load_folder(hf_checkpoint[0]), at.session_state["heads_lang"])
     assert np.array_equal(tiles, np.round(100 * stats.thumbnails / stats.thumbnails.max(axis=(2, 3), keepdims=True)))
     # Each head is framed in its pattern's colour, and the counts' bars count those patterns, layer by layer.
     frames = np.array(frame_colours(thumbnails)).reshape(N_LAYERS, N_HEADS)
     assert frames.tolist() == [[head_charts.PATTERN_COLOURS[str(p)] for p in row] for row in stats.patterns]
     assert all(allowed(colour) for colour in frames.ravel())
+    hovers = traces(thumbnails, "scatter")[0]["hovertext"]  # each tile names its head and its pattern
+    assert len(hovers) == N_LAYERS * N_HEADS and hovers[-1].endswith(TEXT[f"pattern_{stats.patterns[-1, -1]}"][lang])
     for index, (kind, per_layer) in enumerate(stats.pattern_counts().items()):
-        assert counts["series"][index]["name"] == TEXT[f"pattern_{kind}"][lang]
+        assert counts["data"][index]["name"] == TEXT[f"pattern_{kind}"][lang]
         assert series_values(counts, index) == list(per_layer)
     assert np.sum([series_values(counts, i) for i in range(len(heads.PATTERNS))], axis=0).tolist() == [N_HEADS] * 2
 
     step(at, 3)
     assert [h.value for h in at.header] == [TEXT["step3_title"][lang]]
     importance_grid, compared = charts(at)  # the importance grid, the fill-mask comparison
-    cells = importance_grid["series"][0]["data"]
-    importance = np.array([value for _, _, value in cells])
-    assert importance.shape == (8,) and (importance > 0).all()
-    assert [(layer, head) for head, layer, _ in cells] == [(layer, head) for layer in range(2) for head in range(4)]
-    assert np.allclose(importance, stats.importance.ravel(), atol=5e-4)  # the model's, to three decimals
-    assert importance_grid["series"][0]["selectedMode"] == "single"  # a click selects a head
-    assert len(at.get("download_button")) == 2
+    importance = heatmap_matrix(importance_grid)
+    assert importance.shape == (2, 4) and (importance > 0).all()
+    assert np.allclose(importance, stats.importance, atol=1e-9)  # the model's own numbers
+    targets = importance_grid["data"][1]  # a point on each cell, layer by layer: what a click selects
+    assert [(layer, head) for head, layer in zip(targets["x"], targets["y"])] == [
+        (layer, head) for layer in range(2) for head in range(4)
+    ]
+    assert importance_grid["layout"]["clickmode"] == "event+select"
+    # Points only: a click, not a box or a lasso.
+    assert importance_grid["selection_mode"] == [PlotlyChartProto.SelectionMode.POINTS]
+    assert len(data_downloads(at)) == 2
 
     step(at, 4)
     assert [h.value for h in at.header] == [TEXT["step4_title"][lang]] and not at.button
@@ -122,25 +129,32 @@ def test_page_runs_the_four_steps_in_each_language(lang, hf_checkpoint):
     rows = np.stack([getattr(expected, v) for v in ("raw", "norm", "rollout", "gradient_x_input")])
     assert shown.shape[0] == 4 and np.allclose(shown, rows, atol=5e-5)
     assert np.allclose(rows.sum(1), 1, atol=1e-4)
-    assert len(at.get("download_button")) == 2
+    assert len(data_downloads(at)) == 2
     assert at.query_params["heads_step"] == "4"  # a shared link opens the same step
 
 
 def test_a_click_on_the_importance_grid_names_the_head_under_it():
-    """The selection ``st.echarts_chart`` reports for a click (series 0, the cell's index) names the head whose
-    cell that is: the page removes or restores it (the browser test clicks for real)."""
+    """The selection ``st.plotly_chart`` reports for a click (a point with its x and y, and its index in its
+    trace) names the head whose cell that is: the page removes or restores it (the browser test clicks for
+    real)."""
     values = np.arange(2 * 4, dtype=float).reshape(2, 4) / 10
-    grid = head_charts.head_grid(
-        values, [(1, 2)], title="t", value_name="importance", removed_name="removed", axis=("layer", "head")
+    grid = figure_of(
+        head_charts.head_grid(
+            values, [(1, 2)], title="t", value_name="importance", removed_name="removed", axis=("layer", "head")
+        )
     )
-    cells = grid.option["series"][0]["data"]
-    for index, (head, layer, value) in enumerate(cells):
-        selection = {"selected": [{"series_index": 0, "data_type": "main", "data_indices": [index]}], "areas": []}
+    cells, targets, crosses = grid["data"]
+    assert np.array_equal(cells["z"], values)
+    for index, (head, layer, value) in enumerate(zip(targets["x"], targets["y"], targets["customdata"])):
+        point = {"curve_number": 1, "point_number": index, "point_index": index, "x": head, "y": layer}
+        selection = {"points": [point], "point_indices": [index], "box": [], "lasso": []}
         assert head_charts.clicked_heads(selection, 4) == [(layer, head)]
         assert value == values[layer, head]
-    crosses = grid.option["series"][1]
-    assert crosses["data"] == [[2, 1]] and crosses["silent"]  # the cross lets a click through to its cell
-    assert head_charts.clicked_heads({"selected": [], "areas": []}, 4) == []
+        # A selection that carries only the points' indices names the same head.
+        assert head_charts.clicked_heads({"points": [], "point_indices": [index]}, 4) == [(layer, head)]
+    assert (crosses["x"], crosses["y"]) == ([2], [1])
+    assert crosses["hoverinfo"] == "skip"  # the cross takes no hover: a click goes to the point under it
+    assert head_charts.clicked_heads({"points": [], "point_indices": [], "box": [], "lasso": []}, 4) == []
 
 
 def test_removing_heads_changes_fill_mask_and_nsp_and_restores(hf_checkpoint):

@@ -6,8 +6,11 @@ Small sizes keep the runs short; the numbers themselves come from ``model.analys
 
 from __future__ import annotations
 
+import html
+
+import numpy as np
 import pytest
-from apptest_helpers import charts, open_app_page
+from apptest_helpers import charts, data_downloads, open_app_page, panel_titles
 
 from app.layers.text import TEXT
 from model.checkpoint import load
@@ -33,39 +36,62 @@ def test_page_waits_then_probes_and_measures_in_each_language(lang):
     (accuracy,) = charts(at)
     task = "pos-en" if lang == "en" else "pos-zh"
     assert accuracy["chart_title"] == TEXT["accuracy_title"][lang].format(task=TEXT[f"task_{task}"][lang])
-    names = [series["name"] for series in accuracy["series"]]
+    names = [html.unescape(trace["name"]) for trace in accuracy["data"]]
     assert names == [TEXT[f"line_{k}"][lang] for k in ("selectivity", "pretrained", "random", "control")]
     # the expected layer and the majority baseline, each a line named with its value
-    marks = {mark["name"] for mark in accuracy["series"][1]["markLine"]["data"]}
+    layout = accuracy["layout"]
+    marks = {html.unescape(label["text"]) for label in layout["annotations"]}
     assert any(name.startswith(TEXT["majority_marker"][lang].split("{")[0]) for name in marks)
+    assert len(layout["shapes"]) == len(marks) == 2  # each line with its name
     table = at.dataframe[0].value
     assert list(table.columns) == [
         TEXT[f"col_{k}"][lang] for k in ("layer", "pretrained", "random", "control", "selectivity")
     ]
     assert len(table) == N_LAYERS
     # the table and the plotted lines (in percent) are the same numbers, and selectivity is accuracy minus control
-    plotted = [[layer, value / 100] for layer, value in accuracy["series"][1]["data"]]
+    line = accuracy["data"][1]
+    plotted = [[layer, value / 100] for layer, value in zip(line["x"], line["y"])]
     assert plotted == [[layer, pytest.approx(value, abs=1e-4)] for layer, value in enumerate(table.iloc[:, 1])]
     assert (table.iloc[:, 1] - table.iloc[:, 3]).tolist() == pytest.approx(table.iloc[:, 4].tolist(), abs=2e-4)
     assert table.iloc[:, 1].max() > table.iloc[:, 3].max()  # the real task beats the control task somewhere
 
     at.button(key="layers_run_geometry").click().run(timeout=300)
     assert not at.exception, at.exception[0].message if at.exception else ""
-    geometry, projection = charts(at)[1:]
+    geometry, projection, view = charts(at)[1:]
     word = at.session_state["layers_word"]
     assert geometry["chart_title"] == TEXT["geometry_title"][lang].format(word=word)
-    panel_titles = [title["text"] for title in projection["title"]]
-    assert len(panel_titles) == N_LAYERS and panel_titles[0].startswith(TEXT["panel_title"][lang].split("{")[0])
-    assert len(projection["grid"]) == N_LAYERS
-    # each point carries its label and its sentence, which the tooltip shows: the label, then the sentence
-    assert projection["tooltip"]["formatter"].index("{@[2]}") < projection["tooltip"]["formatter"].index("{@[3]}")
+    titles = panel_titles(projection)
+    assert len(titles) == N_LAYERS and titles[0].startswith(TEXT["panel_title"][lang].split("{")[0])
+    assert len([key for key in projection["layout"] if key.startswith("xaxis")]) == N_LAYERS
+    # each point carries its label and its sentence, which the hover shows: the label, then the sentence
+    for trace in projection["data"]:
+        assert trace["hovertemplate"].index("customdata[0]") < trace["hovertemplate"].index("customdata[1]")
     per_layer = [0] * N_LAYERS
-    for series in projection["series"]:
-        per_layer[series["xAxisIndex"]] += len(series["data"])
-    assert len(set(per_layer)) == 1 and 0 < per_layer[0] <= at.session_state["layers_contexts"]  # every vector
-    points = [point for series in projection["series"] for point in series["data"]]
-    assert all(isinstance(label, str) and word.lower() in sentence.lower() for _, _, label, sentence in points)
-    assert len(at.get("download_button")) == 5  # probe CSV+JSON, geometry CSV+JSON, projection CSV
+    for trace in projection["data"]:
+        per_layer[int(trace["xaxis"][1:] or 1) - 1] += len(trace["x"])
+    kept = per_layer[0]
+    assert len(set(per_layer)) == 1 and 0 < kept <= at.session_state["layers_contexts"]  # every vector
+    points = [point for trace in projection["data"] for point in trace["customdata"]]
+    assert all(
+        isinstance(label, str) and word.lower() in html.unescape(sentence.replace("<br>", "")).lower()
+        for label, sentence in points
+    )
+    # The 3-D view: the same vectors at the last layer by default, on three principal components.
+    last = N_LAYERS - 1
+    assert view["chart_title"] == TEXT["projection_3d_title"][lang].format(word=word, layer=last)
+    assert {trace["type"] for trace in view["data"]} == {"scatter3d"} and "scene" in view["layout"]
+    assert sum(len(trace["x"]) for trace in view["data"]) == kept
+    assert sorted(t["name"] for t in view["data"]) == sorted(t["name"] for t in projection["data"] if t["xaxis"] == "x")
+    assert (
+        view["config"]["modeBarButtons"][0][0] == "toImage" and "orbitRotation" in view["config"]["modeBarButtons"][0]
+    )
+    scene = view["layout"]["scene"]
+    assert [scene[f"{name}axis"]["title"]["text"][:3] for name in "xyz"] == ["PC1", "PC2", "PC3"]
+    at.slider(key="layers_projection_3d_layer").set_value(0).run(timeout=300)
+    assert not at.exception
+    assert charts(at)[-1]["chart_title"] == TEXT["projection_3d_title"][lang].format(word=word, layer=0)
+    assert len(data_downloads(at)) == 5  # probe CSV+JSON, geometry CSV+JSON, projection CSV
+    assert len(at.get("download_button")) == 5 + 4  # and each chart's HTML
 
 
 def test_task_and_word_come_from_a_shared_link():
@@ -98,3 +124,20 @@ def test_a_word_the_corpus_lacks_is_explained():
     assert [w.value for w in at.warning] == [TEXT["word_error_too_few"]["en"].format(corpus=corpus, n=0)]
     at.text_input(key="w_layers_word").set_value("two words").run()
     assert [w.value for w in at.warning] == [TEXT["word_error_not_one_word"]["en"]]
+
+
+def test_pca_3d_projects_on_the_three_directions_of_most_variance():
+    from app.layers.logic import pca_3d
+
+    rng = np.random.default_rng(0)
+    # Ten points spread along three known axes of a 16-dimensional space, most along the first.
+    basis = np.linalg.qr(rng.normal(size=(16, 3)))[0].T
+    spread = rng.normal(size=(10, 3)) * [9.0, 3.0, 1.0]
+    coords, explained = pca_3d(spread @ basis + 5.0)
+    assert coords.shape == (10, 3) and explained.shape == (3,)
+    assert explained.sum() == pytest.approx(1.0, abs=1e-5) and list(explained) == sorted(explained, reverse=True)
+    # The distances between the points are kept: the three components hold all of their spread.
+    distances = np.linalg.norm(coords[:, None] - coords[None], axis=-1)
+    assert np.allclose(distances, np.linalg.norm(spread[:, None] - spread[None], axis=-1), atol=1e-3)
+    two, shares = pca_3d(rng.normal(size=(2, 16)))  # two points: one direction, the others zero
+    assert np.allclose(two[:, 1:], 0) and shares[1] == pytest.approx(0, abs=1e-9) and shares[2] == 0

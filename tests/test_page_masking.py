@@ -5,7 +5,15 @@ from __future__ import annotations
 import re
 
 import pytest
-from apptest_helpers import charts, open_app_page, preformatted, read_boxes, read_legend, static_figures
+from apptest_helpers import (
+    charts,
+    data_downloads,
+    open_app_page,
+    preformatted,
+    read_boxes,
+    read_legend,
+    static_figures,
+)
 from streamlit.testing.v1 import AppTest
 
 from app.masking.charts import OUTCOME_COLORS
@@ -44,7 +52,7 @@ def test_page_explains_and_draws_in_each_language(lang):
     assert originals[0] == "[CLS]" and originals[-1] == "[SEP]"
     legend = dict(read_legend(static_figures(at)[0]))
     assert legend[TEXT["legend_masked"][lang]] == OUTCOME_COLORS[MASKED] and TEXT["legend_random"][lang] in legend
-    assert len(at.get("download_button")) == 2
+    assert len(data_downloads(at)) == 2
     assert at.dataframe  # the labels table
 
 
@@ -83,19 +91,20 @@ def test_predictions_and_many_draws():
     at.button(key="masking_run_draws").click().run()
     assert not at.exception
     (chart,) = charts(at)
-    series, source = chart["series"], chart["dataset"]["source"]
-    assert len(series) == 8 and chart["xAxis"]["type"] == "log"
-    assert source[series[0]["encode"]["x"]].tolist() == list(range(1, 1001))
+    lines = chart["data"]
+    assert len(lines) == 8 and chart["layout"]["xaxis"]["type"] == "log"
+    assert lines[0]["x"].tolist() == list(range(1, 1001))
     table = at.dataframe[-1].value
     assert list(table["目标"]) == pytest.approx([0.15, 0.8, 0.1, 0.1])
     # Each share ends where the table says, and its dashed target is the table's target, both in percent.
-    ends = [source[line["encode"]["y"]].iloc[-1] for line in series[::2]]
+    ends = [line["y"][-1] for line in lines[::2]]
     assert ends == pytest.approx(100 * table["实际"].to_numpy(), abs=0.005)
-    assert [line["data"][0][1] for line in series[1::2]] == pytest.approx(100 * table["目标"].to_numpy())
+    assert [line["y"][0] for line in lines[1::2]] == pytest.approx(100 * table["目标"].to_numpy())
     assert "抽取 1,000 次后" in chart["alt"]  # the summary is the chart's accessible name
     # The chart follows the settings once requested.
     at.slider(key="w_masking_split").set_value((50, 75)).run()
-    assert charts(at)[0]["series"][3]["data"] == [[1, 50.0], [1000, 50.0]]
+    target = charts(at)[0]["data"][3]
+    assert (target["x"], target["y"]) == ([1, 1000], [50.0, 50.0])
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

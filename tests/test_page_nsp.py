@@ -5,11 +5,21 @@ from __future__ import annotations
 import json
 
 import pytest
-from apptest_helpers import HOSTILE_INPUTS, open_app_page, preformatted, read_boxes, read_legend, static_figures
+from apptest_helpers import (
+    HOSTILE_INPUTS,
+    data_downloads,
+    figure_of,
+    open_app_page,
+    preformatted,
+    read_boxes,
+    read_legend,
+    static_figures,
+)
 from apptest_helpers import charts as page_charts
 from streamlit.testing.v1 import AppTest
 
 from app.core import models
+from app.core.palette import BLUE, PALE, VERMILLION
 from app.core.text.common import TEXT as COMMON
 from app.nsp import charts
 from app.nsp.samples import (
@@ -48,7 +58,7 @@ def strip_tokens(at: AppTest) -> list[str]:
 
 def gauge_percent(at: AppTest) -> float:
     """The probability the dial shows, in percent."""
-    return page_charts(at)[0]["series"][0]["data"][0]["value"]
+    return page_charts(at)[0]["data"][0]["value"]
 
 
 # The page ------------------------------------------------------------------------------------------------
@@ -69,7 +79,7 @@ def test_sampled_pair_is_shown_with_layout_gauge_and_truth(lang):
     named = {f"{w}_{side}": TEXT[f"{w}_{s}"][lang] for side, s in (("a", a), ("b", b)) for w in ("source", "licence")}
     assert TEXT["source_line" if a == b else "source_line_two"][lang].format(**named) in [c.value for c in at.caption]
     (gauge,) = page_charts(at)
-    assert len(static_figures(at)) == 1 and [series["type"] for series in gauge["series"]] == ["gauge"] * 2
+    assert len(static_figures(at)) == 1 and [trace["type"] for trace in gauge["data"]] == ["indicator"]
     result = models.next_sentence("embedded", first, second)  # what the page asked the model
     assert gauge_percent(at) == round(100 * result.is_next, 1)
     above, below = TEXT["summary_gauge_above"][lang], TEXT["summary_gauge_below"][lang]
@@ -79,7 +89,7 @@ def test_sampled_pair_is_shown_with_layout_gauge_and_truth(lang):
     tokens = strip_tokens(at)
     assert tokens == result.tokens
     assert tokens[0] == "[CLS]" and tokens.count("[SEP]") == 2 and tokens[-1] == "[SEP]"
-    assert len(at.get("download_button")) == 2
+    assert len(data_downloads(at)) == 2
 
 
 def test_sample_another_pair_draws_the_next_pair():
@@ -269,18 +279,21 @@ def test_segment_strip_escapes_tokens_and_colours_them_by_segment():
 
 @pytest.mark.parametrize("probability", [0.734, 0.12, 0.5])
 def test_gauge_shows_the_probability_in_percent_with_the_decision_line(probability):
-    option = charts.is_next_gauge(probability, title="P(IsNext)").option
-    dial, line = option["series"]
+    chart = charts.is_next_gauge(probability, title="P(IsNext)")
+    [dial] = figure_of(chart)["data"]
     percent = round(100 * probability, 1)
-    assert dial["data"] == [{"value": percent, "name": "P(IsNext)"}]
-    assert dial["detail"]["formatter"] == f"{percent:.1f}%" and (dial["min"], dial["max"]) == (0, 100)
-    # Below the line the band is vermillion, above it blue; the dark line sits at 50% over the bar.
-    assert [stop for stop, _ in dial["axisLine"]["lineStyle"]["color"]] == [0.5, 1]
-    dark = [stop for stop, colour in line["axisLine"]["lineStyle"]["color"] if colour == charts.DECISION_LINE]
-    (end,) = dark
-    previous = line["axisLine"]["lineStyle"]["color"][0][0]
-    assert previous < 0.5 < end and end - previous < 0.01
-    assert (line["startAngle"], line["endAngle"], line["min"], line["max"]) == (180, 0, 0, 100)
+    assert chart.title == "P(IsNext)" and dial["type"] == "indicator" and dial["mode"] == "gauge+number"
+    number = dial["number"]
+    assert dial["value"] == percent and (number["suffix"], number["valueformat"]) == ("%", ".1f")  # "12.0%"
+    gauge = dial["gauge"]
+    assert gauge["axis"]["range"] == [0, 100] and gauge["shape"] == "angular"  # a half dial from 0% to 100%
+    # Below the line the band is vermillion, above it blue; the dark line sits at 50% across band and bar.
+    assert [(step["range"], step["color"]) for step in gauge["steps"]] == [
+        ([0, 50], PALE[VERMILLION]),
+        ([50, 100], PALE[BLUE]),
+    ]
+    assert gauge["threshold"]["value"] == 50 and gauge["threshold"]["line"]["color"] == charts.DECISION_LINE
+    assert gauge["threshold"]["thickness"] == 1 and gauge["bar"]["color"] == BLUE
 
 
 def test_switching_language_in_the_sidebar_keeps_the_chosen_mode():

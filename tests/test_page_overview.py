@@ -60,7 +60,7 @@ def test_overview_in_each_language(lang):
     assert boxes(paradigm) == TEXT["pretrain_steps"][lang].split("|") + TEXT["finetune_steps"][lang].split("|")
     assert legend(parameters) == [TEXT[f"row_{p}"][lang] for p in charts.PARTS]
     assert [value for _, value in bars(results)] == ["72.8", "80.5", "91.7", "93.2", "78.0", "83.1", "78.0", "86.3"]
-    assert not at.get("echarts_chart")  # the first page a student opens loads no chart library
+    assert not at.get("plotly_chart")  # the first page a student opens loads no chart library
 
     sizes = at.table[0].value  # indexed by the quantity
     base, large, loaded = sizes.columns

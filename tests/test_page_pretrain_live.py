@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from apptest_helpers import charts as page_charts
+from apptest_helpers import figure_of, labels, legend_names
 from streamlit.testing.v1 import AppTest
 
 from app.core import jobs as core_jobs
@@ -81,19 +82,20 @@ def test_page_shows_a_finished_experiment(lang, finished_snapshot):
     # accuracy curves, loss curves, kept/random bars, probe top-5, attention map
     assert len(charts) == 5
     runs = [TEXT["run_mix_80_10_10"][lang], TEXT["run_all_mask"][lang]]
-    accuracy = charts[0]["series"]
+    accuracy = charts[0]["data"]
     last = finished_snapshot.records["mix_80_10_10"][-1]
-    assert [series["name"] for series in accuracy[:2]] == runs
-    step, top1 = accuracy[0]["data"][-1]
+    assert labels([trace["name"] for trace in accuracy[:2]]) == runs
+    step, top1 = accuracy[0]["x"][-1], accuracy[0]["y"][-1]
     assert step == last["steps"] and top1 == pytest.approx(100 * last["heldout_top1"], abs=0.005)  # in percent
-    [baseline] = accuracy[2]["markLine"]["data"]
-    assert baseline["yAxis"] == pytest.approx(100 * last["frequency_baseline_top1"], abs=0.005)
-    bars = charts[2]["series"]
-    assert [b["name"] for b in bars] == runs
-    assert charts[2]["xAxis"]["data"] == [TEXT[f"kind_{kind}"][lang] for kind in ("masked", "kept", "random")]
-    assert bars[0]["data"][1] == pytest.approx(100 * last["kept_top1"], abs=0.05)
+    [baseline] = charts[0]["layout"]["shapes"]  # the word-frequency line across the plot, named at its end
+    assert baseline["y0"] == baseline["y1"] == pytest.approx(100 * last["frequency_baseline_top1"], abs=0.005)
+    assert labels([charts[0]["layout"]["annotations"][0]["text"]])[0].startswith(TEXT["baseline"][lang])
+    bars = charts[2]["data"]
+    assert labels([b["name"] for b in bars]) == runs
+    assert labels(bars[0]["x"]) == [TEXT[f"kind_{kind}"][lang] for kind in ("masked", "kept", "random")]
+    assert bars[0]["y"][1] == pytest.approx(100 * last["kept_top1"], abs=0.05)
     assert any("Table 8" in m.value or "表 8" in m.value for m in at.markdown)
-    assert charts[1]["legend"]["data"] == runs  # the loss curves of two runs say which is which
+    assert legend_names(charts[1]) == runs  # the loss curves of two runs say which is which
 
 
 def test_loss_curves_of_one_run_need_no_legend(finished_snapshot):
@@ -110,11 +112,11 @@ def test_loss_curves_of_one_run_need_no_legend(finished_snapshot):
         step_title="s",
     )
     both = loss_curves(records, run_names=names, mlm_title="m", nsp_title="n", step_title="s")
-    assert "legend" not in one.option and both.option["legend"]["data"] == list(names.values())
-    assert one.height < both.height  # the legend's room only for the legend
-    assert [grid["bottom"] + LEGEND_ROOM for grid in one.option["grid"]] == [
-        grid["bottom"] for grid in both.option["grid"]
-    ]
+    one, both = figure_of(one), figure_of(both)
+    assert one["layout"]["showlegend"] is False and legend_names(both) == list(names.values())
+    assert both["layout"]["showlegend"] is True
+    assert one["layout"]["height"] < both["layout"]["height"]  # the legend's room only for the legend
+    assert one["layout"]["margin"]["b"] + LEGEND_ROOM == both["layout"]["margin"]["b"]
 
 
 def test_a_job_trains_in_a_child_process_and_reports_records():

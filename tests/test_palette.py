@@ -3,6 +3,7 @@ literal or colour-scale name outside the palette) and in the figures the builder
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -43,11 +44,14 @@ ALLOWED_SCALES = [list(palette.SCALE_STOPS[name]) for name in palette.COLOUR_SCA
 
 
 def colours_in(node, key: str = ""):
-    """Every colour an option names: (key, value) pairs, a visual map's range of colours as one list."""
+    """Every colour a figure names: (key, value) pairs; a colour scale's stops, or a list of colours (one per bar),
+    as one list."""
     if isinstance(node, dict):
         for k, v in node.items():
             yield from colours_in(v, k)
-    elif isinstance(node, list | tuple) and key == "color" and node and all(isinstance(c, str) for c in node):
+    elif isinstance(node, list | tuple) and "colorscale" in key.lower():
+        yield key, [colour for _, colour in node]
+    elif isinstance(node, list | tuple) and "color" in key.lower() and node and all(isinstance(c, str) for c in node):
         yield key, list(node)
     elif isinstance(node, list | tuple):
         for item in node:
@@ -65,9 +69,10 @@ def test_every_chart_draws_with_palette_colours_and_scales():
             assert colours and [c for c in colours if not palette.allowed(c)] == [], name
             seen += len(colours)
             continue
-        # A series without a colour of its own takes the option's, not the theme's.
-        assert made.option["color"] == list(palette.CATEGORICAL), name
-        for key, value in colours_in(made.option):
+        spec = json.loads(made.figure.to_json())
+        # A trace without a colour of its own takes the figure's, not the theme's.
+        assert spec["layout"]["colorway"] == list(palette.CATEGORICAL), name
+        for key, value in colours_in(spec):
             seen += 1
             if isinstance(value, list):
                 if value == list(palette.CATEGORICAL):

@@ -47,7 +47,7 @@ def test_serve_is_an_app_of_the_entry_script_that_warms_the_model_as_it_starts(m
     at = AppTest.from_file(APP, default_timeout=120)
     at.run()
     at.switch_page("pages/attention.py").run()
-    assert not at.exception and at.get("echarts_chart")
+    assert not at.exception and at.get("plotly_chart")
 
 
 FIRST_RUN_IMPORTS = (

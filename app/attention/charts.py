@@ -1,6 +1,6 @@
 """Figures of the attention page: a query-by-key map per mask, and the statistics of every head.
 
-Pure builders: arrays and already translated strings in, a ``Chart`` (or a size) out.
+Pure builders: arrays and already translated strings in, a ``Chart`` (a plotly figure) or a size out.
 """
 
 from __future__ import annotations
@@ -10,15 +10,21 @@ from collections.abc import Sequence
 import numpy as np
 
 from app.core.charts import (
+    AXIS_TITLE_ROOM,
+    BOTTOM_ROOM,
+    BOTTOM_TITLE_ROOM,
+    COLORBAR_ROOM,
+    LEGEND_ROOM,
     SUMMARY_JOIN,
     Chart,
-    base_option,
-    category_axis,
+    base_layout,
+    chart,
     colour_bar,
-    grid,
     heatmap,
-    legend_entries,
+    legend_below,
     panel_titles,
+    plotly_text,
+    scale,
 )
 from app.core.palette import SEQUENTIAL, SEQUENTIAL_SECOND, VERMILLION
 
@@ -27,8 +33,9 @@ MAX_MAP_HEIGHT = 900
 GRID_COLUMNS = 2
 # Write each cell's value into a layer-by-head grid only while the cells are big enough to read it.
 MAX_ANNOTATED_HEADS = 144
-PANEL_GAP = 6  # percent of the chart's width between two panels side by side
-SELECTED_EDGE = {"borderColor": VERMILLION, "borderWidth": 3}
+PANEL_GAP = 0.08  # the share of the chart's width between two panels side by side
+ROW_GAP_PX = 66  # between two rows of panels: the upper one's head numbers, the lower one's title
+SELECTED_SIZE = 16  # the ring around the selected head's cell
 
 
 def attention_map(matrix: np.ndarray, tokens: Sequence[str], *, title: str, zmax: float) -> Chart:
@@ -78,29 +85,49 @@ def before_after_maps(
     )
 
 
-def layer_head_cells(
-    values: np.ndarray, *, text: np.ndarray | None = None, selected: tuple[int, int] | None = None, digits: int = 4
-) -> list:
-    """A layer-by-head matrix as heatmap items [head, layer, value] (with the cell's text as a fourth item where
-    ``text`` is given), the ``selected`` (layer, head) edged: a few hundred cells, sent as lists."""
-    cells = []
-    for layer, row in enumerate(np.asarray(values, dtype=np.float64)):
-        for head, value in enumerate(row):
-            item = [head, layer, round(float(value), digits)] + ([str(text[layer, head])] if text is not None else [])
-            cells.append({"value": item, "itemStyle": SELECTED_EDGE} if selected == (layer, head) else item)
-    return cells
-
-
-def layer_head_axes(n_layers: int, n_heads: int, axis_labels: tuple[str, str], index: int = 0, **where) -> tuple:
-    """The x (heads) and y (layers, the first at the top) axes of one layer-by-head panel on grid ``index``;
-    ``where`` says which of them carry their name."""
-    x = category_axis([str(h) for h in range(n_heads)], name=axis_labels[1] if where.get("x_name", True) else None)
-    y = category_axis([str(layer) for layer in range(n_layers)], inverse=True)
+def layer_head_axes(
+    n_layers: int, n_heads: int, axis_labels: tuple[str, str], suffix: str = "", **where
+) -> tuple[dict, dict]:
+    """The x (heads) and y (layers, the first at the top) axes of one layer-by-head panel, anchored to each other
+    (``suffix`` "" for the first panel, "2", "3"... for the others); ``where`` says which of them carry their
+    name (``x_name``, ``y_name``). Fixed ranges: a marker over a cell would otherwise pad them."""
+    x = {
+        "anchor": f"y{suffix}",
+        "range": [-0.5, n_heads - 0.5],
+        "dtick": 1 if n_heads <= 12 else 2,
+        "showgrid": False,
+        "zeroline": False,
+        "tickangle": 0,
+    }
+    y = {
+        "anchor": f"x{suffix}",
+        "range": [n_layers - 0.5, -0.5],
+        "dtick": 1 if n_layers <= 12 else 2,
+        "showgrid": False,
+        "zeroline": False,
+    }
+    if where.get("x_name", True):
+        x["title"] = {"text": plotly_text(axis_labels[1])}
     if where.get("y_name", True):
-        y |= {"name": axis_labels[0], "nameLocation": "middle", "nameGap": 24}
-    x |= {"gridIndex": index, "splitArea": {"show": False}, "nameGap": 24}
-    y |= {"gridIndex": index, "splitArea": {"show": False}}
+        y["title"] = {"text": plotly_text(axis_labels[0])}
     return x, y
+
+
+def selected_ring(selected: tuple[int, int], name: str, suffix: str = "", *, legend: bool = True) -> dict:
+    """A vermillion square around the ``selected`` (layer, head) cell of a layer-by-head panel, named in the
+    legend (once, where ``legend``)."""
+    return {
+        "type": "scatter",
+        "x": [selected[1]],
+        "y": [selected[0]],
+        "mode": "markers",
+        "name": plotly_text(name),
+        "showlegend": legend,
+        "marker": {"symbol": "square-open", "size": SELECTED_SIZE, "color": VERMILLION, "line": {"width": 3}},
+        "hoverinfo": "skip",
+        "xaxis": f"x{suffix}",
+        "yaxis": f"y{suffix}",
+    }
 
 
 def change_grid(
@@ -119,30 +146,35 @@ def change_grid(
     n_layers, n_heads = values.shape
     annotate = n_layers * n_heads <= MAX_ANNOTATED_HEADS
     x, y = layer_head_axes(n_layers, n_heads, axis_labels)
+    cells = {
+        "type": "heatmap",
+        "z": values,
+        "x": list(range(n_heads)),
+        "y": list(range(n_layers)),
+        "zmin": 0.0,
+        "zmax": float(values.max()) or 1.0,
+        "hovertemplate": "L%{y} H%{x}: %{z:.4f}<extra></extra>",
+    } | colour_bar(SEQUENTIAL_SECOND, tickformat=".3f")
+    if annotate:
+        cells |= {"texttemplate": "%{z:.3f}", "textfont": {"size": 9}}
+    data = [cells]
     legend = selected is not None
-    option = base_option() | {
-        "grid": grid(top=10, right=70, bottom=40 if legend else 8),
-        "xAxis": x,
-        "yAxis": y,
-        "visualMap": colour_bar(0.0, float(values.max()) or 1.0, SEQUENTIAL_SECOND, precision=3),
-        "series": [
-            {
-                "type": "heatmap",
-                "data": layer_head_cells(values, selected=selected),
-                "label": {"show": annotate, "fontSize": 9, "formatter": "{@[2]}"},
-                "tooltip": {"formatter": "L{@[1]} H{@[0]}: {@[2]}"},
-            },
-            *(legend_entries([(selected_label, VERMILLION)]) if legend else []),
-        ],
-    }
     if legend:
-        option["legend"] = {"bottom": 0, "left": 0}
-    return Chart(option, max(230, 32 * n_layers + 110), title)
+        data.append(selected_ring(selected, selected_label))
+    margin = {"l": 40 + AXIS_TITLE_ROOM, "r": COLORBAR_ROOM, "b": BOTTOM_ROOM + BOTTOM_TITLE_ROOM}
+    if legend:
+        margin["b"] += LEGEND_ROOM
+    layout = base_layout(max(260, 32 * n_layers + 140), margin, xaxis=x, yaxis=y, showlegend=legend)
+    if legend:
+        layout["legend"] = legend_below()
+    return chart(data, layout, title)
 
 
 def cell_text(values: np.ndarray, is_entropy: bool) -> np.ndarray:
     """A statistics panel's numbers as its cells show them: entropy to one decimal, shares as whole percentages
-    (a 12-head panel at 800 px has room for "12" in a cell, not for "0.12")."""
+    (a 12-head panel at 800 px has room for "12" in a cell, not for "0.12"). A numpy array of strings, not lists:
+    the figure is copied whole when drawn, and an array copies in one step where nested lists copy string by
+    string."""
     return np.array([[f"{v:.1f}" if is_entropy else f"{100 * v:.0f}" for v in row] for row in values])
 
 
@@ -159,62 +191,59 @@ def statistics_grid(
     selected_label: str = "",
     axis_labels: tuple[str, str] = ("layer", "head"),
 ) -> Chart:
-    """One small layer-by-head heatmap per statistic, two a row; the selected head is edged in every panel.
+    """One small layer-by-head heatmap per statistic, two a row; the selected head is ringed in every panel.
 
-    Shares run on a fixed 0..1 scale so panels can be compared; entropy uses its own scale (bits)."""
+    Shares run on a fixed 0..1 scale so panels can be compared; entropy uses its own scale (bits). The panels'
+    axes are laid out by hand, as plotly's make_subplots would, in one layout dict: make_subplots and an update
+    per panel took most of the attention page's server time."""
     names = list(titles)
     rows = -(-len(names) // GRID_COLUMNS)
     n_layers, n_heads = stats[names[0]].shape
     annotate = n_layers * n_heads <= MAX_ANNOTATED_HEADS
-    panel = max(150, 22 * n_layers + 20)  # the plot of a panel, in pixels
-    row_height = panel + 80  # its title above, its heads' numbers and name below
-    width = (100 - PANEL_GAP * (GRID_COLUMNS - 1)) / GRID_COLUMNS
-    grids, x_axes, y_axes, series, visual_maps, titled = [], [], [], [], [], []
+    legend = selected is not None
+    panel_px = max(150, 22 * n_layers + 20)
+    plot_px = rows * panel_px + (rows - 1) * ROW_GAP_PX
+    margin = {"t": 30, "l": 30 + AXIS_TITLE_ROOM, "r": 10, "b": BOTTOM_ROOM + BOTTOM_TITLE_ROOM}
+    if legend:
+        margin["b"] += LEGEND_ROOM
+    layout = base_layout(plot_px + margin["t"] + margin["b"], margin, showlegend=legend)
+    if legend:
+        layout["legend"] = legend_below()
+    width = (1 - PANEL_GAP * (GRID_COLUMNS - 1)) / GRID_COLUMNS
+    data, texts, centres, tops = [], [], [], []
     for i, name in enumerate(names):
         row, col = divmod(i, GRID_COLUMNS)
+        suffix = "" if i == 0 else str(i + 1)
         left = col * (width + PANEL_GAP)
-        top = 30 + row * row_height
-        grids.append(grid(top=top, left=f"{left:.1f}%", width=f"{width:.1f}%", height=panel, right=None, bottom=None))
-        x, y = layer_head_axes(n_layers, n_heads, axis_labels, i, x_name=row == rows - 1, y_name=col == 0)
-        x_axes.append(x)
-        y_axes.append(y)
-        values = np.asarray(stats[name], dtype=np.float64)
+        top = 1 - row * (panel_px + ROW_GAP_PX) / plot_px
+        x, y = layer_head_axes(n_layers, n_heads, axis_labels, suffix, x_name=row == rows - 1, y_name=col == 0)
+        layout[f"xaxis{suffix}"] = x | {"domain": [max(0.0, left), min(1.0, left + width)], "tickfont": {"size": 10}}
+        layout[f"yaxis{suffix}"] = y | {"domain": [max(0.0, top - panel_px / plot_px), min(1.0, top)]}
         is_entropy = name == "entropy"
-        series.append(
-            {
-                "type": "heatmap",
-                "name": titles[name],
-                "xAxisIndex": i,
-                "yAxisIndex": i,
-                "data": layer_head_cells(values, text=cell_text(values, is_entropy), selected=selected),
-                "label": {"show": annotate, "fontSize": 9, "formatter": "{@[3]}"},
-                "tooltip": {"formatter": "{a} · L{@[1]} H{@[0]}: {@[2]}"},
-            }
-        )
-        visual_maps.append(
-            colour_bar(
-                0.0,
-                (float(values.max()) or 1.0) if is_entropy else 1.0,
-                SEQUENTIAL_SECOND if is_entropy else SEQUENTIAL,
-                show=False,
-                seriesIndex=i,
-                dimension=2,
-            )
-        )
-        titled.append((titles[name] if is_entropy else f"{titles[name]} (%)", f"{left + width / 2:.1f}%", top - 26))
-    legend = selected is not None
-    texts, lefts, tops = zip(*titled, strict=True)
-    option = base_option() | {
-        "title": panel_titles(texts, lefts, tops),
-        "grid": grids,
-        "xAxis": x_axes,
-        "yAxis": y_axes,
-        "visualMap": visual_maps,
-        "series": series + (legend_entries([(selected_label, VERMILLION)]) if legend else []),
-    }
-    if legend:
-        option["legend"] = {"bottom": 0, "left": 0, "data": [selected_label]}
-    return Chart(option, 30 + rows * row_height + (30 if legend else 0))
+        texts.append(titles[name] if is_entropy else f"{titles[name]} (%)")
+        centres.append(left + width / 2)
+        tops.append(top)
+        values = np.asarray(stats[name], dtype=np.float64)
+        cells = {
+            "type": "heatmap",
+            "z": values,
+            "x": list(range(n_heads)),
+            "y": list(range(n_layers)),
+            "colorscale": scale(SEQUENTIAL_SECOND if is_entropy else SEQUENTIAL),
+            "zmin": 0.0,
+            "zmax": (float(values.max()) or 1.0) if is_entropy else 1.0,
+            "showscale": False,
+            "hovertemplate": f"L%{{y}} H%{{x}}: %{{z:.3f}}<extra>{plotly_text(titles[name])}</extra>",
+            "xaxis": f"x{suffix}",
+            "yaxis": f"y{suffix}",
+        }
+        if annotate:
+            cells |= {"text": cell_text(values, is_entropy), "texttemplate": "%{text}", "textfont": {"size": 9}}
+        data.append(cells)
+        if legend:
+            data.append(selected_ring(selected, selected_label, suffix, legend=i == 0))
+    layout["annotations"] = panel_titles(texts, centres, tops)
+    return chart(data, layout)
 
 
 def bertviz_height(view: str, n_tokens: int, n_layers: int, n_heads: int) -> int:

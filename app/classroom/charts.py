@@ -1,7 +1,6 @@
 """Class mode's quiz chart: the class's guesses counted, the guesses BERT also ranked in its top words marked.
 
-Pure: counts in, a ``Chart`` out. Guesses are what students typed: ECharts draws them as text, and the tooltip
-inserts them through a template, which Streamlit escapes.
+Pure: counts in, a ``Chart`` out. Guesses are what students typed: escaped for plotly like any user text.
 """
 
 from __future__ import annotations
@@ -10,11 +9,14 @@ from collections.abc import Collection, Sequence
 
 from app.core.charts import (
     BAR_PX,
+    BOTTOM_ROOM,
+    BOTTOM_TITLE_ROOM,
     SUMMARY_JOIN,
     Chart,
-    base_option,
+    base_layout,
     category_axis,
-    grid,
+    chart,
+    left_margin,
     quoted,
     unique_labels,
     value_axis,
@@ -46,22 +48,28 @@ def guess_bars(
         labels.append(others_label.format(n=len(rest)))
         values.append(sum(n for _, n in rest))
         matches.append(False)
-    bars = [
-        {
-            "value": n,
-            "itemStyle": {"color": MATCH_COLOR if match else OTHER_COLOR},
-            "label": {"formatter": f"{n} ✓" if match else str(n)},  # a count: nothing for a template to read
-        }
-        for n, match in zip(values, matches, strict=True)
-    ]
-    option = base_option() | {
-        "grid": grid(top=10, right=40, bottom=36),
-        "xAxis": value_axis(name=axis_title, min=0, minInterval=1),  # students come whole
-        "yAxis": category_axis(unique_labels(labels), inverse=True),
-        "tooltip": {"confine": True, "trigger": "item", "formatter": "{b}: {c}"},
-        "series": [{"type": "bar", "data": bars, "label": {"show": True, "position": "right"}, "barMaxWidth": 22}],
+    names = unique_labels(labels)
+    bars = {
+        "type": "bar",
+        "x": values,
+        "y": names,
+        "orientation": "h",
+        "marker": {"color": [MATCH_COLOR if match else OTHER_COLOR for match in matches]},
+        "text": [f"{n} ✓" if match else str(n) for n, match in zip(values, matches, strict=True)],
+        "textposition": "outside",
+        "cliponaxis": False,
+        "hovertemplate": "%{y}: %{x}<extra></extra>",
     }
-    return Chart(option, 10 + 36 + 30 + BAR_PX * max(1, len(labels)), title)
+    most = max(values, default=0)
+    layout = base_layout(
+        10 + BOTTOM_ROOM + BOTTOM_TITLE_ROOM + BAR_PX * max(1, len(labels)),
+        {"l": left_margin(names), "r": 48, "b": BOTTOM_ROOM + BOTTOM_TITLE_ROOM},
+        bargap=0.25,
+        yaxis=category_axis(names, autorange="reversed"),
+        # Students come whole: a tick at each while there are few.
+        xaxis=value_axis(title=axis_title, rangemode="tozero", dtick=1 if most <= 10 else None),
+    )
+    return chart([bars], layout, title)
 
 
 def guesses_summary(

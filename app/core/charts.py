@@ -1,42 +1,49 @@
-"""The building blocks every page's charts use: ``Chart`` (an ECharts option, its height and its title), a heatmap,
-horizontal probability bars, legends, panels, and the charts-in-words summaries.
+"""The building blocks every page's charts use: ``Chart`` (a plotly figure, its height and its title), a heatmap,
+horizontal probability bars, legends, panels, presenter mode's larger text, and the charts-in-words summaries.
 
-Charts are drawn by ECharts (``st.echarts_chart``, bundled with Streamlit): a student's first page with charts
-drew in 1.4 s in a new browser where the same maps drawn by plotly took 2.1 s (``bench/chart_library.py``), and
-ECharts lays out its labels in one pass where plotly drew a chart twice whenever a label outgrew its margin.
-Builders are pure: arrays and already translated strings in, a ``Chart`` out. ECharts draws text as text (no
-HTML in labels, panel titles or legends); in tooltips, Streamlit escapes the values a ``{@column}`` template
-inserts. A chart's own title is not ECharts' to draw: ``app.core.ui.plot`` writes it, escaped, above the canvas.
+Charts are plotly figures (``plotly.graph_objects``), drawn by ``app.core.ui.plot`` (``st.plotly_chart``). Builders are
+pure: arrays and already translated strings in, a ``Chart`` out. A figure is made from one dict, without plotly's
+property-by-property validation (``figure``): validation was most of a figure's cost, and a class of thirty pays it
+per chart and per student; tests/test_charts_options.py builds every figure with validation on, so a misspelt
+property still fails a test. Plotly renders a few HTML tags in labels, legends and hovers, and tokens are user
+text: every text a builder puts in a figure is escaped (``plotly_text``). A chart's own title is not plotly's to
+draw (it would not wrap): ``app.core.ui.plot`` writes it, escaped, above the figure.
 """
 
 from __future__ import annotations
 
-import copy
+import functools
+import html
 import math
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import pyarrow as pa
+import plotly.graph_objects as go
 
 from app.core.palette import BLUE, CATEGORICAL, SCALE_STOPS, SEQUENTIAL
 
 # CJK-capable fonts first, so Chinese tokens never render as boxes (the test set-up installs Noto CJK).
 FONT = "Source Sans Pro, Noto Sans CJK SC, Noto Sans SC, Microsoft YaHei, PingFang SC, sans-serif"
-FONT_SIZE = 12  # ECharts' own default for axis labels, legends and tooltips
+FONT_SIZE = 12  # plotly's own default for tick labels, legends and hovers
 PANEL_TITLE_SIZE = 14  # a panel's title inside a chart; a chart's own title is text above it (``Chart``)
 PRESENTER_SCALE = 1.5  # presenter mode's chart text against the usual (18 px labels)
+PANEL = "panel title"  # the name of an annotation that titles a panel (``panel_titles``): part of the accessible name
+# A heatmap can be zoomed (drag a box) and panned (the modebar's buttons); other charts take no drag at all, so a
+# finger that scrolls the page past them on a phone does not zoom them by accident.
+ZOOMABLE = ("zoom", "pan")
 
 
 @dataclass(frozen=True)
 class Chart:
-    """What ``app.core.ui.plot`` draws: an ECharts option (JSON-compatible, except that a ``dataset.source`` may be an
-    Arrow table, which Streamlit sends as it is), the height of its canvas in pixels (an option has no size) and
-    its title. The title is text above the canvas, not in it: ECharts draws a title on one line, cut where a
-    narrow column ends, and text wraps. Panel titles inside a chart stay in its option."""
+    """What ``app.core.ui.plot`` draws: a plotly figure (its layout's height is ``height``), its height in pixels and
+    its title. The title is text above the figure, not in it: plotly draws a title on one line, cut where a
+    narrow column ends, and text wraps. Panel titles inside a chart stay in its figure (``panel_titles``).
 
-    option: dict
+    A chart may be cached and drawn for many sessions: nothing may change its figure (``presented`` copies)."""
+
+    figure: go.Figure
     height: int
     title: str | None = None
 
@@ -47,6 +54,12 @@ def left_to_right(text: str) -> str:
     if any(unicodedata.bidirectional(c) in ("R", "AL") for c in text):
         return "\u200e" + text
     return text
+
+
+def plotly_text(text: object) -> str:
+    """Text for plotly to draw literally: it renders a few HTML tags (<b>, <br>, <a>) and entities in labels,
+    titles, legends and hovers, and tokens are user text."""
+    return html.escape(left_to_right(str(text)), quote=False)
 
 
 def distinct(labels: Sequence[str]) -> list[str]:
@@ -62,8 +75,8 @@ def distinct(labels: Sequence[str]) -> list[str]:
 
 
 def unique_labels(tokens: Sequence[str]) -> list[str]:
-    """Tokens as category labels: in reading direction and distinct."""
-    return distinct([left_to_right(str(token)) for token in tokens])
+    """Tokens as category labels: escaped (they are user text), in reading direction and distinct."""
+    return distinct([plotly_text(token) for token in tokens])
 
 
 # Past this many tokens an axis labels only every n-th one, and a row of skipped tokens reads like a (wrong)
@@ -79,176 +92,201 @@ def axis_labels(tokens: Sequence[str]) -> list[str]:
     return [f"{i} · {label}" for i, label in enumerate(labels)]
 
 
-def rounded(values, digits: int = 4) -> list:
-    """Numbers as a chart sends them: plain floats, rounded past what a colour or a tooltip shows (a map of 512
-    tokens is 262,144 cells), NaN as None (an empty cell or a gap in a line)."""
-    array = np.round(np.asarray(values, dtype=np.float64), digits)
-    return (
-        [None if math.isnan(v) else v for v in array.tolist()]
-        if array.ndim == 1
-        else [rounded(r, digits) for r in array]
-    )
+@functools.cache
+def _scale(name: str) -> tuple[tuple[float, str], ...]:
+    stops = SCALE_STOPS[name]
+    return tuple((round(i / (len(stops) - 1), 4), colour) for i, colour in enumerate(stops))
 
 
-def base_option() -> dict:
-    """The look every chart shares: our fonts and colours, no animation (a chart redrawn at every rerun should
-    not replay its entry) and tooltips kept inside the chart."""
-    return {
-        "animation": False,
-        "textStyle": {"fontFamily": FONT},
-        # A series that names no colour takes these, not the theme's (Streamlit's has red beside green).
-        "color": list(CATEGORICAL),
-        "tooltip": {"confine": True},
-    }
+def scale(name: str) -> list[list]:
+    """A colour scale of the palette (``palette.COLOUR_SCALES``) as plotly's (position, colour) stops: the
+    palette's evenly spaced colours. Not the name: a figure made without validation would send the name itself,
+    and plotly.js draws some names differently (the reversed red-blue is not one of its names at all)."""
+    return [list(stop) for stop in _scale(name)]
 
 
-def grid(top=40, right=16, bottom=8, left=8, **extra) -> dict:
-    """A plot area whose axes' labels *and* names stay within these sides (pixels, or percentages as "12%"; None
-    leaves a side out): ECharts 6 shrinks the plot as much as they need (``outerBoundsMode`` "same"). Its older
-    ``containLabel`` leaves the names out, and a legend under the plot then covers the horizontal axis's name."""
-    sides = {"top": top, "right": right, "bottom": bottom, "left": left} | extra
-    return {key: value for key, value in sides.items() if value is not None} | {
-        "outerBoundsMode": "same",
-        "outerBoundsContain": "all",
-    }
+def shown(values) -> np.ndarray:
+    """``values`` as float32, for a heatmap that nothing reads closer than its colour and a three-decimal hover.
+    Plotly sends arrays as their bytes: a 512-token map is 1 MB in float32, 2 MB in float64."""
+    return np.asarray(values, dtype=np.float32)
 
 
+# Plotly draws a chart whose margins are too small for its tick labels, axis titles or colour bar, measures them,
+# widens the margins and draws it all again (Streamlit's chart theme turns on automargin). So builders start from
+# margins that fit, estimated from their labels at 12 px tick labels and 14 px axis titles; automargin still widens
+# a margin that an unusual label outgrows. Measured in Chromium when the charts were plotly's before (commit
+# 4a33648).
+LATIN_PX = 7.5  # the widest Latin tick labels measured 7.2 px a character ("walked": 43 px)
+WIDE_PX = 12.5  # a Chinese character: one em
+TICK_ROOM = 28  # tick marks and the gap between labels and plot (measured 19-26 px)
+AXIS_TITLE_ROOM = 36  # a vertical axis title and its stand-off (measured 27-34 px beyond the labels)
+COLORBAR_ROOM = 100  # a colour bar with its tick labels (measured 84-107 px)
+BOTTOM_ROOM = 45  # horizontal tick labels under the plot (measured 34-41 px)
+BOTTOM_TITLE_ROOM = 30  # an axis title under them
 LEGEND_ROOM = 30  # below a plot, for one line of legend
-SIDE_BY_SIDE_GAP = 8  # percent of the chart's width between two panels side by side
+BAR_PX = 28  # a horizontal bar and the gap to the next, room for its name and its value
+ROTATED = math.sin(math.pi / 4)  # the height of a label drawn at 45° for each pixel of its width
+SIDE_BY_SIDE_GAP = 0.1  # the share of a chart's width between two panels side by side
 
 
-def side_by_side(titles: Sequence[str], *, legend_below: bool) -> dict:
-    """Two panels side by side, a title centred above each: the option's ``grid`` (grids 0 and 1) and ``title``
-    entries."""
-    width = (100 - SIDE_BY_SIDE_GAP) / 2
-    lefts = (0.0, width + SIDE_BY_SIDE_GAP)
-    bottom = 8 + (LEGEND_ROOM if legend_below else 0)
-    grids = [grid(top=28, bottom=bottom, left=f"{left:.0f}%", width=f"{width:.0f}%", right=None) for left in lefts]
-    return {"grid": grids, "title": panel_titles(titles, [f"{left + width / 2:.0f}%" for left in lefts], [0, 0])}
+def text_px(text: str) -> float:
+    """About how wide ``text`` is drawn at the charts' 12 px: a CJK character a square, a Latin letter about half
+    (a little over, never under, as measured)."""
+    return sum(WIDE_PX if unicodedata.east_asian_width(c) in "WF" else LATIN_PX for c in html.unescape(str(text)))
 
 
-def category_axis(labels: Sequence[str], *, name: str | None = None, **extra) -> dict:
-    """An axis of named categories, every label shown (ECharts would otherwise skip some to avoid overlaps)."""
-    axis = {
-        "type": "category",
-        "data": list(labels),
-        "axisLabel": {"interval": 0},
-        "axisTick": {"alignWithLabel": True},
-    }
-    if name:
-        axis |= {"name": name, "nameLocation": "middle"}
-    return axis | extra
+def wrapped(text: str, width: float) -> str:
+    """``text`` escaped and broken into lines about ``width`` pixels wide (plotly breaks lines at <br> only): at
+    spaces, or between any two characters of a word wider than a line (a sentence of Chinese)."""
+    lines, current = [], ""
+    for word in str(text).split(" "):
+        joined = f"{current} {word}" if current else word
+        if text_px(joined) <= width:
+            current = joined
+            continue
+        if current:
+            lines.append(current)
+        current = ""
+        for character in word:
+            if current and text_px(current + character) > width:
+                lines.append(current)
+                current = ""
+            current += character
+    return "<br>".join(plotly_text(line) for line in lines + [current])
 
 
-def text_px(text: str) -> int:
-    """About how wide ``text`` is drawn at the charts' 12 px: a CJK character a square, a Latin letter about half."""
-    return sum(12 if unicodedata.east_asian_width(c) in "WF" else 7 for c in text)
+def label_px(labels: Iterable[str]) -> float:
+    """The width of the widest label."""
+    return max((text_px(label) for label in labels), default=0.0)
 
 
-def line(name: str, points, colour: str | None, tooltip: str, *, symbol_size: int = 7, **style) -> dict:
-    """One curve through ``points`` (x, y), a marker at each; ``colour`` None takes the palette's next, ``style``
-    adds to the line's (a dash)."""
-    colouring = {"color": colour} if colour else {}
+def left_margin(labels: Sequence[str], *, title: bool = False) -> int:
+    """The left margin a vertical axis with these tick labels (and an axis title) needs."""
+    return math.ceil(label_px(labels) + TICK_ROOM + (AXIS_TITLE_ROOM if title else 0))
+
+
+def rotated_bottom_margin(labels: Sequence[str], *, title: bool = False) -> int:
+    """The bottom margin of tick labels drawn at -45° (a heatmap's tokens)."""
+    return math.ceil(ROTATED * min(label_px(labels), 200)) + BOTTOM_ROOM + (BOTTOM_TITLE_ROOM if title else 0)
+
+
+def bottom_margin(*, title: bool = False, legends: int = 0) -> int:
+    """The bottom margin of horizontal tick labels, an axis title and ``legends`` lines of legend."""
+    return BOTTOM_ROOM + (BOTTOM_TITLE_ROOM if title else 0) + LEGEND_ROOM * legends
+
+
+def base_layout(height: int, margin: dict | None = None, **extra) -> dict:
+    """The look every chart shares, as a layout dict: our fonts and colours, the margins a builder sized for its
+    labels (``margin``: l, r, t, b), no drag (``extra`` may set ``dragmode``). Plotly has no entry animation
+    unless a layout asks for a transition, and none does: a chart redrawn at every rerun never replays one."""
     return {
-        "type": "line",
-        "name": name,
-        "data": [list(point) for point in points],
-        "symbolSize": symbol_size,
-        "lineStyle": {"width": 3} | colouring | style,
-        "itemStyle": colouring,
-        "tooltip": {"formatter": tooltip},
-    }
-
-
-def value_axis(*, name: str | None = None, percent: bool = False, **extra) -> dict:
-    """A numeric axis; ``percent`` for values already in percent (0-100), labelled with "%"."""
-    axis = {"type": "value"}
-    if name:
-        axis |= {"name": name, "nameLocation": "middle", "nameGap": 30}
-    if percent:
-        axis |= {"axisLabel": {"formatter": "{value}%"}}
-    return axis | extra
-
-
-def colour_bar(low: float, high: float, colours: str = SEQUENTIAL, **extra) -> dict:
-    """A continuous ``visualMap``: values from ``low`` to ``high`` through a scale (``palette.COLOUR_SCALES``, its
-    evenly spaced colours), its bar at the right."""
-    return {
-        "type": "continuous",
-        "min": low,
-        "max": high,
-        "calculable": False,
-        "precision": 2,
-        "text": [f"{high:.3g}", f"{low:.3g}"],  # the scale's ends, above and below its bar
-        "right": 0,
-        "top": "middle",
-        "inRange": {"color": list(SCALE_STOPS[colours])},
+        "font": {"family": FONT, "size": FONT_SIZE},
+        # A trace that names no colour takes these, not the theme's (Streamlit's has red beside green).
+        "colorway": list(CATEGORICAL),
+        # No plotly template: Streamlit's browser side styles every chart with its own theme whatever the figure
+        # carries, and the colours above are ours. The template Streamlit registers is 7 KB that each figure
+        # would copy at construction and that Streamlit would copy, walk and send on every draw.
+        "template": {},
+        "margin": {"l": 10, "r": 10, "t": 10, "b": 10} | (margin or {}),
+        "height": height,
+        "dragmode": False,
+        "hovermode": "closest",
+        "hoverlabel": {"font": {"family": FONT, "size": FONT_SIZE}},
     } | extra
 
 
-def heatmap_data(matrix: np.ndarray, x_labels: Sequence[str], y_labels: Sequence[str], digits: int = 4) -> pa.Table:
-    """A matrix as the rows a heatmap reads from its dataset, one per cell, row by row: column ``x``, row ``y``,
-    ``value``. An Arrow table, which Streamlit sends as it is (each label once, the cells as its index), where JSON
-    lists would repeat every label and a DataFrame would be converted first: the attention page's two maps cost a
-    run 1.8 ms as DataFrames, 0.2 ms as Arrow tables."""
-    matrix = np.asarray(matrix, dtype=np.float64)
-    if matrix.shape != (len(y_labels), len(x_labels)):
-        raise ValueError(f"matrix shape {matrix.shape} does not match {len(y_labels)} x {len(x_labels)} labels")
-    rows, columns = matrix.shape
-    index = np.int32 if matrix.size > np.iinfo(np.int16).max else np.int16
-    return pa.table(
-        {
-            "x": pa.DictionaryArray.from_arrays(np.tile(np.arange(columns, dtype=index), rows), list(x_labels)),
-            "y": pa.DictionaryArray.from_arrays(np.repeat(np.arange(rows, dtype=index), columns), list(y_labels)),
-            "value": np.round(matrix.ravel(), digits),
-        }
-    )
+def figure(spec: dict) -> go.Figure:
+    """The figure a builder's spec dict ({"data": [...], "layout": {...}}) describes, made without plotly's
+    property-by-property validation (``_validate``, plotly's figure-level switch; its templates are built the
+    same way): the attention page's statistics grid took 30-60 ms validated, under 10 ms not. The specs here are
+    made by code, and tests/test_charts_options.py validates every one."""
+    return go.Figure(spec, _validate=False)
 
 
-def matrix_of(data, x_labels: Sequence[str], y_labels: Sequence[str]) -> np.ndarray:
-    """``heatmap_data``'s rows (an Arrow table, or the DataFrame a browser's table reads back as) as a matrix:
-    rows ``y_labels``, columns ``x_labels``, what the chart shows."""
-    frame = data.to_pandas() if isinstance(data, pa.Table) else data
-    table = frame.pivot_table(index="y", columns="x", values="value", observed=False, sort=False, dropna=False)
-    return table.reindex(index=list(y_labels), columns=list(x_labels)).to_numpy(dtype=np.float64)
+def chart(data: list[dict], layout: dict, title: str | None = None) -> Chart:
+    """A ``Chart`` of these traces and this layout (from ``base_layout``, which holds its height)."""
+    return Chart(figure({"data": data, "layout": layout}), int(layout["height"]), title)
 
 
-def heatmap(
+def category_axis(labels: Sequence[str], *, title: str | None = None, every: bool = True, **extra) -> dict:
+    """An axis of named categories (already escaped), in the given order; ``every`` labels each one (plotly would
+    otherwise skip some where they crowd)."""
+    axis = {"type": "category", "categoryorder": "array", "categoryarray": list(labels), "showgrid": False}
+    if every:
+        axis |= {"tickmode": "linear", "tick0": 0, "dtick": 1}
+    if title:
+        axis["title"] = {"text": plotly_text(title)}
+    return axis | extra
+
+
+def value_axis(*, title: str | None = None, percent: bool = False, **extra) -> dict:
+    """A numeric axis; ``percent`` for values already in percent (0-100), labelled with "%"."""
+    axis: dict = {"zeroline": False}
+    if title:
+        axis["title"] = {"text": plotly_text(title)}
+    if percent:
+        axis["ticksuffix"] = "%"
+    return axis | extra
+
+
+def colour_bar(colours: str = SEQUENTIAL, **colorbar) -> dict:
+    """A heatmap's (or a marker's) colouring through a palette scale, with its bar at the right."""
+    return {"colorscale": scale(colours), "colorbar": {"thickness": 14, "outlinewidth": 0} | colorbar}
+
+
+def heatmap(matrix: np.ndarray, x_labels: Sequence[str], y_labels: Sequence[str], **options) -> Chart:
+    """Rows are ``y_labels`` (top to bottom), columns ``x_labels``; ``options`` as for ``heatmap_spec``, and
+    ``title``, the chart's."""
+    title = options.pop("title", None)
+    spec = heatmap_spec(matrix, x_labels, y_labels, **options)
+    return chart(spec["data"], spec["layout"], title)
+
+
+def heatmap_spec(
     matrix: np.ndarray,
     x_labels: Sequence[str],
     y_labels: Sequence[str],
     *,
-    title: str | None = None,
     colorscale: str = SEQUENTIAL,
     zmin: float | None = None,
     zmax: float | None = None,
-    tooltip: str = "{@y} → {@x}: {@value}",
+    hover: str = "%{y} → %{x}: %{z:.3f}<extra></extra>",
     height: int | None = None,
     x_on_top: bool = False,
 ) -> Chart:
-    """Rows are ``y_labels`` (top to bottom), columns ``x_labels``; a colour bar at the right from ``zmin`` to
-    ``zmax`` (the matrix's own range by default). ``tooltip`` is a template of the columns x, y and value."""
+    """``heatmap``'s figure as a spec dict, for a builder that changes it before the figure is made: a colour bar at
+    the right from ``zmin`` to ``zmax`` (the matrix's own finite range by default); ``hover`` is a plotly hover
+    template. The map can be zoomed (drag a box, double-click to go back) and panned: a long sentence's map is
+    hundreds of rows."""
+    matrix = shown(matrix)
+    if matrix.shape != (len(y_labels), len(x_labels)):
+        raise ValueError(f"matrix shape {matrix.shape} does not match {len(y_labels)} x {len(x_labels)} labels")
     x, y = axis_labels(x_labels), axis_labels(y_labels)
-    data = heatmap_data(matrix, x, y)
-    values = data["value"].to_numpy()
-    finite = values[np.isfinite(values)]
+    finite = matrix[np.isfinite(matrix)]
     low = (float(finite.min()) if finite.size else 0.0) if zmin is None else zmin
     high = (float(finite.max()) if finite.size else 1.0) if zmax is None else zmax
-    option = base_option() | {
-        "dataset": {"source": data},
-        "grid": grid(top=10, right=70, bottom=10),
-        "xAxis": category_axis(x, position="top" if x_on_top else "bottom")
-        | {"axisLabel": {"interval": 0, "rotate": 60 if x_on_top else 45}, "splitArea": {"show": False}},
-        "yAxis": category_axis(y, inverse=True),
-        "visualMap": colour_bar(low, high if high > low else low + 1.0, colorscale),
-        "series": [
-            {"type": "heatmap", "encode": {"x": "x", "y": "y", "value": "value"}, "tooltip": {"formatter": tooltip}}
-        ],
-    }
-    return Chart(option, height or max(270, 22 * len(y) + 110), title)
-
-
-BAR_PX = 28  # a horizontal bar and the gap to the next, room for its name and its value
+    trace = {
+        "type": "heatmap",
+        "z": matrix,
+        "x": x,
+        "y": y,
+        "zmin": low,
+        "zmax": high if high > low else low + 1.0,
+        "hovertemplate": hover,
+        "hoverongaps": False,
+    } | colour_bar(colorscale)
+    crowded = len(x) >= NUMBERED_AXIS_FROM
+    margin = {"l": left_margin(y), "r": COLORBAR_ROOM}
+    if x_on_top:
+        margin |= {"t": rotated_bottom_margin(x) - BOTTOM_ROOM + TICK_ROOM, "b": 10}
+    else:
+        margin |= {"b": rotated_bottom_margin(x)}
+    layout = base_layout(height or max(270, 22 * len(y) + 110), margin, dragmode="zoom")
+    layout["xaxis"] = category_axis(x, every=not crowded, tickangle=-60 if x_on_top else -45) | (
+        {"side": "top"} if x_on_top else {}
+    )
+    layout["yaxis"] = category_axis(y, every=len(y) < NUMBERED_AXIS_FROM, autorange="reversed")
+    return {"data": [trace], "layout": layout}
 
 
 def probability_bars(
@@ -256,80 +294,222 @@ def probability_bars(
 ) -> Chart:
     """Horizontal bars in percent, the most likely at the top, each ending in its value."""
     names = unique_labels(labels)
-    percents = rounded([100 * float(p) for p in probs], 1)  # as the summaries write them
-    option = base_option() | {
-        "grid": grid(top=10, right=56, bottom=8),
-        "xAxis": value_axis(percent=True, min=0, max=100),
-        "yAxis": category_axis(names, inverse=True),
-        "tooltip": {"confine": True, "trigger": "item", "formatter": "{b}: {c}%"},
-        "series": [
-            {
-                "type": "bar",
-                "data": percents,
-                "itemStyle": {"color": color},
-                "label": {"show": True, "position": "right", "formatter": "{c}%"},
-                "barMaxWidth": 22,
-            }
-        ],
+    percents = np.round(100 * np.asarray(probs, dtype=np.float64), 1)  # as the summaries write them
+    bars = {
+        "type": "bar",
+        "x": percents,
+        "y": names,
+        "orientation": "h",
+        "marker": {"color": color},
+        "text": [f"{p:.1f}%" for p in percents],
+        "textposition": "outside",
+        "cliponaxis": False,
+        "hovertemplate": "%{y}: %{x:.1f}%<extra></extra>",
     }
-    return Chart(option, 40 + BAR_PX * len(names), title)
+    layout = base_layout(
+        10 + BOTTOM_ROOM + BAR_PX * len(names), {"l": left_margin(names), "r": 56, "b": BOTTOM_ROOM}, bargap=0.25
+    )
+    layout["yaxis"] = category_axis(names, autorange="reversed")
+    layout["xaxis"] = value_axis(percent=True, range=[0, 100])
+    return chart([bars], layout, title)
 
 
-def legend_entries(entries: Sequence[tuple[str, str]]) -> list[dict]:
-    """Legend entries alone, a coloured square each for (name, colour): series without data, for a chart whose
-    colours are not series of their own (a heatmap's categories)."""
+def legend_entries(entries: Sequence[tuple[str, str]], **marker) -> list[dict]:
+    """Legend entries alone, a coloured square each for (name, colour): traces without points, for a chart whose
+    colours are not traces of their own (a heatmap's categories). Shown even when there is only one."""
     return [
-        {"type": "scatter", "name": name, "data": [], "itemStyle": {"color": colour}, "symbol": "rect"}
+        {
+            "type": "scatter",
+            "x": [None],
+            "y": [None],
+            "mode": "markers",
+            "name": plotly_text(name),
+            "marker": {"symbol": "square", "size": 12, "color": colour} | marker,
+            "showlegend": True,
+            "hoverinfo": "skip",
+        }
         for name, colour in entries
     ]
 
 
-def panel_titles(texts: Sequence[str], lefts: Sequence[str], tops: Sequence[int | str]) -> list[dict]:
-    """Titles above panels (``grid`` entries), each centred at ``lefts[i]``, ``tops[i]`` down from the top."""
+def legend_below(**extra) -> dict:
+    """A horizontal legend at the bottom of the figure (the margin's last ``LEGEND_ROOM`` pixels per line)."""
+    return {
+        "orientation": "h",
+        "x": 0,
+        "xanchor": "left",
+        "y": 0,
+        "yref": "container",
+        "yanchor": "bottom",
+        "itemclick": "toggle",
+    } | extra
+
+
+def panel_titles(texts: Sequence[str], xs: Sequence[float], ys: Sequence[float]) -> list[dict]:
+    """Titles above panels, each centred at ``xs[i]`` with its bottom at ``ys[i]`` (shares of the plot area), as
+    annotations named ``PANEL``: what a screen reader hears after the chart's title."""
     return [
-        {"text": text, "left": left, "top": top, "textAlign": "center", "textStyle": {"fontSize": PANEL_TITLE_SIZE}}
-        for text, left, top in zip(texts, lefts, tops, strict=True)
+        {
+            "name": PANEL,
+            "text": plotly_text(text),
+            "x": x,
+            "y": y,
+            "xref": "paper",
+            "yref": "paper",
+            "xanchor": "center",
+            "yanchor": "bottom",
+            "yshift": 4,
+            "showarrow": False,
+            "font": {"size": PANEL_TITLE_SIZE},
+        }
+        for text, x, y in zip(texts, xs, ys, strict=True)
     ]
 
 
-def _listed(component) -> list[dict]:
-    """An option's component (axis, legend, title...) as the list ECharts also accepts in its place."""
-    if component is None:
-        return []
-    return component if isinstance(component, list) else [component]
+def side_by_side(titles: Sequence[str]) -> dict:
+    """Two panels side by side (axes x/y, then x2/y2), a title centred above each: layout entries."""
+    width = (1 - SIDE_BY_SIDE_GAP) / 2
+    domains = ([0.0, width], [1 - width, 1.0])
+    return {
+        "xaxis": {"domain": domains[0], "anchor": "y"},
+        "yaxis": {"anchor": "x"},
+        "xaxis2": {"domain": domains[1], "anchor": "y2"},
+        "yaxis2": {"anchor": "x2"},
+        "annotations": panel_titles(titles, [sum(d) / 2 for d in domains], [1.0, 1.0]),
+    }
+
+
+def line(name: str, x, y, colour: str | None, hover: str, *, marker_size: int = 7, **style) -> dict:
+    """One curve through (x, y), a marker at each point; ``colour`` None takes the palette's next, ``style`` adds
+    to the line's (a dash). ``hover`` is a hover template."""
+    colouring = {"color": colour} if colour else {}
+    return {
+        "type": "scatter",
+        "mode": "lines+markers",
+        "name": plotly_text(name),
+        "x": list(x),
+        "y": list(y),
+        "line": {"width": 3} | colouring | style,
+        "marker": {"size": marker_size} | colouring,
+        "hovertemplate": hover,
+    }
+
+
+def horizontal_line(y: float, text: str, *, colour: str = "#777777", dash: str = "dash", panel: str = "") -> tuple:
+    """A line across a panel at ``y`` and its label at the line's right end, just above it, on white so that
+    curves crossing it leave it readable: a shape and an annotation. ``panel`` is "" for the first axes, "2"
+    for the second."""
+    shape = {
+        "type": "line",
+        "xref": f"x{panel} domain",
+        "x0": 0,
+        "x1": 1,
+        "yref": f"y{panel}",
+        "y0": y,
+        "y1": y,
+        "line": {"color": colour, "width": 1.5, "dash": dash},
+        "layer": "below",
+    }
+    label = {
+        "text": plotly_text(text),
+        "xref": f"x{panel} domain",
+        "x": 1,
+        "xanchor": "right",
+        "yref": f"y{panel}",
+        "y": y,
+        "yanchor": "bottom",
+        "showarrow": False,
+        "font": {"size": 11, "color": "#555555"},
+        "bgcolor": "rgba(255,255,255,0.8)",
+    }
+    return shape, label
+
+
+def vertical_line(x: float, text: str, *, colour: str, dash: str = "dash") -> tuple:
+    """A line from the bottom of the plot to its top at ``x``, its label at the top: a shape and an annotation."""
+    shape = {
+        "type": "line",
+        "xref": "x",
+        "x0": x,
+        "x1": x,
+        "yref": "y domain",
+        "y0": 0,
+        "y1": 1,
+        "line": {"color": colour, "width": 2, "dash": dash},
+    }
+    label = {
+        "text": plotly_text(text),
+        "xref": "x",
+        "x": x,
+        "yref": "y domain",
+        "y": 1,
+        "yanchor": "bottom",
+        "showarrow": False,
+        "font": {"size": 11, "color": "#555555"},
+    }
+    return shape, label
 
 
 def accessible_name(chart: Chart, summary: str | None) -> str | None:
-    """What a screen reader says for a chart drawn on a canvas: its title, its panels' titles, then its finding
-    in words."""
-    panels = [title["text"] for title in _listed(chart.option.get("title")) if title.get("text")]
+    """What a screen reader says for a chart: its title, its panels' titles, then its finding in words."""
+    panels = [
+        html.unescape(annotation["text"])
+        for annotation in chart.figure._layout.get("annotations", ())  # the dict the figure was made of
+        if annotation.get("name") == PANEL and annotation.get("text")
+    ]
     return ". ".join(([chart.title] if chart.title else []) + panels + ([summary] if summary else [])) or None
 
 
-def presented(option: dict, factor: float = PRESENTER_SCALE) -> dict:
-    """A copy of ``option`` with its text ``factor`` times larger, for presenter mode (an option may be cached and
-    drawn by other sessions without it). ECharts gives axis labels, legends, titles and series labels sizes of
-    their own, so each is set. The dataset is shared, not copied."""
-    result = {key: copy.deepcopy(value) for key, value in option.items() if key != "dataset"}
-    if "dataset" in option:
-        result["dataset"] = option["dataset"]
+def _enlarged(node, factor: float):
+    """A copy of a figure's dicts and lists with every font's size ``factor`` times larger; arrays and strings as
+    they are."""
+    if isinstance(node, dict):
+        out = {}
+        for key, value in node.items():
+            if key.endswith("font") and isinstance(value, dict) and "size" in value:
+                out[key] = _enlarged(value, factor) | {"size": round(value["size"] * factor)}
+            else:
+                out[key] = _enlarged(value, factor)
+        return out
+    if isinstance(node, list | tuple):
+        return [_enlarged(item, factor) for item in node]
+    return node
 
-    def enlarge(style: dict, default: int = FONT_SIZE) -> None:
-        style["fontSize"] = round(style.get("fontSize", default) * factor)
 
-    for axis in _listed(result.get("xAxis")) + _listed(result.get("yAxis")):
-        enlarge(axis.setdefault("axisLabel", {}))
-        enlarge(axis.setdefault("nameTextStyle", {}))
-    for component in _listed(result.get("legend")) + _listed(result.get("visualMap")) + _listed(result.get("tooltip")):
-        enlarge(component.setdefault("textStyle", {}))
-    for title in _listed(result.get("title")):
-        enlarge(title.setdefault("textStyle", {}), PANEL_TITLE_SIZE)
-    for series in result.get("series", []):
-        for key in ("label", "detail", "title", "axisLabel"):
-            if key in series:
-                enlarge(series[key])
-    enlarge(result.setdefault("textStyle", {}))
-    return result
+def presented(figure: go.Figure, factor: float = PRESENTER_SCALE) -> go.Figure:
+    """A copy of ``figure`` with its text ``factor`` times larger, for presenter mode (a figure may be cached and
+    drawn by other sessions without it): the layout's font, which every text without a size of its own takes,
+    and every size a builder set (cell values, panel titles, labels). Plotly copies the traces' arrays into the new
+    figure (a 512-token map: 1 MB, well under a millisecond)."""
+    layout = _enlarged(figure._layout, factor)
+    font = layout.setdefault("font", {})
+    if "size" not in figure._layout.get("font", {}):
+        font["size"] = round(FONT_SIZE * factor)
+    return go.Figure({"data": _enlarged(figure._data, factor), "layout": layout}, _validate=False)
+
+
+def drag(figure: go.Figure) -> str | None:
+    """What a drag does to the figure: "scene" (a 3-D scene turns), "plane" (a heatmap zooms or pans) or None
+    (nothing). Its modebar offers the buttons that go with it (``app.core.ui.plot``)."""
+    if "scene" in figure._layout:
+        return "scene"
+    return "plane" if figure._layout.get("dragmode") in ZOOMABLE else None
+
+
+TITLE_ROOM = 50  # above a standalone figure, for its title
+
+
+def standalone(chart: Chart) -> go.Figure:
+    """The chart as a figure of its own, its title drawn in it (``app.core.ui.plot`` writes it above the figure
+    instead): what "Download as interactive HTML" saves."""
+    layout = dict(chart.figure._layout)
+    if chart.title:
+        margin = layout.get("margin", {})
+        layout["margin"] = margin | {"t": margin.get("t", 10) + TITLE_ROOM}
+        layout["height"] = chart.height + TITLE_ROOM
+        layout["title"] = {"text": plotly_text(chart.title), "x": 0, "xanchor": "left", "y": 1, "yref": "container"}
+        layout["title"] |= {"yanchor": "top", "pad": {"t": 12, "l": 10}}
+    return go.Figure({"data": chart.figure._data, "layout": layout}, _validate=False)
 
 
 # Charts in words: each chart's main finding as one sentence, for screen readers and the back of the room.

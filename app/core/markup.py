@@ -82,7 +82,7 @@ def figure(title: str | None, body: str) -> str:
 
 
 def chart_title(title: str) -> str:
-    """A chart's title as text above its canvas, where it wraps in a narrow column; ECharts would cut it."""
+    """A chart's title as text above its figure, where it wraps in a narrow column; plotly would cut it."""
     return f'<p class="{CHART_TITLE_CLASS}">{text(title)}</p>'
 
 

@@ -6,11 +6,13 @@ import csv
 import html
 import io
 import json
+import re
 from collections.abc import Callable
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from app.core.charts import Chart, accessible_name, presented
+from app.core.charts import Chart, accessible_name, drag, presented, standalone
 from app.core.errors import explain
 from app.core.i18n import t
 from app.core.markup import FIGURE_CSS, chart_title
@@ -92,17 +94,71 @@ def download_buttons(
         )
 
 
+# The modebar: a camera that saves the chart as a PNG (twice the pixels, for slides), and on a chart that takes a
+# drag (a heatmap, a 3-D scene) the buttons that zoom, pan and go back; nothing else (no plotly logo, no tools a
+# reader would not look for).
+PNG_EXPORT = {"format": "png", "scale": 2}
+PLOTLY_CONFIG = {"displaylogo": False, "modeBarButtons": [["toImage"]], "toImageButtonOptions": PNG_EXPORT}
+ZOOM_CONFIG = PLOTLY_CONFIG | {"modeBarButtons": [["toImage", "zoom2d", "pan2d", "resetScale2d"]]}
+SCENE_CONFIG = PLOTLY_CONFIG | {
+    "modeBarButtons": [["toImage", "orbitRotation", "tableRotation", "resetCameraDefault3d"]]
+}
+HTML_DOWNLOAD_PREFIX = "html_"  # the key of a chart's "Download as interactive HTML" button
+
+
 def plot(chart: Chart, key: str | None = None, summary: str | None = None, **selection) -> object:
-    """Draw a chart (``app.core.charts.Chart``), and below it ``summary``: the chart's main finding in words, for
-    those at the back of the room; with the chart's titles it is also the chart's accessible name, what a screen
-    reader says for the canvas. Streamlit's toolbar over the chart saves it as a PNG and shows it full screen.
-    ``selection`` (``on_select``) makes the chart a widget: its return value is then the selection."""
-    option = presented(chart.option) if st.session_state.get("presenter") else chart.option
+    """Draw a chart (``app.core.charts.Chart``) with ``st.plotly_chart``, below it ``summary`` (the chart's main
+    finding in words, for those at the back of the room; with the chart's titles it is also the chart's accessible
+    name, what a screen reader says for it) and a button that saves it as interactive HTML, which works offline
+    (in slides). The modebar's camera saves it as a PNG. ``selection`` (``on_select``, ``selection_mode``) makes
+    the chart a widget: its return value is then the selection."""
+    figure = presented(chart.figure) if st.session_state.get("presenter") else chart.figure
     if chart.title:
         st.html(chart_title(chart.title))
-    drawn = st.echarts_chart(option, height=chart.height, key=key, alt=accessible_name(chart, summary), **selection)
+    config = {"scene": SCENE_CONFIG, "plane": ZOOM_CONFIG}.get(drag(figure), PLOTLY_CONFIG)
+    name = download_name(key, chart)
+    config = config | {"toImageButtonOptions": PNG_EXPORT | {"filename": name}}
+    drawn = st.plotly_chart(
+        figure, key=key, alt=accessible_name(chart, summary), config=config, theme="streamlit", **selection
+    )
     caption_summary(summary)
+    html_download(Chart(figure, chart.height, chart.title), name)
     return drawn
+
+
+def download_name(key: str | None, chart: Chart) -> str:
+    """A file name for a chart's downloads: its key, or its title made safe for a file system."""
+    stem = key or re.sub(r"[^\w-]+", "_", chart.title or "", flags=re.UNICODE).strip("_")[:60]
+    return stem or "chart"
+
+
+def html_download(chart: Chart, name: str) -> None:
+    """A button that saves ``chart`` as a page of its own: the figure with its title, plotly.js inlined (3-4 MB),
+    so that it zooms and hovers offline. Made when clicked, never on a run (``download_buttons``' reason), and
+    clicking it does not run the page again."""
+    st.download_button(
+        t("common.download_html"),
+        lambda: standalone(chart).to_html(include_plotlyjs=True, full_html=True, config=PLOTLY_CONFIG),
+        file_name=f"{name}.html",
+        mime="text/html",
+        key=unused_key(HTML_DOWNLOAD_PREFIX + name),
+        on_click="ignore",
+        type="tertiary",
+        icon=":material/download:",
+    )
+
+
+def unused_key(key: str) -> str:
+    """``key``, or ``key`` numbered, so that it is not a key this run has used already (two charts without keys
+    of their own and with the same title)."""
+    ctx = get_script_run_ctx()
+    # The keys this run has used: Streamlit's own record (in ``ctx.shared`` since 1.5x, on ``ctx`` before).
+    used = getattr(getattr(ctx, "shared", ctx), "widget_user_keys_this_run", ())
+    candidate, n = key, 1
+    while candidate in used:
+        n += 1
+        candidate = f"{key}_{n}"
+    return candidate
 
 
 def static_figure(markup: str, summary: str) -> None:

@@ -10,14 +10,18 @@ from collections.abc import Sequence
 import numpy as np
 
 from app.core.charts import (
+    BOTTOM_ROOM,
+    BOTTOM_TITLE_ROOM,
+    COLORBAR_ROOM,
     SUMMARY_JOIN,
     Chart,
-    base_option,
+    base_layout,
     category_axis,
-    grid,
-    heatmap,
+    chart,
+    heatmap_spec,
+    left_margin,
     panel_titles,
-    rounded,
+    plotly_text,
     value_axis,
 )
 from app.core.palette import BLACK, BLUE, DIVERGING, GREEN, ORANGE, PURPLE, VERMILLION
@@ -31,28 +35,28 @@ PART_COLORS = {
     "sum": PURPLE,
     "normalized": VERMILLION,
 }
-# From an axis's line to its name: past the tick labels, also at presenter mode's 18 px.
-NAME_GAP = 34
 
 
 def part_heatmap(values: np.ndarray, tokens: Sequence[str], dims: int, *, title: str) -> Chart:
     """Tokens (rows) by the first ``dims`` dimensions; red positive, blue negative, white zero."""
     shown = np.asarray(values, dtype=np.float64)[:, :dims]  # (T, N)
     bound = float(np.abs(shown).max()) or 1.0  # symmetric, so zero is always white
-    chart = heatmap(
+    spec = heatmap_spec(
         shown,
         [str(i) for i in range(shown.shape[1])],
         list(tokens),
-        title=title,
         colorscale=DIVERGING,
         zmin=-bound,
         zmax=bound,
-        tooltip="{@y} · d{@x}: {@value}",
+        hover="%{y} · d%{x}: %{z:.3f}<extra></extra>",
         height=min(MAX_HEATMAP_HEIGHT, max(270, 22 * len(tokens) + 90)),
     )
-    # Dimension numbers stand upright; ECharts skips some of them when 128 would not fit side by side.
-    chart.option["xAxis"]["axisLabel"] = {"rotate": 0}
-    return chart
+    # Dimension numbers stand upright, plotly skipping some where 128 would not fit side by side.
+    layout = spec["layout"]
+    layout["xaxis"] = {key: v for key, v in layout["xaxis"].items() if key not in ("tickmode", "tick0", "dtick")}
+    layout["xaxis"]["tickangle"] = 0
+    layout["margin"]["b"] = BOTTOM_ROOM
+    return chart(spec["data"], layout, title)
 
 
 def token_vectors(
@@ -66,70 +70,70 @@ def token_vectors(
 ) -> Chart:
     """Two stacked panels on the same dimensions: the three parts and their sum (with token + segment +
     position drawn dotted over it, to show they coincide), then the LayerNorm output on its own scale. One
-    tooltip lists every line at the dimension under the pointer, in both panels."""
-    n = min(dims, len(recomposed))
+    hover lists every line at the dimension under the pointer."""
+    x = np.arange(min(dims, len(recomposed)))
 
-    def line(y, name: str, colour: str, width: float, panel: int, dash: str = "solid") -> dict:
+    def line(y, name: str, colour: str, width: float, panel: str, dash: str = "solid") -> dict:
         return {
-            "type": "line",
-            "name": name,
-            "xAxisIndex": panel,
-            "yAxisIndex": panel,
-            "data": [[d, v] for d, v in enumerate(rounded(np.asarray(y)[:n]))],
-            "showSymbol": False,
-            "itemStyle": {"color": colour},
-            "lineStyle": {"color": colour, "width": width, "type": dash},
+            "type": "scatter",
+            "mode": "lines",
+            "name": plotly_text(name),
+            "x": x,
+            "y": np.asarray(y, dtype=np.float64)[: len(x)],
+            "line": {"color": colour, "width": width, "dash": dash},
+            "hovertemplate": "%{y:.4f}",
+            "xaxis": f"x{panel}",
+            "yaxis": f"y{panel}",
         }
 
-    series = [
-        line(vectors[name], labels[name], PART_COLORS[name], 3 if name == "sum" else 1.5, 0)
+    data = [
+        line(vectors[name], labels[name], PART_COLORS[name], 3 if name == "sum" else 1.5, "")
         for name in ("token", "segment", "position", "sum")
     ]
-    series.append(line(recomposed, recomposed_label, BLACK, 1.5, 0, dash="dotted"))
-    series.append(line(vectors["normalized"], labels["normalized"], PART_COLORS["normalized"], 2, 1))
+    data.append(line(recomposed, recomposed_label, BLACK, 1.5, "", dash="dot"))
+    data.append(line(vectors["normalized"], labels["normalized"], PART_COLORS["normalized"], 2, "2"))
     # The legend above the panels (two lines where the column is narrow), each panel's title above it.
-    legend_room, upper, lower, gap = 72, 220, 150, 40
-    tops = (legend_room + 24, legend_room + 24 + upper + gap)
-    dimensions = {"type": "value", "min": 0, "max": max(n - 1, 1), "minInterval": 1}
-    option = base_option() | {
-        "title": panel_titles(titles, ["50%", "50%"], [top - 24 for top in tops]),
-        "legend": {"top": 0, "left": 0},
-        "tooltip": {"confine": True, "trigger": "axis"},
-        "axisPointer": {"link": [{"xAxisIndex": "all"}]},
-        "grid": [
-            grid(top=tops[0], height=upper, left=8, right=16, bottom=None),
-            grid(top=tops[1], height=lower, left=8, right=16, bottom=None),
-        ],
-        "xAxis": [
-            dimensions | {"gridIndex": 0, "axisLabel": {"show": False}},
-            dimensions | {"gridIndex": 1, "name": "d", "nameLocation": "middle", "nameGap": NAME_GAP},
-        ],
-        "yAxis": [value_axis() | {"gridIndex": 0}, value_axis() | {"gridIndex": 1}],
-        "series": series,
-    }
-    return Chart(option, tops[1] + lower + NAME_GAP + 30)
+    legend_room, upper, lower, gap = 72, 220, 150, 50
+    plot_px = upper + gap + lower
+    margin = {"t": legend_room + 24, "l": left_margin(["-0.25"]), "r": 16, "b": BOTTOM_ROOM + BOTTOM_TITLE_ROOM}
+    dimensions = {"range": [0, max(len(x) - 1, 1)], "zeroline": False}
+    layout = base_layout(
+        margin["t"] + plot_px + margin["b"],
+        margin,
+        hovermode="x unified",
+        legend={"orientation": "h", "x": 0, "xanchor": "left", "y": 1, "yref": "container", "yanchor": "top"},
+        xaxis=dimensions | {"anchor": "y", "matches": "x2", "showticklabels": False},
+        yaxis=value_axis(anchor="x", domain=[1 - upper / plot_px, 1.0]),
+        xaxis2=dimensions | {"anchor": "y2", "title": {"text": "d"}},
+        yaxis2=value_axis(anchor="x2", domain=[0.0, lower / plot_px]),
+        annotations=panel_titles(titles, [0.5, 0.5], [1.0, lower / plot_px]),
+    )
+    return chart(data, layout)
 
 
 def norm_bars(norms: dict[str, float], labels: dict[str, str], *, title: str) -> Chart:
     """The L2 norm of each of a token's five vectors, each bar in its part's colour and ending in its length."""
     names = list(norms)
-    values = rounded([norms[n] for n in names])
-    bars = [
-        {
-            "value": value,
-            "itemStyle": {"color": PART_COLORS[name]},
-            "label": {"formatter": f"{norms[name]:.2f}"},  # digits only: nothing for a template to read
-        }
-        for name, value in zip(names, values, strict=True)
-    ]
-    option = base_option() | {
-        "grid": grid(top=10, right=48, bottom=8),
-        "xAxis": value_axis(min=0),
-        "yAxis": category_axis([labels[n] for n in names], inverse=True),
-        "tooltip": {"confine": True, "trigger": "item", "formatter": "{b}: {c}"},
-        "series": [{"type": "bar", "data": bars, "label": {"show": True, "position": "right"}, "barMaxWidth": 28}],
+    shown = [plotly_text(labels[n]) for n in names]
+    bars = {
+        "type": "bar",
+        "x": [float(norms[n]) for n in names],
+        "y": shown,
+        "orientation": "h",
+        "marker": {"color": [PART_COLORS[n] for n in names]},
+        "text": [f"{norms[n]:.2f}" for n in names],
+        "textposition": "outside",
+        "cliponaxis": False,
+        "hovertemplate": "%{y}: %{x:.4f}<extra></extra>",
     }
-    return Chart(option, 310, title)
+    layout = base_layout(
+        310,
+        {"l": left_margin(shown), "r": 48, "b": BOTTOM_ROOM},
+        bargap=0.3,
+        yaxis=category_axis(shown, autorange="reversed"),
+        xaxis=value_axis(rangemode="tozero"),
+    )
+    return chart([bars], layout, title)
 
 
 def position_similarity(similarity: np.ndarray, *, title: str, axis_label: str) -> Chart:
@@ -137,23 +141,30 @@ def position_similarity(similarity: np.ndarray, *, title: str, axis_label: str) 
     positions got similar vectors during pre-training."""
     n = similarity.shape[0]
     positions = [str(i) for i in range(n)]
-    chart = heatmap(
-        np.round(np.asarray(similarity, dtype=np.float64), 3),  # the tooltip reads three decimals
+    spec = heatmap_spec(
+        similarity,
         positions,
         positions,
-        title=title,
         colorscale=DIVERGING,
         zmin=-1.0,
         zmax=1.0,
-        tooltip="{@y} · {@x}: {@value}",
+        hover="%{y} · %{x}: %{z:.3f}<extra></extra>",
         height=590,
     )
-    option = chart.option
-    # Position numbers upright, ECharts skipping what would overlap (128 rows in 500 px); both axes named.
-    named = {"name": axis_label, "nameLocation": "middle", "nameGap": NAME_GAP}
-    option["xAxis"] |= named | {"axisLabel": {"rotate": 0}}
-    option["yAxis"] |= named | {"axisLabel": {}, "nameGap": NAME_GAP + 12}  # past three-digit positions
-    return chart
+    # Position numbers upright, plotly skipping what would overlap (128 rows in 500 px); both axes named. Square
+    # cells: on a narrow screen the square shrinks, instead of the rows running past it.
+    layout = spec["layout"]
+    named = {"title": {"text": plotly_text(axis_label)}, "constrain": "domain"}
+    for key in ("xaxis", "yaxis"):
+        layout[key] = {k: v for k, v in layout[key].items() if k not in ("tickmode", "tick0", "dtick")} | named
+    layout["xaxis"]["tickangle"] = 0
+    layout["yaxis"]["scaleanchor"] = "x"
+    layout["margin"] |= {
+        "l": left_margin([str(n - 1)], title=True),
+        "b": BOTTOM_ROOM + BOTTOM_TITLE_ROOM,
+        "r": COLORBAR_ROOM,
+    }
+    return chart(spec["data"], layout, title)
 
 
 def part_summary(values: np.ndarray, tokens: Sequence[str], dims: int, template: str) -> str:

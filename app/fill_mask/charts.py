@@ -2,8 +2,7 @@
 one-at-a-time filling wrote its tokens, and candidate sentences ranked by pseudo-log-likelihood.
 
 Pure: predictions in, a ``Chart`` out. Predicted tokens come from the vocabulary, which a loaded checkpoint
-folder can fill with anything: ECharts draws them as text, and tooltips insert them through templates, which
-Streamlit escapes.
+folder can fill with anything: escaped for plotly like any user text.
 """
 
 from __future__ import annotations
@@ -11,20 +10,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from app.core.charts import (
+    BOTTOM_ROOM,
+    BOTTOM_TITLE_ROOM,
     SUMMARY_JOIN,
     Chart,
-    base_option,
+    base_layout,
     category_axis,
-    grid,
+    chart,
+    left_margin,
+    plotly_text,
     probability_bars,
     quoted,
     ranked_summary,
-    text_px,
     unique_labels,
     value_axis,
+    wrapped,
 )
 from app.core.palette import BLUE, GREEN, ORANGE, SKY
-from model.inference import FillStep, PllResult, Prediction, TokenScore
+from model.inference import FillStep, PllResult, Prediction
 
 BIDIRECTIONAL_COLOR = BLUE
 CAUSAL_COLOR = ORANGE
@@ -61,10 +64,7 @@ def fill_order_bars(steps: Sequence[FillStep], mask_numbers: dict[int, int], *, 
 
 
 PLL_BAR_PX = 40  # a sentence's bar and the gap to the next: room for a sentence wrapped on two lines
-SENTENCE_LABEL_PX = 200  # a sentence longer than this wraps, leaving the bars most of a narrow chart
-# The bars' width on a screen of middling width, against which a token is written on its segment only if it fits:
-# ECharts writes a label past its bar's ends, over the next token's. Narrower, labels that then collide are hidden.
-PLOT_PX = 480
+SENTENCE_LABEL_PX = 200  # a sentence wider than this wraps, leaving the bars most of a narrow chart
 
 
 def pll_bars(results: Sequence[PllResult], *, title: str, axis_title: str, hover: str) -> Chart:
@@ -74,61 +74,65 @@ def pll_bars(results: Sequence[PllResult], *, title: str, axis_title: str, hover
     -PLL: a shorter bar is a sentence the model finds more natural, and a long segment is the token that
     costs it most. ``hover`` is a template with {token} and {log_prob} placeholders.
 
-    Series ``j`` holds every sentence's ``j``-th token, an item ``[surprise, sentence, token, ln p]`` (no
-    surprise where the sentence is shorter), stacked by sentence; a token too wide for its segment is left to the
-    tooltip. A last series writes each total, the PLL, at the bar's end.
+    Trace ``j`` holds every sentence's ``j``-th token (no bar where the sentence is shorter; its token and ln p in
+    ``customdata``), stacked; a token too wide for its segment is left to the hover (``uniformtext``). A last
+    trace writes each total, the PLL, at the bar's end.
     """
     ranked = sorted(results, key=lambda r: r.pll, reverse=True)
     names = unique_labels([r.text for r in ranked])
-    px_per_nat = PLOT_PX / (1.1 * max((-r.pll for r in ranked), default=0.0) or 1.0)  # the axis runs past
-
-    def segment(name: str, score: TokenScore) -> dict:
-        shown = -score.log_prob * px_per_nat >= text_px(score.token) + 6
-        return {
-            "value": [round(-score.log_prob, 4), name, score.token, round(score.log_prob, 3)],
-            "label": {"show": shown},
-        }
-
-    series = []
+    labels = [wrapped(r.text, SENTENCE_LABEL_PX) for r in ranked]
+    data = []
     for j in range(max((len(r.tokens) for r in ranked), default=0)):
-        items = [
-            segment(name, r.tokens[j]) if j < len(r.tokens) else [None, name, "", None]
-            for name, r in zip(names, ranked)
-        ]
-        series.append(
+        scores = [r.tokens[j] if j < len(r.tokens) else None for r in ranked]
+        data.append(
             {
                 "type": "bar",
-                "stack": "sentence",
-                "data": items,
-                "encode": {"x": 0, "y": 1},
-                "itemStyle": {"color": TOKEN_COLORS[j % 2], "borderColor": "#FFFFFF", "borderWidth": 1},
-                "label": {"show": True, "position": "inside", "formatter": "{@[2]}", "color": TOKEN_TEXT[j % 2]},
-                "labelLayout": {"hideOverlap": True},
-                "tooltip": {"formatter": hover.format(token="{@[2]}", log_prob="{@[3]}")},
-                "barMaxWidth": 28,
+                "orientation": "h",
+                "x": [None if score is None else round(-score.log_prob, 4) for score in scores],
+                "y": names,
+                "marker": {"color": TOKEN_COLORS[j % 2], "line": {"color": "#FFFFFF", "width": 1}},
+                "text": ["" if score is None else plotly_text(score.token) for score in scores],
+                "textposition": "inside",
+                "insidetextanchor": "middle",
+                "insidetextfont": {"color": TOKEN_TEXT[j % 2]},
+                "customdata": [
+                    ["", None] if score is None else [plotly_text(score.token), round(score.log_prob, 3)]
+                    for score in scores
+                ],
+                "hovertemplate": hover.format(token="%{customdata[0]}", log_prob="%{customdata[1]:.3f}")
+                + "<extra></extra>",
+                "showlegend": False,
             }
         )
-    series.append(
+    data.append(
         {
             "type": "scatter",
-            "data": [[round(-r.pll, 4), name, f"{r.pll:.2f}"] for name, r in zip(names, ranked)],
-            "encode": {"x": 0, "y": 1},
-            "symbolSize": 0,
-            "silent": True,
-            "tooltip": {"show": False},
-            "label": {"show": True, "position": "right", "formatter": "{@[2]}"},
-            "labelLayout": {"hideOverlap": True},
+            "mode": "text",
+            "x": [round(-r.pll, 4) for r in ranked],
+            "y": names,
+            "text": [f"{r.pll:.2f}" for r in ranked],
+            "textposition": "middle right",
+            "cliponaxis": False,
+            "hoverinfo": "skip",
+            "showlegend": False,
         }
     )
-    option = base_option() | {
-        "grid": grid(top=10, right=56, bottom=36),
-        "xAxis": value_axis(name=axis_title, min=0),
-        "yAxis": category_axis(names, inverse=True)
-        | {"axisLabel": {"interval": 0, "width": SENTENCE_LABEL_PX, "overflow": "break"}},
-        "tooltip": {"confine": True, "trigger": "item"},
-        "series": series,
-    }
-    return Chart(option, 80 + PLL_BAR_PX * len(ranked), title)
+    layout = base_layout(
+        80 + PLL_BAR_PX * len(ranked),
+        {
+            "l": left_margin([line for label in labels for line in label.split("<br>")]),
+            "r": 56,
+            "b": BOTTOM_ROOM + BOTTOM_TITLE_ROOM,
+        },
+        barmode="stack",
+        bargap=0.3,
+        uniformtext={"mode": "hide", "minsize": 10},
+        yaxis=category_axis(
+            names, every=False, autorange="reversed", tickmode="array", tickvals=names, ticktext=labels
+        ),
+        xaxis=value_axis(title=axis_title, rangemode="tozero"),
+    )
+    return chart(data, layout, title)
 
 
 def fill_order_summary(steps: Sequence[FillStep], template: str) -> str:

@@ -2,7 +2,7 @@
 entity task, and what [CLS] attends to before and after fine-tuning.
 
 Pure: lists and arrays in, a ``Chart`` out (the tag strip: HTML, a strip of token boxes that wraps like text).
-Tokens come from the user's own sentence: ECharts draws them as plain text, and ``app.core.markup`` escapes them.
+Tokens come from the user's own sentence: escaped for plotly (``base.plotly_text``) and by ``app.core.markup``.
 """
 
 from __future__ import annotations
@@ -11,20 +11,27 @@ import math
 from collections.abc import Mapping, Sequence
 
 import numpy as np
-import pyarrow as pa
 
 from app.core.charts import (
+    AXIS_TITLE_ROOM,
+    BOTTOM_ROOM,
+    BOTTOM_TITLE_ROOM,
+    COLORBAR_ROOM,
+    LEGEND_ROOM,
     NUMBERED_AXIS_FROM,
     SUMMARY_JOIN,
     Chart,
     axis_labels,
-    base_option,
+    base_layout,
     category_axis,
-    colour_bar,
-    grid,
-    heatmap_data,
+    chart,
+    heatmap_spec,
+    horizontal_line,
+    left_margin,
+    legend_below,
+    plotly_text,
     quoted,
-    rounded,
+    rotated_bottom_margin,
     side_by_side,
     text_px,
     value_axis,
@@ -38,7 +45,7 @@ OTHER_RUN_COLOUR = "#333333"
 ENTITY_COLOURS = {kind: (LIGHT[c], PALE[c]) for kind, c in (("PER", ORANGE), ("LOC", GREEN), ("ORG", PURPLE))}
 OUTSIDE_COLOUR = "#F2F2F2"
 SPECIAL_COLOUR = "#D9D9D9"
-BASELINE_STYLE = {"type": "dashed", "color": "#777777", "width": 1.5}
+BASELINE_COLOUR = "#777777"  # a baseline's dashed line
 
 
 def smooth(values: Sequence[float], window: int = 5) -> list[float]:
@@ -52,13 +59,13 @@ def smooth(values: Sequence[float], window: int = 5) -> list[float]:
     return out
 
 
-def steps_axis(last_step: int, name: str, index: int) -> dict:
-    """The step axis of panel ``index``: from 0 to the first tick at or past ``last_step``, ticks a round number
-    of steps apart (1, 2 or 5 times a power of ten), at most 8 of them."""
+def steps_axis(last_step: int, name: str, index: int = 0) -> dict:
+    """The step axis of panel ``index`` (0 or 1): from 0 to the first tick at or past ``last_step``, ticks a round
+    number of steps apart (1, 2 or 5 times a power of ten), at most 8 of them."""
     power = 10 ** math.floor(math.log10(max(1.0, last_step / 8)))
     interval = next(power * m for m in (1, 2, 5, 10) if power * m * 8 >= last_step)
     return value_axis(
-        name=name, min=0, max=interval * math.ceil(last_step / interval), interval=interval, gridIndex=index, nameGap=25
+        title=name, range=[0, interval * math.ceil(last_step / interval)], dtick=interval, tick0=0, showgrid=True
     )
 
 
@@ -77,103 +84,92 @@ def training_curves(
 ) -> Chart:
     """Loss (left) and batch accuracy in percent (right) against the step, one colour per run (pre-trained,
     random): raw values faint, their running mean solid, so two runs compare on one chart. The legend names runs;
-    a run's curves share its name, so a click on it hides them all.
+    a run's curves share its legend group, so a click on its name hides them all.
 
     On the accuracy side, ``baselines`` (name -> held-out accuracy, such as the majority class) are dashed
     horizontal lines, and ``heldout`` (init -> held-out accuracy of a finished run) a diamond at the run's
     last step, named by the ``heldout_name`` template: "did fine-tuning beat the baselines?" at a glance.
 
-    Redrawn every second while a run trains: plain lists (at most a few thousand points), nothing to encode."""
-    curves, raw, names = [], [], []
+    Redrawn every second while a run trains: plain lists (at most a few thousand points), built in one go."""
+    curves, raw = [], []
     for init, name in run_names.items():
         steps = [h for h in history if h["init"] == init]
         if not steps:
             continue
-        names.append(name)
         x = [h["step"] for h in steps]
         colour = RUN_COLOURS.get(init, OTHER_RUN_COLOUR)
-        for index, metric, scale, digits in ((0, "loss", 1, 4), (1, "accuracy", 100, 2)):
+        for panel, metric, scale, digits in (("", "loss", 1, 4), ("2", "accuracy", 100, 2)):
             y = [scale * h[metric] for h in steps]
-            on_panel = {"name": name, "xAxisIndex": index, "yAxisIndex": index}
+            on_panel = {"name": plotly_text(name), "legendgroup": init, "xaxis": f"x{panel}", "yaxis": f"y{panel}"}
             raw.append(
                 on_panel
                 | {
-                    "type": "line",
-                    "data": list(zip(x, rounded(y, digits), strict=True)),
-                    "showSymbol": False,
-                    "silent": True,
-                    "tooltip": {"show": False},
-                    "lineStyle": {"color": LIGHT.get(colour, colour), "width": 1},
-                    "itemStyle": {"color": LIGHT.get(colour, colour)},
+                    "type": "scatter",
+                    "mode": "lines",
+                    "x": x,
+                    "y": [round(v, digits) for v in y],
+                    "line": {"color": LIGHT.get(colour, colour), "width": 1},
+                    "showlegend": False,
+                    "hoverinfo": "skip",
                 }
             )
-            unit = "%" if index else ""
+            unit = "%" if panel else ""
             curves.append(
                 on_panel
                 | {
-                    "type": "line",
-                    "data": list(zip(x, rounded(smooth(y, window), digits), strict=True)),
-                    "symbol": "circle",
-                    "symbolSize": 4,
-                    "lineStyle": {"color": colour, "width": 3},
-                    "itemStyle": {"color": colour},
-                    "tooltip": {"formatter": f"{{a}} · {step_title} {{@[0]}}: {{@[1]}}{unit}"},
-                    "z": 3,
+                    "type": "scatter",
+                    "mode": "lines+markers",
+                    "x": x,
+                    "y": [round(v, digits) for v in smooth(y, window)],
+                    "line": {"color": colour, "width": 3},
+                    "marker": {"size": 4, "color": colour},
+                    "showlegend": not panel,
+                    "hovertemplate": f"{plotly_text(name)} · {plotly_text(step_title)} %{{x}}: %{{y}}{unit}"
+                    "<extra></extra>",
                 }
             )
     marks = []
     for init, accuracy in (heldout or {}).items():
         last = max((h["step"] for h in history if h["init"] == init), default=0)
-        name = heldout_name.format(run=run_names.get(init, init))
-        names.append(name)
+        name = plotly_text(heldout_name.format(run=run_names.get(init, init)))
         marks.append(
             {
                 "type": "scatter",
+                "mode": "markers",
                 "name": name,
-                "xAxisIndex": 1,
-                "yAxisIndex": 1,
-                "data": [[last, round(100 * accuracy, 2)]],
-                "symbol": "diamond",
-                "symbolSize": 13,
-                "itemStyle": {"color": RUN_COLOURS.get(init, OTHER_RUN_COLOUR), "borderColor": "#FFFFFF"}
-                | {"borderWidth": 1},
-                "tooltip": {"formatter": "{a}: {@[1]}%"},
-                "z": 4,
+                "x": [last],
+                "y": [round(100 * accuracy, 2)],
+                "marker": {
+                    "symbol": "diamond",
+                    "size": 13,
+                    "color": RUN_COLOURS.get(init, OTHER_RUN_COLOUR),
+                    "line": {"color": "#FFFFFF", "width": 1},
+                },
+                "hovertemplate": f"{name}: %{{y}}%<extra></extra>",
+                "xaxis": "x2",
+                "yaxis": "y2",
             }
         )
     lines = [
-        {
-            "type": "line",
-            "name": name,
-            "xAxisIndex": 1,
-            "yAxisIndex": 1,
-            "data": [],
-            "markLine": {
-                "symbol": "none",
-                "silent": True,
-                "lineStyle": BASELINE_STYLE,
-                # On white, so that the curves crossing it leave it readable.
-                "label": {"position": "insideStartTop", "formatter": "{b}", "color": "#555555", "fontSize": 11}
-                | {"backgroundColor": "#FFFFFF", "padding": [1, 3]},
-                "data": [{"yAxis": round(100 * accuracy, 2), "name": f"{name} {accuracy:.0%}"}],
-            },
-        }
+        horizontal_line(round(100 * accuracy, 2), f"{name} {accuracy:.0%}", colour=BASELINE_COLOUR, panel="2")
         for name, accuracy in (baselines or {}).items()
     ]
     # The step axes span the whole run from the start, so a live chart grows across them instead of rescaling.
     last_step = max([h.get("total_steps", h["step"]) for h in history] + [1])
-    panels = side_by_side((loss_title, accuracy_title), legend_below=True)
-    option = base_option() | {
-        "title": panels["title"],
-        "grid": panels["grid"],
-        "xAxis": [steps_axis(last_step, step_title, index) for index in (0, 1)],
+    panels = side_by_side((loss_title, accuracy_title))
+    margin = {"t": 30, "l": left_margin(["0.25"]), "b": BOTTOM_ROOM + BOTTOM_TITLE_ROOM + LEGEND_ROOM}
+    layout = base_layout(390, margin, legend=legend_below(), showlegend=True)
+    layout |= {
+        "xaxis": panels["xaxis"] | steps_axis(last_step, step_title, 0),
+        "xaxis2": panels["xaxis2"] | steps_axis(last_step, step_title, 1),
         # Loss over its own range, so that its fall fills the panel; accuracy on the whole 0-100% scale.
-        "yAxis": [value_axis(gridIndex=0, scale=True), value_axis(gridIndex=1, percent=True, min=0, max=100)],
-        "legend": {"bottom": 0, "left": 0, "data": names},
-        # Each run's running mean first: its legend entry takes the first series of its name.
-        "series": curves + raw + marks + lines,
+        "yaxis": panels["yaxis"] | value_axis(),
+        "yaxis2": panels["yaxis2"] | value_axis(percent=True, range=[0, 100]),
+        "annotations": panels["annotations"] + [label for _, label in lines],
+        "shapes": [shape for shape, _ in lines],
     }
-    return Chart(option, 390, title)
+    # Each run's running mean first: its legend entry stands for the run.
+    return chart(curves + raw + marks, layout, title)
 
 
 def confusion_heatmap(
@@ -187,27 +183,35 @@ def confusion_heatmap(
 ) -> Chart:
     """Rows are the true labels, columns the predictions; colour is the row's share (in percent), the number in
     each cell the count."""
-    names = axis_labels(labels)
-    data = heatmap_data(100 * np.asarray(shares, dtype=np.float64), names, names, digits=1)
-    data = data.append_column("count", pa.array(np.asarray(counts, dtype=np.int64).ravel()))  # row by row, as the cells
-    upright = len(names) <= 5
-    option = base_option() | {
-        "dataset": {"source": data},
-        "grid": grid(top=10, right=70, bottom=8, left=8),
-        "xAxis": category_axis(names, name=predicted_title, nameGap=12)
-        | {"axisLabel": {"interval": 0, "rotate": 0 if upright else 45}, "splitArea": {"show": False}},
-        "yAxis": category_axis(names, name=true_title, inverse=True, nameGap=12) | {"splitArea": {"show": False}},
-        "visualMap": colour_bar(0, 100, SEQUENTIAL, text=["100%", "0%"], precision=0),
-        "series": [
-            {
-                "type": "heatmap",
-                "encode": {"x": "x", "y": "y", "value": "value"},
-                "label": {"show": True, "formatter": "{@count}", "fontSize": 13},
-                "tooltip": {"formatter": "{@y} → {@x}: {@count} ({@value}%)"},
-            }
-        ],
+    spec = heatmap_spec(
+        100 * np.asarray(shares, dtype=np.float64),
+        labels,
+        labels,
+        colorscale=SEQUENTIAL,
+        zmin=0,
+        zmax=100,
+        hover="%{y} → %{x}: %{text} (%{z:.1f}%)<extra></extra>",
+        height=max(270, 40 * len(labels) + 120),
+    )
+    [cells] = spec["data"]
+    cells |= {
+        "text": np.asarray(counts, dtype=np.int64),
+        "texttemplate": "%{text}",
+        "textfont": {"size": 13},
+        "colorbar": cells["colorbar"] | {"ticksuffix": "%"},
     }
-    return Chart(option, max(270, 40 * len(names) + 120), title)
+    layout = spec["layout"]
+    names = cells["y"]
+    upright = len(names) <= 5
+    layout["xaxis"] |= {"title": {"text": plotly_text(predicted_title)}, "tickangle": 0 if upright else -45}
+    layout["yaxis"] |= {"title": {"text": plotly_text(true_title)}}
+    layout["margin"] |= {
+        "l": left_margin(names, title=True),
+        "b": (BOTTOM_ROOM if upright else rotated_bottom_margin(names)) + BOTTOM_TITLE_ROOM,
+        "r": COLORBAR_ROOM,
+    }
+    layout["dragmode"] = False  # a few cells: nothing to zoom into
+    return chart([cells], layout, title)
 
 
 def tag_code(tag: str, special: bool) -> int:
@@ -249,20 +253,28 @@ UPRIGHT_LABELS_PX = 440
 
 
 def grouped_bars(
-    names: Sequence[str], groups: Sequence[tuple[str, Sequence[float], str]], *, digits: int, **axis
-) -> tuple[dict, list[dict]]:
-    """The category axis and the bar series of a grouped bar chart: one series per group (name, values in
-    percent, colour). The labels stand upright while a row of them fits (a sentence of Chinese characters does),
-    and are turned otherwise; past ``NUMBERED_AXIS_FROM`` they carry positions, and ECharts shows every n-th."""
+    names: Sequence[str], groups: Sequence[tuple[str, Sequence[float], str]], *, digits: int, title: str | None = None
+) -> tuple[dict, list[dict], int]:
+    """The category axis, the bar traces and the bottom margin of a grouped bar chart: one trace per group (name,
+    values in percent, colour). The labels (escaped) stand upright while a row of them fits (a sentence of Chinese
+    characters does), and are turned otherwise; past ``NUMBERED_AXIS_FROM`` they carry positions, and plotly
+    shows every n-th."""
     crowded = len(names) >= NUMBERED_AXIS_FROM
     upright = sum(text_px(name) + 12 for name in names) <= UPRIGHT_LABELS_PX
-    labels = {"interval": "auto" if crowded else 0, "rotate": 0 if upright else 45}
-    x = category_axis(names, **axis) | {"axisLabel": labels}
-    series = [
-        {"type": "bar", "name": name, "data": rounded(values, digits), "itemStyle": {"color": colour}}
+    x = category_axis(names, title=title, every=not crowded, tickangle=0 if upright else -45)
+    bars = [
+        {
+            "type": "bar",
+            "name": plotly_text(name),
+            "x": list(names),
+            "y": [round(float(v), digits) for v in values],
+            "marker": {"color": colour},
+            "hovertemplate": f"{plotly_text(name)} · %{{x}}: %{{y}}%<extra></extra>",
+        }
         for name, values, colour in groups
     ]
-    return x, series
+    bottom = (BOTTOM_ROOM if upright else rotated_bottom_margin(names)) + (BOTTOM_TITLE_ROOM if title else 0)
+    return x, bars, bottom
 
 
 def cls_attention_bars(
@@ -275,10 +287,10 @@ def cls_attention_bars(
     title: str | None = None,
 ) -> Chart:
     """Grouped bars over the tokens: how much [CLS] attends to each (in percent), before and after fine-tuning.
-    The tooltip names the token and both weights."""
+    The hover names the token and both weights."""
     if not len(tokens) == len(before) == len(after):
         raise ValueError(f"{len(tokens)} tokens but {len(before)} and {len(after)} attention weights")
-    x, series = grouped_bars(
+    x, bars, bottom = grouped_bars(
         axis_labels(tokens),
         [
             (before_name, [100 * float(v) for v in before], LIGHT[BLUE]),
@@ -286,20 +298,18 @@ def cls_attention_bars(
         ],
         digits=2,
     )
-    option = base_option() | {
-        "legend": {"top": 0, "left": 0},
-        "grid": grid(top=36, bottom=8, right=24),
-        "xAxis": x,
-        "yAxis": value_axis(percent=True, min=0),
-        "tooltip": {
-            "confine": True,
-            "trigger": "axis",
-            "axisPointer": {"type": "shadow"},
-            "formatter": "{b}<br/>{a0}: {c0}%<br/>{a1}: {c1}%",
-        },
-        "series": series,
-    }
-    return Chart(option, 370, title)
+    layout = base_layout(
+        370,
+        {"t": 36, "l": left_margin(["100%"]), "b": bottom, "r": 24},
+        barmode="group",
+        hovermode="x unified",
+        legend={"orientation": "h", "x": 0, "xanchor": "left", "y": 1, "yref": "container", "yanchor": "top"},
+        xaxis=x,
+        yaxis=value_axis(percent=True, rangemode="tozero"),
+    )
+    for bar in bars:
+        bar["hovertemplate"] = f"{bar['name']}: %{{y}}%<extra></extra>"
+    return chart(bars, layout, title)
 
 
 def layer_change_bars(
@@ -313,26 +323,27 @@ def layer_change_bars(
     """Bars per encoder part, bottom to top (one group per run): how far fine-tuning moved its weights,
     ``‖ΔW‖ / ‖W‖``, in percent. ``part_names`` label ``changes``' keys, in their order. A legend only to tell
     several runs apart."""
-    x, series = grouped_bars(
-        list(part_names),
+    x, bars, bottom = grouped_bars(
+        [plotly_text(name) for name in part_names],
         [
             (run_names[run], [100 * float(v) for v in values.values()], RUN_COLOURS.get(run, BLUE))
             for run, values in changes.items()
         ],
         digits=3,
     )
-    several = len(series) > 1
-    top = 10 + (28 if several else 0)
-    option = base_option() | {
-        "grid": grid(top=top, bottom=8, left=8, right=24),
-        "xAxis": x,
-        "yAxis": value_axis(name=axis_title, percent=True, min=0, nameGap=12),
-        "tooltip": {"confine": True, "trigger": "item", "formatter": "{a} · {b}: {c}%"},
-        "series": series,
-    }
+    several = len(bars) > 1
+    layout = base_layout(
+        310 + (LEGEND_ROOM if several else 0),
+        {"t": 10 + (LEGEND_ROOM if several else 0), "l": left_margin(["10%"]) + AXIS_TITLE_ROOM, "b": bottom, "r": 24},
+        barmode="group",
+        showlegend=several,
+        xaxis=x,
+        yaxis=value_axis(title=axis_title, percent=True, rangemode="tozero"),
+    )
     if several:
-        option["legend"] = {"top": top - 30, "left": 0}
-    return Chart(option, 310 + (28 if several else 0), title)
+        layout["legend"] = {"orientation": "h", "x": 0, "xanchor": "left", "y": 1, "yref": "container"}
+        layout["legend"]["yanchor"] = "top"
+    return chart(bars, layout, title)
 
 
 def confusion_summary(counts: Sequence[Sequence[int]], labels: Sequence[str], template: str, none: str) -> str:

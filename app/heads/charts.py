@@ -2,7 +2,7 @@
 four views of one token side by side.
 
 Pure builders: arrays and already translated strings in, a ``Chart`` out. The importance grid is a widget: a click
-on a cell selects it, and ``clicked_heads`` reads which heads the selection names.
+on a cell selects the point over it, and ``clicked_heads`` reads which heads plotly's selection names.
 """
 
 from __future__ import annotations
@@ -10,22 +10,27 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 import numpy as np
-import pyarrow as pa
 
-from app.attention.charts import layer_head_axes, layer_head_cells
+from app.attention.charts import layer_head_axes
 from app.core.charts import (
+    AXIS_TITLE_ROOM,
+    BOTTOM_ROOM,
+    BOTTOM_TITLE_ROOM,
+    COLORBAR_ROOM,
     LEGEND_ROOM,
     SUMMARY_JOIN,
     Chart,
-    axis_labels,
-    base_option,
+    base_layout,
     category_axis,
+    chart,
     colour_bar,
-    grid,
-    heatmap_data,
+    heatmap_spec,
+    left_margin,
+    legend_below,
     legend_entries,
     line,
-    rounded,
+    plotly_text,
+    scale,
     unique_labels,
     value_axis,
 )
@@ -47,24 +52,26 @@ def layer_profile(
 ) -> Chart:
     """One line per feature: its average share (in percent) over the heads of each layer."""
     n_layers = max((len(values) for values in means.values()), default=1)
-    series = [
+    data = [
         line(
             names[key],
-            zip(range(len(values)), rounded([100 * float(v) for v in values], 2), strict=True),
+            range(len(values)),
+            [round(100 * float(v), 2) for v in values],
             FEATURE_COLOURS.get(key),
-            f"{{a}} · {axis[0]} {{@[0]}}: {{@[1]}}%",
+            f"{plotly_text(names[key])} · {plotly_text(axis[0])} %{{x}}: %{{y}}%<extra></extra>",
         )
         for key, values in means.items()
     ]
-    option = base_option() | {
+    layout = base_layout(
+        350 + LEGEND_ROOM,
         # Five names: room for the legend's second line on a narrow screen.
-        "grid": grid(top=18, right=16, bottom=2 * LEGEND_ROOM + 8, left=8),
-        "xAxis": layer_axis(n_layers, axis[0]),
-        "yAxis": value_axis(name=axis[1], percent=True, min=0, max=100, nameGap=12),
-        "legend": {"bottom": 0, "left": 0},
-        "series": series,
-    }
-    return Chart(option, 350 + LEGEND_ROOM, title)
+        {"t": 18, "l": left_margin(["100%"], title=True), "b": BOTTOM_ROOM + BOTTOM_TITLE_ROOM + 2 * LEGEND_ROOM},
+        legend=legend_below(),
+        showlegend=True,
+        xaxis=layer_axis(n_layers, axis[0]),
+        yaxis=value_axis(title=axis[1], percent=True, range=[0, 100]),
+    )
+    return chart(data, layout, title)
 
 
 # Thumbnails: every head's map is a tile of one heatmap, two cells of empty margin around it; a tile's frame is
@@ -73,37 +80,30 @@ TILE_MARGIN = 2
 THUMBNAIL_ROW = 64  # pixels per layer: a tile about as tall as it is wide on a 1400 px screen
 
 
-def thumbnail_cells(maps: np.ndarray) -> pa.Table:
-    """Every head's map (L, nh, t, t) as the cells of one heatmap, in whole percent of the head's own largest
-    weight (so that sharp and broad heads both show): columns x and y (positions on the tiled canvas) and value.
-    The tiles' cells only, not their margins: 144 heads of 24 tokens are 83,000 cells, sent as Arrow in small
-    integers."""
+def thumbnail_canvas(maps: np.ndarray) -> np.ndarray:
+    """Every head's map (L, nh, t, t) as the tiles of one picture, in whole percent of the head's own largest
+    weight (so that sharp and broad heads both show), NaN (nothing drawn) in the margins between tiles: float32,
+    144 heads of 24 tokens are 0.4 MB."""
     L, nh, t, _ = maps.shape
     pitch = t + 2 * TILE_MARGIN
     peaks = maps.max(axis=(2, 3), keepdims=True)
     scaled = np.round(100 * maps / np.where(peaks > 0, peaks, 1.0))
-    layer, head, row, column = np.indices(maps.shape).reshape(4, -1)
-    return pa.table(
-        {
-            "x": (head * pitch + TILE_MARGIN + column).astype(np.int16),
-            "y": (layer * pitch + TILE_MARGIN + row).astype(np.int16),
-            "value": scaled.ravel().astype(np.uint8),
-        }
-    )
+    canvas = np.full((L, pitch, nh, pitch), np.nan, dtype=np.float32)
+    canvas[:, TILE_MARGIN : TILE_MARGIN + t, :, TILE_MARGIN : TILE_MARGIN + t] = scaled.transpose(0, 2, 1, 3)
+    return canvas.reshape(L * pitch, nh * pitch)
 
 
-def tile_frame(layer: int, head: int, pitch: int, colour: str, name: str) -> list[dict]:
-    """A ``markArea`` around one tile, its edge through the middle of the margin cells next to the tile."""
+def tile_frame(layer: int, head: int, pitch: int, colour: str) -> dict:
+    """A rectangle around one tile, its edge through the middle of the margin cells next to the tile."""
     first, last = TILE_MARGIN - 1, pitch - TILE_MARGIN  # the margin cells either side of the tile
-    return [
-        {
-            "name": name,
-            "xAxis": head * pitch + first,
-            "yAxis": layer * pitch + first,
-            "itemStyle": {"borderColor": colour},
-        },
-        {"xAxis": head * pitch + last, "yAxis": layer * pitch + last},
-    ]
+    return {
+        "type": "rect",
+        "x0": head * pitch + first,
+        "x1": head * pitch + last,
+        "y0": layer * pitch + first,
+        "y1": layer * pitch + last,
+        "line": {"color": colour, "width": 3},
+    }
 
 
 def thumbnails(
@@ -111,61 +111,71 @@ def thumbnails(
 ) -> Chart:
     """Every head's map of one input as a small picture in a layer x head grid, framed in its pattern's colour.
 
-    ``maps`` (L, nh, t, t). The pictures are tiles of one heatmap (``thumbnail_cells``), so 144 heads stay one
-    series; each is scaled to its own maximum. A tile's tooltip names its head and pattern. Two more axes,
-    without series, number the layers and heads under the tiles' middles."""
+    ``maps`` (L, nh, t, t). The pictures are tiles of one heatmap (``thumbnail_canvas``), so 144 heads stay one
+    trace, and the frames one list of shapes; each picture is scaled to its own maximum. An invisible point at
+    each tile's middle hovers its head's name and pattern; the axes number the layers and heads there."""
     L, nh, t, _ = maps.shape
     pitch = t + 2 * TILE_MARGIN
-    frames = [
-        tile_frame(
-            layer,
-            head,
-            pitch,
-            PATTERN_COLOURS[str(patterns[layer, head])],
-            f"{axis[0]} {layer} · {axis[1]} {head}: {pattern_names[str(patterns[layer, head])]}",
-        )
-        for layer in range(L)
-        for head in range(nh)
-    ]
-    legend = [(pattern_names[kind], colour) for kind, colour in PATTERN_COLOURS.items()]
-    canvas = {"axisLabel": {"show": False}, "axisTick": {"show": False}, "axisLine": {"show": False}}
-    numbered = {"axisTick": {"show": False}, "axisLine": {"show": False}, "splitArea": {"show": False}}
-    option = base_option() | {
-        "dataset": {"source": thumbnail_cells(maps)},
-        "grid": grid(top=10, right=8, bottom=2 * LEGEND_ROOM + 8, left=8),
-        "xAxis": [
-            category_axis([str(x) for x in range(nh * pitch)]) | canvas,
-            category_axis([str(h) for h in range(nh)], name=axis[1], nameGap=24, position="bottom") | numbered,
-        ],
-        "yAxis": [
-            category_axis([str(y) for y in range(L * pitch)], inverse=True) | canvas,
-            category_axis([str(layer) for layer in range(L)], name=axis[0], nameGap=24, inverse=True, position="left")
-            | numbered,
-        ],
-        "visualMap": colour_bar(0, 100, SEQUENTIAL, show=False, seriesIndex=0),
-        "series": [
-            {
-                "type": "heatmap",
-                "encode": {"x": "x", "y": "y", "value": "value"},
-                "progressive": 0,  # drawn at once, not 400 cells a frame
-                "silent": True,  # the frames over it answer the pointer, with their head's name
-            },
-            {  # no points: the frames, over the tiles
-                "type": "scatter",
-                "data": [],
-                "markArea": {
-                    "label": {"show": False},
-                    "itemStyle": {"color": "rgba(0, 0, 0, 0)", "borderWidth": 3},
-                    "emphasis": {"label": {"show": False}},
-                    "tooltip": {"formatter": "{b}"},
-                    "data": frames,
-                },
-            },
-            *legend_entries(legend),
-        ],
-        "legend": {"bottom": 0, "left": 0, "data": [name for name, _ in legend]},
+    kinds = [[str(patterns[layer, head]) for head in range(nh)] for layer in range(L)]
+    pictures = {
+        "type": "heatmap",
+        "z": thumbnail_canvas(maps),
+        "colorscale": scale(SEQUENTIAL),
+        "zmin": 0,
+        "zmax": 100,
+        "showscale": False,
+        "hoverinfo": "skip",
     }
-    return Chart(option, 10 + THUMBNAIL_ROW * L + 2 * LEGEND_ROOM + 40, title)
+    middles = np.arange(L * nh)
+    names = {
+        "type": "scatter",
+        "mode": "markers",
+        "x": (middles % nh) * pitch + (pitch - 1) / 2,
+        "y": (middles // nh) * pitch + (pitch - 1) / 2,
+        "hovertext": [
+            plotly_text(f"{axis[0]} {layer} · {axis[1]} {head}: {pattern_names[kinds[layer][head]]}")
+            for layer in range(L)
+            for head in range(nh)
+        ],
+        "hoverinfo": "text",
+        "marker": {"size": 24, "opacity": 0},
+        "showlegend": False,
+    }
+    legend = [(pattern_names[kind], colour) for kind, colour in PATTERN_COLOURS.items()]
+    centres = [i * pitch + (pitch - 1) / 2 for i in range(max(L, nh))]
+    numbered = {"showgrid": False, "zeroline": False, "ticks": ""}
+    layout = base_layout(
+        10 + THUMBNAIL_ROW * L + BOTTOM_ROOM + BOTTOM_TITLE_ROOM + 2 * LEGEND_ROOM,
+        {
+            "l": left_margin([str(L - 1)], title=True),
+            "b": BOTTOM_ROOM + BOTTOM_TITLE_ROOM + 2 * LEGEND_ROOM,  # the legend may take two lines
+        },
+        legend=legend_below(),
+        showlegend=True,
+        hoverdistance=THUMBNAIL_ROW // 2,
+        shapes=[
+            tile_frame(layer, head, pitch, PATTERN_COLOURS[kinds[layer][head]])
+            for layer in range(L)
+            for head in range(nh)
+        ],
+        xaxis=numbered
+        | {
+            "title": {"text": plotly_text(axis[1])},
+            "range": [-0.5, nh * pitch - 0.5],
+            "tickvals": centres[:nh],
+            "ticktext": [str(h) for h in range(nh)],
+        },
+        yaxis=numbered
+        | {
+            "title": {"text": plotly_text(axis[0])},
+            "range": [L * pitch - 0.5, -0.5],
+            "tickvals": centres[:L],
+            "ticktext": [str(layer) for layer in range(L)],
+        },
+        plot_bgcolor="#FFFFFF",
+    )
+    squares = legend_entries(legend, symbol="square-open", line={"width": 3})
+    return chart([pictures, names, *squares], layout, title)
 
 
 def pattern_counts(
@@ -173,30 +183,32 @@ def pattern_counts(
 ) -> Chart:
     """Stacked bars: how many heads of each layer have each pattern type."""
     n_layers = max((len(per_layer) for per_layer in counts.values()), default=1)
-    series = [
+    data = [
         {
             "type": "bar",
-            "name": names[kind],
-            "stack": "heads",
-            "data": [int(n) for n in per_layer],
-            "itemStyle": {"color": PATTERN_COLOURS[kind]},
-            "tooltip": {"formatter": f"{{a}} · {axis[0]} {{b}}: {{c}}"},
+            "name": plotly_text(names[kind]),
+            "x": list(range(len(per_layer))),
+            "y": [int(n) for n in per_layer],
+            "marker": {"color": PATTERN_COLOURS[kind]},
+            "hovertemplate": f"{plotly_text(names[kind])} · {plotly_text(axis[0])} %{{x}}: %{{y}}<extra></extra>",
         }
         for kind, per_layer in counts.items()
     ]
-    option = base_option() | {
-        "grid": grid(top=18, right=16, bottom=2 * LEGEND_ROOM + 8, left=8),  # the legend may take two lines
-        "xAxis": category_axis([str(layer) for layer in range(n_layers)], name=axis[0], nameGap=24),
-        "yAxis": value_axis(name=axis[1], minInterval=1, nameGap=12),
-        "legend": {"bottom": 0, "left": 0},
-        "series": series,
-    }
-    return Chart(option, 350 + LEGEND_ROOM, title)
+    layout = base_layout(
+        350 + LEGEND_ROOM,
+        # The legend may take two lines.
+        {"t": 18, "l": left_margin(["12"], title=True), "b": BOTTOM_ROOM + BOTTOM_TITLE_ROOM + 2 * LEGEND_ROOM},
+        barmode="stack",
+        legend=legend_below(),
+        showlegend=True,
+        xaxis=layer_axis(n_layers, axis[0], padded=True),
+        yaxis=value_axis(title=axis[1], rangemode="tozero", tickformat="d"),
+    )
+    return chart(data, layout, title)
 
 
-# A cross over a removed head's cell: white edged in black, visible on the darkest and the lightest colour.
-CROSS = "path://M2,0L5,3L8,0L10,2L7,5L10,8L8,10L5,7L2,10L0,8L3,5L0,2Z"
 HEAD_ROW = 40  # pixels per layer of the importance grid: cells big enough to click
+REMOVED_SIZE = 14  # a removed head's cross
 
 
 def head_grid(
@@ -210,58 +222,95 @@ def head_grid(
 ) -> Chart:
     """A layer x head grid of cells coloured by ``values`` (importance); removed heads are crossed.
 
-    A widget: its cells are selectable (``selectedMode``), and ``clicked_heads`` turns a selection back into
-    heads. The crosses let clicks through to the cells under them."""
+    A widget: plotly selects points, not heatmap cells, so an invisible point stands on each cell (trace 1, layer
+    by layer), and a click selects it (``clickmode`` event+select); ``clicked_heads`` turns a selection back
+    into heads. The crosses take no hover, so a click goes to the point under them."""
     values = np.asarray(values, dtype=np.float64)
     n_layers, n_heads = values.shape
     x, y = layer_head_axes(n_layers, n_heads, axis)
     highest = float(values.max(initial=0.0)) or 1.0  # an importance is at least 0: the scale starts there
-    series = [
-        {
-            "type": "heatmap",
-            "name": value_name,
-            "data": layer_head_cells(values, digits=3),
-            "selectedMode": "single",
-            "itemStyle": {"borderColor": "#FFFFFF", "borderWidth": 1},
-            "emphasis": {"itemStyle": {"borderColor": "#000000", "borderWidth": 2}},
-            "select": {"itemStyle": {"borderColor": VERMILLION, "borderWidth": 3}},
-            "tooltip": {"formatter": f"{axis[0]} {{@[1]}}, {axis[1]} {{@[0]}} · {{a}}: {{@[2]}}"},
-        }
-    ]
+    name = plotly_text(value_name)
+    cells = {
+        "type": "heatmap",
+        "z": values,
+        "x": list(range(n_heads)),
+        "y": list(range(n_layers)),
+        "zmin": 0.0,
+        "zmax": highest,
+        "xgap": 1,
+        "ygap": 1,
+        "hoverinfo": "skip",
+    } | colour_bar(SEQUENTIAL_SECOND, title={"text": name, "side": "right"})
+    layers, heads = np.divmod(np.arange(n_layers * n_heads), n_heads)
+    targets = {
+        "type": "scatter",
+        "mode": "markers",
+        "name": name,
+        "x": heads,
+        "y": layers,
+        "customdata": values.ravel(),
+        "hovertemplate": f"{plotly_text(axis[0])} %{{y}}, {plotly_text(axis[1])} %{{x}} · {name}: "
+        "%{customdata:.3f}<extra></extra>",
+        "marker": {"symbol": "square", "size": HEAD_ROW - 8, "opacity": 0},
+        "selected": {"marker": {"opacity": 0}},
+        "unselected": {"marker": {"opacity": 0}},
+        "showlegend": False,
+    }
+    data = [cells, targets]
     if removed:
-        series.append(
+        data.append(
             {
                 "type": "scatter",
-                "name": removed_name,
-                "data": [[head, layer] for layer, head in removed],
-                "symbol": CROSS,
-                "symbolSize": 14,
-                "itemStyle": {"color": "#FFFFFF", "borderColor": "#000000", "borderWidth": 1.5},
-                "silent": True,
-                "z": 3,
+                "mode": "markers",
+                "name": plotly_text(removed_name),
+                "x": [head for _, head in removed],
+                "y": [layer for layer, _ in removed],
+                "marker": {
+                    "symbol": "x",
+                    "size": REMOVED_SIZE,
+                    "color": "#FFFFFF",
+                    "line": {"color": "#000000", "width": 1.5},
+                },
+                "hoverinfo": "skip",
+                "showlegend": True,
             }
         )
-    option = base_option() | {
-        "grid": grid(top=10, right=90, bottom=LEGEND_ROOM if removed else 8, left=8),
-        "xAxis": x,
-        "yAxis": y,
-        "visualMap": colour_bar(0.0, highest, SEQUENTIAL_SECOND, seriesIndex=0, dimension=2, precision=3),
-        "series": series,
+    margin = {
+        "l": 40 + AXIS_TITLE_ROOM,
+        "r": COLORBAR_ROOM + 30,  # the colour bar's title beside its numbers
+        "b": BOTTOM_ROOM + BOTTOM_TITLE_ROOM + (LEGEND_ROOM if removed else 0),
     }
-    if removed:
-        option["legend"] = {"bottom": 0, "left": 0, "data": [removed_name]}
-    return Chart(option, 80 + HEAD_ROW * n_layers + (32 if removed else 0), title)
+    layout = base_layout(
+        80 + HEAD_ROW * n_layers + (LEGEND_ROOM if removed else 0),
+        margin,
+        clickmode="event+select",
+        hoverdistance=-1,  # a click anywhere in a cell picks its point, however wide the cell
+        showlegend=bool(removed),
+        legend=legend_below(),
+        xaxis=x,
+        yaxis=y,
+        plot_bgcolor="#FFFFFF",
+    )
+    return chart(data, layout, title)
 
 
 def clicked_heads(selection: Mapping, n_heads: int) -> list[tuple[int, int]]:
-    """The heads (layer, head) a selection of ``head_grid`` names (``st.echarts_chart``'s selection state): its
-    cells are numbered layer by layer, as ``layer_head_cells`` lists them."""
-    return [
-        divmod(int(index), n_heads)
-        for group in selection.get("selected", ())
-        if group.get("series_index") == 0
-        for index in group.get("data_indices", ())
-    ]
+    """The heads (layer, head) a selection of ``head_grid`` names (``st.plotly_chart``'s selection state): each
+    point's x (head) and y (layer), or where a point lacks them, its index in trace 1, whose points stand on
+    the cells layer by layer. Each head once, in the order clicked."""
+    found: list[tuple[int, int]] = []
+    for point in selection.get("points", ()):
+        if point.get("x") is not None and point.get("y") is not None:
+            head = (int(round(float(point["y"]))), int(round(float(point["x"]))))
+        elif point.get("curve_number", 1) == 1 and point.get("point_index") is not None:
+            head = divmod(int(point["point_index"]), n_heads)
+        else:
+            continue
+        if head not in found:
+            found.append(head)
+    if not found and not selection.get("points"):  # only the indices: the points of trace 1
+        found = [divmod(int(index), n_heads) for index in selection.get("point_indices", ())]
+    return found
 
 
 def pruning_curve(
@@ -275,24 +324,26 @@ def pruning_curve(
 ) -> Chart:
     """Top-1 accuracy (in percent) against the share of heads removed, least important first and in random
     orders."""
-    removed = rounded([100 * float(f) for f in fractions], 2)
-    series = [
+    removed = [round(100 * float(f), 2) for f in fractions]
+    data = [
         line(
             name,
-            zip(removed, rounded([100 * float(v) for v in values], 2), strict=True),
+            removed,
+            [round(100 * float(v), 2) for v in values],
             colour,
-            "{a} · {@[0]}%: {@[1]}%",
+            f"{plotly_text(name)} · %{{x}}%: %{{y}}%<extra></extra>",
         )
         for values, name, colour in ((by_importance, names[0], VERMILLION), (random_mean, names[1], BLUE))
     ]
-    option = base_option() | {
-        "grid": grid(top=18, right=24, bottom=LEGEND_ROOM + 8, left=8),
-        "xAxis": value_axis(name=axis[0], percent=True, min=0, max=100, nameGap=24),
-        "yAxis": value_axis(name=axis[1], percent=True, min=0, nameGap=12),
-        "legend": {"bottom": 0, "left": 0},
-        "series": series,
-    }
-    return Chart(option, 390, title)
+    layout = base_layout(
+        390,
+        {"t": 18, "r": 24, "l": left_margin(["100%"], title=True), "b": BOTTOM_ROOM + BOTTOM_TITLE_ROOM + LEGEND_ROOM},
+        legend=legend_below(),
+        showlegend=True,
+        xaxis=value_axis(title=axis[0], percent=True, range=[0, 100]),
+        yaxis=value_axis(title=axis[1], percent=True, rangemode="tozero"),
+    )
+    return chart(data, layout, title)
 
 
 def significant(values: Sequence[float], digits: int = 4) -> list[float]:
@@ -307,26 +358,34 @@ BAR_PAIR_PX = 44  # a candidate's two bars and the gap to the next
 def compared_bars(rows: Sequence[tuple[str, float, float]], names: tuple[str, str], *, title: str) -> Chart:
     """Each candidate token's probability (in percent) with every head and with the chosen heads removed, side by
     side, the full model's likeliest at the top."""
-    series = [
-        {
-            "type": "bar",
-            "name": name,
-            "data": significant([100 * float(row[1 + index]) for row in rows]),
-            "itemStyle": {"color": colour},
-            "label": {"show": True, "position": "right", "formatter": "{c}%"},
-            "barMaxWidth": 18,
-            "tooltip": {"formatter": "{a} · {b}: {c}%"},
-        }
-        for index, (name, colour) in enumerate(zip(names, (BLUE, VERMILLION), strict=True))
-    ]
-    option = base_option() | {
-        "grid": grid(top=10, right=56, bottom=LEGEND_ROOM + 8),
-        "xAxis": value_axis(percent=True, min=0),
-        "yAxis": category_axis(unique_labels([token for token, _, _ in rows]), inverse=True),
-        "legend": {"bottom": 0, "left": 0},
-        "series": series,
-    }
-    return Chart(option, 10 + 30 + BAR_PAIR_PX * len(rows) + LEGEND_ROOM + 8, title)
+    tokens = unique_labels([token for token, _, _ in rows])
+    data = []
+    for index, (name, colour) in enumerate(zip(names, (BLUE, VERMILLION), strict=True)):
+        percents = significant([100 * float(row[1 + index]) for row in rows])
+        data.append(
+            {
+                "type": "bar",
+                "orientation": "h",
+                "name": plotly_text(name),
+                "x": percents,
+                "y": tokens,
+                "marker": {"color": colour},
+                "text": [f"{p:g}%" for p in percents],
+                "textposition": "outside",
+                "cliponaxis": False,
+                "hovertemplate": f"{plotly_text(name)} · %{{y}}: %{{x}}%<extra></extra>",
+            }
+        )
+    layout = base_layout(
+        10 + BOTTOM_ROOM + BAR_PAIR_PX * len(rows) + LEGEND_ROOM,
+        {"l": left_margin(tokens), "r": 64, "b": BOTTOM_ROOM + LEGEND_ROOM},
+        barmode="group",
+        legend=legend_below(traceorder="normal"),
+        showlegend=True,
+        yaxis=category_axis(tokens, autorange="reversed"),
+        xaxis=value_axis(percent=True, rangemode="tozero"),
+    )
+    return chart(data, layout, title)
 
 
 MAX_LABELLED_TOKENS = 24  # past this, a cell is too narrow for its percentage
@@ -336,33 +395,26 @@ def token_views(
     tokens: Sequence[str], rows: Mapping[str, np.ndarray], names: Mapping[str, str], *, title: str
 ) -> Chart:
     """The views of one token as rows of one heatmap over the same tokens, in percent, each row summing to 100;
-    each cell writes its whole percentage while they fit."""
+    each cell writes its whole percentage while they fit (plotly picks black or white for each)."""
     keys = list(rows)
     shares = 100 * np.stack([np.asarray(rows[k], dtype=np.float64) for k in keys])
-    x, y = axis_labels(tokens), [names[k] for k in keys]
-    data = heatmap_data(shares, x, y, digits=2)
-    data = data.append_column("whole", pa.array(np.round(shares).astype(np.int64).ravel()))  # row by row, as the cells
-    labelled = len(tokens) <= MAX_LABELLED_TOKENS
     highest = float(shares.max(initial=0.0)) or 100.0
-    option = base_option() | {
-        "dataset": {"source": data},
-        "grid": grid(top=10, right=70, bottom=10),
-        "xAxis": category_axis(x) | {"axisLabel": {"interval": 0, "rotate": 45}, "splitArea": {"show": False}},
-        "yAxis": category_axis(y, inverse=True) | {"splitArea": {"show": False}},
-        "visualMap": colour_bar(0, highest, SEQUENTIAL, precision=1, text=[f"{highest:.3g}%", "0%"]),
-        "series": [
-            {
-                "type": "heatmap",
-                "encode": {"x": "x", "y": "y", "value": "value"},
-                # Black on a pale box: it reads on every colour of the scale.
-                "label": {"show": labelled, "formatter": "{@whole}%", "fontSize": 11, "color": "#000000"}
-                | {"backgroundColor": "rgba(255, 255, 255, 0.7)", "padding": [1, 3], "borderRadius": 3},
-                "labelLayout": {"hideOverlap": True},
-                "tooltip": {"formatter": "{@y} → {@x}: {@value}%"},
-            }
-        ],
-    }
-    return Chart(option, 120 + 56 * len(keys), title)
+    spec = heatmap_spec(
+        shares,
+        list(tokens),
+        [names[k] for k in keys],
+        colorscale=SEQUENTIAL,
+        zmin=0,
+        zmax=highest,
+        hover="%{y} → %{x}: %{z:.2f}%<extra></extra>",
+        height=120 + 56 * len(keys),
+    )
+    [cells] = spec["data"]
+    cells["colorbar"] |= {"ticksuffix": "%"}
+    if len(tokens) <= MAX_LABELLED_TOKENS:
+        cells |= {"text": np.round(shares).astype(np.int64), "texttemplate": "%{text}%", "textfont": {"size": 11}}
+    spec["layout"]["dragmode"] = False  # four rows: nothing to zoom into
+    return chart([cells], spec["layout"], title)
 
 
 def profile_summary(means: dict[str, Sequence[float]], names: dict[str, str], template: str) -> str:

@@ -89,6 +89,7 @@ def render(context: PageContext) -> None:
             key=chart_key,
             summary=charts.importance_summary(stats.importance, t("heads.summary_importance")),
             on_select=lambda: toggle_clicked(chart_key),
+            selection_mode="points",
         )
         all_names = [lab.head_name((layer, head)) for layer in range(n_layers) for head in range(n_heads)]
         st.multiselect(t("heads.removed_select"), all_names, **keep("heads_off"))

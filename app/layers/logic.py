@@ -13,11 +13,12 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 
+import numpy as np
 import streamlit as st
 
 from app.core.models import get_model
 from app.core.result_cache import CACHE_TTL
-from model.analysis import data, lab
+from model.analysis import data, features, lab
 
 DEFAULT_TASK = {"en": "pos-en", "zh": "pos-zh"}
 DEFAULT_WORD = {language: words[0] for language, words in lab.DEFAULT_WORDS.items()}
@@ -63,6 +64,42 @@ def word_contexts(word: str, contexts: int) -> data.WordContexts:
 @st.cache_data(max_entries=32, ttl=CACHE_TTL, show_spinner=False)
 def word_vectors(spec: str, word: str, contexts: int, init: str) -> lab.WordVectors:
     return lab.word_vectors(get_model(spec), word_contexts(word, contexts), init)
+
+
+@st.cache_data(max_entries=16, ttl=CACHE_TTL, show_spinner=False)
+def word_layer_vectors(spec: str, word: str, contexts: int, init: str) -> np.ndarray:
+    """The word's vector in each of its contexts at every layer, (L + 1, K, H): the same vectors, in the same
+    order, as ``word_vectors`` projects (``lab.word_vectors`` keeps only their 2-D projections)."""
+    bundle = get_model(spec)
+    found = word_contexts(word, contexts)
+    encoder = features.encoder_for(bundle, init, 0)  # lab.word_vectors' seed
+    words = [s.words for s in found.sentences]
+    return features.extract(encoder, bundle.tokenizer, words, positions=list(found.positions)).vectors
+
+
+def pca_3d(vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Vectors (K, H) on their first three principal components (numpy's SVD of the centred vectors), (K, 3), and
+    the share of the variance each explains, (3,); zeros where there are fewer components. A component's sign is
+    fixed so that its largest loading is positive (as ``geometry.pca_2d`` does), so the view does not flip."""
+    vectors = np.asarray(vectors, dtype=np.float64)
+    centred = vectors - vectors.mean(axis=0, keepdims=True)
+    _, s, vt = np.linalg.svd(centred, full_matrices=False)
+    components = vt[:3]
+    signs = np.sign(components[np.arange(len(components)), np.abs(components).argmax(axis=1)])
+    components = components * np.where(signs == 0, 1.0, signs)[:, None]
+    coords = np.zeros((len(vectors), 3), np.float32)
+    coords[:, : len(components)] = centred @ components.T
+    explained = np.zeros(3, np.float32)
+    total = float((s**2).sum())
+    if total > 0:
+        explained[: len(components)] = s[:3] ** 2 / total
+    return coords, explained
+
+
+@st.cache_data(max_entries=32, ttl=CACHE_TTL, show_spinner=False)
+def word_pca_3d(spec: str, word: str, contexts: int, init: str, layer: int) -> tuple[np.ndarray, np.ndarray]:
+    """``pca_3d`` of the word's vectors at ``layer``, for the layers page's 3-D view."""
+    return pca_3d(word_layer_vectors(spec, word, contexts, init)[layer])
 
 
 @st.cache_data(max_entries=16, ttl=CACHE_TTL, show_spinner=False)

@@ -255,6 +255,29 @@ def render(context: PageContext) -> None:
                 ),
             )
             st.caption(t("layers.projection_note"))
+            last = chosen.coords.shape[0] - 1
+            layer = st.slider(t("layers.projection_3d_layer"), 0, last, last, key="layers_projection_3d_layer")
+            coords, explained = lab.word_pca_3d(spec, word, n_contexts, shown, layer)
+            plot(
+                charts.pca_3d(
+                    coords,
+                    chosen.labels,
+                    chosen.texts,
+                    explained=explained,
+                    axis_title=t("layers.axis_pc"),
+                    other_label=t("layers.other_label"),
+                    title=t("layers.projection_3d_title", word=word, layer=layer),
+                ),
+                key="layers_projection_3d",
+                summary=charts.pca_3d_summary(
+                    coords,
+                    explained,
+                    chosen.labels,
+                    layer,
+                    t("layers.summary_projection_3d"),
+                    t("layers.summary_projection_3d_single"),
+                ),
+            )
             header, rows = lab.projection_rows(
                 chosen, t("layers.col_sentence"), t("layers.col_label"), t("layers.col_pc")
             )

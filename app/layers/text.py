@@ -205,6 +205,21 @@ TEXT = {
         "en": "The first component explains most at layer {layer}: {share:.0%}.",
         "zh": "第一主成分在第 {layer} 层解释的方差最多：{share:.0%}。",
     },
+    "projection_3d_layer": {"en": "Layer of the 3-D view", "zh": "三维视图的层"},
+    "projection_3d_title": {
+        "en": "“{word}” at layer {layer}: its first three principal components (drag to turn)",
+        "zh": "「{word}」在第 {layer} 层：前三个主成分（拖动可旋转）",
+    },
+    "axis_pc": {"en": "PC{k} ({share:.0%})", "zh": "PC{k}（{share:.0%}）"},
+    "summary_projection_3d": {
+        "en": "At layer {layer} the three components explain {share:.0%} of the variance; {agreement:.0%} of the "
+        "vectors have a nearest neighbour in this view with their label.",
+        "zh": "第 {layer} 层的三个主成分解释了 {share:.0%} 的方差；此视图中 {agreement:.0%} 的向量最近邻与自己标注相同。",
+    },
+    "summary_projection_3d_single": {
+        "en": "At layer {layer} the three components explain {share:.0%} of the variance.",
+        "zh": "第 {layer} 层的三个主成分解释了 {share:.0%} 的方差。",
+    },
     "summary_geometry": {
         "en": "{series}: {first:.2f} at layer 0, {last:.2f} at layer {layer}",
         "zh": "{series}：第 0 层 {first:.2f}，第 {layer} 层 {last:.2f}",

@@ -1,17 +1,29 @@
 """Figures of the MLM masking page: one draw as a strip of token boxes, and the shares converging over many.
 
 The strip is HTML (``app.core.markup``): boxes wrap to the screen like text, and everything the reader typed is
-escaped there. The convergence chart is an ECharts ``Chart``, which draws text as text.
+escaped there. The convergence chart is a plotly ``Chart``, its names escaped for plotly.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 
 import numpy as np
-import pyarrow as pa
 
-from app.core.charts import SUMMARY_JOIN, Chart, base_option, distinct, grid, value_axis
+from app.core.charts import (
+    BOTTOM_ROOM,
+    BOTTOM_TITLE_ROOM,
+    LEGEND_ROOM,
+    SUMMARY_JOIN,
+    Chart,
+    base_layout,
+    chart,
+    left_margin,
+    legend_below,
+    plotly_text,
+    value_axis,
+)
 from app.core.markup import token_boxes
 from app.core.palette import BLUE, LIGHT, ORANGE, PALE, PURPLE, SKY
 
@@ -56,10 +68,6 @@ def token_strip(
     )
 
 
-# From the vertical axis's line to its name, past the tick labels ("100%").
-Y_NAME_GAP = 44
-
-
 def convergence_chart(
     draws: Sequence[int],
     series: Sequence[tuple[str, Sequence[float], float, str]],
@@ -70,45 +78,53 @@ def convergence_chart(
     target_suffix: str = "target",
 ) -> Chart:
     """Running shares (in percent) against the number of draws, each with its target as a dashed line of its
-    colour; a share and its target carry one name, "name (target 80%)", so the legend shows one entry for both.
+    colour; a share and its target carry one name, "name (target 80%)", and one legend entry (a legend group).
 
-    ``series``: (name, running values as shares 0-1, target, colour). The running values travel as a dataset
-    (one column per share; thousands of rows). The x axis is logarithmic: the first draws swing widely and the
-    later ones settle, and a linear axis would squeeze the swings into one corner.
+    ``series``: (name, running values as shares 0-1, target, colour); the running values travel as arrays
+    (thousands of points), rounded to a hundredth of a point. The x axis is logarithmic: the first draws swing
+    widely and the later ones settle, and a linear axis would squeeze the swings into one corner. One hover
+    lists every share at the draw under the pointer.
     """
-    x = [int(d) for d in draws]
-    names = [f"{name} ({target_suffix} {target:.0%})" for name, _, target, _ in series]
-    columns = distinct([x_title or "draws", *names])
-    data = pa.table(
-        {columns[0]: np.asarray(x, dtype=np.int64)}
-        | {
-            column: np.round(100 * np.asarray(values, dtype=np.float64), 2)
-            for column, (_, values, _, _) in zip(columns[1:], series)
-        }
-    )
-    lines = []
-    for column, name, (_, _, target, colour) in zip(columns[1:], names, series):
-        drawn = {"type": "line", "name": name, "itemStyle": {"color": colour}, "showSymbol": False}
+    x = np.asarray(draws, dtype=np.int64)
+    data = []
+    for index, (name, values, target, colour) in enumerate(series):
+        label = plotly_text(f"{name} ({target_suffix} {target:.0%})")
+        group = f"share {index}"
         level = round(100 * target, 2)
-        lines += [
-            drawn | {"encode": {"x": columns[0], "y": column, "tooltip": [column]}, "lineStyle": {"width": 2}},
-            drawn
-            | {"data": [[x[0], level], [x[-1], level]], "lineStyle": {"width": 1.5, "type": "dashed"}}
-            | {"silent": True, "tooltip": {"show": False}},
+        data += [
+            {
+                "type": "scatter",
+                "mode": "lines",
+                "name": label,
+                "legendgroup": group,
+                "x": x,
+                "y": np.round(100 * np.asarray(values, dtype=np.float64), 2),
+                "line": {"color": colour, "width": 2},
+                "hovertemplate": "%{y:.1f}%",
+            },
+            {
+                "type": "scatter",
+                "mode": "lines",
+                "name": label,
+                "legendgroup": group,
+                "showlegend": False,
+                "x": [int(x[0]), int(x[-1])],
+                "y": [level, level],
+                "line": {"color": colour, "width": 1.5, "dash": "dash"},
+                "hoverinfo": "skip",
+            },
         ]
-    option = base_option() | {
-        "dataset": {"source": data},
-        "grid": grid(top=20, right=24, bottom=70),
+    layout = base_layout(
+        400,
+        {"t": 20, "r": 24, "l": left_margin(["100%"], title=True), "b": BOTTOM_ROOM + BOTTOM_TITLE_ROOM + LEGEND_ROOM},
+        hovermode="x unified",
+        legend=legend_below(),
+        showlegend=True,
         # Ticks at 1, 10, 100, …: no "2 5" between; the axis ends at the last draw, not at the next power of 10.
-        "xAxis": {"type": "log", "logBase": 10, "min": 1, "max": x[-1]}
-        | {"name": x_title, "nameLocation": "middle", "nameGap": 28}
-        | {"axisPointer": {"label": {"precision": 0}}},  # the tooltip's heading: a whole number of draws
-        "yAxis": value_axis(name=y_title, percent=True, min=0, max=100) | {"nameGap": Y_NAME_GAP},
-        "legend": {"bottom": 0, "left": 0, "data": names},
-        "tooltip": {"confine": True, "trigger": "axis", "valueFormatter": "%.1f%%"},
-        "series": lines,
-    }
-    return Chart(option, 400, title)
+        xaxis=value_axis(title=x_title, type="log", dtick=1, range=[0, math.log10(max(int(x[-1]), 1))]),
+        yaxis=value_axis(title=y_title, percent=True, range=[0, 100]),
+    )
+    return chart(data, layout, title)
 
 
 def convergence_summary(

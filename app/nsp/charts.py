@@ -1,11 +1,11 @@
 """The NSP lab's figures: the ``[CLS] A [SEP] B [SEP]`` input as token boxes coloured by segment (HTML,
-``app.core.markup``), and P(IsNext) on a dial (an ECharts gauge)."""
+``app.core.markup``), and P(IsNext) on a dial (a plotly indicator's gauge)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from app.core.charts import Chart, base_option
+from app.core.charts import Chart, base_layout, chart
 from app.core.markup import token_boxes
 from app.core.palette import BLUE, LIGHT, ORANGE, PALE, VERMILLION
 
@@ -47,57 +47,32 @@ def segment_strip(
 
 
 DECISION_LINE = "#333333"
-DIAL_WIDTH = 28  # pixels of the coloured band
-# The decision line: a dark stop this share of the dial wide either side of 50%, about 3 pixels at 800 px.
-LINE_HALF_WIDTH = 0.004
-CLEAR = "rgba(0,0,0,0)"  # the second dial's band, but for its line
+GAUGE_HEIGHT = 190  # a half dial that fits a phone's column as well as a wide one
 
 
 def is_next_gauge(probability: float, *, title: str) -> Chart:
     """P(IsNext) on a 0–100% half dial: a blue bar up to the probability, over a band that is pale vermillion below
-    the 50% decision line and pale blue above it; the line itself is dark across the band and the bar."""
+    the 50% decision line and pale blue above it; the line itself is dark across the band and the bar. The number
+    as the page writes it ("12.0%"). ``title`` is the chart's, above it."""
     percent = round(100 * float(probability), 1)
     dial = {
-        "type": "gauge",
-        "startAngle": 180,
-        "endAngle": 0,
-        "min": 0,
-        "max": 100,
-        # A percentage of half the chart's smaller side, its height: at 140% a half dial fills the height and is
-        # 266 px wide, so it fits a phone's column (about 330 px) too.
-        "center": ["50%", "88%"],
-        "radius": "140%",
-        "pointer": {"show": False},
-        "axisTick": {"show": False},
-        "title": {"show": False},
-    }
-    band = {"width": DIAL_WIDTH}
-    bar = dial | {
-        "name": title,
-        "splitNumber": 4,  # 0, 25, 50, 75, 100: the decision line gets a label
-        "axisLine": {"lineStyle": band | {"color": [[0.5, PALE[VERMILLION]], [1, PALE[BLUE]]]}},
-        "progress": {"show": True, "width": DIAL_WIDTH // 2, "itemStyle": {"color": BLUE}},
-        "splitLine": {"distance": 4, "length": 6, "lineStyle": {"color": "#999999"}},
-        "axisLabel": {"distance": DIAL_WIDTH + 8, "formatter": "{value}%", "color": "#555555"},
-        # The number as the page writes it ("12.0%"): a template would drop the decimal of a whole number.
-        "detail": {"formatter": f"{percent:.1f}%", "offsetCenter": [0, "-12%"], "fontSize": 26, "color": "#222222"},
-        "data": [{"value": percent, "name": title}],
-        "tooltip": {"formatter": "{b}: {c}%"},
-    }
-    # A second dial, drawn over the first, so that the line crosses the bar too.
-    line = dial | {
-        "axisLine": {
-            "lineStyle": band
-            | {"color": [[0.5 - LINE_HALF_WIDTH, CLEAR], [0.5 + LINE_HALF_WIDTH, DECISION_LINE], [1, CLEAR]]}
+        "type": "indicator",
+        "mode": "gauge+number",
+        "value": percent,
+        "number": {"suffix": "%", "valueformat": ".1f", "font": {"size": 26, "color": "#222222"}},
+        "gauge": {
+            "shape": "angular",
+            "axis": {"range": [0, 100], "ticksuffix": "%", "tickvals": [0, 25, 50, 75, 100]},
+            "bar": {"color": BLUE, "thickness": 0.5},
+            "bgcolor": "#FFFFFF",
+            "borderwidth": 0,
+            "steps": [{"range": [0, 50], "color": PALE[VERMILLION]}, {"range": [50, 100], "color": PALE[BLUE]}],
+            "threshold": {"line": {"color": DECISION_LINE, "width": 3}, "thickness": 1, "value": 50},
         },
-        "splitLine": {"show": False},
-        "axisLabel": {"show": False},
-        "detail": {"show": False},
-        "data": [],
-        "silent": True,
-        "tooltip": {"show": False},
+        "domain": {"x": [0, 1], "y": [0, 1]},
     }
-    return Chart(base_option() | {"series": [bar, line]}, 190, title)
+    # Room for the 0% and 100% ticks beside the dial and the 50% above it.
+    return chart([dial], base_layout(GAUGE_HEIGHT, {"l": 30, "r": 30, "t": 24, "b": 10}), title)
 
 
 def segment_summary(segment_ids: Sequence[int], template: str) -> str:

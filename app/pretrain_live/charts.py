@@ -1,4 +1,5 @@
-"""Charts of the live pre-training page: records in (one per evaluation, per run), a ``Chart`` out.
+"""Charts of the live pre-training page: records in (one per evaluation, per run), a ``Chart`` (a plotly figure)
+out.
 
 The page redraws them at every evaluation of a live run (every few seconds), from a few dozen records a run:
 plain lists, built in one go."""
@@ -8,18 +9,23 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from app.core.charts import (
+    BOTTOM_ROOM,
+    BOTTOM_TITLE_ROOM,
     LEGEND_ROOM,
     SUMMARY_JOIN,
     Chart,
-    base_option,
+    base_layout,
     category_axis,
-    grid,
-    rounded,
+    chart,
+    horizontal_line,
+    left_margin,
+    legend_below,
+    plotly_text,
     side_by_side,
     value_axis,
 )
 from app.core.palette import BLUE, VERMILLION
-from app.finetune.charts import BASELINE_STYLE
+from app.finetune.charts import BASELINE_COLOUR
 
 RUN_COLOURS = (BLUE, VERMILLION)
 
@@ -28,17 +34,17 @@ def run_colour(index: int) -> str:
     return RUN_COLOURS[index % len(RUN_COLOURS)]
 
 
-def curve(name: str, points: Sequence[tuple], colour: str, tooltip: str, **where) -> dict:
-    """One run's line, a small marker at each evaluation (what its tooltip reads)."""
+def curve(name: str, x: Sequence, y: Sequence, colour: str, hover: str, **where) -> dict:
+    """One run's line, a small marker at each evaluation (what its hover reads)."""
     return {
-        "type": "line",
-        "name": name,
-        "data": [list(point) for point in points],
-        "symbol": "circle",
-        "symbolSize": 5,
-        "lineStyle": {"color": colour, "width": 2},
-        "itemStyle": {"color": colour},
-        "tooltip": {"formatter": tooltip},
+        "type": "scatter",
+        "mode": "lines+markers",
+        "name": plotly_text(name),
+        "x": list(x),
+        "y": list(y),
+        "line": {"color": colour, "width": 2},
+        "marker": {"size": 5, "color": colour},
+        "hovertemplate": hover,
     } | where
 
 
@@ -53,27 +59,35 @@ def loss_curves(
 ) -> Chart:
     """Held-out MLM loss (left) and NSP loss (right) against the step, one colour per run; a legend only to tell
     several runs apart (with one, it took the panels' room for nothing)."""
-    series = []
+    data = []
     for i, (run, name) in enumerate(run_names.items()):
         rows = records.get(run, ())
         x = [r["steps"] for r in rows]
-        for index, metric in ((0, "mlm_loss"), (1, "nsp_loss")):
-            points = zip(x, rounded([r[metric] for r in rows]), strict=True)
-            tooltip = f"{{a}} · {step_title} {{@[0]}}: {{@[1]}}"
-            series.append(curve(name, points, run_colour(i), tooltip, xAxisIndex=index, yAxisIndex=index))
+        for panel, metric in (("", "mlm_loss"), ("2", "nsp_loss")):
+            hover = f"{plotly_text(name)} · {plotly_text(step_title)} %{{x}}: %{{y:.4f}}<extra></extra>"
+            y = [round(float(r[metric]), 4) for r in rows]
+            where = {"xaxis": f"x{panel}", "yaxis": f"y{panel}", "legendgroup": run, "showlegend": not panel}
+            data.append(curve(name, x, y, run_colour(i), hover, **where))
     several = sum(bool(records.get(run)) for run in run_names) > 1
-    panels = side_by_side((mlm_title, nsp_title), legend_below=several)
-    option = base_option() | {
-        "title": panels["title"],
-        "grid": panels["grid"],
-        "xAxis": [value_axis(name=step_title, gridIndex=index, nameGap=25) for index in (0, 1)],
+    panels = side_by_side((mlm_title, nsp_title))
+    margin = {
+        "t": 30,
+        "l": left_margin(["0.000"]),
+        "b": BOTTOM_ROOM + BOTTOM_TITLE_ROOM + (LEGEND_ROOM if several else 0),
+    }
+    layout = base_layout(310 + (LEGEND_ROOM if several else 0), margin, showlegend=several)
+    layout |= {
+        "xaxis": panels["xaxis"] | value_axis(title=step_title, rangemode="tozero"),
+        "xaxis2": panels["xaxis2"] | value_axis(title=step_title, rangemode="tozero"),
         # Losses over their own range: an NSP loss that falls from 0.69 to 0.6 would be flat on an axis from 0.
-        "yAxis": [value_axis(gridIndex=index, scale=True) for index in (0, 1)],
-        "series": series,
+        "yaxis": panels["yaxis"] | value_axis(),
+        "yaxis2": panels["yaxis2"] | value_axis(),
+        "annotations": panels["annotations"],
     }
     if several:
-        option["legend"] = {"bottom": 0, "left": 0, "data": [run_names[run] for run in run_names if records.get(run)]}
-    return Chart(option, 310 + (LEGEND_ROOM if several else 0), title)
+        layout["legend"] = legend_below()
+    # Runs without records keep no trace: a legend entry for them would name nothing drawn.
+    return chart([trace for trace in data if len(trace["x"])], layout, title)
 
 
 def accuracy_curves(
@@ -87,47 +101,48 @@ def accuracy_curves(
 ) -> Chart:
     """Held-out [MASK] top-1 per run (in percent) against the step, with the word-frequency baseline (on the same
     targets) as a dashed line: the plateau a model sits on until it starts to read the context."""
-    series, baseline, last_step = [], None, 0
+    data, baseline = [], None
     for i, (run, name) in enumerate(run_names.items()):
         rows = records.get(run, ())
         if not rows:
             continue
         baseline = rows[-1]["frequency_baseline_top1"]
-        last_step = max(last_step, rows[-1]["steps"])
-        points = zip([r["steps"] for r in rows], rounded([100 * r["heldout_top1"] for r in rows], 2), strict=True)
-        series.append(curve(name, points, run_colour(i), "{a} · {@[0]}: {@[1]}%"))
-    names = [s["name"] for s in series]
+        x = [r["steps"] for r in rows]
+        y = [round(100 * r["heldout_top1"], 2) for r in rows]
+        data.append(curve(name, x, y, run_colour(i), f"{plotly_text(name)} · %{{x}}: %{{y}}%<extra></extra>"))
+    several = len(data) > 1
+    layout = base_layout(
+        324 + (LEGEND_ROOM if several else 0),
+        {
+            "t": 24,
+            "r": 24,
+            "l": left_margin(["100%"], title=True),
+            "b": BOTTOM_ROOM + BOTTOM_TITLE_ROOM + (LEGEND_ROOM if several else 0),
+        },
+        showlegend=several,
+        xaxis=value_axis(title=step_title, rangemode="tozero"),
+        yaxis=value_axis(title=accuracy_title, percent=True, rangemode="tozero"),
+    )
+    if several:
+        layout["legend"] = legend_below()
     if baseline is not None:
         value = round(100 * baseline, 2)
-        # A line across the plot, and under it one point at the last step: a mark line alone would not count
-        # in the axis's range, and a baseline above every run would fall off the chart.
-        series.append(
+        shape, label = horizontal_line(value, f"{baseline_name}: {baseline:.1%}", colour=BASELINE_COLOUR)
+        layout |= {"shapes": [shape], "annotations": [label]}
+        # An invisible point on the line: a shape does not count in the axis's range, and a baseline above
+        # every run would fall off the chart.
+        data.append(
             {
-                "type": "line",
-                "name": baseline_name,
-                "data": [[last_step, value]],
-                "symbol": "none",
-                "silent": True,
-                "tooltip": {"show": False},
-                "markLine": {
-                    "symbol": "none",
-                    "silent": True,
-                    "lineStyle": BASELINE_STYLE,
-                    "label": {"position": "insideEndBottom", "formatter": "{b}", "color": "#555555"},
-                    "data": [{"yAxis": value, "name": f"{baseline_name}: {baseline:.1%}"}],
-                },
+                "type": "scatter",
+                "mode": "markers",
+                "x": [data[0]["x"][-1]],
+                "y": [value],
+                "marker": {"opacity": 0},
+                "hoverinfo": "skip",
+                "showlegend": False,
             }
         )
-    several = len(names) > 1
-    option = base_option() | {
-        "grid": grid(top=24, bottom=8 + (LEGEND_ROOM if several else 0), left=8, right=24),
-        "xAxis": value_axis(name=step_title, nameGap=25),
-        "yAxis": value_axis(name=accuracy_title, percent=True, min=0, nameGap=12),
-        "series": series,
-    }
-    if several:
-        option["legend"] = {"bottom": 0, "left": 0, "data": names}
-    return Chart(option, 324 + (LEGEND_ROOM if several else 0), title)
+    return chart(data, layout, title)
 
 
 def target_kind_bars(
@@ -141,32 +156,40 @@ def target_kind_bars(
     """Top-1 per kind of held-out target ([MASK], kept unchanged, replaced at random), in percent, one bar group
     per run, each bar labelled with its value."""
     keys = {"masked": "heldout_top1", "kept": "kept_top1", "random": "random_top1"}
-    series = []
+    kinds = [plotly_text(name) for name in kind_names.values()]
+    data = []
     for i, (run, name) in enumerate(run_names.items()):
         record = last.get(run)
         if record is None:
             continue
-        series.append(
+        values = [round(100 * record[keys[kind]], 1) for kind in kind_names]
+        data.append(
             {
                 "type": "bar",
-                "name": name,
-                "data": rounded([100 * record[keys[kind]] for kind in kind_names], 1),
-                "itemStyle": {"color": run_colour(i)},
-                "label": {"show": True, "position": "top", "formatter": "{c}%"},
+                "name": plotly_text(name),
+                "x": kinds,
+                "y": values,
+                "marker": {"color": run_colour(i)},
+                "text": [f"{v:.1f}%" for v in values],
+                "textposition": "outside",
+                "cliponaxis": False,
+                "hovertemplate": f"{plotly_text(name)} · %{{x}}: %{{y}}%<extra></extra>",
             }
         )
-    several = len(series) > 1
-    top = 24 + (28 if several else 0)
-    option = base_option() | {
-        "grid": grid(top=top, bottom=8, left=8, right=8),
-        "xAxis": category_axis(list(kind_names.values())),
-        "yAxis": value_axis(name=accuracy_title, percent=True, min=0, max=100, nameGap=12),
-        "tooltip": {"confine": True, "trigger": "item", "formatter": "{a} · {b}: {c}%"},
-        "series": series,
-    }
+    several = len(data) > 1
+    top = 24 + (LEGEND_ROOM if several else 0)
+    layout = base_layout(
+        324 + (LEGEND_ROOM if several else 0),
+        {"t": top, "r": 8, "l": left_margin(["100%"], title=True), "b": BOTTOM_ROOM},
+        barmode="group",
+        showlegend=several,
+        xaxis=category_axis(kinds),
+        yaxis=value_axis(title=accuracy_title, percent=True, range=[0, 100]),
+    )
     if several:
-        option["legend"] = {"top": top - 30, "left": 0}
-    return Chart(option, 324 + (28 if several else 0), title)
+        layout["legend"] = {"orientation": "h", "x": 0, "xanchor": "left", "y": 1, "yref": "container"}
+        layout["legend"]["yanchor"] = "top"
+    return chart(data, layout, title)
 
 
 def loss_summary(records: Mapping[str, Sequence[Mapping]], run_names: Mapping[str, str], template: str) -> str:

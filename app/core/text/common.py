@@ -95,6 +95,7 @@ TEXT = {
     "list_separator": {"en": ", ", "zh": "、"},
     "download_csv": {"en": "Download as CSV", "zh": "下载 CSV"},
     "download_json": {"en": "Download as JSON", "zh": "下载 JSON"},
+    "download_html": {"en": "Download as interactive HTML", "zh": "下载交互式 HTML"},
     "save_image_hint": {
         "en": "To save a chart as an image, use the camera icon in its top-right corner.",
         "zh": "要把图表保存为图片，请点击图表右上角的相机图标。",
