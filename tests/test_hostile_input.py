@@ -54,9 +54,11 @@ def test_every_section_survives_hostile_sentence(name, view, case):
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_sidebar_names_what_becomes_unknown(lang):
     from app.core.text.common import TEXT
+    from app.core.tokens import isolated
 
     at = start_app_page("masking", lang, text="I ❤ tea 😀😀 and ☃**x**")
-    expected = TEXT["unknown_tokens"][lang].format(spans="❤  😀😀  ☃")  # "😀😀" is one word, one [UNK]
+    spans = "  ".join(map(isolated, ["❤", "😀😀", "☃"]))  # "😀😀" is one word, one [UNK]; each in its own isolate
+    expected = TEXT["unknown_tokens"][lang].format(spans=spans)
     assert expected in [c.value for c in at.sidebar.caption]
     at = start_app_page("masking", lang, text="我去电影院看电影。")
     assert not [c.value for c in at.sidebar.caption if c.value.startswith(TEXT["unknown_tokens"][lang][:12])]
