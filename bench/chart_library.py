@@ -1,5 +1,5 @@
 """What the chart library costs: a new browser opening a page with the attention page's two maps, drawn by plotly
-as the app draws them (the app's own builder, ``app.attention.charts.paired_maps``, and ``app.core.ui``'s modebar), drawn
+as the app draws them (the app's own builder, ``app.core.shared_charts.paired_maps``, and ``app.core.ui``'s modebar), drawn
 by ECharts as the app drew them before it came back to plotly (the builders of commit ``ECHARTS_COMMIT``, read from
 git into a temporary package), and the same page without charts (the floor); and, with ``--build``, the server's
 side alone: building the two maps with each, in this process, no browser.
@@ -48,7 +48,7 @@ st.title("Attention")
 """
 PAGES = {
     "plotly": """
-from app.attention.charts import paired_maps
+from app.core.shared_charts import paired_maps
 from app.core.ui import ZOOM_CONFIG
 for key, chart in zip("ab", paired_maps(both, causal, tokens, titles=("bidirectional", "causal"))):
     st.plotly_chart(chart.figure, key=key, config=ZOOM_CONFIG, alt=chart.title)
@@ -107,7 +107,7 @@ def build_times(folder: Path, repeat: int) -> dict[str, float]:
     sys.path[:0] = [str(ROOT), str(folder)]
     from previous_charts.attention import paired_maps as echarts_maps
 
-    from app.attention.charts import paired_maps as plotly_maps
+    from app.core.shared_charts import paired_maps as plotly_maps
 
     rng = np.random.default_rng(0)
     out = {}

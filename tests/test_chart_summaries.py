@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from app.attention import charts as attention_charts
+from app.core import shared_charts
 from app.core.charts import ranked_summary, strongest_link
 from app.core.i18n import LANGUAGES, load_all
 from app.embeddings import charts as embedding_charts
@@ -60,7 +61,7 @@ def test_prediction_and_fill_order_summaries_follow_the_model_output():
 
 
 def predictions_summary_en(predictions) -> str:
-    return fill_mask_charts.predictions_summary(predictions, text("common.summary_most_likely", "en"))
+    return shared_charts.predictions_summary(predictions, text("common.summary_most_likely", "en"))
 
 
 def fill_order_summary_zh(steps) -> str:
@@ -85,7 +86,7 @@ def test_statistics_summary_finds_each_statistics_strongest_head(lang):
     entropy = np.ones((2, 3))
     entropy[0, 1] = 3.5
     titles = {"cls": "CLS", "entropy": "H"}
-    summary = attention_charts.statistics_summary(
+    summary = shared_charts.statistics_summary(
         {"cls": cls, "entropy": entropy}, titles, text("attention.summary_statistics", lang)
     )
     cls_part, entropy_part = summary.split(" · ")

@@ -9,6 +9,7 @@ import pytest
 from apptest_helpers import figure_of, heatmap_matrix, labels, panel_titles, traces
 
 from app.attention import charts as attention_charts
+from app.core import shared_charts
 from app.core.attention_stats import STATISTICS, head_statistics
 from app.core.palette import BLACK, DIVERGING, SCALE_STOPS, VERMILLION
 from app.embeddings import charts as embedding_charts
@@ -173,21 +174,21 @@ def test_paired_maps_share_one_colour_scale_and_escape_tokens():
     left = np.full((T, T), 1 / T)
     right = np.tril(np.ones((T, T)))
     right /= right.sum(axis=1, keepdims=True)
-    a, b = attention_charts.paired_maps(left, right, HOSTILE, titles=("BERT", "GPT"))
+    a, b = shared_charts.paired_maps(left, right, HOSTILE, titles=("BERT", "GPT"))
     # The causal first row (1.0 by construction) does not count; the causal second row's 0.5 is the maximum.
     assert heatmap_trace(a)["zmax"] == heatmap_trace(b)["zmax"] == 0.5 and heatmap_trace(a)["zmin"] == 0
     assert a.title == "BERT" and b.title == "GPT"
     trace = heatmap_trace(a)
     assert html.unescape(trace["x"][1]) == HOSTILE[1] and "<" not in trace["x"][1] and trace["y"][2] == "**bold**"
     assert figure_of(a)["layout"]["xaxis"]["side"] == "top"  # keys read along the top
-    assert a.height <= attention_charts.MAX_MAP_HEIGHT
+    assert a.height <= shared_charts.MAX_MAP_HEIGHT
     assert np.allclose(drawn(a), left, atol=1e-6) and np.allclose(drawn(b), right, atol=1e-6)
 
 
 def test_long_maps_stay_a_bounded_height_and_zoom():
     tokens = [f"t{i}" for i in range(300)]
-    chart = attention_charts.attention_map(np.zeros((300, 300)), tokens, title="long", zmax=1.0)
-    assert chart.height == attention_charts.MAX_MAP_HEIGHT
+    chart = shared_charts.attention_map(np.zeros((300, 300)), tokens, title="long", zmax=1.0)
+    assert chart.height == shared_charts.MAX_MAP_HEIGHT
     assert figure_of(chart)["layout"]["dragmode"] == "zoom"  # 300 rows in 900 px: zoom in to read them
 
 
@@ -197,7 +198,7 @@ def test_statistics_grid_has_a_panel_per_statistic_and_rings_the_selected_head()
     attn = scores / scores.sum(axis=-1, keepdims=True)
     stats = head_statistics(attn, [True, False, False, False, False, True])
     titles = {name: f"title {name}" for name in STATISTICS}
-    figure = figure_of(attention_charts.statistics_grid(stats, titles, selected=(2, 1), selected_label="here"))
+    figure = figure_of(shared_charts.statistics_grid(stats, titles, selected=(2, 1), selected_label="here"))
     heatmaps = traces(figure, "heatmap")
     axes = sorted(key for key in figure["layout"] if key.startswith("xaxis"))
     assert len(heatmaps) == len(STATISTICS) == len(axes)
@@ -219,7 +220,7 @@ def test_statistics_grid_has_a_panel_per_statistic_and_rings_the_selected_head()
     assert heatmaps[0]["text"][0][3] == f"{stats['entropy'][0, 3]:.1f}"
     assert list(heatmaps[0]["x"]) == [0, 1, 2, 3] and list(heatmaps[0]["y"]) == [0, 1, 2]
     assert figure["layout"]["yaxis"]["range"] == [2.5, -0.5]  # layer 0 at the top
-    plain = figure_of(attention_charts.statistics_grid(stats, titles))
+    plain = figure_of(shared_charts.statistics_grid(stats, titles))
     assert all(t["type"] == "heatmap" for t in plain["data"]) and plain["layout"]["showlegend"] is False
 
 

@@ -13,11 +13,12 @@ import pytest
 from app.attention import charts as attention_charts
 from app.classroom import charts as classroom_charts
 from app.core import charts as base
-from app.core import markup
+from app.core import markup, shared_charts
 from app.core.attention_stats import STATISTICS
 from app.core.charts import Chart
+from app.core.shared_charts import prediction_bars
 from app.embeddings import charts as embedding_charts
-from app.fill_mask.charts import fill_order_bars, pll_bars, prediction_bars
+from app.fill_mask.charts import fill_order_bars, pll_bars
 from app.finetune import charts as finetune_charts
 from app.heads import charts as heads_charts
 from app.layers import charts as layers_charts
@@ -116,10 +117,10 @@ BUILDERS = {
     "prediction_bars": lambda: prediction_bars(
         [Prediction("river", 3, 0.5), Prediction("<i>", 4, 0.25)], title="BERT", causal=True
     ),
-    "paired_maps": lambda: attention_charts.paired_maps(MAP, MAP.T, TOKENS, titles=("BERT", "GPT"))[1],
+    "paired_maps": lambda: shared_charts.paired_maps(MAP, MAP.T, TOKENS, titles=("BERT", "GPT"))[1],
     "before_after_maps": lambda: attention_charts.before_after_maps(MAP, MAP, TOKENS, titles=("a", "b"))[0],
-    "statistics_grid": lambda: attention_charts.statistics_grid(STATS, TITLES, selected=(1, 2), selected_label="x"),
-    "statistics_grid_plain": lambda: attention_charts.statistics_grid(STATS, TITLES),
+    "statistics_grid": lambda: shared_charts.statistics_grid(STATS, TITLES, selected=(1, 2), selected_label="x"),
+    "statistics_grid_plain": lambda: shared_charts.statistics_grid(STATS, TITLES),
     "part_heatmap": lambda: embedding_charts.part_heatmap(MAP, TOKENS, 3, title="parts"),
     "token_vectors": lambda: embedding_charts.token_vectors(
         {name: RNG.standard_normal(8) for name in ("token", "segment", "position", "sum", "normalized")},

@@ -12,9 +12,9 @@ from apptest_helpers import figure_of, legend_names, read_boxes, read_legend
 from app.core.charts import left_to_right
 from app.core.models import has_mlm_head
 from app.core.palette import BLUE, ORANGE
+from app.core.shared_charts import prediction_bars
 from app.core.tokens import escape_markdown, token_surface
 from app.fill_mask import logic as fill_lab
-from app.fill_mask.charts import prediction_bars
 from app.masking import logic as lab
 from app.masking.charts import OUTCOME_COLORS, convergence_chart, token_strip
 from model.checkpoint import LoadedBert

@@ -8,9 +8,9 @@ import pytest
 from apptest_helpers import charts, data_downloads, labels, open_app_page, preformatted
 from streamlit.testing.v1 import AppTest
 
+from app.core.shared_charts import BIDIRECTIONAL_COLOR, CAUSAL_COLOR, ITERATIVE_COLOR
 from app.core.text.common import TEXT as COMMON
 from app.core.tokens import escape_markdown
-from app.fill_mask.charts import BIDIRECTIONAL_COLOR, CAUSAL_COLOR, ITERATIVE_COLOR
 from app.fill_mask.text import TEXT
 
 

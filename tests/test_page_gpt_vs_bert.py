@@ -19,9 +19,8 @@ from apptest_helpers import (
 )
 from streamlit.testing.v1 import AppTest
 
-from app.attention.charts import paired_maps
+from app.core.shared_charts import BIDIRECTIONAL_COLOR, CAUSAL_COLOR, paired_maps
 from app.core.text.common import TEXT as COMMON
-from app.fill_mask.charts import BIDIRECTIONAL_COLOR, CAUSAL_COLOR
 from app.gpt_vs_bert import charts as logic
 from app.gpt_vs_bert.text import TEXT
 

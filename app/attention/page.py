@@ -8,6 +8,7 @@ from app.attention import charts
 from app.attention.bertviz_view import BERTVIZ_WORDS, MAX_BERTVIZ_TOKENS
 from app.attention.results import bertviz_document
 from app.core import attention_stats as stats
+from app.core import shared_charts
 from app.core.charts import strongest_link
 from app.core.i18n import t
 from app.core.models import (
@@ -95,7 +96,7 @@ def render(context: PageContext) -> None:
             for mask in MASKS
         }
         shown_tokens = shown["bidirectional"][1]
-        left, right = charts.paired_maps(
+        left, right = shared_charts.paired_maps(
             shown["bidirectional"][0],
             shown["causal"][0],
             shown_tokens,
@@ -216,13 +217,13 @@ def render(context: PageContext) -> None:
         stat_titles = {name: t(f"attention.stat_{name}") for name in stats.STATISTICS}
         # No ring on the head chosen above: moving it made the browser draw all of the grid's panels again, two thirds of
         # the browser's work for a change of layer or head. Without it the grid changes only with the sentence.
-        grid = charts.statistics_grid(
+        grid = shared_charts.statistics_grid(
             head_stats, stat_titles, axis_labels=(t("attention.axis_layer"), t("attention.axis_head"))
         )
         plot(
             grid,
             key="attention_statistics",
-            summary=charts.statistics_summary(head_stats, stat_titles, t("attention.summary_statistics")),
+            summary=shared_charts.statistics_summary(head_stats, stat_titles, t("attention.summary_statistics")),
         )
         if stats_mask == "causal":
             st.caption(t("attention.causal_next_note"))

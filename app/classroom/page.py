@@ -18,9 +18,9 @@ from app.classroom.store import MAX_GUESS, RoomGone, StoreDown, tally
 from app.core import models, ui
 from app.core.errors import explain
 from app.core.i18n import t
+from app.core.shared_charts import prediction_bars, predictions_summary
 from app.core.state import PageContext
 from app.core.tokens import escape_markdown
-from app.fill_mask.charts import prediction_bars, predictions_summary
 from model.inference import InputError, Prediction
 
 

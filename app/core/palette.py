@@ -21,6 +21,7 @@ PURPLE = "#CC79A7"  # reddish purple
 SKY = "#56B4E9"
 YELLOW = "#F0E442"
 BLACK = "#000000"
+BASELINE = "#777777"  # a baseline's dashed line (a neutral grey: no category's colour)
 CATEGORICAL = (BLUE, ORANGE, GREEN, VERMILLION, PURPLE, SKY, YELLOW, BLACK)
 
 SEQUENTIAL = "Viridis"  # attention weights, shares, entropy

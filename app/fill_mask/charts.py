@@ -21,31 +21,13 @@ from app.core.charts import (
     plotly_text,
     probability_bars,
     quoted,
-    ranked_summary,
     unique_labels,
     value_axis,
     wrapped,
 )
-from app.core.palette import BLUE, GREEN, ORANGE, SKY
-from model.inference import FillStep, PllResult, Prediction
-
-BIDIRECTIONAL_COLOR = BLUE
-CAUSAL_COLOR = ORANGE
-ITERATIVE_COLOR = GREEN
-
-
-def prediction_bars(
-    predictions: Sequence[Prediction], *, title: str | None = None, causal: bool = False, iterative: bool = False
-) -> Chart:
-    """Most likely token at the top; the colour tells bidirectional (blue) from causal (orange) and from
-    one-at-a-time filling (green)."""
-    return probability_bars(
-        [p.token for p in predictions],
-        [p.prob for p in predictions],
-        title=title,
-        color=ITERATIVE_COLOR if iterative else CAUSAL_COLOR if causal else BIDIRECTIONAL_COLOR,
-    )
-
+from app.core.palette import BLUE, SKY
+from app.core.shared_charts import ITERATIVE_COLOR
+from model.inference import FillStep, PllResult
 
 # Neighbouring tokens of a sentence's bar alternate between these, so each token's share can be told apart.
 TOKEN_COLORS = (BLUE, SKY)
@@ -147,8 +129,3 @@ def pll_summary(results: Sequence[PllResult], template: str) -> str:
     return template.format(
         best=ranked[0].text, best_score=ranked[0].pll, worst=ranked[-1].text, worst_score=ranked[-1].pll
     )
-
-
-def predictions_summary(predictions: Sequence[Prediction], template: str) -> str:
-    """The top guesses of ``prediction_bars`` in words, as ``{items}`` of ``template``."""
-    return ranked_summary([p.token for p in predictions], [p.prob for p in predictions], template)

@@ -14,17 +14,11 @@ import streamlit as st
 from app.core import model_facts, models, ui
 from app.core.errors import explain
 from app.core.i18n import t
+from app.core.shared_charts import prediction_bars, predictions_summary
 from app.core.state import SETTINGS, PageContext, keep, sentence_now, start_in_language
 from app.core.tokens import escape_markdown, token_surface
 from app.fill_mask import logic as lab
-from app.fill_mask.charts import (
-    fill_order_bars,
-    fill_order_summary,
-    pll_bars,
-    pll_summary,
-    prediction_bars,
-    predictions_summary,
-)
+from app.fill_mask.charts import fill_order_bars, fill_order_summary, pll_bars, pll_summary
 from model.inference import InputError
 
 

@@ -37,7 +37,7 @@ from app.core.charts import (
     value_axis,
 )
 from app.core.markup import token_boxes
-from app.core.palette import BLUE, GREEN, LIGHT, ORANGE, PALE, PURPLE, SEQUENTIAL, VERMILLION
+from app.core.palette import BASELINE, BLUE, GREEN, LIGHT, ORANGE, PALE, PURPLE, SEQUENTIAL, VERMILLION
 
 RUN_COLOURS = {"pretrained": BLUE, "random": VERMILLION}
 OTHER_RUN_COLOUR = "#333333"
@@ -45,7 +45,6 @@ OTHER_RUN_COLOUR = "#333333"
 ENTITY_COLOURS = {kind: (LIGHT[c], PALE[c]) for kind, c in (("PER", ORANGE), ("LOC", GREEN), ("ORG", PURPLE))}
 OUTSIDE_COLOUR = "#F2F2F2"
 SPECIAL_COLOUR = "#D9D9D9"
-BASELINE_COLOUR = "#777777"  # a baseline's dashed line
 
 
 def smooth(values: Sequence[float], window: int = 5) -> list[float]:
@@ -151,7 +150,7 @@ def training_curves(
             }
         )
     lines = [
-        horizontal_line(round(100 * accuracy, 2), f"{name} {accuracy:.0%}", colour=BASELINE_COLOUR, panel="2")
+        horizontal_line(round(100 * accuracy, 2), f"{name} {accuracy:.0%}", colour=BASELINE, panel="2")
         for name, accuracy in (baselines or {}).items()
     ]
     # The step axes span the whole run from the start, so a live chart grows across them instead of rescaling.

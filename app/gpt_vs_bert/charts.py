@@ -1,7 +1,7 @@
 """GPT versus BERT made live: the same weights read causally and bidirectionally.
 
 Pure helpers for the page: head-averaged attention, how much of it falls to the right of each token, what a
-[MASK] position can see, and the download rows. The two heatmaps are ``app.attention.charts.paired_maps``.
+[MASK] position can see, and the download rows. The two heatmaps are ``app.core.shared_charts.paired_maps``.
 """
 
 from __future__ import annotations

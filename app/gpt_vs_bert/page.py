@@ -5,12 +5,11 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from app.attention.charts import paired_maps
 from app.core import model_facts, models, ui
 from app.core.charts import probability_bars, strongest_link
 from app.core.i18n import t
+from app.core.shared_charts import BIDIRECTIONAL_COLOR, CAUSAL_COLOR, paired_maps, predictions_summary
 from app.core.state import PageContext
-from app.fill_mask.charts import BIDIRECTIONAL_COLOR, CAUSAL_COLOR, predictions_summary
 from app.gpt_vs_bert import charts
 
 

@@ -11,7 +11,6 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from app.attention.charts import layer_head_axes
 from app.core.charts import (
     AXIS_TITLE_ROOM,
     BOTTOM_ROOM,
@@ -35,7 +34,7 @@ from app.core.charts import (
     value_axis,
 )
 from app.core.palette import BLUE, GREEN, ORANGE, PURPLE, SEQUENTIAL, SEQUENTIAL_SECOND, VERMILLION
-from app.layers.charts import layer_axis
+from app.core.shared_charts import layer_axis, layer_head_axes
 
 PATTERN_COLOURS = {
     "vertical": BLUE,

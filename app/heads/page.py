@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app.attention import charts as attention_charts
+from app.core import shared_charts
 from app.core.i18n import t
 from app.core.state import SETTINGS, PageContext, keep, start_in_language, url_is_stale
 from app.core.ui import download_buttons, plot, run_or_explain
@@ -164,7 +164,7 @@ def render(context: PageContext) -> None:
         st.header(t("heads.step1_title"))
         st.markdown(t("heads.step1_intro"))
         feature_names = {f: t(f"heads.feature_{f}") for f in heads.FEATURES}
-        grid = attention_charts.statistics_grid(
+        grid = shared_charts.statistics_grid(
             stats.features,
             feature_names,
             selected=(st.session_state["layer"], st.session_state["head"]),
@@ -174,9 +174,7 @@ def render(context: PageContext) -> None:
         plot(
             grid,
             key="heads_features",
-            summary=attention_charts.statistics_summary(
-                stats.features, feature_names, t("attention.summary_statistics")
-            ),
+            summary=shared_charts.statistics_summary(stats.features, feature_names, t("attention.summary_statistics")),
         )
         profile_features = ("cls", "sep", "punct", "prev", "next")
         plot(

@@ -32,6 +32,7 @@ from app.core.charts import (
     wrapped,
 )
 from app.core.palette import BLUE, CATEGORICAL, SKY, VERMILLION
+from app.core.shared_charts import layer_axis
 
 COLOURS = {"pretrained": BLUE, "random": VERMILLION, "control": "#999999", "selectivity": SKY}
 OTHER_COLOUR = "#333333"
@@ -39,18 +40,6 @@ LABEL_COLOURS = CATEGORICAL
 OTHER_LABEL_COLOUR = "#BBBBBB"
 MAX_LABELS = len(LABEL_COLOURS) - 1  # the rest share one grey "other" colour
 REFERENCE_COLOUR = "#555555"  # the majority baseline's line
-
-
-def layer_axis(n_layers: int, name: str, *, padded: bool = False, **extra) -> dict:
-    """Layers 0 to ``n_layers`` - 1 on a numeric axis, a tick and a label at each; ``padded`` leaves half a layer at
-    both ends, for bars centred on the first and the last layer (numeric, not categories, so that a marker can
-    stand between two layers, as the expected layer does)."""
-    pad = 0.5 if padded else 0.1
-    last = max(n_layers, 2) - 1
-    return (
-        value_axis(title=name, range=[-pad, last + pad], tickmode="linear", tick0=0, dtick=1 if last <= 16 else 2)
-        | extra
-    )
 
 
 def layer_line(name: str, values: Sequence[float], colour: str, hover: str, **style) -> dict:

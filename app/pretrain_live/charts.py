@@ -24,8 +24,7 @@ from app.core.charts import (
     side_by_side,
     value_axis,
 )
-from app.core.palette import BLUE, VERMILLION
-from app.finetune.charts import BASELINE_COLOUR
+from app.core.palette import BASELINE, BLUE, VERMILLION
 
 RUN_COLOURS = (BLUE, VERMILLION)
 
@@ -127,7 +126,7 @@ def accuracy_curves(
         layout["legend"] = legend_below()
     if baseline is not None:
         value = round(100 * baseline, 2)
-        shape, label = horizontal_line(value, f"{baseline_name}: {baseline:.1%}", colour=BASELINE_COLOUR)
+        shape, label = horizontal_line(value, f"{baseline_name}: {baseline:.1%}", colour=BASELINE)
         layout |= {"shapes": [shape], "annotations": [label]}
         # An invisible point on the line: a shape does not count in the axis's range, and a baseline above
         # every run would fall off the chart.

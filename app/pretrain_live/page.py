@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app.attention.charts import attention_map
 from app.core import job_view, ui
 from app.core.charts import probability_bars, ranked_summary, strongest_link
 from app.core.i18n import t
+from app.core.shared_charts import attention_map
 from app.core.state import SETTINGS, PageContext, keep
 from app.pretrain_live import charts, jobs
 from model.training.live import MEASURED_120S, MODEL_SIZES, PROBES, VOCAB_SIZE, live_settings
