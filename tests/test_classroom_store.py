@@ -38,34 +38,38 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def _start_redis(port: int, *options: str) -> subprocess.Popen:
+    """A real redis-server of our own on loopback, answering once this returns."""
+    server = subprocess.Popen(
+        [REDIS_SERVER, "--port", str(port), "--bind", "127.0.0.1", "--appendonly", "no", *options],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    import redis
+
+    client = redis.Redis(port=port)
+    for _ in range(200):
+        try:
+            client.ping()
+            client.close()
+            return server
+        except redis.ConnectionError:
+            time.sleep(0.05)
+    server.terminate()
+    pytest.fail("redis-server did not start")
+
+
 @pytest.fixture(scope="session")
 def redis_url():
-    """A real redis-server of our own on a free port, with nothing written to disk; stopped afterwards."""
+    """A redis-server of our own on a free port, with nothing written to disk; stopped afterwards."""
     if not os.path.exists(REDIS_SERVER):
         if os.environ.get("CI") == "true":
             pytest.fail("redis-server is missing: tests/run.sh installs it")
         pytest.skip("redis-server is not installed")
     port = free_port()
-    server = subprocess.Popen(
-        [REDIS_SERVER, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"redis://127.0.0.1:{port}/0"
+    server = _start_redis(port, "--save", "")
     try:
-        import redis
-
-        client = redis.Redis.from_url(url)
-        for _ in range(100):
-            try:
-                client.ping()
-                break
-            except redis.ConnectionError:
-                time.sleep(0.05)
-        else:
-            pytest.fail("redis-server did not start")
-        client.close()
-        yield url
+        yield f"redis://127.0.0.1:{port}/0"
     finally:
         server.terminate()
         server.wait(timeout=10)
@@ -306,25 +310,6 @@ def test_a_teachers_app_session_on_redis_is_seen_from_another_process(redis_url,
         session.room_store.clear()
 
 
-def _start_redis(port: int, folder: Path) -> subprocess.Popen:
-    """A redis-server that keeps its rooms in ``folder`` when it is shut down, and finds them there again."""
-    server = subprocess.Popen(
-        [REDIS_SERVER, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(folder), "--appendonly", "no"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    import redis
-
-    client = redis.Redis(port=port)
-    for _ in range(200):
-        try:
-            client.ping()
-            return server
-        except redis.ConnectionError:
-            time.sleep(0.05)
-    pytest.fail("redis-server did not start")
-
-
 def test_redis_stopping_mid_class_pauses_class_mode_and_the_class_resumes_when_it_is_back(
     redis_url, monkeypatch, tmp_path
 ):
@@ -332,23 +317,17 @@ def test_redis_stopping_mid_class_pauses_class_mode_and_the_class_resumes_when_i
     Redis comes back with its rooms and the same sessions go on in the same room."""
     import redis
     from apptest_helpers import open_app_page
-    from streamlit.testing.v1 import AppTest
+    from test_page_classroom import class_started
 
     from app.classroom import session
     from app.classroom.text import TEXT as CLASS_TEXT
 
     port = free_port()
-    server = _start_redis(port, tmp_path)
+    server = _start_redis(port, "--dir", str(tmp_path))
     monkeypatch.setenv("BERT_LAB_REDIS_URL", f"redis://127.0.0.1:{port}/0")
     session.room_store.clear()
     try:
-        teacher = AppTest.from_file(str(ROOT / "streamlit_app.py"), default_timeout=120)
-        teacher.session_state["lang"] = "en"
-        teacher.run()
-        teacher.switch_page("pages/classroom.py")
-        teacher.run()
-        teacher.button(key="classroom_start").click()
-        teacher.run()
+        teacher = class_started("en")
         code = teacher.session_state["class_room"]
         student = open_app_page("overview", "en")
         student.query_params["room"] = code
@@ -371,7 +350,7 @@ def test_redis_stopping_mid_class_pauses_class_mode_and_the_class_resumes_when_i
         assert not student.exception and down in [w.value for w in student.warning]
         assert student.session_state["class_room"] == code  # nobody was sent out of the class
 
-        server = _start_redis(port, tmp_path)
+        server = _start_redis(port, "--dir", str(tmp_path))
         student.run()
         teacher.run()
         assert not student.exception and not teacher.exception
