@@ -50,12 +50,24 @@ def test_a_long_sentence_numbers_its_axis_labels():
     labels = base.axis_labels(tokens)
     assert labels[0] == "0 · w0" and labels[-1].startswith(f"{len(tokens) - 1} · ")
     assert base.axis_labels(tokens[:10]) == base.unique_labels(tokens[:10])  # short ones stay as they are
-    # A short axis labels every token; a long one lets plotly skip where they crowd.
+    # A short axis labels every token.
     short = figure_of(base.heatmap(np.eye(10), tokens[:10], tokens[:10]))["layout"]
-    assert (short["xaxis"]["dtick"], short["yaxis"]["dtick"]) == (1, 1)
-    n = len(tokens)
-    long = figure_of(base.heatmap(np.eye(n), tokens, tokens))["layout"]
-    assert "dtick" not in long["xaxis"] and "dtick" not in long["yaxis"]
+    assert short["xaxis"]["ticktext"] == short["yaxis"]["ticktext"] == base.unique_labels(tokens[:10])
+
+
+def test_a_long_map_labels_every_nth_position_and_keeps_its_width():
+    """512 tokens: at most MOST_*_LABELS ticks, each a position (the hover names the tokens), and margins that do
+    not grow with the tokens' text, so the plot keeps its width (plotly's own ticks squeezed it to a sliver)."""
+    tokens = [f"supercalifragilistic{i % 7}" for i in range(512)]
+    labels = base.axis_labels(tokens)
+    layout = figure_of(base.heatmap(np.eye(512), tokens, tokens, x_on_top=True))["layout"]
+    for axis, most in (("xaxis", base.MOST_COLUMN_LABELS), ("yaxis", base.MOST_ROW_LABELS)):
+        ticks = layout[axis]
+        assert len(ticks["tickvals"]) <= most and ticks["tickvals"][0] == labels[0]
+        assert ticks["ticktext"] == [label.split(" · ")[0] for label in ticks["tickvals"]]  # "64" for "64 · …"
+        assert ticks["automargin"] is False
+    assert layout["margin"]["l"] < 80 and layout["margin"]["t"] < 80
+    assert layout["xaxis"]["tickangle"] == 0  # positions lie flat
 
 
 def test_a_right_to_left_token_keeps_its_pieces_in_reading_order():

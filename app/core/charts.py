@@ -275,18 +275,39 @@ def heatmap_spec(
         "hovertemplate": hover,
         "hoverongaps": False,
     } | colour_bar(colorscale)
-    crowded = len(x) >= NUMBERED_AXIS_FROM
-    margin = {"l": left_margin(y), "r": COLORBAR_ROOM}
-    if x_on_top:
-        margin |= {"t": rotated_bottom_margin(x) - BOTTOM_ROOM + TICK_ROOM, "b": 10}
-    else:
-        margin |= {"b": rotated_bottom_margin(x)}
+    x_axis, y_axis = token_ticks(x, MOST_COLUMN_LABELS), token_ticks(y, MOST_ROW_LABELS)
+    margin = {"l": left_margin(y_axis["ticktext"]), "r": COLORBAR_ROOM}
+    x_room = rotated_bottom_margin(x_axis["ticktext"]) if len(x) < NUMBERED_AXIS_FROM else BOTTOM_ROOM
+    margin |= {"t": x_room - BOTTOM_ROOM + TICK_ROOM, "b": 10} if x_on_top else {"b": x_room}
     layout = base_layout(height or max(270, 22 * len(y) + 110), margin, dragmode="zoom")
-    layout["xaxis"] = category_axis(x, every=not crowded, tickangle=-60 if x_on_top else -45) | (
-        {"side": "top"} if x_on_top else {}
-    )
-    layout["yaxis"] = category_axis(y, every=len(y) < NUMBERED_AXIS_FROM, autorange="reversed")
+    # Tokens on a short map's top axis are turned to fit; a long map's axis reads positions, which lie flat.
+    turned = (-60 if x_on_top else -45) if len(x) < NUMBERED_AXIS_FROM else 0
+    layout["xaxis"] = category_axis(x, every=False, tickangle=turned) | x_axis | ({"side": "top"} if x_on_top else {})
+    layout["yaxis"] = category_axis(y, every=False, autorange="reversed") | y_axis
     return {"data": [trace], "layout": layout}
+
+
+# A long text's map labels every n-th token by its position (the hover names each cell's tokens), so that its
+# labels stay apart and its plot keeps its width: plotly's own choice of category ticks, with labels as long as
+# "507 · transform", widened the margins until a 512-token map was a sliver. Zooming into a region (drag a box)
+# shows its cells large; the hover says which tokens they are.
+MOST_COLUMN_LABELS = 8
+MOST_ROW_LABELS = 32
+
+
+def token_ticks(labels: Sequence[str], most: int) -> dict:
+    """Ticks for an axis of ``labels``: every label while they are few (``NUMBERED_AXIS_FROM``), else the position
+    of every n-th, at most ``most`` of them."""
+    if len(labels) < NUMBERED_AXIS_FROM:
+        return {"tickmode": "array", "tickvals": list(labels), "ticktext": list(labels)}
+    step = max(1, math.ceil(len(labels) / most))
+    positions = range(0, len(labels), step)
+    return {
+        "tickmode": "array",
+        "tickvals": [labels[i] for i in positions],
+        "ticktext": [str(i) for i in positions],
+        "automargin": False,
+    }
 
 
 def probability_bars(
