@@ -1,5 +1,6 @@
 """What one user waits for in Chromium: the first page on a freshly started server, every page by its address and
-by its sidebar link, a change of layer and of head on the attention page and of its section, and a fill-mask edit.
+by its sidebar link, a change of layer and of head on the attention page and of its section, a 5,000-character
+sentence's maps, and a fill-mask edit.
 Each interaction also reports the server's CPU time (the Streamlit process) and Chromium's main-thread busy time
 (CDP ``TaskDuration``), which say where the time went far more steadily than the wall clock does on shared cores.
 
@@ -29,6 +30,7 @@ from app.attention.text import TEXT as ATTENTION  # noqa: E402
 from app.core.navigation import PAGE_FILES  # noqa: E402 - after the path is set
 
 CHROMIUM = "/usr/bin/chromium"
+RUNNING = '[data-testid="stApp"][data-test-script-state="running"]'
 READY = '[data-testid="stApp"][data-test-connection-state="CONNECTED"][data-test-script-state="notRunning"]'
 # A chart drawn: plotly has made its SVG in the chart's element.
 CHART = '[data-testid="stPlotlyChart"] .main-svg'
@@ -204,6 +206,16 @@ def main() -> None:
                     lambda: page.wait_for_function(f"() => ({BERTVIZ_LAYER})() !== null"),
                 )
                 interact("attention section: the two maps drawn", section("maps"), map_shows(" H"))
+
+            # A long text (the hostile-input case of issue 44): 5,000 characters, cut to the model's 512 tokens.
+            box = page.locator('[data-testid="stSidebar"] textarea').first
+            for word in ("students", "teachers", "readers"):
+                box.fill((f"The {word} opened their books and read about attention in a transformer. " * 80)[:5000])
+                interact(
+                    "a 5,000-character sentence: both maps drawn",
+                    lambda: box.press("Control+Enter"),
+                    lambda: (page.wait_for_selector(RUNNING), wait_drawn(page)),
+                )
 
             def fill_mask_shown():
                 page.wait_for_function("() => location.pathname.endsWith('/fill_mask')")

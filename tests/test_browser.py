@@ -390,6 +390,23 @@ def test_a_shared_link_restores_the_masking_settings(page, server):
     shot(page, "masking_shared_link_en")
 
 
+def test_a_long_texts_attention_maps_keep_their_width(page, server):
+    """5,000 characters (512 tokens): both maps are drawn as wide as a short text's, not squeezed by their labels."""
+    open_page(page, server, "attention", "en")
+    plot_width = lambda: page.locator(f"{CHART} .nsewdrag").first.bounding_box()["width"]  # the plot area
+    short = plot_width()
+    box = page.locator('[data-testid="stSidebar"] textarea').first
+    box.fill(("The students opened their books and read about attention in a transformer. " * 80)[:5000])
+    box.press("Control+Enter")
+    page.wait_for_timeout(300)
+    wait_ready(page)
+    page.wait_for_function(DRAWN)
+    assert_no_exception(page)
+    assert page.locator(f"{CHART} .main-svg").count() >= 2
+    assert plot_width() > 0.8 * short, (plot_width(), short)
+    shot(page, "attention_long_text")
+
+
 @pytest.mark.parametrize("name", ["masking", "fill_mask", "attention", "embeddings", "nsp"])
 def test_hostile_input_stays_text(page, server, name):
     hostile = "<script>alert(1)</script><img src=x onerror=alert(2)> **bold** [MASK] 🙂 \u202eabc"
