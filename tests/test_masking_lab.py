@@ -17,7 +17,7 @@ from app.core.tokens import escape_markdown, token_surface
 from app.fill_mask import logic as fill_lab
 from app.masking import logic as lab
 from app.masking.charts import OUTCOME_COLORS, convergence_chart, token_strip
-from model.checkpoint import LoadedBert
+from model.checkpoint import LoadedBert, load
 from model.inference import FillMaskResult, InputError, MaskPredictions, Prediction
 from model.modeling import BertConfig, BertForPreTraining
 from model.tokenization import BertTokenizer
@@ -406,3 +406,18 @@ def test_prediction_bars_escape_tokens_and_colour_by_attention():
     assert list(both["x"]) == [50.0, 20.0, 10.0]
     assert both["marker"]["color"] != left["marker"]["color"]
     assert left_to_right("##ing") == "##ing" and left_to_right("##影") == "##影"
+
+
+def test_the_last_whole_word_is_what_a_sentence_without_a_mask_has_masked():
+    tokenizer = load("embedded").tokenizer
+
+    def last(text):
+        enc = tokenizer.encode(text)
+        position = fill_lab.last_word_position(enc, tokenizer.mask_token_id)
+        return None if position is None else enc.tokens[position]
+
+    assert last("She opened the door and walked into the room.") == "room"  # punctuation is passed over
+    assert last("我去电影院看电影，电影很好看。") == "看"
+    assert last("He saw the [MASK] 42") == "the"  # not the typed [MASK], not a number
+    assert last("He saw 😀") == "saw"  # not an [UNK]
+    assert last("123 456 !!!") is None  # no word at all: the page asks for a [MASK]

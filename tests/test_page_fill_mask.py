@@ -12,6 +12,7 @@ from app.core.shared_charts import BIDIRECTIONAL_COLOR, CAUSAL_COLOR, ITERATIVE_
 from app.core.text.common import TEXT as COMMON
 from app.core.tokens import escape_markdown
 from app.fill_mask.text import TEXT
+from model import inference
 
 
 def open_page(lang: str, text: str | None = None) -> AppTest:
@@ -46,10 +47,18 @@ def score_section(at: AppTest):
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_no_mask_explains_then_example_predicts(lang):
+def test_a_sentence_without_a_mask_opens_on_its_last_word_masked_then_an_example_predicts(lang):
     at = open_page(lang)  # the default sentence has no [MASK]
     assert at.title[0].value == TEXT["title"][lang]
-    assert any(TEXT["no_mask"][lang][:20] in i.value for i in at.info)
+    sentence = at.session_state["text"]
+    word = "room" if lang == "en" else "看"
+    assert TEXT["auto_masked"][lang].format(word=word) in [i.value for i in at.info]
+    opened = charts(fill_section(at))
+    assert len(opened) == 2  # predictions at once: bidirectional and causal
+    masked = sentence[: sentence.rindex(word)] + "[MASK]" + sentence[sentence.rindex(word) + len(word) :]
+    (expected,) = inference.fill_mask(_embedded(), masked, top_k=5).masks
+    assert labels(opened[0]["data"][0]["y"]) == [p.token for p in expected.predictions]
+    assert at.session_state["text"] == sentence  # the shared sentence stays as the reader wrote it
     assert ("我去___场看电影" if lang == "zh" else "He went to the ___ to swim.") in preformatted(at)[0]
     assert at.button_group  # the clickable tokens
     at.button(key="fill_mask_example_zh").click().run()
@@ -60,8 +69,6 @@ def test_no_mask_explains_then_example_predicts(lang):
     assert drawn[0]["chart_title"] == TEXT["bidirectional_title"][lang]
     assert drawn[1]["chart_title"] == TEXT["causal_title"][lang]
     assert [c["data"][0]["marker"]["color"] for c in drawn] == [BIDIRECTIONAL_COLOR, CAUSAL_COLOR]
-    from model import inference
-
     for chart, causal in zip(drawn, (False, True)):
         (mask,) = inference.fill_mask(_embedded(), "我去[MASK]场看电影", top_k=5, causal=causal).masks
         assert labels(chart["data"][0]["y"]) == [p.token for p in mask.predictions]  # the most likely first
@@ -218,7 +225,8 @@ def test_one_at_a_time_with_hostile_input(lang):
     assert any(TEXT["single_mask_same"][lang] == c.value for c in fill_section(at).caption)
     cases = {
         "[MASK]" * 2000: "warning",  # more masks than one-at-a-time filling takes
-        "no mask here": "info",
+        "no mask here": "masked",  # its last word is masked, and the page says so
+        "123 !!!": "info",  # no word to mask: the page asks for a [MASK]
         "": "info",
         "</script><script>alert(1)</script> <b>x</b> [MASK] [MASK]": 5,
         "😀 [MASK] 🎉": 3,
@@ -231,6 +239,9 @@ def test_one_at_a_time_with_hostile_input(lang):
             assert [w.value for w in at.warning] == [COMMON["error_too_many_masks"][lang].format(count=510, limit=20)]
         elif expected == "info":
             assert fill_section(at).info and not fill_section(at).get("plotly_chart")
+        elif expected == "masked":
+            assert TEXT["auto_masked"][lang].format(word="here") in [i.value for i in fill_section(at).info]
+            assert len(fill_section(at).get("plotly_chart")) == 3  # the order, then the one [MASK] both ways
         else:
             assert len(fill_section(at).get("plotly_chart")) == expected, text[:40]
 

@@ -116,8 +116,18 @@ def render(context: PageContext) -> None:
         if enc is None:
             return
         if not lab.mask_positions(enc, mask_id) and "[MASK]" not in text:  # typed but cut off: fill_mask explains that
-            st.info(t("fill_mask.no_mask"))
-            return
+            # A sentence without a [MASK] still opens on predictions: its last word is masked here, and said so;
+            # the shared sentence itself stays as the reader wrote it.
+            position = lab.last_word_position(enc, mask_id)
+            if position is None:
+                st.info(t("fill_mask.no_mask"))
+                return
+            word = token_surface(text, enc.offsets)[position]
+            text = lab.mask_selected(text, enc.offsets, [position])
+            st.info(t("fill_mask.auto_masked", word=escape_markdown(word)))
+            enc = ui.run_or_explain(models.tokenize, spec, text)
+            if enc is None:
+                return
         bidirectional = ui.run_or_explain(models.fill_mask, spec, text, top_k, False)
         if bidirectional is None:
             return

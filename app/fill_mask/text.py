@@ -41,6 +41,12 @@ TEXT = {
         "en": "Only the first {limit} tokens are offered as buttons: type [MASK] in the sidebar for later ones.",
         "zh": "只有前 {limit} 个 token 可以点击：后面的请直接在侧边栏输入 [MASK]。",
     },
+    "auto_masked": {
+        "en": "Your sentence has no [MASK], so this page masked its last word, “{word}”: here is what BERT puts there. "
+        "Type [MASK] in the sidebar, or click tokens above, to choose what to hide.",
+        "zh": "你的句子里没有 [MASK]，所以本页遮住了最后一个词“{word}”：下面是 BERT 填在那里的词。"
+        "在侧边栏里输入 [MASK]，或点击上面的 token，可以自己选择遮住哪里。",
+    },
     "no_mask": {
         "en": "The sentence has no [MASK] yet, so there is nothing to predict. Type [MASK] in the sidebar where a word "
         "should be (for example “He went to the [MASK] to swim.”), click one of the tokens above, or load an example.",
