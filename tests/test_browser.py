@@ -555,6 +555,10 @@ def test_presenter_link_opens_with_large_type_and_the_sidebar_folded(page, serve
     assert caption.evaluate("e => [getComputedStyle(e).color, getComputedStyle(e).opacity]") == ["rgb(0, 0, 0)", "1"]
     assert settled_layout(page) == {"overflow": 0, "cut": []}
     assert "presenter=1" in page.url  # and a link from here carries it on
+    # On a projector's 800 px the folded sidebar leaves the page the whole width (it kept 260 px before).
+    page.set_viewport_size({"width": 800, "height": 600})
+    page.wait_for_timeout(500)
+    assert page.get_by_test_id("stMain").bounding_box()["x"] == 0
 
 
 FOCUSED = """() => {

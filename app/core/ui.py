@@ -206,8 +206,9 @@ button [data-testid="stMarkdownContainer"], [data-testid="stWidgetLabel"] p, lab
 @container (max-width: 600px) {
   [data-testid="stColumn"] { min-width: 100% !important; flex: 1 1 100% !important; }
 }
+/* Below 1000 px an open sidebar takes 260 px; a folded one (presenter mode) none, so the page has the whole width. */
 @media (max-width: 1000px) {
-  section[data-testid="stSidebar"] { width: 260px !important; min-width: 260px !important; }
+  section[data-testid="stSidebar"][data-collapsed="false"] { width: 260px !important; min-width: 260px !important; }
   [data-testid="stMainBlockContainer"] { padding-left: 1rem; padding-right: 1rem; }
 }
 """
