@@ -9,7 +9,7 @@ import os
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
 
 import numpy as np
 
@@ -23,32 +23,29 @@ def budget_bytes() -> int:
     return int(float(os.environ.get("BERT_LAB_RESULT_CACHE_MB", DEFAULT_BUDGET_MB)) * 2**20)
 
 
-def nbytes(value) -> int:
-    """The bytes of the numpy arrays ``value`` holds (in its attributes, tuples, lists and dicts); the rest is small."""
+def arrays(value) -> Iterator[np.ndarray]:
+    """The numpy arrays ``value`` holds, in its attributes, tuples, lists and dicts (a result dataclass)."""
     if isinstance(value, np.ndarray):
-        return value.nbytes
-    if isinstance(value, dict):
-        return sum(nbytes(v) for v in value.values())
-    if isinstance(value, list | tuple):
-        return sum(nbytes(v) for v in value)
-    if hasattr(value, "__dict__"):
-        return sum(nbytes(v) for v in vars(value).values())
-    return 0
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from arrays(v)
+    elif isinstance(value, list | tuple):
+        for v in value:
+            yield from arrays(v)
+    elif hasattr(value, "__dict__"):
+        yield from arrays(vars(value))
+
+
+def nbytes(value) -> int:
+    """The bytes of ``value``'s arrays; the rest of a result is small."""
+    return sum(array.nbytes for array in arrays(value))
 
 
 def frozen(value):
     """``value`` with its arrays made read-only: a shared result that one page changed would change on all."""
-    if isinstance(value, np.ndarray):
-        value.flags.writeable = False
-    elif isinstance(value, dict):
-        for v in value.values():
-            frozen(v)
-    elif isinstance(value, list | tuple):
-        for v in value:
-            frozen(v)
-    elif hasattr(value, "__dict__"):
-        for v in vars(value).values():
-            frozen(v)
+    for array in arrays(value):
+        array.flags.writeable = False
     return value
 
 

@@ -70,9 +70,9 @@ def missing_scripts(text: str, enc: Encoding, unk_token_id: int, lang: str) -> l
     seen: dict[str, bool] = {}  # script -> whether some piece of it is a whole run of letters
     for token_id, (start, end), special in zip(enc.ids, enc.offsets, enc.special, strict=True):
         letters = [c for c in text[start:end] if unicodedata.category(c).startswith("L")]
-        if special or not letters or _script(letters[0]) in READ_SCRIPTS or not _script(letters[0]):
+        script = _script(letters[0]) if letters and not special else ""
+        if not script or script in READ_SCRIPTS:
             continue
-        script = _script(letters[0])
         seen[script] = seen.get(script, False) or (token_id != unk_token_id and len(letters) > 1)
     names = (SCRIPT_NAMES.get(script, {}).get(lang, script.title()) for script, read in seen.items() if not read)
     return list(dict.fromkeys(names))
