@@ -1,5 +1,6 @@
 """The layers lab: what each layer knows (linear probes, control task, expected layer) and how its vectors are
-shaped (anisotropy, self-similarity, a word's vectors in 2-D), on the loaded model and its random twin."""
+shaped (anisotropy, self-similarity, a word's vectors in 2-D), on the loaded model and its random twin; and which
+held-out tokens lie nearest to a token of the shared sentence (corpus search, ``search_section``)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import streamlit as st
 from app.core.i18n import t
 from app.core.state import SETTINGS, PageContext, keep, start_in_language
 from app.core.ui import download_buttons, plot
-from app.layers import charts
+from app.layers import charts, search_section
 from app.layers import logic as lab
 from model.analysis import data
 from model.data.fetch import FetchError
@@ -283,4 +284,5 @@ def render(context: PageContext) -> None:
             )
             download_buttons(f"projection_{word}_{shown}", lambda: (header, rows), key="layers_projection")
 
+    search_section.render(context)
     st.caption(t("layers.share_hint"))

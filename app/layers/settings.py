@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from app.core.settings import Setting
+from app.core.settings import MAX_LAYERS, Setting
 from model.analysis import lab as layers
 from model.analysis.data import PROBE_TASKS
+from model.analysis.search import METRICS
 
 SETTINGS: dict[str, Setting] = {
     # The layers lab; its task and word follow the page's language until a reader or a link sets them.
@@ -15,6 +16,11 @@ SETTINGS: dict[str, Setting] = {
     "layers_contexts": Setting(layers.CONTEXTS, low=5, high=100),
     "layers_probe_ran": Setting(False, kind="flag"),
     "layers_geometry_ran": Setting(False, kind="flag"),
+    # Corpus search: a token of the shared sentence (-1: the page picks its longest word), a layer (0 = embeddings).
+    "layers_search_token": Setting(-1, low=-1, high=511),
+    "layers_search_layer": Setting(2, low=0, high=MAX_LAYERS),
+    "layers_search_metric": Setting(METRICS[0], options=METRICS),
+    "layers_search_ran": Setting(False, kind="flag"),
 }
 
 SESSION: dict[str, str] = {}

@@ -228,4 +228,158 @@ TEXT = {
         "en": "{series}: best at layer {layer} ({value:.1%})",
         "zh": "{series}：第 {layer} 层最好（{value:.1%}）",
     },
+    # --- 3. corpus search ---------------------------------------------------------------------------------------
+    "search_header": {"en": "3. Corpus search: a token's nearest neighbours", "zh": "3. 语料检索：一个词元的最近邻"},
+    "search_intro": {
+        "en": "Pick a token of the shared sentence and a layer. The model's vector for it at that layer is compared "
+        "with the vectors of about 45,000 tokens of held-out text (sentences the model never trained on), and the "
+        "20 nearest are shown in their sentences, as exBERT does (Hoover et al. 2020). Low layers find the same "
+        "word; higher up, words used the same way.",
+        "zh": "选共享句子中的一个词元和一层。模型在这一层给它的向量，会与约 45,000 个留出文本词元"
+        "（模型训练时从未见过的句子）的向量比较，最近的 20 个连同所在句子一起列出，就像 exBERT（Hoover 等 2020）"
+        "那样。低层找到的是同一个字词；越往上，找到的越是用法相同的词。",
+    },
+    "search_token": {"en": "Token of the shared sentence", "zh": "共享句子中的词元"},
+    "search_token_help": {
+        "en": "Tokens are counted from 0, the first after [CLS]. Change the sentence in the sidebar.",
+        "zh": "词元从 0 开始数（[CLS] 之后的第一个）。在侧边栏修改句子。",
+    },
+    "search_layer": {"en": "Layer (0 = embeddings)", "zh": "层（0 = 嵌入层）"},
+    "search_layer_help": {
+        "en": "As in the probes above: layer 0 is the embedding sum, then the encoder layers.",
+        "zh": "与上面的探针一样：第 0 层是嵌入之和，之后是各编码器层。",
+    },
+    "search_metric": {"en": "Similarity", "zh": "相似度"},
+    "metric_cosine": {"en": "cosine", "zh": "余弦"},
+    "metric_dot": {"en": "dot product", "zh": "点积"},
+    "run_search": {"en": "Search", "zh": "检索"},
+    "search_corpus_en": {
+        "en": "held-out English (Brown, State of the Union, Tatoeba, e-mail, LibreOffice help)",
+        "zh": "英文留出文本（Brown、国情咨文、Tatoeba、电子邮件、LibreOffice 帮助）",
+    },
+    "search_corpus_zh": {
+        "en": "held-out Chinese (People's Daily 1998, Tatoeba, LibreOffice help)",
+        "zh": "中文留出文本（1998 年《人民日报》、Tatoeba、LibreOffice 帮助）",
+    },
+    "search_waiting": {
+        "en": "Press **Search** to find the nearest tokens in the {corpus}.",
+        "zh": "按 **检索**，在{corpus}中查找最近的词元。",
+    },
+    "search_waiting_build": {
+        "en": "Press **Search** to find the nearest tokens in the {corpus}. The first search with this model builds "
+        "its index (about half a minute for the embedded model); later ones take a fraction of a second.",
+        "zh": "按 **检索**，在{corpus}中查找最近的词元。用这个模型第一次检索时要先建索引（内置模型约半分钟），"
+        "之后每次检索不到一秒。",
+    },
+    "search_building": {"en": "Building the index of the {corpus}…", "zh": "正在为{corpus}建索引……"},
+    "search_building_progress": {
+        "en": "Building the index of the {corpus}: {done} of {total} sentences",
+        "zh": "正在为{corpus}建索引：{done} / {total} 句",
+    },
+    "search_error_no_such_token": {
+        "en": "There is no token {position}: the sentence has tokens 0-{last}.",
+        "zh": "没有第 {position} 个词元：这个句子的词元是 0-{last}。",
+    },
+    "search_error_empty_pool": {
+        "en": "This model cannot read any sentence of the corpus (is its vocabulary for another language?).",
+        "zh": "这个模型读不了语料中的任何句子（它的词表是别的语言的吗？）。",
+    },
+    "search_error_bad_metric": {"en": "Unknown similarity {metric}.", "zh": "未知的相似度 {metric}。"},
+    "search_error_bad_query": {
+        "en": "The index was built for another model; search again.",
+        "zh": "索引是为另一个模型建的，请重新检索。",
+    },
+    "search_found": {
+        "en": "The {n} tokens nearest to “{token}” at layer {layer}, in the {corpus}; the match is highlighted.",
+        "zh": "在{corpus}中，第 {layer} 层离「{token}」最近的 {n} 个词元；匹配的词元已高亮。",
+    },
+    "search_index": {
+        "en": "(The index: {tokens:,} tokens in {sentences:,} sentences.)",
+        "zh": "（索引：{sentences:,} 个句子中的 {tokens:,} 个词元。）",
+    },
+    "search_series_same_token": {"en": "same token as the query", "zh": "与查询相同的词元"},
+    "search_series_top_tag": {"en": "commonest part of speech", "zh": "最常见的词性"},
+    "search_series_same_position": {"en": "same position in the sentence", "zh": "句中位置相同"},
+    "search_series_agreement": {
+        "en": "part of speech shared with the query (200 held-out queries)",
+        "zh": "与查询词性相同（200 个留出查询）",
+    },
+    "search_tags_title": {"en": "Parts of speech of the matches, layer {layer}", "zh": "第 {layer} 层匹配的词性"},
+    "search_tags_summary": {"en": "Commonest parts of speech: {items}", "zh": "最常见的词性：{items}"},
+    "search_tags_note": {
+        "en": "{tagged} of the {n} matches carry a tag (the modern English sentences have none).",
+        "zh": "{n} 个匹配中有 {tagged} 个带词性标注（现代英文句子没有标注）。",
+    },
+    "search_no_tags": {
+        "en": "None of these matches carries a part-of-speech tag (the modern English sentences have none).",
+        "zh": "这些匹配都没有词性标注（现代英文句子没有标注）。",
+    },
+    "search_chosen_layer": {"en": "shown", "zh": "当前层"},
+    "search_axis_share": {"en": "share of the 20 matches", "zh": "占 20 个匹配的比例"},
+    "search_shares_title": {
+        "en": "What the nearest tokens to “{token}” share, layer by layer",
+        "zh": "与「{token}」最近的词元，逐层看它们有什么共同点",
+    },
+    "search_shares_summary": {"en": "Lowest and highest layer: {items}", "zh": "最低与最高的层：{items}"},
+    "search_shares_note": {
+        "en": "The grey dashed line does not depend on your token: for 200 tagged tokens of the corpus itself, the "
+        "share of their 20 nearest tagged tokens (their own sentence left out) with the same part of speech. "
+        "Compare it with the part-of-speech probe in section 1: both ask how much of the part of speech a layer's "
+        "vectors hold.",
+        "zh": "灰色虚线与你选的词元无关：对语料自身 200 个带标注的词元，看它们最近的 20 个带标注词元（不含同句）"
+        "中词性相同的比例。可与第 1 部分的词性探针对照：两者都在问这一层的向量里有多少词性信息。",
+    },
+    "col_score": {"en": "{metric}", "zh": "{metric}"},
+    "col_tag": {"en": "part of speech", "zh": "词性"},
 }
+
+# Part-of-speech names for the corpus search: English rows use the universal tags, Chinese rows People's Daily's
+# first letters.
+_UNIVERSAL = {
+    "ADJ": ("adjective", "形容词"),
+    "ADP": ("adposition", "介词"),
+    "ADV": ("adverb", "副词"),
+    "AUX": ("auxiliary", "助动词"),
+    "CCONJ": ("coordinating conjunction", "并列连词"),
+    "DET": ("determiner", "限定词"),
+    "INTJ": ("interjection", "叹词"),
+    "NOUN": ("noun", "名词"),
+    "NUM": ("numeral", "数词"),
+    "PART": ("particle", "小品词"),
+    "PRON": ("pronoun", "代词"),
+    "PROPN": ("proper noun", "专有名词"),
+    "PUNCT": ("punctuation", "标点"),
+    "SCONJ": ("subordinating conjunction", "从属连词"),
+    "VERB": ("verb", "动词"),
+    "X": ("other", "其他"),
+}
+_PEOPLES_DAILY = {
+    "a": ("adjective", "形容词"),
+    "b": ("distinguishing word", "区别词"),
+    "c": ("conjunction", "连词"),
+    "d": ("adverb", "副词"),
+    "e": ("interjection", "叹词"),
+    "f": ("locative", "方位词"),
+    "g": ("morpheme", "语素"),
+    "h": ("prefix", "前缀"),
+    "i": ("idiom", "成语"),
+    "j": ("abbreviation", "简称"),
+    "k": ("suffix", "后缀"),
+    "l": ("set phrase", "习用语"),
+    "m": ("numeral", "数词"),
+    "n": ("noun", "名词"),
+    "o": ("onomatopoeia", "拟声词"),
+    "p": ("preposition", "介词"),
+    "q": ("measure word", "量词"),
+    "r": ("pronoun", "代词"),
+    "s": ("place word", "处所词"),
+    "t": ("time word", "时间词"),
+    "u": ("particle", "助词"),
+    "v": ("verb", "动词"),
+    "w": ("punctuation", "标点"),
+    "x": ("other", "其他"),
+    "y": ("modal particle", "语气词"),
+    "z": ("descriptive word", "状态词"),
+}
+TEXT |= {f"tag_en_{tag}": {"en": f"{tag} ({en})", "zh": f"{tag} {zh}"} for tag, (en, zh) in _UNIVERSAL.items()}
+TEXT |= {f"tag_zh_{tag}": {"en": f"{tag} ({en})", "zh": f"{tag} {zh}"} for tag, (en, zh) in _PEOPLES_DAILY.items()}

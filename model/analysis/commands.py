@@ -1,4 +1,4 @@
-"""The layers lab's sub-commands of ``python -m model``: ``probe`` and ``geometry``."""
+"""The layers lab's sub-commands of ``python -m model``: ``probe``, ``geometry`` and ``search``."""
 
 from __future__ import annotations
 
@@ -35,6 +35,19 @@ def register(sub) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_geometry)
+
+    from .search import METRICS, TOP_K
+
+    p = sub.add_parser("search", help="corpus search: the held-out tokens nearest to one token, at one layer")
+    add_model(p)
+    p.add_argument("--lang", required=True, choices=("en", "zh"), help="which corpus to search")
+    p.add_argument("--layer", type=int, required=True, help="0 = the embeddings, then the encoder layers")
+    p.add_argument("--metric", choices=METRICS, default=METRICS[0])
+    p.add_argument("--top-k", type=positive_int, default=TOP_K, metavar="K")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("text", metavar="TEXT")
+    p.add_argument("token", type=int, metavar="INDEX_OF_TOKEN", help="0 = the first token after [CLS]")
+    p.set_defaults(run=cmd_search)
 
 
 @contextlib.contextmanager
@@ -114,4 +127,59 @@ def cmd_geometry(args) -> None:
     for init in ("pretrained", "random"):
         lines.append(f"{f'anisotropy ({init})':<30}" + _row(out["anisotropy"][init]))
         lines.append(f"{f'self-similarity ({init})':<30}" + _row(out["self_similarity"][init]))
+    print("\n".join(lines), flush=True)
+
+
+def cmd_search(args) -> None:
+    import sys
+
+    from .search import SearchError, check_token, load_or_build, match_rows, query_tokens, search, summarise
+
+    bundle = load(args.model)
+    layers = bundle.config.num_hidden_layers
+    if not 0 <= args.layer <= layers:
+        raise UsageError(f"--layer {args.layer}: this model has layers 0-{layers} (0 = the embeddings)")
+
+    def progress(done: int, total: int) -> None:
+        print(f"building the {args.lang} index: {done}/{total} sentences", file=sys.stderr, flush=True)
+
+    started = time.perf_counter()
+    with _data_errors():
+        index = load_or_build(bundle, args.lang, on_progress=progress)
+    query = query_tokens(bundle, args.text)
+    try:
+        position = check_token(query, args.token)
+        searched = time.perf_counter()
+        matches = search(index, query.vectors[:, position], args.metric, args.top_k)
+    except SearchError as e:
+        raise UsageError(str(e)) from None
+    seconds = time.perf_counter() - searched
+    token_id = bundle.tokenizer.token_to_id(query.tokens[position])
+    summary = summarise(index, matches, token_id if token_id is not None else -1, position)
+    rows = match_rows(index, matches, args.layer)
+    out = {
+        "model": bundle.name,
+        "language": args.lang,
+        "layer": args.layer,
+        "metric": args.metric,
+        "tokens": query.tokens,
+        "token": query.tokens[position],
+        "position": position,
+        "matches": [{k: v for k, v in row.items() if k != "tokens"} for row in rows],
+        "summary_by_layer": [s.to_json() for s in summary],
+        "pos_agreement_by_layer": index.meta.get("agreement"),
+        "index": {k: index.meta[k] for k in ("tokens", "sentences", "tagged_tokens", "build_seconds")},
+        "search_seconds": round(seconds, 4),
+        "seconds": round(time.perf_counter() - started, 2),
+    }
+    if args.json:
+        print(json.dumps(out, ensure_ascii=False), flush=True)
+        return
+    lines = [f"{out['token']!r} (token {position}) at layer {args.layer}, {args.metric}, {bundle.name}:"]
+    for row in rows:
+        marked = [f"[{p}]" if i == row["position"] else p for i, p in enumerate(row["tokens"])]
+        lines.append(f"{row['score']:8.4f}  {row['tag'] or '-':<6} {' '.join(marked)}")
+    lines.append(f"{'layer':<14}" + " ".join(f"{i:>6}" for i in range(len(summary))))
+    lines.append(f"{'same token':<14}" + _row([s.same_token for s in summary]))
+    lines.append(f"{'same position':<14}" + _row([s.same_position for s in summary]))
     print("\n".join(lines), flush=True)
