@@ -68,11 +68,12 @@ def query(spec: str, text: str) -> search.QueryTokens:
 
 def default_position(tokens: list[str]) -> int:
     """The token a page searches for when the reader has chosen none: the longest word-like one (a piece's ##
-    not counted), the first of equals."""
+    not counted); of equals (every Chinese character), the one nearest the middle of the sentence."""
     words = [
         i for i, token in enumerate(tokens) if token not in ("[MASK]", "[UNK]") and any(c.isalnum() for c in token)
     ]
-    return max(words, key=lambda i: len(tokens[i].removeprefix("##")), default=0)
+    middle = (len(tokens) - 1) / 2
+    return max(words, key=lambda i: (len(tokens[i].removeprefix("##")), -abs(i - middle)), default=0)
 
 
 @st.cache_data(max_entries=64, ttl=CACHE_TTL, show_spinner=False)
@@ -94,7 +95,9 @@ def neighbours(spec: str, language: str, text: str, position: int, metric: str) 
 
 
 _CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
-_NO_SPACE_BEFORE = set(",.?!;:)%")
+_NO_SPACE_BEFORE = set(",.?!;:)%'-")
+_NO_SPACE_AFTER = set("(-")
+_CLITICS = {"s", "t", "re", "ll", "ve", "d", "m"}  # doesn ' t -> doesn't
 
 
 def joined_pieces(tokens: list[str], position: int, mark) -> str:
@@ -105,7 +108,7 @@ def joined_pieces(tokens: list[str], position: int, mark) -> str:
         continues = token.startswith("##") and len(token) > 2
         piece = token[2:] if continues else token
         tight = not out or continues or _CJK.match(piece) or _CJK.match(before) or piece in _NO_SPACE_BEFORE
-        tight = tight or before == "("
+        tight = tight or before in _NO_SPACE_AFTER or before == "'" and piece in _CLITICS
         out += ("" if tight else " ") + mark(piece, i == position)
         before = piece
     return out

@@ -21,7 +21,8 @@ SERIES = ("same_token", "top_tag", "same_position", "agreement")
 
 def _mark(piece: str, is_match: bool) -> str:
     shown = escape_markdown(piece)
-    return f"**:blue-background[{shown}]**" if is_match else shown
+    # Bold inside the highlight: "**" next to a Chinese character would not count as emphasis outside it.
+    return f":blue-background[**{shown}**]" if is_match else shown
 
 
 def _tag_names(language: str, tags) -> dict[str, str]:
