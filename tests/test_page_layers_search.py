@@ -103,3 +103,24 @@ def test_hostile_sentences_get_a_message_or_a_search(case):
     assert not at.exception, at.exception[0].message if at.exception else ""
     assert len(match_lines(at)) == search.TOP_K
     assert "<script>" not in "".join(match_lines(at))
+
+
+def test_a_class_follows_the_token_and_layer_its_teacher_searches():
+    from test_page_classroom import class_started, new_session, run
+
+    teacher = class_started("en")
+    student = new_session("en", room=teacher.session_state["class_room"])
+    teacher.session_state["text"] = SENTENCES["en"]
+    teacher.switch_page("pages/layers.py")
+    run(teacher)
+    teacher.selectbox(key="w_layers_search_token").set_value(4)  # "bank"
+    teacher.slider(key="w_layers_search_layer").set_value(5)
+    teacher.button(key="layers_run_search").click()
+    run(teacher)
+    run(student)
+    assert [student.session_state[k] for k in ("layers_search_token", "layers_search_layer", "layers_search_ran")] == [
+        4,
+        5,
+        True,
+    ]
+    assert match_lines(student) == match_lines(teacher) and len(match_lines(student)) == search.TOP_K
