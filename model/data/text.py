@@ -29,6 +29,12 @@ def is_cjk_char(ch: str) -> bool:
     )
 
 
+def sentence_key(sentence: str) -> str:
+    """What "the same sentence" means when the app's sentences are compared with the corpus: case, punctuation and
+    spacing aside, the same words in the same order."""
+    return re.sub(r"[\W_]+", " ", sentence.lower()).strip()
+
+
 _ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from .. import inference
 from ..checkpoint import load_folder
+from ..data.sentence_index import INDEX_NAME, META_NAME
 from ..data.sources import SOURCES
 from ..modeling import BertConfig, count_parameters
 from .evaluate import evaluate
@@ -231,6 +232,7 @@ def render(
     sources: list[dict],
     evaluation: dict[str, dict[str, float]],
     probes: dict[str, list[tuple[str, list[str]]]],
+    sentence_index: dict | None = None,
 ) -> str:
     counts = count_parameters(config)
     init = runs[0]["init"] if runs else "scratch"
@@ -285,6 +287,8 @@ def render(
     for s in sources:
         if s["id"] in used:
             lines.append(f"| {s['name']} | {s['lang']} | {s['licence']} | {s['obtained']} |")
+    if sentence_index:
+        lines += index_lines(sentence_index)
 
     def sizes(key: str, unit: str) -> str:
         return ", ".join(f"{m[key]} {unit} in {lang}" for lang, m in evaluation.items())
@@ -370,6 +374,31 @@ def render(
     return "\n".join(lines)
 
 
+def index_lines(meta: dict) -> list[str]:
+    """The card's section on ``training_sentences.u64`` (``model/data/sentence_index.py``), from its metadata."""
+    lines = [
+        "",
+        "## Training sentences index",
+        "",
+        f"`{INDEX_NAME}` ({meta['bytes']:,} bytes): the {meta['digests']:,} distinct sentences of the training text "
+        f"the runs above read (sources {', '.join(meta['sources'])}; corpus version {meta['corpus_version']}, the "
+        f"held-out split of seed {meta['heldout_split']['seed']}), each lower-cased, its punctuation and spacing "
+        "reduced to single spaces, hashed to the first 8 bytes of BLAKE2b and sorted. It holds no text, and is "
+        "derived from the sources above under their licences. Tests on a fresh clone look up in it that no sentence "
+        "the app shows or tests with, no probe sentence and no held-out sample is one the model read "
+        f"(`model/data/sentence_index.py`); `{META_NAME}` describes it, and `python -m model sentence-index` "
+        "rebuilds it from the corpus cache.",
+    ]
+    if meta.get("read_though_excluded_now"):
+        quoted = ", ".join(f"`{s}`" for s in meta["read_though_excluded_now"])
+        lines += [
+            "",
+            f"Read by this model before `model/data/excluded_sentences.txt` named them, so its tests know them: "
+            f"{quoted}. Later corpora leave them out.",
+        ]
+    return lines
+
+
 def write_card(folder: Path) -> str:
     """Evaluate the model in ``folder``, answer the probes, and write its ``README.md``; returns the text."""
     bundle = load_folder(folder)
@@ -380,8 +409,14 @@ def write_card(folder: Path) -> str:
         ]
         for lang, rows in PROBES.items()
     }
+    index_meta = Path(folder) / META_NAME
     text = render(
-        config=bundle.config, runs=read_runs(folder), sources=SOURCES, evaluation=evaluate(bundle), probes=probes
+        config=bundle.config,
+        runs=read_runs(folder),
+        sources=SOURCES,
+        evaluation=evaluate(bundle),
+        probes=probes,
+        sentence_index=json.loads(index_meta.read_text(encoding="utf-8")) if index_meta.exists() else None,
     )
     (Path(folder) / "README.md").write_text(text, encoding="utf-8")
     return text

@@ -1,4 +1,5 @@
-"""Data and training sub-commands of ``python -m model``: corpus, pretrain, evaluate, card, finetune."""
+"""Data and training sub-commands of ``python -m model``: corpus, pretrain, evaluate, card, sentence-index,
+finetune."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from ..data.fetch import default_cache_dir
 from ..data.sources import SOURCE_BY_ID
 from ..data.tasks import TASKS, load_task
 from ..data.tatoeba import sentences
+from ..tokenization import BertTokenizer
 from . import evaluate as ev
 from . import live
 from .card import write_card
@@ -138,6 +140,14 @@ def register(sub) -> None:
     p.add_argument("--folder", type=Path, default=None, help="default: the embedded model's folder")
     p.set_defaults(run=cmd_card)
 
+    p = sub.add_parser(
+        "sentence-index",
+        help="hash the sentences a model folder's runs trained on (from the corpus cache) for the leak tests",
+    )
+    p.add_argument("--folder", type=Path, default=None, help="default: the embedded model's folder")
+    p.add_argument("--cache-dir", type=Path, default=None, help="default: $BERT_LAB_CACHE or ~/.cache/bert-lab")
+    p.set_defaults(run=cmd_sentence_index)
+
     p = sub.add_parser("finetune", help="fine-tune a task head on a labelled task")
     p.add_argument("--task", required=True, help="sentiment-zh, topics-en or ner-zh")
     add_model(p)
@@ -251,6 +261,21 @@ def cmd_card(args) -> None:
         raise UsageError(f"{folder}: no config.json, so no model to describe")
     write_card(folder)
     print(f"wrote {folder / 'README.md'}")
+
+
+def cmd_sentence_index(args) -> None:
+    from ..data.sentence_index_build import build_index  # brings the corpus builder: see cmd_corpus
+
+    folder = args.folder or EMBEDDED_DIR
+    if not (folder / "runs.json").exists():
+        raise UsageError(f"{folder}: no runs.json, so no record of what the model trained on")
+    tokenizer = BertTokenizer.from_folder(folder)
+
+    def count_tokens(texts: list[str]) -> int:  # as pre-training counts them (batching.tokenize_corpus)
+        return sum(len(e.ids) for e in tokenizer._tok.encode_batch(texts, add_special_tokens=False))
+
+    metadata = build_index(folder, cache_dir=args.cache_dir, count_tokens=count_tokens)
+    print(json.dumps(metadata, ensure_ascii=False, indent=1))
 
 
 def cmd_pretrain(args) -> None:

@@ -141,6 +141,8 @@ def run_job(job: PretrainJob, settings: PretrainSettings, on_step: Callable[[int
             "device": f"{device} ({card.hardware()}, {torch.get_num_threads()} thread(s)"
             + (", bf16 autocast)" if use_bf16(device, settings.bf16) else ")"),
             "sources": list(stats["sources"]),
+            # What model/data/sentence_index.py needs to know which sentences the run left out.
+            "excluded_sentences": stats["params"].get("excluded_sentences"),
             **({"whole_word": True} if settings.whole_word else {}),
             **({"distill": settings.distill} if settings.distill else {}),
             **({"added_layers_after": list(settings.add_layers_after)} if settings.add_layers_after else {}),
