@@ -109,7 +109,7 @@ def test_value_vector_norms_are_each_heads_slice_of_value_then_output(tiny_bundl
 # ---------------------------------------------------------------------------------------------- tiny model
 
 PAIRS = [
-    ("she opened the door .", "he walked in ."),
+    ("she opened a door .", "he walked in ."),
     ("we watch a movie .", "the film was good ."),
     ("我去看电影", "电影很好看"),
     ("they went to paris and london .", "it is the world !"),
@@ -152,7 +152,7 @@ def test_importance_matches_a_finite_difference_estimate(tiny_bundle):
 
 def test_gradient_x_input_matches_a_finite_difference_along_each_input(tiny_bundle):
     tiny_bundle = _double(tiny_bundle)
-    enc = tiny_bundle.tokenizer.encode("she opened the [MASK] .")
+    enc = tiny_bundle.tokenizer.encode("she opened a [MASK] .")
     ids, types = torch.tensor([enc.ids]), torch.tensor([enc.token_type_ids])
     position, target = enc.ids.index(tiny_bundle.tokenizer.mask_token_id), 20
     got = heads.gradient_x_input(tiny_bundle, ids, types, position, target)
@@ -182,7 +182,7 @@ def test_gradient_x_input_is_unchanged_while_other_threads_run_the_model(tiny_bu
     when gradient × input captured its embedding with a hook on the shared model and another pass replaced it)."""
     from concurrent.futures import ThreadPoolExecutor
 
-    texts = ["she opened the [MASK] .", "the cat sat on the [MASK] mat today .", "[MASK] ."]
+    texts = ["she opened a [MASK] .", "the cat sat on the [MASK] mat today .", "[MASK] ."]
     encoded = [tiny_bundle.tokenizer.encode(t) for t in texts]
     cases = [
         (torch.tensor([e.ids]), torch.tensor([e.token_type_ids]), e.ids.index(tiny_bundle.tokenizer.mask_token_id))
@@ -211,19 +211,19 @@ def test_gradient_x_input_is_unchanged_while_other_threads_run_the_model(tiny_bu
 
 
 def test_token_views_are_shares_and_follow_the_chosen_head(tiny_bundle):
-    views = heads.token_views(tiny_bundle, "she opened the [MASK] .", None, 2, 1, 3)
+    views = heads.token_views(tiny_bundle, "she opened a [MASK] .", None, 2, 1, 3)
     T = len(views.tokens)
     for name in ("raw", "norm", "rollout", "gradient_x_input"):
         values = getattr(views, name)
         assert values.shape == (T,) and values.min() >= 0 and values.sum() == pytest.approx(1, abs=1e-5), name
     maps = torch.stack(
         tiny_bundle.model.bert(
-            torch.tensor([tiny_bundle.tokenizer.encode("she opened the [MASK] .").ids]), output_attentions=True
+            torch.tensor([tiny_bundle.tokenizer.encode("she opened a [MASK] .").ids]), output_attentions=True
         ).attentions
     )
     np.testing.assert_allclose(views.raw, maps[1, 0, 3, 2].detach().numpy(), rtol=1e-6)
     assert views.mask_position == 4 and views.prediction is not None
-    no_mask = heads.token_views(tiny_bundle, "she opened the door .", None, 1, 0, 0)
+    no_mask = heads.token_views(tiny_bundle, "she opened a door .", None, 1, 0, 0)
     assert no_mask.gradient_x_input is None and no_mask.prediction is None
 
 

@@ -72,7 +72,7 @@ def test_the_collection_finds_the_apps_examples_and_the_tests_sentences():
     found = app_sentences()
     assert len(found) > 1000
     assert "app/heads/text.py" in found.values() and "app/nsp/nsp_samples.json" in found.values()
-    assert found["She opened the [MASK]."].startswith("tests/")  # the first test file that has it
+    assert found["She opened a [MASK]."].startswith("tests/")  # the first test file that has it
     assert not any(where.endswith("test_corpus.py") for where in found.values())
 
 
@@ -117,14 +117,13 @@ def heldout_probe_sentences() -> dict[str, str]:
     return found
 
 
-def unexplained_leaks(sentences: dict[str, str], index: sentence_index.TrainingSentences) -> list[str]:
-    """The sentences (one [MASK] at most) that the model of ``index`` read, but for those it read before
-    ``excluded_sentences.txt`` named them: its index lists them (``read_though_excluded_now``)."""
-    known = C.SentenceIndex(index.metadata["read_though_excluded_now"])
+def leaks(sentences: dict[str, str], index: sentence_index.TrainingSentences) -> list[str]:
+    """The sentences (one [MASK] at most) that the model of ``index`` read. Excluding one from the next corpus does
+    not undo the reading: a page or test sentence the shipped model read is changed."""
     return [
         f"{where}: {sentence}"
         for sentence, where in sentences.items()
-        if sentence.count("[MASK]") < MANY_MASKS and sentence in index and sentence not in known
+        if sentence.count("[MASK]") < MANY_MASKS and sentence in index
     ]
 
 
@@ -135,9 +134,10 @@ def test_no_app_or_probe_sentence_is_in_the_pretraining_text():
     sentences = {**heldout_probe_sentences(), **app_sentences()}
     assert len(sentences) > 3000 and sum(s.count("[MASK]") == 1 for s in sentences) > 100
     assert sum(s.count("[MASK]") >= MANY_MASKS for s in sentences) < 40  # few that the index cannot look up
-    leaks = unexplained_leaks(sentences, index)
-    assert not leaks, "the shipped model read these: add them to model/data/excluded_sentences.txt or change them\n" + (
-        "\n".join(leaks)
+    read = leaks(sentences, index)
+    assert not read, (
+        "the shipped model read these: change them (and add them to model/data/excluded_sentences.txt)\n"
+        + ("\n".join(read))
     )
     # What it read before the list named them stays on record (the card says so), and the next corpus leaves it out.
     read_anyway = index.metadata["read_though_excluded_now"]
@@ -166,7 +166,7 @@ def test_a_leaked_sentence_fails_the_check_with_or_without_its_mask():
         BROWN_OPENING.replace("Jury", "[MASK]"): "planted (Brown, trained on, a word masked)",
         SANGUO_OPENING[0].replace("英", "[MASK]"): "planted (Romance of the Three Kingdoms, a character masked)",
     }
-    assert unexplained_leaks({**app_sentences(), **planted}, sentence_index.load(EMBEDDED_DIR)) == [
+    assert leaks({**app_sentences(), **planted}, sentence_index.load(EMBEDDED_DIR)) == [
         f"{where}: {sentence}" for sentence, where in planted.items()
     ]
 

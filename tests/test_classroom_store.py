@@ -146,7 +146,7 @@ def test_quiz_flow(store):
     with pytest.raises(GuessError, match="no_quiz"):
         store.guess(code, "ann", "door")
     version = store.version(code)
-    assert store.ask(code, token, "  She opened the [MASK].  ") == 1
+    assert store.ask(code, token, "  She opened a [MASK].  ") == 1
     assert store.version(code) > version  # the class's sessions notice the question
     assert store.guess(code, "ann", "  DOOR ") == "door"
     assert store.guess(code, "bo", "Window") == "window"
@@ -155,7 +155,7 @@ def test_quiz_flow(store):
     with pytest.raises(GuessError, match="empty"):
         store.guess(code, "dee", " \t ")
     quiz = store.quiz(code)
-    assert (quiz.number, quiz.sentence, quiz.revealed) == (1, "She opened the [MASK].", False)
+    assert (quiz.number, quiz.sentence, quiz.revealed) == (1, "She opened a [MASK].", False)
     assert quiz.guesses == {"ann": "door", "bo": "door", "cy": "<script>alert(1)</script>"}
     assert quiz.answer is None  # BERT's answer comes with the reveal
     answer = [{"token": "door", "id": 2341, "prob": 0.5}, {"token": "##s", "id": 1, "prob": 0.25}]
@@ -178,7 +178,7 @@ def test_quiz_flow(store):
 def test_a_question_keeps_a_class_of_guessers_not_a_flood(store, monkeypatch):
     monkeypatch.setattr(rooms, "MAX_GUESSERS", 3)
     code, token = store.create()
-    store.ask(code, token, "She opened the [MASK].")
+    store.ask(code, token, "She opened a [MASK].")
     for student in ("ann", "bo", "cy"):
         store.guess(code, student, "door")
     with pytest.raises(GuessError, match="full"):
@@ -255,7 +255,7 @@ def test_two_app_processes_share_a_room_through_redis(redis_url, monkeypatch):
         redis_url,
         "code, token = store.create()\n"
         "store.publish(code, token, {'page': 'fill_mask', 'params': {'text': '我去[MASK]场', 'lang': 'zh'}})\n"
-        "store.ask(code, token, 'She opened the [MASK].')\n"
+        "store.ask(code, token, 'She opened a [MASK].')\n"
         "print(json.dumps({'code': code, 'token': token}))\n",
     )
     # Replica two (this process): a student's session in the same room sees the view and answers.
@@ -356,10 +356,10 @@ def test_redis_stopping_mid_class_pauses_class_mode_and_the_class_resumes_when_i
         assert not student.exception and not teacher.exception
         assert down not in [w.value for w in [*student.sidebar.warning, *student.warning]]
         assert teacher.session_state["class_room"] == code and student.session_state["class_room"] == code
-        teacher.text_input(key="classroom_quiz_text").set_value("She opened the [MASK].")
+        teacher.text_input(key="classroom_quiz_text").set_value("She opened a [MASK].")
         teacher.button(key="classroom_ask_button").click()
         teacher.run()
-        assert session.room_store().quiz(code).sentence == "She opened the [MASK]."  # the same room, working
+        assert session.room_store().quiz(code).sentence == "She opened a [MASK]."  # the same room, working
     finally:
         session.room_store.clear()
         server.terminate()

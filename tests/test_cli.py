@@ -40,13 +40,13 @@ def test_fill_mask_json_lines(hf_checkpoint):
         "--top-k",
         "3",
         "--json",
-        "she opened the [MASK] .",
+        "she opened a [MASK] .",
         "-",
         stdin="我去[MASK]场看电影\n\n[MASK] [MASK] walked\n",
     )
     assert result.returncode == 0, result.stderr
     lines = [json.loads(line) for line in result.stdout.splitlines()]
-    assert [obj["text"] for obj in lines] == ["she opened the [MASK] .", "我去[MASK]场看电影", "[MASK] [MASK] walked"]
+    assert [obj["text"] for obj in lines] == ["she opened a [MASK] .", "我去[MASK]场看电影", "[MASK] [MASK] walked"]
     first = lines[0]
     assert first["tokens"][0] == "[CLS]" and first["tokens"][-1] == "[SEP]"
     assert [m["index"] for m in first["masks"]] == [4]

@@ -93,7 +93,7 @@ def test_parse_heads_and_range_check(tiny_bundle):
 
 def test_removed_heads_change_fill_mask_and_nsp(tiny_bundle):
     every_head = [(layer, head) for layer in range(2) for head in range(4)]
-    text = "she opened the [MASK] ."
+    text = "she opened a [MASK] ."
     plain = inference.fill_mask(tiny_bundle, text, top_k=3)
     same = inference.fill_mask(tiny_bundle, text, top_k=3, removed_heads=[])
     assert plain.to_json() == same.to_json()
@@ -106,9 +106,9 @@ def test_removed_heads_change_fill_mask_and_nsp(tiny_bundle):
 
 def test_cli_ablate(hf_checkpoint, capsys):
     folder = str(hf_checkpoint[0])
-    assert main(["fill-mask", "--model", folder, "--json", "she opened the [MASK] ."]) == 0
+    assert main(["fill-mask", "--model", folder, "--json", "she opened a [MASK] ."]) == 0
     plain = json.loads(capsys.readouterr().out)
-    assert main(["fill-mask", "--model", folder, "--json", "--ablate", "0.0,1.2", "she opened the [MASK] ."]) == 0
+    assert main(["fill-mask", "--model", folder, "--json", "--ablate", "0.0,1.2", "she opened a [MASK] ."]) == 0
     ablated = json.loads(capsys.readouterr().out)
     assert ablated["masks"][0]["predictions"] != plain["masks"][0]["predictions"]
     assert main(["nsp", "--model", folder, "--ablate", "1.3", "我去看电影", "电影很好看"]) == 0
@@ -117,7 +117,7 @@ def test_cli_ablate(hf_checkpoint, capsys):
 
 @pytest.mark.parametrize("spec", ["2.0", "0.4", "0-1", "x"])
 def test_cli_ablate_bad_head_is_one_line_exit_2(spec, hf_checkpoint, capsys):
-    for command in (["fill-mask", "she opened the [MASK] ."], ["nsp", "我去看电影", "电影很好看"]):
+    for command in (["fill-mask", "she opened a [MASK] ."], ["nsp", "我去看电影", "电影很好看"]):
         code = main([command[0], "--model", str(hf_checkpoint[0]), "--ablate", spec, *command[1:]])
         err = capsys.readouterr().err
         assert code == 2 and err.startswith("error: ") and err.count("\n") == 1, err

@@ -118,7 +118,7 @@ def test_whole_word_masking_takes_every_piece_of_a_word(tokenizer):
 
 
 def test_draw_rows_and_json_cover_every_position(tokenizer):
-    enc = tokenizer.encode("she opened the door")
+    enc = tokenizer.encode("she opened a door")
     draw = lab.draw_masking(enc, tokenizer, seed=3)
     rows = draw.rows()
     assert len(rows) == len(enc.ids) and len(rows[0]) == len(draw.ROW_HEADER)
@@ -164,7 +164,7 @@ def test_the_lab_draws_random_tokens_from_the_pre_training_pool(tokenizer, monke
         return real(*args, **kwargs)
 
     monkeypatch.setattr(lab, "mask_tokens", spy)
-    lab.draw_masking(tokenizer.encode("She opened the door."), tokenizer, seed=0)
+    lab.draw_masking(tokenizer.encode("She opened a door."), tokenizer, seed=0)
     assert torch.equal(seen[0], pretraining_data.random_token_pool(tokenizer))
 
 
@@ -242,11 +242,11 @@ def test_statistics_of_a_sentence_without_candidates(tokenizer):
 
 
 def test_mask_selected_replaces_the_chosen_pieces(tokenizer):
-    text = "She opened the door."
+    text = "She opened a door."
     enc = tokenizer.encode(text)
     door = enc.tokens.index("door")
     masked = fill_lab.mask_selected(text, enc.offsets, [door, 1])
-    assert masked == "[MASK] opened the [MASK]."
+    assert masked == "[MASK] opened a [MASK]."
     again = tokenizer.encode(masked)
     assert fill_lab.mask_positions(again, tokenizer.mask_token_id) == [1, 4]
     assert fill_lab.mask_selected(text, enc.offsets, []) == text

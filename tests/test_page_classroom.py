@@ -184,7 +184,7 @@ def test_a_stale_link_and_hostile_guesses_get_a_message_not_a_traceback():
     assert "room" not in at.query_params
 
     code, token = session.room_store().create()
-    session.room_store().ask(code, token, "She opened the [MASK].")
+    session.room_store().ask(code, token, "She opened a [MASK].")
     at = new_session("en", room=code)
     at.switch_page("pages/classroom.py")
     run(at)
@@ -201,7 +201,7 @@ def test_a_stale_link_and_hostile_guesses_get_a_message_not_a_traceback():
 
 def test_a_student_who_floods_guesses_is_limited_and_told_so():
     code, token = session.room_store().create()
-    session.room_store().ask(code, token, "She opened the [MASK].")
+    session.room_store().ask(code, token, "She opened a [MASK].")
     at = new_session("en", room=code)
     at.switch_page("pages/classroom.py")
     run(at)

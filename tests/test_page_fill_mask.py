@@ -117,7 +117,7 @@ def test_a_new_sentence_wins_over_the_token_buttons_of_the_old_one():
 
 
 def test_top_k_slider_changes_the_bars():
-    at = open_page("en", "She opened the [MASK].")
+    at = open_page("en", "She opened a [MASK].")
     at.slider(key="w_fill_mask_top_k").set_value(12).run()
     assert not at.exception
     assert all(len(chart["data"][0]["y"]) == 12 for chart in charts(fill_section(at)))

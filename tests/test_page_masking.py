@@ -150,7 +150,7 @@ def test_an_english_piece_in_a_chinese_sentence_is_explained(lang):
 
 
 def test_the_labels_table_counts_positions_from_one():
-    at = open_page("en", "She opened the door.")
+    at = open_page("en", "She opened a door.")
     at.slider(key="w_masking_rate").set_value(100).run()
     positions = at.dataframe[0].value.iloc[:, 0].tolist()
     assert positions == [2, 3, 4, 5, 6]  # [CLS] is token 1; "she" … "." are 2 to 6

@@ -110,14 +110,14 @@ def test_sample_another_pair_draws_the_next_pair():
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_typed_pair_uses_the_sidebar_sentence_and_the_second_box(lang):
-    at = open_page(lang, text="She opened the door.", mode="type")
+    at = open_page(lang, text="She opened a door.", mode="type")
     assert at.radio(key="w_nsp_mode").value == "type"
     assert at.sidebar.text_area, "the entry script (sidebar) ran before the page"
-    assert shown_pair(at) == ("She opened the door.", TEXT["second_default"][lang])
+    assert shown_pair(at) == ("She opened a door.", TEXT["second_default"][lang])
     at.text_input(key=f"nsp_second_{lang}").input("Nobody was there.").run()
     assert not at.exception
     tokens = strip_tokens(at)
-    assert tokens[:6] == ["[CLS]", "she", "opened", "the", "door", "."]
+    assert tokens[:6] == ["[CLS]", "she", "opened", "a", "door", "."]
     assert "nobody" in tokens
     codes = [code for _, code in strip_boxes(at)]
     assert codes[: tokens.index("[SEP]") + 1] == [1] + [0] * (tokens.index("[SEP]") - 1) + [1]  # segment A

@@ -61,8 +61,8 @@ def test_entries_expire_and_results_are_read_only():
 
 def test_the_apps_attention_maps_and_embedding_parts_are_held_by_bytes(monkeypatch):
     monkeypatch.setattr(models, "RESULTS", ByteBoundedCache(budget=lambda: 10**9))
-    both = models.attention_both("embedded", "She opened the door.")
-    parts = models.embeddings("embedded", "She opened the door.")
+    both = models.attention_both("embedded", "She opened a door.")
+    parts = models.embeddings("embedded", "She opened a door.")
     assert models.RESULTS.bytes == nbytes(both) + nbytes(parts) > 0
-    assert models.attention_both("embedded", "She opened the door.") is both  # shared, not copied
+    assert models.attention_both("embedded", "She opened a door.") is both  # shared, not copied
     assert not both[0].attentions.flags.writeable

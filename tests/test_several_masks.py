@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # One at a time ------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("text", ["she opened the [MASK] .", "我去[MASK]场看电影", "[MASK]"])
+@pytest.mark.parametrize("text", ["she opened a [MASK] .", "我去[MASK]场看电影", "[MASK]"])
 def test_with_one_mask_iterative_equals_independent(tiny_bundle, text):
     independent = inference.fill_mask(tiny_bundle, text, top_k=7)
     iterative = inference.fill_mask_iterative(tiny_bundle, text, top_k=7)
@@ -118,7 +118,7 @@ def test_iterative_json_lists_masks_by_position_with_their_round(tiny_bundle):
 # Pseudo-log-likelihood ----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("text", ["she opened the door .", "我去看电影", "unaffable"])
+@pytest.mark.parametrize("text", ["she opened a door .", "我去看电影", "unaffable"])
 def test_pll_equals_a_hand_computation_with_transformers(hf_checkpoint, tiny_bundle, text):
     _, hf_model = hf_checkpoint
     ids = tiny_bundle.tokenizer.encode(text).ids
@@ -176,7 +176,7 @@ def test_pll_bad_input_says_why(tiny_bundle, text, code):
 def test_cli_score_prints_one_json_line_per_sentence(hf_checkpoint, tiny_bundle):
     result = subprocess.run(
         [sys.executable, "-m", "model", "score", "--model", str(hf_checkpoint[0]), "--json", "我去看电影", "-"],
-        input="she opened the door .\n\nhello world\n",
+        input="she opened a door .\n\nhello world\n",
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -184,7 +184,7 @@ def test_cli_score_prints_one_json_line_per_sentence(hf_checkpoint, tiny_bundle)
     )
     assert result.returncode == 0, result.stderr
     lines = [json.loads(line) for line in result.stdout.splitlines()]
-    assert [obj["text"] for obj in lines] == ["我去看电影", "she opened the door .", "hello world"]
+    assert [obj["text"] for obj in lines] == ["我去看电影", "she opened a door .", "hello world"]
     for obj in lines:
         assert set(obj) == {"text", "pll", "tokens"}
         assert all(set(token) == {"token", "log_prob"} for token in obj["tokens"])

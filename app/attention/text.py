@@ -48,7 +48,7 @@ TEXT = {
     "section_bertviz": {"en": "bertviz lines", "zh": "bertviz 连线图"},
     "use_pair": {"en": "Add a sentence B (segment B)", "zh": "加入句子 B（B 段）"},
     "pair_label": {"en": "Sentence B", "zh": "句子 B"},
-    "default_pair": {"en": "The room was dark and quiet.", "zh": "电影很好看。"},
+    "default_pair": {"en": "The hall was warm and bright.", "zh": "电影很好看。"},
     "average": {"en": "Average over heads", "zh": "对所有头取平均"},
     "hide_special": {"en": "Hide [CLS] and [SEP]", "zh": "隐藏 [CLS] 和 [SEP]"},
     "renormalize": {"en": "Rescale rows to sum to 1", "zh": "各行重新归一化（和为 1）"},

@@ -39,7 +39,7 @@ TEXT = {
     },
     "use_pair": {"en": "Add a sentence B (segment B)", "zh": "加入句子 B（B 段）"},
     "pair_label": {"en": "Sentence B", "zh": "句子 B"},
-    "default_pair": {"en": "The room was dark and quiet.", "zh": "它很有趣。"},
+    "default_pair": {"en": "The hall was warm and bright.", "zh": "它很有趣。"},
     "pair_hint": {
         "en": "With a sentence B the input becomes [CLS] A [SEP] B [SEP], and B's tokens get segment 1.",
         "zh": "加入句子 B 后，输入变成 [CLS] A [SEP] B [SEP]，B 句的 token 使用句段 1。",
