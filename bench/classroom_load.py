@@ -19,7 +19,12 @@ start fine-tuning and close at once; once the server has dropped their sessions 
 ``server.disconnectedSessionTTL``, shortened here to ``--session-ttl``), their trainings must have stopped:
 memory back down, and a new Start trains at once instead of queueing.
 
+With ``--bert-base`` the server runs in classroom mode (``BERT_LAB_MODELS_DIR``) over a folder holding one random
+BERT-Base checkpoint (12 layers, 768 wide, 12 heads, the embedded vocabulary, float16 on disk), and every student
+first picks it in the sidebar on the overview page: the pages they time, and the floor, run BERT-Base.
+
     .venv/bin/python bench/classroom_load.py [--sessions 30] [--waves 10] [--timeout 900] [--phases 1,2,3,4] [--cold]
+                                             [--bert-base]
 """
 
 from __future__ import annotations
@@ -56,6 +61,39 @@ QUEUED_TEXT = FINETUNE_TEXT["queued"]["en"].split("{")[0].strip()  # the queue m
 EN_TEMPLATES = ("Student {i} opened the [MASK] and walked in.", "On day {i} the [MASK] rose over the hills.")
 ZH_TEMPLATES = ("第{i}位同学去[MASK]场看电影。", "我们第{i}次去北[MASK]开会。")
 FINISHED = (ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY)
+
+
+MODELS_DIR: Path | None = None  # --bert-base: the classroom-mode folder whose one entry every student picks
+
+
+def write_bert_base(models_dir: Path) -> Path:
+    """A random BERT-Base in the app's checkpoint layout (``save_folder``), with the embedded model's vocabulary."""
+    import torch
+
+    from model.checkpoint import load, save_folder
+    from model.modeling import BertConfig, BertForPreTraining
+
+    embedded = load("embedded")
+    config = BertConfig.from_dict(
+        embedded.config.to_dict()
+        | {"num_hidden_layers": 12, "hidden_size": 768, "num_attention_heads": 12, "intermediate_size": 3072}
+    )
+    with torch.device("meta"):
+        model = BertForPreTraining(config)
+    model.to_empty(device="cpu")
+    model.init_weights(torch.Generator().manual_seed(0))
+    return save_folder(model, embedded.tokenizer, models_dir / "bert-base-random", dtype=torch.float16)
+
+
+async def pick_models_dir_entry(tab: StudentTab, query: str) -> None:
+    """Choose the models folder's entry in the sidebar (the selectbox's second option, "A folder"), on the cheap
+    overview page, so that the pages timed afterwards run on it."""
+    run = await tab.run("overview", query)
+    choice = next(p for name, p in run.elements if name == "selectbox" and p.id.endswith("w_model_choice"))
+    tab.widgets[choice.id].string_value = choice.options[1]
+    run = await tab.run("overview", query)
+    if run.crashed or not any("768" in getattr(p, "body", "") for _, p in run.elements):
+        raise RuntimeError("the sidebar did not switch to the models folder's entry")
 
 
 def sentence(i: int) -> tuple[str, str]:
@@ -207,6 +245,7 @@ def start_server(port: int, max_trainings: int = 2, session_ttl: int = 120) -> s
     """The app on loopback, offline, with Streamlit's own defaults unless told otherwise; returns once healthy."""
     env = {
         **os.environ,
+        **({"BERT_LAB_MODELS_DIR": str(MODELS_DIR)} if MODELS_DIR is not None else {}),
         "HOME": tempfile.mkdtemp(),
         "HF_HUB_OFFLINE": "1",
         "BERT_LAB_MAX_TRAININGS": str(max_trainings),
@@ -248,6 +287,8 @@ async def student(port: int, i: int, timings: dict, errors: list) -> None:
     query = urllib.parse.urlencode({"lang": lang, "text": text})
     try:
         async with StudentTab(port) as tab:
+            if MODELS_DIR is not None:
+                await pick_models_dir_entry(tab, query)
             for page in ("fill_mask", "attention"):
                 run = await tab.run(page, query)
                 if run.crashed:
@@ -307,7 +348,7 @@ def model_floor(sessions: int) -> dict[str, float]:
     from model import inference  # torch's threads as in the server: app/ (imported above) set them
     from model.checkpoint import load
 
-    bundle = load("embedded")
+    bundle = load(next(MODELS_DIR.iterdir()) if MODELS_DIR is not None else "embedded")
     bundle.model.eval()
     pages = {  # what pages/fill_mask.py and pages/attention.py ask of the model on a first visit
         "fill_mask": lambda text: (
@@ -513,7 +554,13 @@ def main() -> None:
         default={1, 2, 3, 4},
         help="which phases to run, e.g. 2,4 (default: all)",
     )
-    asyncio.run(run(parser.parse_args()))
+    parser.add_argument("--bert-base", action="store_true", help="students pick a random BERT-Base (classroom mode)")
+    args = parser.parse_args()
+    if args.bert_base:
+        global MODELS_DIR
+        MODELS_DIR = Path(tempfile.mkdtemp(prefix="bert-lab-models-"))
+        print(f"wrote {write_bert_base(MODELS_DIR)}")
+    asyncio.run(run(args))
 
 
 if __name__ == "__main__":
