@@ -144,15 +144,18 @@ def widget_state(kind: str, proto) -> WidgetState | None:
 class StudentTab:
     """One browser tab as the server sees it: a websocket speaking Streamlit's BackMsg / ForwardMsg protobufs."""
 
-    def __init__(self, port: int):
+    def __init__(self, port: int, cookie: str = ""):
         self.url = f"ws://127.0.0.1:{port}/_stcore/stream"
+        self.headers = {"Cookie": cookie} if cookie else {}  # a load balancer's sticky routing reads it
         self.messages: asyncio.Queue = asyncio.Queue()
         self.auto_rerun: tuple[float, str] | None = None  # (interval, fragment id) while a fragment polls
         self.page_hash = ""  # the page the last run showed, as a browser remembers it
         self.widgets: dict[str, WidgetState] = {}  # what the page shows, as the browser would send it back
 
     async def __aenter__(self) -> Self:
-        self.socket = await websockets.connect(self.url, subprotocols=["streamlit"], max_size=None, open_timeout=120)
+        self.socket = await websockets.connect(
+            self.url, subprotocols=["streamlit"], max_size=None, open_timeout=120, additional_headers=self.headers
+        )
         self.reader = asyncio.create_task(self._read())
         return self
 
