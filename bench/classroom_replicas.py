@@ -14,7 +14,8 @@ The flow, timed from the moment the teacher's run has published a change to the 
 3. **Quiz**: the teacher asks a question on the class page; the students are brought back to it and send a guess
    each; the teacher reveals; each student's poll shows the class against BERT.
 
-Reported: errors (goal 0); the p50 and p95 of following the teacher at each step; the p95 of the students' page runs
+The class starts once both replicas have finished warming up (``serve.py``'s background work), as a class finds a
+server started before the lesson. Reported: errors (goal 0); the p50 and p95 of following the teacher at each step; the p95 of the students' page runs
 for fill-mask and attention against their floor, the model work of the same requests one after another (each
 student's page asks for the teacher's sentence; the floor counts it once per student, uncached, as
 ``classroom_load`` does; goal: p95 at most 3 times the floor); the peak memory of each replica.
@@ -30,6 +31,7 @@ import argparse
 import asyncio
 import contextlib
 import os
+import random
 import re
 import shutil
 import statistics
@@ -45,7 +47,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from classroom_load import StudentTab, free_port, p95, server_mb, start_server  # noqa: E402
+from classroom_load import StudentTab, free_port, p95, server_cpu, server_mb, settled, start_server  # noqa: E402
 
 from app.attention.text import TEXT as ATTENTION  # noqa: E402
 from app.classroom.text import TEXT as CLASS  # noqa: E402
@@ -193,9 +195,12 @@ class Student:
         """Poll as the browser does until a run shows what ``shows(run)`` looks for; (seconds from now, the last
         run's own seconds)."""
         start = time.perf_counter()
+        # A browser's timer runs on its own: the teacher's change lands anywhere in a student's second.
+        wait = random.uniform(0, (self.tab.auto_rerun or (STUDENT_POLL, ""))[0])
         while time.perf_counter() < deadline:
             interval, fragment = self.tab.auto_rerun or (STUDENT_POLL, "")
-            await asyncio.sleep(interval)
+            await asyncio.sleep(wait)
+            wait = interval
             run = await self.tab.run(self.page, fragment_id=fragment, timeout=deadline - time.perf_counter())
             if run.crashed:
                 raise RuntimeError(f"student {self.i}: exception on {self.page}")
@@ -257,6 +262,7 @@ async def class_flow(proxy: int, students: int, lang: str, timeout: float, pids:
     watcher = asyncio.create_task(watch_memory())
     follow: dict[str, list[float]] = {"fill_mask": [], "attention": [], "question": [], "reveal": []}
     page_runs: dict[str, list[float]] = {"fill_mask": [], "attention": []}
+    cpu: dict[str, tuple[float, float]] = {}  # per step: the students' replica's CPU seconds, this process's
     async with StudentTab(proxy, cookie="replica=a") as teacher:
         run = await teacher.run("classroom", f"lang={lang}")
         run = await teacher.run("classroom", f"lang={lang}", press=widget(run, "button", "classroom_start").id)
@@ -269,8 +275,9 @@ async def class_flow(proxy: int, students: int, lang: str, timeout: float, pids:
             errors += [f"join: {e}" for e in joined if isinstance(e, BaseException)]
             present = [s for s, outcome in zip(tabs, joined) if not isinstance(outcome, BaseException)]
 
-            async def step(name: str, page: str, shows, then=None) -> None:
+            async def step(name: str, page: str, shows) -> None:
                 deadline = time.perf_counter() + timeout
+                server_before, client_before = sum(server_cpu(pids[1])), time.process_time()
                 outcomes = await asyncio.gather(
                     *(s.poll_until(shows, page, deadline) for s in present), return_exceptions=True
                 )
@@ -281,6 +288,7 @@ async def class_flow(proxy: int, students: int, lang: str, timeout: float, pids:
                         follow[name].append(outcome[0])
                         if name in page_runs:
                             page_runs[name].append(outcome[1])
+                cpu[name] = (sum(server_cpu(pids[1])) - server_before, time.process_time() - client_before)
 
             # 2. Follow the teacher to fill-mask, then to the attention page.
             query = urllib.parse.urlencode({"lang": lang, "text": TEACHER_SENTENCE})
@@ -315,9 +323,11 @@ async def class_flow(proxy: int, students: int, lang: str, timeout: float, pids:
     print(f"joined {len(present)}/{students}; errors: {len(errors)}")
     for error in errors[:10]:
         print(f"- {error}")
-    print("\n| following the teacher to | students | p50 s | p95 s | max s |\n|---|---|---|---|---|")
+    print("\n| following the teacher to | students | p50 s | p95 s | max s | replica b CPU s | load generator CPU s |")
+    print("|---|---|---|---|---|---|---|")
     for name, values in follow.items():
-        print(summary(name, values))
+        server, client = cpu.get(name, (float("nan"), float("nan")))
+        print(f"{summary(name, values)} {server:.2f} | {client:.2f} |")
     floor = model_floor(students)
     print("\n| page run (students) | runs | p50 s | p95 s | max s |\n|---|---|---|---|---|")
     for name, values in page_runs.items():
@@ -325,7 +335,10 @@ async def class_flow(proxy: int, students: int, lang: str, timeout: float, pids:
     print()
     for name, values in page_runs.items():
         ratio = p95(values) / floor[name] if values else float("nan")
-        print(f"{name}: p95 {p95(values) or float('nan'):.2f} s against a floor of {floor[name]:.2f} s: {ratio:.2f}x")
+        print(
+            f"{name}: p95 {p95(values) or float('nan'):.2f} s against a floor of {floor[name]:.2f} s: {ratio:.2f}x; "
+            f"the replica's CPU for the step {cpu[name][0]:.2f} s: {cpu[name][0] / floor[name]:.2f}x"
+        )
     print(f"\nreplica peak memory: teacher's {peaks['a']:.0f} MB, students' {peaks['b']:.0f} MB")
 
 
@@ -336,6 +349,8 @@ def main() -> None:
     parser.add_argument("--lang", choices=("en", "zh"), default="en")
     args = parser.parse_args()
     with redis_server() as url, replica(url) as (a, server_a), replica(url) as (b, server_b), nginx(a, b) as proxy:
+        # As a class finds them: each replica has finished warming up (serve.py: the model, the head lab's statistics).
+        print(f"replicas settled after {settled(server_a.pid):.0f} s and {settled(server_b.pid):.0f} s\n")
         asyncio.run(class_flow(proxy, args.students, args.lang, args.timeout, (server_a.pid, server_b.pid)))
 
 

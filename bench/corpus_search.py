@@ -138,11 +138,10 @@ def main() -> None:
             found = search.search(index, query, "cosine", search.TOP_K)
             ours.append(time.perf_counter() - started)
             started = time.perf_counter()
-            reference = brute_force(index, query, search.TOP_K)
+            scores = brute_force(index, query)
+            np.argsort(-scores, axis=1)[:, : search.TOP_K]
             brute.append(time.perf_counter() - started)
-            recalls += [
-                len(set(found.index[layer]) & set(reference[layer])) / search.TOP_K for layer in range(index.layers)
-            ]
+            recalls.append(exact_share(found, scores, search.TOP_K))
         page = []
         tokens = search.query_tokens(bundle, sentences[language]).tokens
         for _ in range(20):
