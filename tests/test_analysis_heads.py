@@ -71,7 +71,7 @@ def test_map_features_on_a_hand_built_map():
     assert f["entropy"][0, 0] == pytest.approx(0, abs=1e-9)
     assert f["sep"][0, 1] == pytest.approx(0.5) and f["punct"][0, 1] == pytest.approx(0.5)
     assert f["next"][0, 1] == pytest.approx((0.5 + 0.5) / 5)  # row 1 -> 2 and row 3 -> 4
-    assert f["entropy"][0, 1] == pytest.approx(np.log(2))
+    assert f["entropy"][0, 1] == pytest.approx(1.0)  # two equal choices: one bit
 
 
 # ------------------------------------------------------------------------------- hand-computed 3-token examples

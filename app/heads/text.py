@@ -42,12 +42,12 @@ TEXT = {
     "step1_intro": {
         "en": (
             "For every layer and head: the average share of attention that goes to [CLS], to [SEP], to punctuation, "
-            "to the token itself, to the previous and to the next token, and the entropy (nats; high = spread "
+            "to the token itself, to the previous and to the next token, and the entropy (bits; high = spread "
             "broadly, 0 = all on one token). Averaged over every token of the sample, as Clark et al. (2019) did."
         ),
         "zh": (
             "对每一层、每一个头：注意力平均有多大比例流向 [CLS]、[SEP]、标点、自身、前一个和后一个 token，以及熵"
-            "（单位 nat；越大越分散，0 表示全部集中在一个 token 上）。与 Clark 等人（2019）一样，对样本中所有 token 取平均。"
+            "（单位比特；越大越分散，0 表示全部集中在一个 token 上）。与 Clark 等人（2019）一样，对样本中所有 token 取平均。"
         ),
     },
     "feature_cls": {"en": "to [CLS]", "zh": "流向 [CLS]"},
@@ -56,7 +56,7 @@ TEXT = {
     "feature_self": {"en": "to itself", "zh": "流向自身"},
     "feature_prev": {"en": "to the previous token", "zh": "流向前一个 token"},
     "feature_next": {"en": "to the next token", "zh": "流向后一个 token"},
-    "feature_entropy": {"en": "entropy (nats)", "zh": "熵（nat）"},
+    "feature_entropy": {"en": "entropy (bits)", "zh": "熵（比特）"},
     "profile_title": {"en": "Average over the heads of each layer", "zh": "各层所有头的平均"},
     "axis_layer": {"en": "layer", "zh": "层"},
     "axis_head": {"en": "head", "zh": "头"},
@@ -67,12 +67,12 @@ TEXT = {
             "- The layer that sends the most attention to [SEP] is layer {sep_layer} ({sep_share:.0%} on average); "
             "to [CLS], layer {cls_layer} ({cls_share:.0%}).\n"
             "- {prev_count} heads put over half of their attention on the previous token, {next_count} on the next.\n"
-            "- Layer {broad_layer} attends most broadly (mean entropy {broad_entropy:.2f} nats)."
+            "- Layer {broad_layer} attends most broadly (mean entropy {broad_entropy:.2f} bits)."
         ),
         "zh": (
             "- 最多注意 [SEP] 的是第 {sep_layer} 层（平均 {sep_share:.0%}）；最多注意 [CLS] 的是第 {cls_layer} 层（{cls_share:.0%}）。\n"
             "- 有 {prev_count} 个头把一半以上的注意力给了前一个 token，{next_count} 个头给了后一个 token。\n"
-            "- 第 {broad_layer} 层的注意力最分散（平均熵 {broad_entropy:.2f} nat）。"
+            "- 第 {broad_layer} 层的注意力最分散（平均熵 {broad_entropy:.2f} 比特）。"
         ),
     },
     "reference_title": {"en": "BERT-Base reference (Clark et al. 2019)", "zh": "BERT-Base 参考结果（Clark 等，2019）"},
@@ -85,7 +85,7 @@ TEXT = {
             "- the gradient of the loss with respect to attention on [SEP] is very small from layer 5 on: "
             "attending to [SEP] works like a *no-op* when a head's pattern does not apply;\n"
             "- four heads put over half their attention on the previous token, five on the next;\n"
-            "- many heads in layer 1 attend broadly; the last layer's [CLS] attends broadly (entropy 3.89 nats).\n\n"
+            "- many heads in layer 1 attend broadly; the last layer's [CLS] attends broadly (entropy 3.89 nats in the paper, which is 5.61 bits).\n\n"
             "A compact model has its own head numbers: compare the kinds of heads, not their positions. "
             "Load BERT-Base from a folder in the sidebar to see the paper's picture."
         ),
@@ -95,7 +95,7 @@ TEXT = {
             "- 第 6–10 层一半以上的注意力流向 [SEP]（随机水平约 1/64）；浅层关注 [CLS]，深层关注句号和逗号；\n"
             "- 从第 5 层起，损失对“注意 [SEP]”的梯度很小：当一个头的模式用不上时，注意 [SEP] 相当于“空操作”；\n"
             "- 有 4 个头把一半以上的注意力给前一个 token，5 个头给后一个 token；\n"
-            "- 第 1 层很多头注意得很分散；最后一层 [CLS] 的注意力也很分散（熵 3.89 nat）。\n\n"
+            "- 第 1 层很多头注意得很分散；最后一层 [CLS] 的注意力也很分散（论文中熵为 3.89 nat，即 5.61 比特）。\n\n"
             "小模型的头编号与 BERT-Base 不同：请比较头的种类，而不是位置。可在侧边栏从文件夹加载 BERT-Base 复现论文的结果。"
         ),
     },

@@ -132,7 +132,7 @@ def map_features(attn: np.ndarray, tokens: Sequence[str]) -> dict[str, np.ndarra
     """Per head, for one input: the attention share to each kind of target, averaged over the query rows.
 
     ``attn`` (L, nh, T, T) rows sum to 1. Returns {feature: (L, nh)} for FEATURES; "prev" of the first token
-    and "next" of the last count as 0, and entropy is in nats.
+    and "next" of the last count as 0, and entropy is in bits (log base 2), as on the attention page.
     """
     cls = np.array([t == "[CLS]" for t in tokens])
     sep = np.array([t == "[SEP]" for t in tokens])
@@ -140,7 +140,7 @@ def map_features(attn: np.ndarray, tokens: Sequence[str]) -> dict[str, np.ndarra
     diag = np.diagonal(attn, axis1=-2, axis2=-1)  # (L, nh, T)
     prev = np.concatenate([np.zeros(attn.shape[:2] + (1,)), np.diagonal(attn, -1, -2, -1)], -1)  # row i: A[i, i-1]
     nxt = np.concatenate([np.diagonal(attn, 1, -2, -1), np.zeros(attn.shape[:2] + (1,))], -1)  # row i: A[i, i+1]
-    entropy = -(attn * np.log(np.clip(attn, 1e-12, None))).sum(-1)  # (L, nh, T)
+    entropy = -(attn * np.log2(np.clip(attn, 1e-12, None))).sum(-1)  # (L, nh, T), bits
     per_row = {  # each (L, nh, T): one value per query row
         "cls": attn[..., cls].sum(-1),
         "sep": attn[..., sep].sum(-1),
