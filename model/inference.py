@@ -398,6 +398,21 @@ def fill_mask(
 
 
 @torch.inference_mode()
+def mask_token_probabilities(
+    bundle: LoadedBert, text: str, token_ids: Sequence[int], *, removed_heads: Sequence[tuple[int, int]] = ()
+) -> list[float]:
+    """The probability of each of ``token_ids`` at the text's first [MASK], ``removed_heads`` switched off: what a
+    comparison shows for a token that is in one top k and not in the other (its real probability, not 0)."""
+    enc = encode(bundle, text)
+    first = _mask_positions(bundle, text, enc)[:1]
+    ids, types = _tensors(enc)
+    [probs] = _mask_probabilities(
+        pretraining_model(bundle), ids, types, [first], False, head_mask_for(bundle, removed_heads)
+    )
+    return [float(probs[0, i]) for i in token_ids]
+
+
+@torch.inference_mode()
 def fill_masks(
     bundle: LoadedBert,
     texts: Iterable[str],

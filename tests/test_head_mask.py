@@ -134,3 +134,18 @@ def test_a_per_sequence_head_mask_treats_each_sequence_as_its_own():
             model(IDS[i : i + 1], TYPES[i : i + 1], head_mask=m).mlm_logits[0] for i, m in enumerate([first, second])
         ]
     torch.testing.assert_close(both, torch.stack(alone), rtol=0, atol=1e-5)
+
+
+def test_a_tokens_real_probability_with_and_without_heads(tiny_bundle):
+    """What the head lab's comparison shows for a word outside a top 5: its probability, which fill-mask's own
+    distribution gives, not 0."""
+    every_head = [(layer, head) for layer in range(2) for head in range(4)]
+    text = "she opened a [MASK] ."
+    for removed in ([], every_head, [(1, 2)]):
+        ranked = inference.fill_mask(tiny_bundle, text, top_k=50, removed_heads=removed).masks[0].predictions
+        ids = [p.id for p in ranked]
+        probs = inference.mask_token_probabilities(tiny_bundle, text, ids, removed_heads=removed)
+        assert probs == pytest.approx([p.prob for p in ranked], rel=1e-5)
+        assert 0 < probs[-1] < probs[4]  # the 50th word is below the top 5, and not 0
+    with pytest.raises(inference.InputError):
+        inference.mask_token_probabilities(tiny_bundle, "no mask here", [5])

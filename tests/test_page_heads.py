@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import html
+
 import numpy as np
 import pytest
 from apptest_helpers import charts, data_downloads, figure_of, heatmap_matrix, open_app_page, panel_titles, traces
@@ -11,6 +13,7 @@ from streamlit.proto.PlotlyChart_pb2 import PlotlyChart as PlotlyChartProto
 from app.core.palette import allowed
 from app.heads import charts as head_charts
 from app.heads.text import TEXT
+from model import inference
 from model.analysis import heads
 from model.checkpoint import load_folder
 
@@ -172,6 +175,34 @@ def test_removing_heads_changes_fill_mask_and_nsp_and_restores(hf_checkpoint):
     at.selectbox(key="heads_whole_layer").set_value(1).run()
     at.button(key="heads_remove_layer").click().run()
     assert at.session_state["heads_off"] == ["1.0", "1.1", "1.2", "1.3"]
+    bars = charts(at)[1]
+    # Every word in either top 5 shows its real probability in both runs, also where it left one top 5 (not 0).
+    bundle = load_folder(hf_checkpoint[0])
+    text = at.text_input(key="heads_fill_text").value
+    ids = [bundle.tokenizer.token_to_id(html.unescape(token)) for token in bars["data"][0]["y"]]
+    removed = [tuple(map(int, name.split("."))) for name in at.session_state["heads_off"]]
+    for index, heads_off in ((0, []), (1, removed)):
+        real = inference.mask_token_probabilities(bundle, text, ids, removed_heads=heads_off)
+        assert series_values(bars, index) == pytest.approx([100 * p for p in real], abs=0.06)
+        assert all(v > 0 for v in series_values(bars, index))
+
+
+def test_a_word_that_left_a_top_5_is_compared_at_its_real_probability():
+    from app.heads.logic import compared_predictions, compared_tokens
+
+    def result(*predictions):
+        masks = [inference.MaskPredictions(5, [inference.Prediction(tok, i, p) for tok, i, p in predictions])]
+        return inference.FillMaskResult("x [MASK]", [], [], masks, False)
+
+    full = result(("paris", 7, 0.6), ("lyon", 8, 0.2))
+    ablated = result(("lyon", 8, 0.5), ("rome", 9, 0.3))
+    tokens = compared_tokens(full, ablated)
+    assert tokens == [("paris", 7), ("lyon", 8), ("rome", 9)]  # the full model's order, then the newcomers
+    # the page asks the model for every one of them in both runs (inference.mask_token_probabilities)
+    rows = compared_predictions(tokens, [0.6, 0.2, 0.04], [0.03, 0.5, 0.3])
+    assert rows == [("paris", 0.6, 0.03), ("lyon", 0.2, 0.5), ("rome", 0.04, 0.3)]
+    with pytest.raises(ValueError):
+        compared_predictions(tokens, [0.6, 0.2], [0.03, 0.5, 0.3])
 
 
 def test_pruning_curve_runs_on_request_and_shows(hf_checkpoint):

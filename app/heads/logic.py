@@ -80,15 +80,25 @@ def most_important(importance: np.ndarray, keep: int) -> list[Head]:
     return sorted(order[: max(0, len(order) - keep)])
 
 
+@st.cache_data(max_entries=512, ttl=CACHE_TTL, show_spinner=False)
+def token_probabilities(spec: str, text: str, removed: tuple[Head, ...], token_ids: tuple[int, ...]) -> list[float]:
+    return inference.mask_token_probabilities(get_model(spec), text, token_ids, removed_heads=removed)
+
+
+def compared_tokens(full: inference.FillMaskResult, ablated: inference.FillMaskResult) -> list[tuple[str, int]]:
+    """For the first [MASK]: each token in either top 5 (token, id), the full model's order first."""
+    seen = {p.token: p.id for p in full.masks[0].predictions}
+    for p in ablated.masks[0].predictions:
+        seen.setdefault(p.token, p.id)
+    return list(seen.items())
+
+
 def compared_predictions(
-    full: inference.FillMaskResult, ablated: inference.FillMaskResult
+    tokens: list[tuple[str, int]], with_all: list[float], without: list[float]
 ) -> list[tuple[str, float, float]]:
-    """For the first [MASK]: each token in either top 5, with its probability with all heads and without the
-    removed ones (0 where it fell out of that top 5), the full model's order first."""
-    before = {p.token: p.prob for p in full.masks[0].predictions}
-    after = {p.token: p.prob for p in ablated.masks[0].predictions}
-    order = list(before) + [tok for tok in after if tok not in before]
-    return [(tok, before.get(tok, 0.0), after.get(tok, 0.0)) for tok in order]
+    """Each token with its real probability with all heads and without the removed ones, also where it left
+    one of the two top 5s (a word that dropped to 3% shows 3%, not 0)."""
+    return [(token, a, b) for (token, _), a, b in zip(tokens, with_all, without, strict=True)]
 
 
 def feature_rows(stats: heads.HeadStats) -> tuple[list[str], list[list]]:

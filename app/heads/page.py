@@ -124,7 +124,13 @@ def render(context: PageContext) -> None:
             full = run_or_explain(lab.fill_mask, spec, fill_text, ())
             if full is not None:
                 ablated = lab.fill_mask(spec, fill_text, removed_key)
-                rows = lab.compared_predictions(full, ablated)
+                tokens = lab.compared_tokens(full, ablated)
+                ids = tuple(i for _, i in tokens)
+                rows = lab.compared_predictions(
+                    tokens,
+                    lab.token_probabilities(spec, fill_text, (), ids),
+                    lab.token_probabilities(spec, fill_text, removed_key, ids),
+                )
                 plot(
                     charts.compared_bars(rows, (t("heads.with_all"), t("heads.without")), title=t("heads.fill_title")),
                     key="heads_fill",
