@@ -25,11 +25,14 @@ from app.core.charts import (
     value_axis,
 )
 from app.core.markup import token_boxes
-from app.core.palette import BLUE, LIGHT, ORANGE, PALE, PURPLE, SKY
+from app.core.palette import LIGHT, ORANGE, PURPLE, SKY
 
 # Outcome code → box colour; light enough for black text. Codes follow app.masking.logic
 # (0 not chosen, 1 [MASK], 2 random token, 3 unchanged, 4 never a candidate: [CLS], [SEP], a typed [MASK]).
-OUTCOME_COLORS = ("#EEEEEE", LIGHT[ORANGE], LIGHT[PURPLE], LIGHT[SKY], PALE[BLUE])
+# The three outcomes of a chosen token take the palette's hues; the two that are not part of the draw take greys,
+# told apart by lightness, which every colour-vision deficiency keeps (a pale blue for "never a candidate" was
+# hard to tell from the sky blue of "unchanged": tests/test_conventions.py).
+OUTCOME_COLORS = ("#EEEEEE", LIGHT[ORANGE], LIGHT[PURPLE], LIGHT[SKY], "#AAAAAA")
 
 
 def token_strip(
