@@ -13,14 +13,24 @@ import threading
 import warnings
 import weakref
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from itertools import islice
 
-import numpy as np
 import torch
 
 from .checkpoint import LoadedBert
 from .modeling import BertModel
+from .results import (
+    AttentionResult,
+    EmbeddingResult,
+    FillMaskResult,
+    FillStep,
+    IterativeFillResult,
+    MaskPredictions,
+    NspResult,
+    PllResult,
+    Prediction,
+    TokenScore,
+)
 from .tokenization import Encoding
 
 MAX_TOP_K = 100
@@ -47,150 +57,6 @@ class InputError(ValueError):
         super().__init__(message)
         self.code = code
         self.values = values
-
-
-@dataclass
-class Prediction:
-    token: str
-    id: int
-    prob: float
-
-
-@dataclass
-class MaskPredictions:
-    index: int  # the mask's position among the wordpieces, [CLS] = 0
-    predictions: list[Prediction]
-
-
-@dataclass
-class FillMaskResult:
-    text: str
-    tokens: list[str]
-    special: list[bool]  # the tokenizer's flags for [CLS], [SEP], [PAD], parallel to ``tokens``
-    masks: list[MaskPredictions]
-    truncated: bool
-
-    def to_json(self) -> dict:
-        return {
-            "text": self.text,
-            "tokens": self.tokens,
-            "special": self.special,
-            "masks": [
-                {
-                    "index": m.index,
-                    "predictions": [{"token": p.token, "id": p.id, "prob": p.prob} for p in m.predictions],
-                }
-                for m in self.masks
-            ],
-        }
-
-
-@dataclass
-class FillStep:
-    """One round of iterative filling: which [MASK] was filled, with what, and what was guessed there."""
-
-    index: int  # the mask's position among the wordpieces, [CLS] = 0
-    chosen: Prediction  # the token written into the sentence
-    predictions: list[Prediction]  # the top-k at this mask in this round, the masks not yet filled still masked
-
-
-@dataclass
-class IterativeFillResult:
-    text: str
-    tokens: list[str]  # the input's wordpieces, [MASK]s included
-    special: list[bool]  # the tokenizer's flags for [CLS], [SEP], [PAD], parallel to ``tokens``
-    steps: list[FillStep]  # in the order the masks were filled
-    filled_tokens: list[str]  # the wordpieces with every [MASK] replaced by its chosen token
-    filled_text: str  # the text with every [MASK] replaced by its chosen token ("##" dropped)
-    truncated: bool
-
-    @property
-    def order(self) -> list[int]:
-        """The masks' positions in the order they were filled."""
-        return [step.index for step in self.steps]
-
-    def to_json(self) -> dict:
-        step_of = {step.index: n for n, step in enumerate(self.steps, 1)}
-        return {
-            "text": self.text,
-            "tokens": self.tokens,
-            "special": self.special,
-            "order": self.order,
-            "filled_tokens": self.filled_tokens,
-            "filled_text": self.filled_text,
-            "masks": [  # by position, like fill_mask's, with the round in which each was filled
-                {
-                    "index": step.index,
-                    "step": step_of[step.index],
-                    "chosen": {"token": step.chosen.token, "id": step.chosen.id, "prob": step.chosen.prob},
-                    "predictions": [{"token": p.token, "id": p.id, "prob": p.prob} for p in step.predictions],
-                }
-                for step in sorted(self.steps, key=lambda s: s.index)
-            ],
-        }
-
-
-@dataclass
-class TokenScore:
-    token: str
-    log_prob: float  # natural log of the probability of this token where it stands, with it masked
-
-
-@dataclass
-class PllResult:
-    text: str
-    pll: float  # pseudo-log-likelihood: the sum of the tokens' log_prob, [CLS] and [SEP] excluded
-    tokens: list[TokenScore]
-    truncated: bool
-
-    def to_json(self) -> dict:
-        return {
-            "text": self.text,
-            "pll": self.pll,
-            "tokens": [{"token": s.token, "log_prob": s.log_prob} for s in self.tokens],
-        }
-
-
-@dataclass
-class AttentionResult:
-    tokens: list[str]
-    token_type_ids: list[int]
-    special: list[bool]  # the tokenizer's flags for [CLS], [SEP], [PAD], parallel to ``tokens``
-    attentions: np.ndarray  # (L, nh, T, T), rows sum to 1
-    truncated: bool
-
-    def to_json(self) -> dict:
-        return {
-            "tokens": self.tokens,
-            "token_type_ids": self.token_type_ids,
-            "special": self.special,
-            "attentions": np.round(self.attentions, 6).tolist(),
-        }
-
-
-@dataclass
-class NspResult:
-    tokens: list[str]
-    token_type_ids: list[int]
-    special: list[bool]  # the tokenizer's flags for [CLS], [SEP], [PAD], parallel to ``tokens``
-    is_next: float  # probability that B follows A
-    truncated: bool
-
-    def to_json(self) -> dict:
-        return {"tokens": self.tokens, "special": self.special, "is_next": self.is_next}
-
-
-@dataclass
-class EmbeddingResult:
-    tokens: list[str]
-    token_type_ids: list[int]
-    special: list[bool]  # the tokenizer's flags for [CLS], [SEP], [PAD], parallel to ``tokens``
-    token: np.ndarray  # (T, H) each of these
-    segment: np.ndarray
-    position: np.ndarray
-    sum: np.ndarray
-    normalized: np.ndarray
-    truncated: bool
 
 
 def check_text(text: str, part: str = "text") -> str:

@@ -15,7 +15,7 @@ from app.fill_mask import charts as fill_mask_charts
 from app.heads import charts as heads_charts
 from app.masking import charts as masking_charts
 from app.nsp import charts as nsp_charts
-from model.inference import FillStep, PllResult, Prediction, TokenScore
+from model.results import FillStep, PllResult, Prediction, TokenScore
 
 STRINGS = load_all()
 

@@ -25,7 +25,7 @@ from app.layers import charts as layers_charts
 from app.masking import charts as masking_charts
 from app.nsp import charts as nsp_charts
 from app.pretrain_live import charts as pretrain_live_charts
-from model.inference import FillStep, PllResult, Prediction, TokenScore
+from model.results import FillStep, PllResult, Prediction, TokenScore
 
 TOKENS = ["[CLS]", "<b>bank</b>", "&amp;", "bank", "[SEP]"]  # HTML-like and repeated tokens, as users type them
 RNG = np.random.default_rng(0)

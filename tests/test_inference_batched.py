@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from model import inference
+from model import inference, results
 from model.checkpoint import load
 from model.cli import main
 
@@ -25,7 +25,7 @@ def bundle():
     return load("embedded")
 
 
-def assert_same(batched: inference.FillMaskResult, single: inference.FillMaskResult) -> None:
+def assert_same(batched: results.FillMaskResult, single: results.FillMaskResult) -> None:
     assert (batched.text, batched.tokens, batched.special, batched.truncated) == (
         single.text,
         single.tokens,

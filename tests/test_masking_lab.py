@@ -18,8 +18,9 @@ from app.fill_mask import logic as fill_lab
 from app.masking import logic as lab
 from app.masking.charts import OUTCOME_COLORS, convergence_chart, token_strip
 from model.checkpoint import LoadedBert, load
-from model.inference import FillMaskResult, InputError, MaskPredictions, Prediction
+from model.inference import InputError
 from model.modeling import BertConfig, BertForPreTraining
+from model.results import FillMaskResult, MaskPredictions, Prediction
 from model.tokenization import BertTokenizer
 from model.training.pretraining_data import KEPT, MASKED, NOT_CHOSEN, RANDOM
 from tests.conftest import write_vocab

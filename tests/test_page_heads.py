@@ -13,7 +13,7 @@ from streamlit.proto.PlotlyChart_pb2 import PlotlyChart as PlotlyChartProto
 from app.core.palette import allowed
 from app.heads import charts as head_charts
 from app.heads.text import TEXT
-from model import inference
+from model import inference, results
 from model.analysis import heads
 from model.checkpoint import load_folder
 
@@ -191,8 +191,8 @@ def test_a_word_that_left_a_top_5_is_compared_at_its_real_probability():
     from app.heads.logic import compared_predictions, compared_tokens
 
     def result(*predictions):
-        masks = [inference.MaskPredictions(5, [inference.Prediction(tok, i, p) for tok, i, p in predictions])]
-        return inference.FillMaskResult("x [MASK]", [], [], masks, False)
+        masks = [results.MaskPredictions(5, [results.Prediction(tok, i, p) for tok, i, p in predictions])]
+        return results.FillMaskResult("x [MASK]", [], [], masks, False)
 
     full = result(("paris", 7, 0.6), ("lyon", 8, 0.2))
     ablated = result(("lyon", 8, 0.5), ("rome", 9, 0.3))

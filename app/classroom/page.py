@@ -21,7 +21,8 @@ from app.core.i18n import t
 from app.core.shared_charts import prediction_bars, predictions_summary
 from app.core.state import PageContext
 from app.core.tokens import escape_markdown
-from model.inference import InputError, Prediction
+from model.inference import InputError
+from model.results import Prediction
 
 
 def render(context: PageContext) -> None:

@@ -23,7 +23,7 @@ from app.core import attention_stats
 from app.core.errors import explain
 from app.core.i18n import t
 from app.core.result_cache import CACHE_TTL, ByteBoundedCache
-from model import inference
+from model import inference, results
 from model.checkpoint import CheckpointError, LoadedBert, load
 
 HUB_MODELS = ("bert-base-uncased", "bert-base-chinese")
@@ -202,17 +202,17 @@ def available_folders() -> list[str]:
 
 
 @st.cache_data(max_entries=512, ttl=CACHE_TTL, show_spinner=False)
-def fill_mask(spec: str, text: str, top_k: int = 5, causal: bool = False) -> inference.FillMaskResult:
+def fill_mask(spec: str, text: str, top_k: int = 5, causal: bool = False) -> results.FillMaskResult:
     return inference.fill_mask(get_model(spec), text, top_k=top_k, causal=causal)
 
 
 @st.cache_data(max_entries=512, ttl=CACHE_TTL, show_spinner=False)
-def fill_mask_iterative(spec: str, text: str, top_k: int = 5) -> inference.IterativeFillResult:
+def fill_mask_iterative(spec: str, text: str, top_k: int = 5) -> results.IterativeFillResult:
     return inference.fill_mask_iterative(get_model(spec), text, top_k=top_k)
 
 
 @st.cache_data(max_entries=512, ttl=CACHE_TTL, show_spinner=False)
-def pseudo_log_likelihood(spec: str, text: str) -> inference.PllResult:
+def pseudo_log_likelihood(spec: str, text: str) -> results.PllResult:
     return inference.pseudo_log_likelihood(get_model(spec), text)
 
 
@@ -223,7 +223,7 @@ RESULTS = ByteBoundedCache()
 
 def attention_both(
     spec: str, text: str, pair: str | None = None
-) -> tuple[inference.AttentionResult, inference.AttentionResult]:
+) -> tuple[results.AttentionResult, results.AttentionResult]:
     """Both readings of a text, bidirectional and causal, from one forward pass of a batch of two: the attention
     page and GPT vs BERT show both. Read-only."""
     return RESULTS.get_or_make(
@@ -231,7 +231,7 @@ def attention_both(
     )
 
 
-def attention(spec: str, text: str, pair: str | None = None, causal: bool = False) -> inference.AttentionResult:
+def attention(spec: str, text: str, pair: str | None = None, causal: bool = False) -> results.AttentionResult:
     return attention_both(spec, text, pair)[int(causal)]
 
 
@@ -251,11 +251,11 @@ def head_change(before_spec: str, after_spec: str, text: str, pair: str | None):
 
 
 @st.cache_data(max_entries=512, ttl=CACHE_TTL, show_spinner=False)
-def next_sentence(spec: str, first: str, second: str) -> inference.NspResult:
+def next_sentence(spec: str, first: str, second: str) -> results.NspResult:
     return inference.next_sentence(get_model(spec), first, second)
 
 
-def embeddings(spec: str, text: str, pair: str | None = None) -> inference.EmbeddingResult:
+def embeddings(spec: str, text: str, pair: str | None = None) -> results.EmbeddingResult:
     """The five parts of the input representation (T x hidden each: 7.9 MB for BERT-Base at 512 tokens). Read-only."""
     return RESULTS.get_or_make(
         ("embeddings", spec, text, pair), lambda: inference.embedding_parts(get_model(spec), text, pair)

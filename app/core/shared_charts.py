@@ -27,7 +27,7 @@ from app.core.charts import (
     value_axis,
 )
 from app.core.palette import BLUE, GREEN, ORANGE, SEQUENTIAL, SEQUENTIAL_SECOND, VERMILLION
-from model.inference import Prediction
+from model.results import Prediction
 
 MAX_MAP_HEIGHT = 900
 

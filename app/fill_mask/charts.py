@@ -27,7 +27,7 @@ from app.core.charts import (
 )
 from app.core.palette import BLUE, SKY
 from app.core.shared_charts import ITERATIVE_COLOR
-from model.inference import FillStep, PllResult
+from model.results import FillStep, PllResult
 
 # Neighbouring tokens of a sentence's bar alternate between these, so each token's share can be told apart.
 TOKEN_COLORS = (BLUE, SKY)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from app.core.charts import distinct
 from app.core.tokens import candidate_flags, escape_markdown
-from model.inference import FillMaskResult, IterativeFillResult, PllResult, fill_in
+from model.inference import fill_in
+from model.results import FillMaskResult, IterativeFillResult, PllResult
 from model.tokenization import Encoding
 
 

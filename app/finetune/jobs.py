@@ -35,8 +35,9 @@ from app.core.jobs import ACTIVE, DONE, FAILED, QUEUED, RUNNING, STOPPED, Backgr
 from app.core.training_process import Request, TrainingFailed, train_in_process
 from model.checkpoint import LoadedBert, save_folder, zip_folder
 from model.data.tasks import load_task
-from model.inference import AttentionResult, InputError, attention_maps, check_text
+from model.inference import InputError, attention_maps, check_text
 from model.modeling import BertForTaskHead
+from model.results import AttentionResult
 from model.training.baselines import bag_of_characters_accuracy, majority_accuracy
 from model.training.finetune import (
     DEMO_HELDOUT_SIZE,

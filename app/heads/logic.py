@@ -13,7 +13,7 @@ import streamlit as st
 
 from app.core.models import get_model
 from app.core.result_cache import CACHE_TTL
-from model import inference
+from model import inference, results
 from model.analysis import heads
 
 Head = tuple[int, int]
@@ -60,12 +60,12 @@ def pruning_curve(spec: str, lang: str, on_progress: Callable[[float], None]) ->
 
 
 @st.cache_data(max_entries=512, ttl=CACHE_TTL, show_spinner=False)
-def fill_mask(spec: str, text: str, removed: tuple[Head, ...]) -> inference.FillMaskResult:
+def fill_mask(spec: str, text: str, removed: tuple[Head, ...]) -> results.FillMaskResult:
     return inference.fill_mask(get_model(spec), text, top_k=5, removed_heads=removed)
 
 
 @st.cache_data(max_entries=512, ttl=CACHE_TTL, show_spinner=False)
-def next_sentence(spec: str, first: str, second: str, removed: tuple[Head, ...]) -> inference.NspResult:
+def next_sentence(spec: str, first: str, second: str, removed: tuple[Head, ...]) -> results.NspResult:
     return inference.next_sentence(get_model(spec), first, second, removed_heads=removed)
 
 
@@ -85,7 +85,7 @@ def token_probabilities(spec: str, text: str, removed: tuple[Head, ...], token_i
     return inference.mask_token_probabilities(get_model(spec), text, token_ids, removed_heads=removed)
 
 
-def compared_tokens(full: inference.FillMaskResult, ablated: inference.FillMaskResult) -> list[tuple[str, int]]:
+def compared_tokens(full: results.FillMaskResult, ablated: results.FillMaskResult) -> list[tuple[str, int]]:
     """For the first [MASK]: each token in either top 5 (token, id), the full model's order first."""
     seen = {p.token: p.id for p in full.masks[0].predictions}
     for p in ablated.masks[0].predictions:

@@ -17,6 +17,7 @@ import streamlit as st
 
 from app.core.models import get_model
 from app.core.result_cache import CACHE_TTL
+from model import inference
 from model.analysis import search
 from model.analysis.data import word_language
 
@@ -64,6 +65,11 @@ def corpus_index(spec: str, language: str, on_progress=None) -> search.SearchInd
 @st.cache_data(max_entries=16, ttl=CACHE_TTL, show_spinner=False)
 def query(spec: str, text: str) -> search.QueryTokens:
     return search.query_tokens(get_model(spec), text)
+
+
+def sentence_tokens(spec: str, text: str) -> list[str]:
+    """The tokens the reader picks from: the tokenizer's alone, so that a visit runs no forward pass."""
+    return list(inference.encode(get_model(spec), text).tokens[1:-1])
 
 
 def default_position(tokens: list[str]) -> int:

@@ -43,11 +43,10 @@ def render(context: PageContext) -> None:
     spec, text = context.spec, context.text
     language = logic.corpus_language(text)
     try:
-        query = logic.query(spec, text)
+        tokens = logic.sentence_tokens(spec, text)
     except InputError as error:
         st.warning(explain(error))
         return
-    tokens = query.tokens
     n_layers = context.bundle.config.num_hidden_layers
     _settle("layers_search_token", len(tokens) - 1, logic.default_position(tokens))
     _settle("layers_search_layer", n_layers, min(SETTINGS["layers_search_layer"].default, n_layers))

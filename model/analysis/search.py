@@ -32,6 +32,7 @@ import torch
 
 from ..checkpoint import LoadedBert
 from ..data.fetch import default_cache_dir
+from ..inference import encode
 from .features import encode_words, extract
 from .search_pool import PoolSentence, pool_sentences
 
@@ -95,11 +96,6 @@ class SearchIndex:
     def __len__(self) -> int:
         return self.vectors.shape[1]
 
-    @property
-    def nbytes(self) -> int:
-        arrays = (self.vectors, self.norms, self.sentence, self.position, self.token_id, self.tag)
-        return sum(a.nbytes for a in arrays)
-
 
 def token_budget(bundle: LoadedBert, max_tokens: int | None = None) -> int:
     """How many tokens an index of this model holds: ``max_tokens`` (``POOL_TOKENS`` when None), fewer where the
@@ -156,6 +152,8 @@ def build_index(
             batch = chosen[start : start + _BUILD_SENTENCES]
             feats = extract(encoder, bundle.tokenizer, [s.words for s in batch], all_pieces=True, max_length=limit)
             n = feats.vectors.shape[1]
+            if n != sum(len(ids) for ids, _ in pieces[start : start + _BUILD_SENTENCES]):
+                raise RuntimeError("the model read the pool's sentences into other pieces than the index counted")
             vectors[:, at : at + n] = feats.vectors
             norms[:, at : at + n] = np.linalg.norm(vectors[:, at : at + n].astype(np.float32), axis=-1)
             at += n
@@ -280,8 +278,6 @@ class QueryTokens:
 @torch.no_grad()
 def query_tokens(bundle: LoadedBert, text: str) -> QueryTokens:
     """Encode ``text`` (``inference.encode``'s checks: empty or too long is an ``InputError``)."""
-    from ..inference import encode
-
     enc = encode(bundle, text)
     ids = torch.tensor([enc.ids])
     out = bundle.model.bert(ids, torch.zeros_like(ids), output_hidden_states=True)
