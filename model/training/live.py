@@ -66,29 +66,24 @@ MODEL_SIZES = {
 }
 VOCAB_SIZE = 2000  # wordpieces / characters kept, besides the special tokens
 
-# What differs between the languages, and why (measured with 120 s of CPU time on one thread of a shared
-# 2-core machine, seed 0; the held-out targets are always masked at 15%):
-# * en keeps the paper's 15%: it ends 22 points above the frequency baseline (MEASURED_120S).
-# * zh trains with 40% of the characters masked. At 15% it was still on the plateau at the end (990 steps:
-#   10.8% against a 5.2% baseline, +5.5 points); batches of 32 (+3.7) or a learning rate of 4e-3 (+4.5) did
-#   not help. Masking more gives each step more targets for about the same cost: 25% left the plateau
-#   after about 600 steps (1,105 steps: 21.4% against 5.2%, +16.2 points; seed 1: +17.4), 40% after about
-#   400 (988 steps: 26.7% against 5.2%, +21.4 points; +10 points by step 500), which leaves a margin for a
-#   busy server: a wall-clock run at load 6-8 made 704 steps. English needs no such help: its function
-#   words are guessed from the words around them early on, while a character has to be learnt with its
+# What differs between the languages, and why (MEASURED_120S, below):
+# * en keeps the paper's 15%: it ends 27 points above the frequency baseline.
+# * zh trains with 40% of the characters masked. A character is harder to guess than an English word, and masking more
+#   gives each step more targets for about the same cost: in the same two minutes 40% ends 6.4 points above 15%
+#   (34.4% against 28.0%, with a 5.2% baseline), in fewer steps (1,667 against 1,876). English needs no such help: its
+#   function words are guessed from the words around them early on, while a character has to be learnt with its
 #   neighbours (知 before 道).
 LANGUAGE_SETTINGS: dict[str, dict] = {"en": {}, "zh": {"mask_rate": 0.4}}
 
 
-# The runs behind LANGUAGE_SETTINGS, shown on the page as the reason for them: the last record of ``run_live``
-# with the settings of `python -m model pretrain --preset live --lang LANG --max-seconds 120` (zh_15: with
-# --mask-rate 0.15), seed 0, one thread, its clock being the process's CPU time rather than the wall's: the
-# shared 2-core machine's load average was 12-17, so wall-clock runs made fewer steps; two minutes of an idle
-# core give at least these.
+# The runs behind LANGUAGE_SETTINGS, shown on the page as the reason for them: the last record of
+# `python -m model pretrain --preset live --lang LANG --max-seconds 120 --json` (zh_15: with --mask-rate 0.15; the
+# command's clock is the wall's), seed 0, one thread (the command's default), on the 2-core machine on 2026-12-03 with
+# another one-thread job on the other core (load average 1.8-2.6). A busier server makes fewer steps in two minutes.
 MEASURED_120S: dict[str, dict] = {
-    "en": {"steps": 1108, "heldout_top1": 0.3033, "frequency_baseline_top1": 0.0851},
-    "zh_15": {"steps": 990, "heldout_top1": 0.1076, "frequency_baseline_top1": 0.0522},
-    "zh_40": {"steps": 988, "heldout_top1": 0.2666, "frequency_baseline_top1": 0.0522},
+    "en": {"steps": 1844, "heldout_top1": 0.3513, "frequency_baseline_top1": 0.0851},
+    "zh_15": {"steps": 1876, "heldout_top1": 0.2798, "frequency_baseline_top1": 0.0522},
+    "zh_40": {"steps": 1667, "heldout_top1": 0.3435, "frequency_baseline_top1": 0.0522},
 }
 
 
