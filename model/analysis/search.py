@@ -22,6 +22,7 @@ import random
 import shutil
 import tempfile
 import time
+import weakref
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -56,9 +57,16 @@ class SearchError(ValueError):
         self.values = values
 
 
+_FINGERPRINTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # model -> digest: a page asks on every run
+
+
 def weights_fingerprint(bundle: LoadedBert) -> str:
     """A short digest of the encoder's shape and weights: a strided sample of every tensor (at most 4,096 values
-    each), enough to tell a fine-tuned copy from its start without hashing every byte."""
+    each), enough to tell a fine-tuned copy from its start without hashing every byte. Remembered per model object:
+    the app's models are frozen once loaded or trained."""
+    known = _FINGERPRINTS.get(bundle.model)
+    if known is not None:
+        return known
     digest = hashlib.blake2b(digest_size=10)
     digest.update(json.dumps(bundle.config.to_dict(), sort_keys=True).encode())
     for name, tensor in sorted(bundle.model.bert.state_dict().items()):
@@ -66,7 +74,8 @@ def weights_fingerprint(bundle: LoadedBert) -> str:
         sample = flat[:: max(1, flat.numel() // 4096)].float().contiguous()
         digest.update(name.encode())
         digest.update(sample.numpy().tobytes())
-    return digest.hexdigest()
+    _FINGERPRINTS[bundle.model] = digest.hexdigest()
+    return _FINGERPRINTS[bundle.model]
 
 
 def index_folder(bundle: LoadedBert, language: str, cache_dir: Path | None = None) -> Path:
