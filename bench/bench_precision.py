@@ -45,7 +45,7 @@ def pretrain_run(bf16: bool, steps: int) -> dict:
     model = starting_model.init_from_folder(base.path, dropout=0.0)
     settings = pt.PretrainSettings(steps=steps, batch_size=32, seq_len=128, lr=2e-5, warmup_steps=0, bf16=bf16)
     en, zh = (live.encode(live.documents(lang), base.tokenizer, lang) for lang in ("en", "zh"))
-    corpus = batching.TokenizedCorpus(en.documents + zh.documents, en.languages + zh.languages)
+    corpus = batching.TokenizedCorpus([*en.documents, *zh.documents], en.languages + zh.languages)
     batch_list = [next(batching.batches(corpus, base.tokenizer, settings, seed=i)) for i in range(steps)]
     started = time.perf_counter()
     metrics = pt.pretrain(model, iter(batch_list), settings)

@@ -12,7 +12,8 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from collections.abc import Iterator
+import sys
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -24,11 +25,109 @@ from .pretrain import PretrainSettings
 from .pretraining_data import draw_nsp_pair, mask_tokens, random_token_pool, whole_word_ids
 
 
+class Sentences(Sequence):
+    """Consecutive sentences of one document, each a 1-D array of wordpiece ids: ``ids[bounds[i]:bounds[i + 1]]`` is
+    sentence ``i``. A view into the corpus's one id array, made when a document is drawn, so the corpus keeps no
+    Python object per sentence (``Documents``)."""
+
+    __slots__ = ("bounds", "ids")
+
+    def __init__(self, ids: np.ndarray, bounds: np.ndarray):
+        self.ids, self.bounds = ids, bounds
+
+    def __len__(self) -> int:
+        return len(self.bounds) - 1
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            start, stop, step = i.indices(len(self))
+            if step != 1:
+                raise ValueError("sentences are sliced in order")
+            return Sentences(self.ids, self.bounds[start : max(start, stop) + 1])
+        n = len(self)
+        if not -n <= i < n:
+            raise IndexError(i)
+        i %= n
+        return self.ids[self.bounds[i] : self.bounds[i + 1]]
+
+    def __iter__(self) -> Iterator[np.ndarray]:
+        for i in range(len(self)):
+            yield self.ids[self.bounds[i] : self.bounds[i + 1]]
+
+
+def compact_dtype(max_id: int) -> type:
+    """The smallest id type: uint16 below 65,536 (every vocabulary here: 35,556 entries), int32 above."""
+    return np.uint16 if max_id < 2**16 else np.int32
+
+
+class Documents(Sequence):
+    """Every document of a corpus, sentence by sentence, in three flat arrays: the ids of all sentences end to end,
+    where each sentence starts, and where each document's sentences start.
+
+    For the 11.7 M ids of the training corpus, a list of one int32 array per sentence kept 129 MB (an array header
+    of about 112 bytes for each of some 550 k sentences, besides the ids), and a DataLoader worker forked from the
+    process copied those objects as soon as it touched their reference counts; these arrays keep 34 MB with the
+    draw tables (tracemalloc). Empty sentences are left out, as the batches never use them.
+    """
+
+    def __init__(self, ids: np.ndarray, sentence_bounds: np.ndarray, document_bounds: np.ndarray):
+        self.ids = ids  # (tokens,)
+        self.sentence_bounds = sentence_bounds  # (sentences + 1,) int64: sentence i is ids[b[i]:b[i + 1]]
+        self.document_bounds = document_bounds  # (documents + 1,) int64: document d is sentences b[d]..b[d + 1]
+
+    @classmethod
+    def from_lengths(cls, ids: np.ndarray, lengths: np.ndarray, sentences_per_document: np.ndarray) -> Documents:
+        """From every sentence's length (empty ones included) and every document's number of sentences."""
+        lengths = np.asarray(lengths, dtype=np.int64)
+        document_of = np.repeat(np.arange(len(sentences_per_document)), sentences_per_document)
+        kept = lengths > 0
+        per_document = np.bincount(document_of[kept], minlength=len(sentences_per_document))
+        ids = np.asarray(ids)
+        return cls(
+            ids.astype(compact_dtype(int(ids.max(initial=0)))),
+            np.concatenate([[0], np.cumsum(lengths[kept])]).astype(np.int64),
+            np.concatenate([[0], np.cumsum(per_document)]).astype(np.int64),
+        )
+
+    @classmethod
+    def from_lists(cls, documents: Iterable[Iterable[np.ndarray]]) -> Documents:
+        """From documents given as lists of id arrays (tests, the live page's small corpora)."""
+        documents = [[np.asarray(s).reshape(-1) for s in doc] for doc in documents]
+        flat = [s for doc in documents for s in doc]
+        ids = np.concatenate(flat) if flat else np.zeros(0, dtype=np.int32)
+        return cls.from_lengths(ids, np.array([len(s) for s in flat], dtype=np.int64), [len(d) for d in documents])
+
+    def __len__(self) -> int:
+        return len(self.document_bounds) - 1
+
+    def __getitem__(self, d) -> Sentences:
+        n = len(self)
+        if not -n <= d < n:
+            raise IndexError(d)
+        d %= n
+        return Sentences(self.ids, self.sentence_bounds[self.document_bounds[d] : self.document_bounds[d + 1] + 1])
+
+    def __iter__(self) -> Iterator[Sentences]:
+        for d in range(len(self)):
+            yield self[d]
+
+    def token_counts(self) -> np.ndarray:
+        """(documents,) int64: how many ids each document holds."""
+        return self.sentence_bounds[self.document_bounds[1:]] - self.sentence_bounds[self.document_bounds[:-1]]
+
+    @property
+    def nbytes(self) -> int:
+        return self.ids.nbytes + self.sentence_bounds.nbytes + self.document_bounds.nbytes
+
+
 @dataclass
 class TokenizedCorpus:
-    """Every document as a list of sentences, each a 1-D int32 array of wordpiece ids (no specials)."""
+    """Every document as a sequence of sentences, each a 1-D array of wordpiece ids (no specials).
 
-    documents: list[list[np.ndarray]]
+    ``documents`` may be given as lists of arrays; it is kept as ``Documents``, a few flat arrays.
+    """
+
+    documents: Documents
     languages: list[str]
     sources: list[str] = field(default_factory=list)  # each document's source id (empty: all weighted alike)
     source_weights: dict[str, float] = field(default_factory=dict)  # PretrainSettings.source_weights
@@ -44,12 +143,18 @@ class TokenizedCorpus:
     cum_tokens: dict[str, list[int]] = field(default_factory=dict)
 
     def __post_init__(self):
+        if not isinstance(self.documents, Documents):
+            self.documents = Documents.from_lists(self.documents)
+        # One string object per distinct language and source, not one per document.
+        self.languages = [sys.intern(str(x)) for x in self.languages]
+        self.sources = [sys.intern(str(x)) for x in self.sources]
+        lengths = self.documents.token_counts().tolist()
         for i, lang in enumerate(self.languages):
-            if self.documents[i]:
+            if lengths[i]:
                 self.by_language.setdefault(lang, []).append(i)
                 total = self.cum_tokens.setdefault(lang, [])
                 weight = self.source_weights.get(self.sources[i], 1.0) if self.sources else 1.0
-                total.append((total[-1] if total else 0) + weight * sum(len(s) for s in self.documents[i]))
+                total.append((total[-1] if total else 0) + weight * lengths[i])
 
     def draw_document(self, lang: str, rng: random.Random) -> int:
         return rng.choices(self.by_language[lang], cum_weights=self.cum_tokens[lang])[0]
@@ -62,12 +167,44 @@ class TokenizedCorpus:
 
     def token_counts(self) -> dict[str, int]:
         counts: dict[str, int] = {}
-        for doc, lang in zip(self.documents, self.languages):
-            counts[lang] = counts.get(lang, 0) + sum(len(s) for s in doc)
+        for n, lang in zip(self.documents.token_counts().tolist(), self.languages):
+            counts[lang] = counts.get(lang, 0) + n
         return counts
 
 
 _IDS_FORMAT = 2  # bump when the cached arrays change (2: each document's source)
+# Sentences tokenized at a time when the cache is built: encoding the whole corpus in one call held every
+# sentence's Encoding object (tokens, offsets, masks) at once, 1.7 GB for this corpus, and the heap kept it.
+_ENCODE_CHUNK = 20_000
+
+
+def _encode_file(path: Path, tokenizer: BertTokenizer) -> dict[str, np.ndarray]:
+    """The arrays of the ids cache, read and tokenized ``_ENCODE_CHUNK`` sentences at a time."""
+    ids, lengths, doc_sizes, languages, sources, pending = [], [], [], [], [], []
+
+    def flush():
+        encoded = tokenizer._tok.encode_batch(pending, add_special_tokens=False)
+        lengths.extend(len(e.ids) for e in encoded)
+        ids.append(np.fromiter((i for e in encoded for i in e.ids), dtype=np.int32))
+        pending.clear()
+
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            doc = json.loads(line)
+            pending.extend(doc["sentences"])
+            doc_sizes.append(len(doc["sentences"]))
+            languages.append(doc["lang"])
+            sources.append(doc["source"])
+            if len(pending) >= _ENCODE_CHUNK:
+                flush()
+    flush()
+    return {
+        "ids": np.concatenate(ids) if ids else np.zeros(0, dtype=np.int32),
+        "lengths": np.array(lengths, dtype=np.int64),
+        "doc_sizes": np.array(doc_sizes),
+        "languages": np.array(languages),
+        "sources": np.array(sources),
+    }
 
 
 def tokenize_corpus(
@@ -84,42 +221,18 @@ def tokenize_corpus(
     key = digest.hexdigest()[:12]
     cache = path.with_suffix(f".{key}.npz")
     if not cache.exists():
-        docs, languages, sources = [], [], []
-        with open(path, encoding="utf-8") as f:
-            for line in f:
-                doc = json.loads(line)
-                docs.append(doc["sentences"])
-                languages.append(doc["lang"])
-                sources.append(doc["source"])
-        encoded = tokenizer._tok.encode_batch([s for doc in docs for s in doc], add_special_tokens=False)
-        lengths = np.array([len(e.ids) for e in encoded], dtype=np.int64)
-        ids = np.fromiter((i for e in encoded for i in e.ids), dtype=np.int32, count=int(lengths.sum()))
         tmp = cache.with_suffix(".tmp.npz")
-        np.savez(
-            tmp,
-            ids=ids,
-            lengths=lengths,
-            doc_sizes=np.array([len(d) for d in docs]),
-            languages=np.array(languages),
-            sources=np.array(sources),
-        )
+        np.savez(tmp, **_encode_file(path, tokenizer))
         tmp.replace(cache)
         # A changed corpus or vocabulary leaves the old ids behind: tens of MB each, never read again.
         for stale in path.parent.glob(f"{path.stem}.*.npz"):
             if stale != cache:
                 stale.unlink(missing_ok=True)
     data = np.load(cache, allow_pickle=False)
-    ids, lengths, doc_sizes = data["ids"], data["lengths"], data["doc_sizes"]
-    bounds = np.concatenate([[0], np.cumsum(lengths)])
-    documents, s = [], 0
-    for size in doc_sizes:
-        sentences = [ids[bounds[j] : bounds[j + 1]] for j in range(s, s + int(size))]
-        documents.append([x for x in sentences if len(x)])
-        s += int(size)
     return TokenizedCorpus(
-        documents,
-        [str(x) for x in data["languages"]],
-        [str(x) for x in data["sources"]],
+        Documents.from_lengths(data["ids"], data["lengths"], data["doc_sizes"]),
+        data["languages"].tolist(),
+        data["sources"].tolist(),
         dict(source_weights or {}),
         frozenset(standalone_sources),
         known_sources=known_sources,
@@ -263,6 +376,8 @@ def fixed_eval_batches(corpus: TokenizedCorpus, tokenizer, settings: PretrainSet
 
 
 __all__ = [
+    "Documents",
+    "Sentences",
     "TokenizedCorpus",
     "batches",
     "collate",

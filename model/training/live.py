@@ -166,7 +166,7 @@ def live_data(lang: str, vocab_size: int = VOCAB_SIZE) -> LiveData:
         build_vocab([s for d in train_docs for s in d], base, vocab_size), lowercase=True
     )
     train = encode(train_docs, tokenizer, lang)
-    counts = np.bincount(np.concatenate([s for d in train.documents for s in d]), minlength=tokenizer.vocab_size)
+    counts = np.bincount(train.documents.ids, minlength=tokenizer.vocab_size)
     return LiveData(
         lang=lang,
         tokenizer=tokenizer,

@@ -10,6 +10,7 @@ Where its batches come from is ``batching``, the model it starts from ``starting
 from __future__ import annotations
 
 import math
+import os
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
@@ -127,6 +128,23 @@ def training_autocast(device: str | torch.device, bf16: bool | None = None) -> t
     """The autocast a training step runs in (``use_bf16``). Weights, optimizer and evaluations stay fp32."""
     kind = torch.device(device).type
     return torch.autocast(kind, dtype=torch.bfloat16, enabled=use_bf16(kind, bf16))
+
+
+# oneDNN, the library behind torch's matrix products on the CPU, keeps one compiled kernel per problem shape (1,024 by
+# default). A pre-training batch's length and its number of masked positions change from step to step, so nearly
+# every step compiled kernels that were rarely used again, and each stayed cached among the step's freed activations,
+# where the heap could neither reuse nor return the memory around it: a run of the embedded model grew by about
+# 60 MB a step (12.8 GB after 45 minutes in issue #41). A step uses 17 fixed shapes and 8 that follow its masked
+# count: 16 entries keep the kernels its six identical layers share, and an entry lives a step or two.
+# bench/results/pretrain_memory.md has the measurements.
+KERNEL_CACHE_VARIABLE = "ONEDNN_PRIMITIVE_CACHE_CAPACITY"
+KERNEL_CACHE_ENTRIES = 16
+
+
+def limit_kernel_cache() -> None:
+    """Bound oneDNN's kernel cache for a training process (see ``KERNEL_CACHE_ENTRIES``), unless the environment
+    already sets it. oneDNN reads the setting once, when it builds its first kernel: call this before any matmul."""
+    os.environ.setdefault(KERNEL_CACHE_VARIABLE, str(KERNEL_CACHE_ENTRIES))
 
 
 @torch.no_grad()
@@ -287,9 +305,12 @@ def pretrain(
 
 
 __all__ = [
+    "KERNEL_CACHE_ENTRIES",
+    "KERNEL_CACHE_VARIABLE",
     "PretrainSettings",
     "distillation_loss",
     "evaluate",
+    "limit_kernel_cache",
     "lr_at",
     "make_optimizer",
     "pretrain",
