@@ -2,7 +2,7 @@
 memory is sampled every few seconds from /proc.
 
     .venv/bin/python bench/pretrain_memory.py [--seconds 3600] [--threads 2] [--interval 5] [--repo PATH]
-        [--label after] [--write]
+        [--label after] [--write] [--samples FILE.csv]
 
 The child is ``python -m model pretrain --init embedded --lr 5e-5 --zh-share 0.5 --source-weight tatoeba-en=10
 --source-weight tatoeba-zh=8 --source-weight sotu=3 --source-weight email-en=3 --max-seconds SECONDS`` with
@@ -14,7 +14,8 @@ Reported: the peak (whole process: set-up, training, final evaluation and export
 after the start and when training stopped, and the slope in MB per 10 minutes, fitted by least squares to the
 samples of the second half of the training. The figures are VmRSS of the child and any processes it starts
 (``--workers``), with the anonymous part (RssAnon: the heap, not the mapped libraries) beside them.
-``--write`` appends the table, the command and the commit to bench/results/pretrain_memory.md.
+``--write`` appends the table, the command and the commit to bench/results/pretrain_memory.md; ``--samples``
+writes every sample to a CSV file.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import argparse
 import datetime
 import json
 import os
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -183,9 +185,14 @@ def main() -> None:
     parser.add_argument("--repo", type=Path, default=ROOT, help="the checkout whose model package runs")
     parser.add_argument("--label", default="", help="names the run in the written section")
     parser.add_argument("--write", action="store_true", help=f"append the result to {RESULTS.relative_to(ROOT)}")
+    parser.add_argument("--samples", type=Path, default=None, help="also write every sample here (CSV)")
     args = parser.parse_args()
     repo = args.repo.resolve()
     result = run(args.seconds, args.threads, args.interval, repo)
+    if args.samples:
+        args.samples.write_text(
+            "seconds,vmrss_kb,rssanon_kb\n" + "".join(f"{t:.1f},{rss},{anon}\n" for t, rss, anon in result["samples"])
+        )
     summary = summarize(result)
     commit = subprocess.run(["git", "-C", str(repo), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
     dirty = subprocess.run(["git", "-C", str(repo), "status", "--porcelain", "--", "model"], capture_output=True)
@@ -195,9 +202,9 @@ def main() -> None:
             f"### {args.label or 'run'}: {datetime.date.today()}, commit {commit.stdout.strip()}"
             + (" (with uncommitted changes in model/)" if dirty.stdout.strip() else ""),
             "",
-            f"`{' '.join(['python', *sys.argv])}`",
+            f"`{shlex.join(['python', *sys.argv])}`",
             "",
-            f"Child: `{' '.join(['python', *result['command'][1:]])}`",
+            f"Child: `{shlex.join(['python', *result['command'][1:]])}`",
             "",
             table(result, summary),
             f"Load average at the end: {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f}.",

@@ -90,26 +90,26 @@ def test_nsp_pairs_drawn_from_compact_documents_match_those_drawn_from_lists():
         assert (new.is_next, new.document, new.other_document) == (old.is_next, old.document, old.other_document)
 
 
-def test_the_kernel_cache_is_bounded_unless_the_environment_says_otherwise(monkeypatch):
-    monkeypatch.delenv(pt.KERNEL_CACHE_VARIABLE, raising=False)
-    pt.limit_kernel_cache()
-    assert os.environ[pt.KERNEL_CACHE_VARIABLE] == str(pt.KERNEL_CACHE_ENTRIES)
-    monkeypatch.setenv(pt.KERNEL_CACHE_VARIABLE, "1024")
-    pt.limit_kernel_cache()
-    assert os.environ[pt.KERNEL_CACHE_VARIABLE] == "1024"
+def test_the_kernel_caches_are_bounded_unless_the_environment_says_otherwise(monkeypatch):
+    for variable in pt.KERNEL_CACHE_VARIABLES:
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("LRU_CACHE_CAPACITY", "1024")
+    pt.limit_kernel_caches()
+    assert os.environ["LRU_CACHE_CAPACITY"] == "1024"
+    assert os.environ["ONEDNN_PRIMITIVE_CACHE_CAPACITY"] == str(pt.KERNEL_CACHE_ENTRIES)
 
 
-def test_the_pretrain_command_bounds_the_kernel_cache_before_its_first_matmul():
-    """oneDNN reads the setting once, at its first kernel: the command must set it before anything runs."""
+def test_the_pretrain_command_bounds_the_kernel_caches_before_its_first_matmul():
+    """The caches read the setting once, when first used: the command must set it before anything runs."""
     code = (
         "import os, sys\n"
-        "from model.training import commands, pretrain_job\n"
+        "from model.training import pretrain, pretrain_job\n"
         "def stop(*a, **k):\n"
-        "    print(os.environ.get('ONEDNN_PRIMITIVE_CACHE_CAPACITY')); sys.exit(0)\n"
+        "    print([os.environ.get(v) for v in pretrain.KERNEL_CACHE_VARIABLES]); sys.exit(0)\n"
         "pretrain_job.run_job = stop\n"
         "from model.cli import main\n"
         "main(['pretrain', '--steps', '1'])\n"
     )
-    env = {k: v for k, v in os.environ.items() if k != pt.KERNEL_CACHE_VARIABLE}
+    env = {k: v for k, v in os.environ.items() if k not in pt.KERNEL_CACHE_VARIABLES}
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
-    assert out.stdout.strip() == str(pt.KERNEL_CACHE_ENTRIES), out.stderr[-2000:]
+    assert out.stdout.strip() == str([str(pt.KERNEL_CACHE_ENTRIES)] * 2), out.stderr[-2000:]

@@ -30,7 +30,7 @@ from .finetune import (
     encode_examples,
     finetune,
 )
-from .pretrain import PretrainSettings, limit_kernel_cache
+from .pretrain import PretrainSettings, limit_kernel_caches
 from .starting_model import INIT_KEYWORDS
 
 PRECISIONS = {"auto": None, "bf16": True, "fp32": False}  # --precision -> the settings' bf16
@@ -281,7 +281,7 @@ def cmd_sentence_index(args) -> None:
 def cmd_pretrain(args) -> None:
     from .pretrain_job import PretrainJob, run_job  # brings the corpus builder: see cmd_corpus
 
-    limit_kernel_cache()  # before the first matmul of the process (the starting model's evaluation is one)
+    limit_kernel_caches()  # before the first matmul of the process (the starting model's evaluation is one)
     if (args.distill or args.add_layer_after) and (args.preset == "live" or args.init in ("minilm", "scratch")):
         raise UsageError("--distill and --add-layer-after change trained weights: continue from embedded or a folder")
     if args.train_added_only and not args.add_layer_after:

@@ -130,21 +130,24 @@ def training_autocast(device: str | torch.device, bf16: bool | None = None) -> t
     return torch.autocast(kind, dtype=torch.bfloat16, enabled=use_bf16(kind, bf16))
 
 
-# oneDNN, the library behind torch's matrix products on the CPU, keeps one compiled kernel per problem shape (1,024 by
-# default). A pre-training batch's length and its number of masked positions change from step to step, so nearly
-# every step compiled kernels that were rarely used again, and each stayed cached among the step's freed activations,
-# where the heap could neither reuse nor return the memory around it: a run of the embedded model grew by about
-# 60 MB a step (12.8 GB after 45 minutes in issue #41). A step uses 17 fixed shapes and 8 that follow its masked
-# count: 16 entries keep the kernels its six identical layers share, and an entry lives a step or two.
+# torch's matrix products on the CPU go through oneDNN, and two caches keyed by the problem's shapes sit on the way:
+# the descriptors of torch's oneDNN wrapper (ideep) and oneDNN's compiled kernels, 1,024 entries each by default.
+# A pre-training batch's length and its number of masked positions change from step to step, so nearly every step
+# added entries that were rarely used again (a descriptor of the vocabulary projection's backward holds about
+# 260 KB), and each stayed among the step's freed activations, where the heap could neither reuse nor return the
+# memory around it: a run of the embedded model grew by about 60 MB a step (12.8 GB after 45 minutes, issue #41).
+# A step uses 17 shapes that do not change and 8 that follow its masked count: 16 entries keep what the six
+# identical layers share, and an entry lives a step or two (pytorch/pytorch#27971 is the same growth in inference).
 # bench/results/pretrain_memory.md has the measurements.
-KERNEL_CACHE_VARIABLE = "ONEDNN_PRIMITIVE_CACHE_CAPACITY"
+KERNEL_CACHE_VARIABLES = ("LRU_CACHE_CAPACITY", "ONEDNN_PRIMITIVE_CACHE_CAPACITY")  # ideep's, oneDNN's
 KERNEL_CACHE_ENTRIES = 16
 
 
-def limit_kernel_cache() -> None:
-    """Bound oneDNN's kernel cache for a training process (see ``KERNEL_CACHE_ENTRIES``), unless the environment
-    already sets it. oneDNN reads the setting once, when it builds its first kernel: call this before any matmul."""
-    os.environ.setdefault(KERNEL_CACHE_VARIABLE, str(KERNEL_CACHE_ENTRIES))
+def limit_kernel_caches() -> None:
+    """Bound the matmul caches of a training process (see ``KERNEL_CACHE_ENTRIES``), each unless the environment
+    already sets it. They read the setting once, when they are first used: call this before any matmul."""
+    for variable in KERNEL_CACHE_VARIABLES:
+        os.environ.setdefault(variable, str(KERNEL_CACHE_ENTRIES))
 
 
 @torch.no_grad()
@@ -306,11 +309,11 @@ def pretrain(
 
 __all__ = [
     "KERNEL_CACHE_ENTRIES",
-    "KERNEL_CACHE_VARIABLE",
+    "KERNEL_CACHE_VARIABLES",
     "PretrainSettings",
     "distillation_loss",
     "evaluate",
-    "limit_kernel_cache",
+    "limit_kernel_caches",
     "lr_at",
     "make_optimizer",
     "pretrain",
