@@ -28,10 +28,10 @@ HOSTILE_INPUTS = {
 }
 
 
-def start_app_page(name: str, lang: str = "en", **state) -> AppTest:
+def start_app_page(name: str, lang: str = "en", timeout: float = 120, **state) -> AppTest:
     """The app's first run, straight on page ``name`` (as a link to it opens), with ``state`` in the session (None
-    values are left unset)."""
-    at = AppTest.from_file(APP, default_timeout=120)
+    values are left unset); ``timeout`` seconds for each run."""
+    at = AppTest.from_file(APP, default_timeout=timeout)
     at.session_state["lang"] = lang
     for key, value in state.items():
         if value is not None:
