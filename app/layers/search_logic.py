@@ -85,13 +85,11 @@ def default_position(tokens: list[str]) -> int:
 @st.cache_data(max_entries=64, ttl=CACHE_TTL, show_spinner=False)
 def neighbours(spec: str, language: str, text: str, position: int, metric: str) -> dict:
     """The nearest corpus tokens to token ``position`` of ``text`` at every layer, and what they share."""
-    bundle = get_model(spec)
     index = corpus_index(spec, language)
     found = query(spec, text)
     search.check_token(found, position)
     matches = search.search(index, found.vectors[:, position], metric)
-    token_id = bundle.tokenizer.token_to_id(found.tokens[position])
-    summary = search.summarise(index, matches, -1 if token_id is None else token_id, position)
+    summary = search.summarise(index, matches, found.ids[position], position)
     return {
         "rows": [search.match_rows(index, matches, layer) for layer in range(index.layers)],
         "summary": [s.to_json() for s in summary],

@@ -154,8 +154,7 @@ def cmd_search(args) -> None:
     except SearchError as e:
         raise UsageError(str(e)) from None
     seconds = time.perf_counter() - searched
-    token_id = bundle.tokenizer.token_to_id(query.tokens[position])
-    summary = summarise(index, matches, token_id if token_id is not None else -1, position)
+    summary = summarise(index, matches, query.ids[position], position)
     rows = match_rows(index, matches, args.layer)
     out = {
         "model": bundle.name,

@@ -281,6 +281,7 @@ class QueryTokens:
     """The reader's sentence as the model reads it, and every token's vector at every layer."""
 
     tokens: list[str]  # between [CLS] and [SEP]
+    ids: list[int]  # their vocabulary ids
     vectors: np.ndarray  # (L + 1, T, H) float32
 
 
@@ -291,7 +292,7 @@ def query_tokens(bundle: LoadedBert, text: str) -> QueryTokens:
     ids = torch.tensor([enc.ids])
     out = bundle.model.bert(ids, torch.zeros_like(ids), output_hidden_states=True)
     hidden = torch.stack(out.hidden_states)[:, 0, 1:-1]  # (L + 1, T, H), [CLS] and [SEP] left out
-    return QueryTokens(list(enc.tokens[1:-1]), hidden.float().numpy())
+    return QueryTokens(list(enc.tokens[1:-1]), list(enc.ids[1:-1]), hidden.float().numpy())
 
 
 @dataclass
