@@ -400,7 +400,7 @@ from test_training import tiny_tokenizer, tiny_corpus, tiny_model, SETTINGS
 from dataclasses import replace
 from model.training import batching
 from model.training import pretrain as pt
-from model.training.distributed import setup_distributed
+from model.training.distributed import finish_distributed, setup_distributed
 ddp, device = setup_distributed()
 rank = torch.distributed.get_rank()
 if rank == 1 and {slow_clock}:  # this rank's clock runs at half speed: only a shared clock keeps ranks together
@@ -411,7 +411,7 @@ settings = replace(SETTINGS, steps={steps}, max_seconds={max_seconds})
 model = tiny_model(tok.vocab_size)
 metrics = pt.pretrain(model, batching.batches(corpus, tok, settings, seed=rank), settings, device=device, ddp=ddp)
 torch.save({{"state": model.state_dict(), "step": metrics["step"]}}, {out!r} + f"/rank{{rank}}.pt")
-torch.distributed.destroy_process_group()
+finish_distributed()
 """
 
 

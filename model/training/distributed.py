@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 
 import torch
@@ -29,4 +30,16 @@ def from_rank0(value: float, device) -> float:
     return float(shared.item())
 
 
-__all__ = ["from_rank0", "setup_distributed"]
+def finish_distributed() -> None:
+    """Leave the process group so that no rank exits while another still talks to it.
+
+    A rank that leaves early, or a DistributedDataParallel wrapper whose gradient reducer still holds the group
+    until the interpreter tears it down, can abort the process at exit ("terminate called without an active
+    exception") after every step went well. So: wait for all ranks, free what still holds the group, then leave.
+    """
+    torch.distributed.barrier()
+    gc.collect()
+    torch.distributed.destroy_process_group()
+
+
+__all__ = ["finish_distributed", "from_rank0", "setup_distributed"]

@@ -26,7 +26,7 @@ from ..modeling import BertForPreTraining
 from ..tokenization import BertTokenizer
 from . import card
 from .batching import fixed_eval_batches, parallel_batches, tokenize_corpus
-from .distributed import setup_distributed
+from .distributed import finish_distributed, setup_distributed
 from .evaluate import evaluate as evaluate_folder
 from .pretrain import PretrainSettings, pretrain, use_bf16
 from .starting_model import INIT_KEYWORDS, deepen, init_from_folder, init_from_minilm, init_from_scratch
@@ -158,7 +158,7 @@ def run_job(job: PretrainJob, settings: PretrainSettings, on_step: Callable[[int
         summary = {**summary, "metrics": metrics, "seconds_this_run": round(time.time() - started, 1)}
         (state_dir / "summary.json").write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
     if ddp:
-        torch.distributed.destroy_process_group()
+        finish_distributed()
     return summary
 
 
