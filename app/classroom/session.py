@@ -232,7 +232,7 @@ def follow_teacher(page) -> None:
             return
         if not st.session_state.get("class_follow") and not _called_to_quiz(store, code, version):
             return
-        version, view = store.view(code)
+        wanted = _take_view(store, code)
     except RoomGone:
         _forget_room("ended")
         return
@@ -240,12 +240,22 @@ def follow_teacher(page) -> None:
         _store_answered(False)
         return
     _store_answered(True)
+    _go_to(wanted, _page_name(page))
+
+
+def _take_view(store: RoomStore, code: str) -> str | None:
+    """Take the teacher's current settings into this session; returns the page the teacher shows (None before
+    the teacher has shown anything)."""
+    version, view = store.view(code)
     st.session_state["class_seen"] = version
     if not view:
-        return  # the teacher has not shown anything yet
+        return None
     apply_params(view.get("params", {}))
-    wanted = view.get("page")
-    if wanted != _page_name(page):
+    return view.get("page")
+
+
+def _go_to(wanted: str | None, current: str) -> None:
+    if wanted is not None and wanted != current:
         for candidate in pages():
             if _page_name(candidate) == wanted:
                 st.switch_page(candidate)
@@ -292,7 +302,7 @@ def _class_panel(page_name: str) -> None:
         st.caption(t("classroom.exploring", code=room_code()))
         st.button(t("classroom.back_button"), on_click=back_to_teacher, key="class_back", type="primary")
     st.button(t("classroom.leave_button"), on_click=leave, key="class_leave")
-    _student_poll()
+    _student_poll(page_name)
 
 
 @st.fragment(run_every=TEACHER_POLL)
@@ -319,8 +329,12 @@ def _teacher_status() -> None:
 
 
 @st.fragment(run_every=STUDENT_POLL)
-def _student_poll() -> None:
-    """One small read a second; a full run only when the teacher changed something (or the room ended)."""
+def _student_poll(page_name: str) -> None:
+    """One small read a second; a full run only when the teacher changed something (or the room ended).
+
+    A follower whose teacher moved to another page goes there straight from here: a full run of the page the
+    student is leaving, only to switch away, would cost the server as much as the page itself (a class of 60
+    follows at once)."""
     if role() != "student":
         return
     store, code = room_store(), room_code()
@@ -334,6 +348,7 @@ def _student_poll() -> None:
         if version == st.session_state.get("class_seen"):
             return
         if st.session_state.get("class_follow") or _called_to_quiz(store, code, version):
+            _go_to(_take_view(store, code), page_name)
             st.rerun(scope="app")
     except RoomGone:
         _forget_room("ended")

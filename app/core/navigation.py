@@ -6,7 +6,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from app.core.i18n import t
+from app.core.i18n import lang, t
 from app.core.state import PageContext
 
 PAGES_DIR = Path(__file__).resolve().parents[2] / "pages"
@@ -43,6 +43,7 @@ ICONS = {
 
 
 ENTRY_MARK = "_entry_ran"
+PAGES_KEY = "_pages"
 
 
 def mark_entry(context: PageContext) -> None:
@@ -66,8 +67,16 @@ def require_entry() -> PageContext:
 
 
 def pages() -> list:
-    """The pages that exist, titled in the session's language."""
-    return [
+    """The pages that exist, titled in the session's language.
+
+    Kept per session: building the list checks every page file on disk, about a fifth of a cached page's
+    server time, which a class of 60 following its teacher pays 60 times at once. Not shared between sessions:
+    ``st.navigation`` and ``Page.run`` mark the objects for one run at a time."""
+    language = lang()
+    kept = st.session_state.get(PAGES_KEY)
+    if kept is not None and kept[0] == language:
+        return kept[1]
+    built = [
         # The first page is the default: it lives at "/" (Streamlit ignores its url_path).
         st.Page(
             PAGES_DIR / f"{name}.py",
@@ -79,3 +88,5 @@ def pages() -> list:
         for name in PAGE_FILES
         if (PAGES_DIR / f"{name}.py").exists()
     ]
+    st.session_state[PAGES_KEY] = (language, built)
+    return built
