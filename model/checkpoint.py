@@ -20,7 +20,8 @@ from pathlib import Path
 import torch
 from safetensors.torch import load_file, save_file
 
-from .modeling import BertConfig, BertForPreTraining, BertForTaskHead, count_parameters
+from .modeling import BertConfig, BertForPreTraining, count_parameters
+from .task_heads import BertForQuestionAnswering, BertForTaskHead
 from .tokenization import BertTokenizer
 
 EMBEDDED_DIR = Path(__file__).resolve().parent / "embedded"
@@ -65,7 +66,7 @@ def _shorten(text: str, limit: int = 80) -> str:
 class LoadedBert:
     """A model ready for inference (``eval()``), its tokenizer and where it came from."""
 
-    model: BertForPreTraining | BertForTaskHead
+    model: BertForPreTraining | BertForTaskHead | BertForQuestionAnswering
     tokenizer: BertTokenizer
     name: str
     path: Path | None
@@ -191,13 +192,22 @@ def _preview(keys: list[str]) -> str:
 
 
 def task_kind(config: BertConfig) -> str | None:
-    """'sequence' or 'token' for a fine-tuned checkpoint, None for a pretraining one."""
+    """'sequence', 'token' or 'span' (question answering) for a fine-tuned checkpoint, None for a pretraining one."""
     for arch in config.extra.get("architectures") or []:
         if arch == "BertForSequenceClassification":
             return "sequence"
         if arch == "BertForTokenClassification":
             return "token"
+        if arch == "BertForQuestionAnswering":
+            return "span"
     return None
+
+
+def task_model(config: BertConfig, kind: str) -> BertForTaskHead | BertForQuestionAnswering:
+    """A fresh fine-tuning model of ``kind`` ("sequence", "token" or "span")."""
+    if kind == "span":
+        return BertForQuestionAnswering(config)
+    return BertForTaskHead(config, per_token=kind == "token")
 
 
 def load_folder(folder: str | Path, name: str | None = None) -> LoadedBert:
@@ -208,7 +218,7 @@ def load_folder(folder: str | Path, name: str | None = None) -> LoadedBert:
     config = read_config(folder)
     state, path = read_state_dict(folder)
     kind = task_kind(config)
-    model = BertForTaskHead(config, per_token=kind == "token") if kind else BertForPreTraining(config)
+    model = task_model(config, kind) if kind else BertForPreTraining(config)
     fresh = load_weights(model, normalize_keys(state), path)
     try:
         tokenizer = BertTokenizer.from_folder(folder, max_length=config.max_position_embeddings)
@@ -229,7 +239,9 @@ def save_folder(model, tokenizer: BertTokenizer, folder: str | Path, *, dtype: t
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     config = model.config
-    if isinstance(model, BertForTaskHead):
+    if isinstance(model, BertForQuestionAnswering):
+        arch = "BertForQuestionAnswering"
+    elif isinstance(model, BertForTaskHead):
         arch = "BertForTokenClassification" if model.per_token else "BertForSequenceClassification"
     else:
         arch = "BertForPreTraining"

@@ -124,7 +124,6 @@ ACT2FN = {
     "gelu_pytorch_tanh": nn.GELU(approximate="tanh"),
     "relu": nn.ReLU(),
 }
-CLS_ROW = torch.tensor([0])  # position of [CLS], the only row a sentence classifier reads
 
 
 def make_attention_mask(
@@ -532,45 +531,4 @@ class BertForPreTraining(BertPreTrainedBase):
             losses.append(F.cross_entropy(out.nsp_logits, nsp_labels, ignore_index=-100, reduction="sum") / labelled)
         if losses:
             out.loss = sum(losses)
-        return out
-
-
-class BertForTaskHead(BertPreTrainedBase):
-    """Fine-tuning: the pretrained ``bert`` plus one Linear ``classifier``.
-
-    ``per_token=False`` reads the pooled [CLS] (sentence classification, ``BertForSequenceClassification``);
-    ``per_token=True`` reads every position (tagging, ``BertForTokenClassification``). Same keys as HF.
-    """
-
-    def __init__(self, config: BertConfig, per_token: bool):
-        super().__init__()
-        self.config = config
-        self.per_token = per_token
-        self.bert = BertModel(config)
-        self.dropout = nn.Dropout(config.hidden_dropout_prob)
-        self.classifier = nn.Linear(config.hidden_size, config.num_labels)
-        self.init_weights()
-
-    def forward(
-        self,
-        input_ids,
-        token_type_ids=None,
-        attention_mask=None,
-        *,
-        labels: torch.Tensor | None = None,  # (B,) or (B, T) with -100 where no loss
-        output_attentions: bool = False,
-    ) -> BertOutput:
-        if self.per_token or output_attentions:
-            out = self.bert(input_ids, token_type_ids, attention_mask, output_attentions=output_attentions)
-            features = out.last_hidden_state if self.per_token else out.pooled
-        else:
-            # Only [CLS] reaches the classifier, so the last layer computes that row alone (about a sixth less
-            # work for six layers); its last_hidden_state is then (B, 1, H), and the pooler reads row 0.
-            out = self.bert(input_ids, token_type_ids, attention_mask, last_layer_rows=CLS_ROW.to(input_ids.device))
-            out.pooled = features = self.bert.pooler(out.last_hidden_state)  # (B, H)
-        out.logits = self.classifier(self.dropout(features))  # (B, T, C) or (B, C)
-        if labels is not None:
-            out.loss = F.cross_entropy(
-                out.logits.reshape(-1, out.logits.size(-1)), labels.reshape(-1), ignore_index=-100
-            )
         return out

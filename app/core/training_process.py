@@ -36,7 +36,7 @@ from pathlib import Path
 
 import torch
 
-from model.modeling import BertForTaskHead
+from model.task_heads import BertForTaskHead
 from model.training.finetune import EncodedSet, FinetuneResult, FinetuneSettings, evaluate, finetune
 from model.training.pretrain import PretrainSettings
 

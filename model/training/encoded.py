@@ -1,0 +1,32 @@
+"""A task split as padded tensors, the form every fine-tuning head trains on."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+
+
+@dataclass
+class EncodedSet:
+    """A task split as padded tensors. ``labels``: (N,) a class per sequence; (N, T) a tag per token, -100 where
+    no loss; (N, 2) an answer's start and end token (question answering)."""
+
+    input_ids: torch.Tensor
+    token_type_ids: torch.Tensor
+    attention_mask: torch.Tensor
+    labels: torch.Tensor
+
+    def __len__(self) -> int:
+        return self.input_ids.size(0)
+
+    def batch(self, index: torch.Tensor) -> EncodedSet:
+        keep = int(self.attention_mask[index].sum(dim=1).max())  # trim padding columns
+        per_token = self.labels.shape[1:] == self.input_ids.shape[1:]
+        labels = self.labels[index, :keep] if per_token else self.labels[index]
+        return EncodedSet(
+            self.input_ids[index, :keep], self.token_type_ids[index, :keep], self.attention_mask[index, :keep], labels
+        )
+
+
+__all__ = ["EncodedSet"]

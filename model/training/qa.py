@@ -1,0 +1,203 @@
+"""Extractive question answering (Devlin et al. 2019, section 4.2): encode, pick the answer span, score it.
+
+The input is ``[CLS] question [SEP] passage [SEP]``; the model gives every token a start and an end score
+(``model.task_heads.BertForQuestionAnswering``). The answer is the passage span (start <= end, at most
+``MAX_ANSWER_TOKENS`` long) whose start score plus end score is highest. Scores are SQuAD's: exact match and
+F1 over the answer's words (English, lower-cased, without punctuation and articles) or characters (Chinese).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from ..data.qa import SpanExample
+from ..task_heads import BertForQuestionAnswering
+from ..tokenization import BertTokenizer
+from .encoded import EncodedSet
+
+SPAN_MAX_LENGTH = 128  # tokens for question + passage: model.data.qa keeps them within it
+MAX_ANSWER_TOKENS = 15  # SQuAD's readers cap an answer at 15-30 tokens; our entities are a few
+_UNITS = re.compile(r"[a-z0-9]+|[^\W_]")  # an English word, or one character of any other script
+_ARTICLES = {"a", "an", "the"}
+
+
+def answer_units(text: str) -> list[str]:
+    """What exact match and F1 compare: English words (lower case, no articles) and single characters of
+    other scripts; punctuation and spaces are left out."""
+    return [u for u in _UNITS.findall(text.lower()) if u not in _ARTICLES]
+
+
+def exact_match(predicted: str, gold: str) -> float:
+    return float(answer_units(predicted) == answer_units(gold))
+
+
+def answer_f1(predicted: str, gold: str) -> float:
+    p, g = answer_units(predicted), answer_units(gold)
+    common = sum((Counter(p) & Counter(g)).values())
+    if not p or not g:
+        return float(p == g)
+    if common == 0:
+        return 0.0
+    precision, recall = common / len(p), common / len(g)
+    return 2 * precision * recall / (precision + recall)
+
+
+@dataclass
+class EncodedQuestion:
+    """One question and passage as the model reads them, and where each passage token sits in the passage."""
+
+    ids: list[int]
+    tokens: list[str]
+    token_type_ids: list[int]
+    passage_tokens: list[int]  # positions of the passage's tokens (segment B, not [SEP])
+    char_spans: list[tuple[int, int]]  # per token: its characters in the passage ((0, 0) off the passage)
+    truncated: bool
+
+
+def encode_question(tokenizer: BertTokenizer, question: str, passage: str, max_length: int) -> EncodedQuestion:
+    enc = tokenizer.encode(question, passage, max_length=max_length)
+    passage_tokens = [
+        i for i, (segment, special) in enumerate(zip(enc.token_type_ids, enc.special)) if segment == 1 and not special
+    ]
+    spans = [enc.offsets[i] if i in set(passage_tokens) else (0, 0) for i in range(len(enc.ids))]
+    return EncodedQuestion(enc.ids, enc.tokens, enc.token_type_ids, passage_tokens, spans, enc.truncated)
+
+
+def answer_tokens(encoded: EncodedQuestion, start: int, end: int) -> tuple[int, int] | None:
+    """The first and last token of the passage characters ``[start, end)``; None when truncation cut them."""
+    inside = [i for i in encoded.passage_tokens if encoded.char_spans[i][0] < end and encoded.char_spans[i][1] > start]
+    return (inside[0], inside[-1]) if inside else None
+
+
+def encode_spans(tokenizer: BertTokenizer, examples: list[SpanExample], max_length: int) -> EncodedSet:
+    """A split as padded tensors, labels (N, 2): each answer's start and end token. An example whose answer
+    truncation cut off is left out (none is, at the lengths ``model.data.qa`` keeps)."""
+    rows, labels = [], []
+    for example in examples:
+        encoded = encode_question(tokenizer, example.question, example.passage, max_length)
+        span = answer_tokens(encoded, example.start, example.start + len(example.answer))
+        if span is None:
+            continue
+        rows.append(encoded)
+        labels.append(span)
+    T = max(len(r.ids) for r in rows)
+    ids = torch.full((len(rows), T), tokenizer.pad_token_id, dtype=torch.long)
+    segments = torch.zeros((len(rows), T), dtype=torch.long)
+    mask = torch.zeros((len(rows), T), dtype=torch.long)
+    for i, r in enumerate(rows):
+        ids[i, : len(r.ids)] = torch.tensor(r.ids)
+        segments[i, : len(r.ids)] = torch.tensor(r.token_type_ids)
+        mask[i, : len(r.ids)] = 1
+    return EncodedSet(ids, segments, mask, torch.tensor(labels, dtype=torch.long))
+
+
+def best_spans(
+    start_logits: np.ndarray,
+    end_logits: np.ndarray,
+    allowed: np.ndarray,
+    k: int = 3,
+    max_tokens: int = MAX_ANSWER_TOKENS,
+) -> list[tuple[int, int, float]]:
+    """The ``k`` best (start, end, score) with both ends ``allowed`` (a (T,) bool mask), start <= end and at most
+    ``max_tokens`` tokens; score = start logit + end logit, as in section 4.2."""
+    T = len(start_logits)
+    scores = start_logits[:, None] + end_logits[None, :]  # (T, T): row = start, column = end
+    offset = np.arange(T)[None, :] - np.arange(T)[:, None]  # end - start
+    valid = (offset >= 0) & (offset < max_tokens) & allowed[:, None] & allowed[None, :]
+    scores = np.where(valid, scores, -np.inf)
+    flat = np.argsort(scores, axis=None)[::-1][:k]
+    return [(int(i // T), int(i % T), float(scores.flat[i])) for i in flat if np.isfinite(scores.flat[i])]
+
+
+def span_text(passage: str, encoded: EncodedQuestion, start: int, end: int) -> str:
+    return passage[encoded.char_spans[start][0] : encoded.char_spans[end][1]]
+
+
+@torch.no_grad()
+def answer(
+    model: BertForQuestionAnswering,
+    tokenizer: BertTokenizer,
+    question: str,
+    passage: str,
+    *,
+    k: int = 3,
+    max_length: int | None = None,
+    output_attentions: bool = False,
+) -> dict:
+    """The reader's view of one question: tokens, every passage token's start and end probability (softmax over
+    the passage), the ``k`` best spans with their text, and optionally the last layer's attention."""
+    limit = min(max_length or tokenizer.max_length, model.config.max_position_embeddings)
+    encoded = encode_question(tokenizer, question, passage, limit)
+    ids = torch.tensor([encoded.ids])
+    out = model(ids, torch.tensor([encoded.token_type_ids]), output_attentions=output_attentions)
+    logits = out.logits[0].float().numpy()  # (T, 2)
+    allowed = np.zeros(len(encoded.ids), dtype=bool)
+    allowed[encoded.passage_tokens] = True
+    probabilities = {}
+    for column, name in enumerate(("start", "end")):
+        scores = np.where(allowed, logits[:, column], -np.inf)
+        scores = np.exp(scores - scores.max()) if allowed.any() else np.zeros_like(scores)
+        probabilities[name] = (scores / max(scores.sum(), 1e-30)).tolist()
+    spans = best_spans(logits[:, 0], logits[:, 1], allowed, k)
+    result = {
+        "tokens": encoded.tokens,
+        "token_type_ids": encoded.token_type_ids,
+        "passage_tokens": encoded.passage_tokens,
+        "start_probs": probabilities["start"],
+        "end_probs": probabilities["end"],
+        "spans": [
+            {"start": s, "end": e, "score": score, "text": span_text(passage, encoded, s, e)} for s, e, score in spans
+        ],
+        "truncated": encoded.truncated,
+    }
+    if output_attentions:
+        result["attention"] = out.attentions[-1][0].float().mean(dim=0).numpy()  # (T, T), the heads' mean
+    return result
+
+
+@dataclass
+class SpanScores:
+    exact_match: float
+    f1: float
+    answered: int
+
+
+@torch.no_grad()
+def evaluate_spans(
+    model: BertForQuestionAnswering, tokenizer: BertTokenizer, examples: list[SpanExample], max_length: int
+) -> SpanScores:
+    """Exact match and F1 of the model's best span against each example's answer, over ``examples``."""
+    was_training = model.training
+    model.eval()
+    em = f1 = 0.0
+    for example in examples:
+        best = answer(model, tokenizer, example.question, example.passage, k=1, max_length=max_length)["spans"]
+        predicted = best[0]["text"] if best else ""
+        em += exact_match(predicted, example.answer)
+        f1 += answer_f1(predicted, example.answer)
+    model.train(was_training)
+    n = max(1, len(examples))
+    return SpanScores(em / n, f1 / n, len(examples))
+
+
+__all__ = [
+    "MAX_ANSWER_TOKENS",
+    "SPAN_MAX_LENGTH",
+    "EncodedQuestion",
+    "SpanScores",
+    "answer",
+    "answer_f1",
+    "answer_tokens",
+    "answer_units",
+    "best_spans",
+    "encode_question",
+    "encode_spans",
+    "evaluate_spans",
+    "exact_match",
+    "span_text",
+]
