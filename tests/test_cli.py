@@ -209,13 +209,36 @@ def test_hub_id_offline_gives_a_clear_message():
     assert "hub" in result.stderr and "offline" in result.stderr
 
 
+def test_question_answering_finetune_ends_with_exact_match_and_f1():
+    result = run(
+        "finetune",
+        "--task",
+        "qa-zh",
+        "--train-size",
+        "24",
+        "--heldout-size",
+        "16",
+        "--epochs",
+        "1",
+        "--batch-size",
+        "8",
+        "--threads",
+        "1",
+        "--json",
+    )
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout.strip().splitlines()[-1])
+    assert summary["task"] == "qa-zh" and summary["steps"] == 3 and summary["heldout"] == 16
+    assert 0 <= summary["exact_match"] <= summary["f1"] <= 1
+
+
 def test_finetune_without_flags_uses_the_fine_tuning_pages_recipe():
     from model.cli import build_parser
     from model.training.commands import finetune_settings
     from model.training.finetune import DEMO_HELDOUT_SIZE, DEMO_TRAIN_SIZE, demo_settings
 
     args = build_parser().parse_args(["finetune", "--task", "sentiment-zh", "--seconds", "60"])
-    assert finetune_settings(args) == demo_settings()
+    assert finetune_settings(args, "sequence") == demo_settings()
     assert (args.train_size, args.heldout_size) == (DEMO_TRAIN_SIZE, DEMO_HELDOUT_SIZE)
 
 
@@ -225,7 +248,7 @@ def test_precision_reaches_the_finetuning_settings(precision, bf16):
     from model.training.commands import finetune_settings
 
     args = build_parser().parse_args(["finetune", "--task", "sentiment-zh", "--precision", precision])
-    assert finetune_settings(args).bf16 is bf16
+    assert finetune_settings(args, "sequence").bf16 is bf16
 
 
 def test_a_zipped_checkpoint_loads_like_its_folder_and_a_hostile_zip_is_refused(hf_checkpoint, tmp_path):

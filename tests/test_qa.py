@@ -1,0 +1,164 @@
+"""Extractive question answering: the head against transformers', the cloze-translated sets, span reading, scores."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+
+import numpy as np
+import pytest
+import torch
+
+from model.checkpoint import load, load_folder, save_folder
+from model.data import qa as data
+from model.data.qa_build import english_question
+from model.data.tasks import load_task
+from model.training import qa
+from model.training.finetune import FinetuneSettings, build_task_model, finetune
+
+TOL = 1e-5
+
+
+def test_question_answering_head_matches_transformers(hf_checkpoint):
+    from transformers import BertForQuestionAnswering as Reference
+
+    folder, _ = hf_checkpoint
+    ours = build_task_model(load_folder(folder), ["start", "end"], "span").eval()
+    reference = Reference.from_pretrained(folder, attn_implementation="eager").eval()
+    missing, unexpected = reference.load_state_dict(ours.state_dict(), strict=False)
+    assert missing == [] and unexpected and all(k.startswith("bert.pooler.") for k in unexpected)  # HF: no pooler
+    g = torch.Generator().manual_seed(3)
+    ids = torch.randint(10, reference.config.vocab_size, (2, 12), generator=g)
+    types = torch.zeros_like(ids)
+    types[:, 5:] = 1
+    mask = torch.ones_like(ids)
+    mask[1, 9:] = 0
+    spans = torch.tensor([[6, 8], [5, 5]])
+    with torch.no_grad():
+        out = ours(ids, types, mask, labels=spans)
+        ref = reference(
+            input_ids=ids, token_type_ids=types, attention_mask=mask, start_positions=spans[:, 0], end_positions=spans[:, 1]
+        )
+    torch.testing.assert_close(out.logits[..., 0], ref.start_logits, atol=TOL, rtol=0)
+    torch.testing.assert_close(out.logits[..., 1], ref.end_logits, atol=TOL, rtol=0)
+    torch.testing.assert_close(out.loss, ref.loss, atol=TOL, rtol=0)
+
+
+def test_a_saved_question_answering_model_loads_as_one(tiny_bundle, tmp_path):
+    model = build_task_model(tiny_bundle, ["start", "end"], "span", init="random", seed=1).eval()
+    save_folder(model, tiny_bundle.tokenizer, tmp_path / "qa")
+    loaded = load_folder(tmp_path / "qa")
+    assert type(loaded.model).__name__ == "BertForQuestionAnswering"
+    assert json.loads((tmp_path / "qa" / "config.json").read_text())["architectures"] == ["BertForQuestionAnswering"]
+    for key, value in model.state_dict().items():
+        torch.testing.assert_close(loaded.model.state_dict()[key], value)
+
+
+def test_a_chinese_cloze_question_asks_in_place():
+    sentence = "江泽民在北京会见了新华社记者。"
+    assert data.cloze_question(sentence, 0, 3, "谁") == "谁在北京会见了新华社记者？"
+    assert data.cloze_question(sentence, 4, 6, "哪里") == "江泽民在哪里会见了新华社记者？"
+    # only the entity's clause is asked about
+    assert data.cloze_question("据介绍，新疆三大油田增长最快。", 4, 6, "哪里") == "哪里三大油田增长最快？"
+    assert data.cloze_question("（新华社记者兰红光摄）", 6, 9, "谁") is None  # a byline is not a question
+
+
+def test_an_english_cloze_question_takes_the_preposition_and_article_with_the_entity():
+    def ask(sentence, entity, kind):
+        start = sentence.index(entity)
+        return english_question(sentence, start, start + len(entity), kind)
+
+    assert ask("In 1947 the Congress passed a housing law for veterans.", "1947", "DATE") == (
+        "When the Congress passed a housing law for veterans?"
+    )
+    assert ask("We will strengthen the Social Security system for our children.", "Social Security", "ORG") == (
+        "We will strengthen which organization system for our children?"
+    )
+    assert ask("America's workers built the roads of this land.", "America", "GPE") is None  # possessive
+    assert ask("They have a century of honorable achievement behind them.", "a century", "DATE") is None
+    assert ask("Mr. Speaker, thank you.", "Speaker", "PERSON") is None  # too little left to ask
+
+
+@pytest.mark.parametrize("name", ["qa-zh", "qa-en"])
+def test_every_answer_sits_at_its_offset_and_held_out_documents_are_new(name):
+    task = load_task(name)
+    assert task.kind == "span" and len(task.train) > 5_000 and len(task.heldout) > 500
+    for example in task.train + task.heldout:
+        assert example.passage[example.start : example.start + len(example.answer)] == example.answer
+        assert example.answer not in example.question
+        assert example.question.endswith(("?", "？"))
+        assert (example.start, example.start + len(example.answer), example.kind) in example.entities
+        assert len(example.passage) <= (data.MAX_PASSAGE_CHARS if name == "qa-zh" else 400)
+    assert not {e.document for e in task.train} & {e.document for e in task.heldout}
+
+
+@pytest.mark.parametrize("name", ["qa-zh", "qa-en"])
+def test_encoded_answer_tokens_read_back_the_answer(name):
+    bundle = load("embedded")
+    examples = random.Random(0).sample(load_task(name).heldout, 150)
+    encoded = qa.encode_spans(bundle.tokenizer, examples, qa.SPAN_MAX_LENGTH)
+    assert len(encoded) == len(examples)  # no answer was cut off at 128 tokens
+    for example, (start, end) in zip(examples, encoded.labels.tolist()):
+        question = qa.encode_question(bundle.tokenizer, example.question, example.passage, qa.SPAN_MAX_LENGTH)
+        assert start in question.passage_tokens and end in question.passage_tokens
+        assert qa.exact_match(qa.span_text(example.passage, question, start, end), example.answer) == 1.0
+
+
+def test_best_spans_are_the_brute_force_best():
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        T = 14
+        start, end = rng.normal(size=T), rng.normal(size=T)
+        allowed = rng.random(T) < 0.7
+        scored = sorted(
+            (
+                (start[s] + end[e], s, e)
+                for s, e in itertools.product(range(T), repeat=2)
+                if allowed[s] and allowed[e] and 0 <= e - s < 4
+            ),
+            reverse=True,
+        )[:3]
+        found = qa.best_spans(start, end, allowed, k=3, max_tokens=4)
+        assert [(s, e) for s, e, _ in found] == [(s, e) for _, s, e in scored]
+        assert [score for _, _, score in found] == pytest.approx([score for score, _, _ in scored])
+
+
+def test_exact_match_and_f1_follow_squad():
+    assert qa.exact_match("The Soviet Union", "soviet union.") == 1.0  # case, articles, punctuation
+    assert qa.answer_f1("the Soviet Union", "Union") == pytest.approx(2 * 0.5 * 1 / 1.5)
+    assert qa.answer_f1("江泽民", "江泽民同志") == pytest.approx(2 * 1 * 0.6 / 1.6)  # Chinese: characters
+    assert qa.answer_f1("Paris", "London") == 0.0
+    assert qa.exact_match("", "") == 1.0 and qa.answer_f1("", "Paris") == 0.0
+
+
+def test_the_reader_answers_only_from_the_passage_with_probabilities_over_it(tiny_bundle):
+    model = build_task_model(tiny_bundle, ["start", "end"], "span", init="random").eval()
+    result = qa.answer(model, tiny_bundle.tokenizer, "who went to london", "he went to paris", output_attentions=True)
+    passage = set(result["passage_tokens"])
+    assert passage and all(result["token_type_ids"][i] == 1 for i in passage)
+    for key in ("start_probs", "end_probs"):
+        assert sum(result[key]) == pytest.approx(1.0)
+        assert all(p == 0.0 for i, p in enumerate(result[key]) if i not in passage)
+    assert len(result["spans"]) == 3 and all(s["start"] in passage and s["end"] in passage for s in result["spans"])
+    assert all(s["start"] <= s["end"] for s in result["spans"])
+    T = len(result["tokens"])
+    assert result["attention"].shape == (T, T)
+
+
+def test_a_few_steps_find_a_planted_answer(tiny_bundle):
+    """The same question over passages whose answer is always the word after "to": training must learn it."""
+    rng = random.Random(0)
+    cities = ["paris", "london", "bert", "model"]
+    examples = []
+    for _ in range(48):
+        city = rng.choice(cities)
+        passage = f"he went to {city} today"
+        examples.append(data.SpanExample("where did he go", passage, passage.index(city), city, "LOC", (), "d"))
+    tok = tiny_bundle.tokenizer
+    train = qa.encode_spans(tok, examples, 32)
+    model = build_task_model(tiny_bundle, ["start", "end"], "span", init="random")
+    before = qa.evaluate_spans(model, tok, examples[:16], 32)
+    finetune(model, train, FinetuneSettings(epochs=8, batch_size=8, lr=3e-3), labels=["start", "end"])
+    after = qa.evaluate_spans(model, tok, examples[:16], 32)
+    assert after.exact_match == 1.0 > before.exact_match
