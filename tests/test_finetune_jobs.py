@@ -21,7 +21,9 @@ from app.core import training_process
 from app.core.jobs import Owner, queue_length
 from app.finetune import jobs
 from model.checkpoint import LoadedBert
+from model.data.qa import SpanExample
 from model.data.tasks import TaskData
+from model.inference import InputError
 from model.modeling import BertConfig, BertForPreTraining
 from model.tokenization import BertTokenizer
 from model.training.finetune import demo_settings
@@ -60,10 +62,31 @@ def sentiment_like(n: int, seed: int) -> list[tuple[str, int]]:
     return out
 
 
+def planted_questions(n: int, seed: int) -> list[SpanExample]:
+    """The answer is always the word after 李: a reader learns it in a few steps; the passage also names a longer
+    person, so the longest-name reader is always wrong."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(n):
+        answer, other = (f"w{int(i)}" for i in rng.choice(range(5, 40), size=2, replace=False))
+        passage = f"w1 李 {answer} w2 {other}{other} w3"
+        start = passage.index(f" {answer} ") + 1
+        entities = (
+            (start, start + len(answer), "PERSON"),
+            (passage.index(other * 2), passage.index(other * 2) + 2 * len(other), "PERSON"),
+        )
+        out.append(SpanExample("w4 李 who", passage, start, answer, "PERSON", entities, f"d{seed}"))
+    return out
+
+
 def tiny_task(name: str, seed: int = 0) -> TaskData:
     if name == "tiny-ner":
         rows = [(["李", "明", "好"], [1, 2, 0]), (["w1", "李", "明"], [0, 1, 2]), (["坏", "w2", "w3"], [0, 0, 0])] * 8
         return TaskData(name, "token", TAGS, rows, rows[:6], "test", "zh")
+    if name == "tiny-qa":
+        return TaskData(
+            name, "span", ["start", "end"], planted_questions(48, 0), planted_questions(12, 1), "test", "en"
+        )
     if name == "broken":
         raise ValueError("the task data is corrupt")
     return TaskData(name, "sequence", LABELS, sentiment_like(96, 0), sentiment_like(40, 1), "test", "en")
@@ -358,7 +381,6 @@ def test_bad_sentences_raise_input_errors(base):
     job = jobs.start(owner, base, "tiny", QUICK, "pretrained", 16)
     assert job.wait(60)
     model = job.trained_model()
-    from model.inference import InputError
 
     for text in ("", "   \n\t "):
         with pytest.raises(InputError):
@@ -445,6 +467,26 @@ def test_one_figure_for_time_and_the_total_only_when_it_differs():
     assert jobs.time_figures(finished(60.3, 60.1)) == (60.1, None)  # both 60 s: one figure
     assert jobs.time_figures(finished(75.0, 61.0)) == (61.0, 75.0)  # loading and scoring took 14 s more
     assert jobs.time_figures(finished(130.0, 60.0, 61.0)) == (121.0, 130.0)  # a comparison: both runs' training
+
+
+def test_a_question_answering_job_scores_its_answers_and_the_readers_without_a_model(base):
+    settings = demo_settings(epochs=6, batch_size=8, lr=3e-3, max_length=16, trained_layers=None, max_seconds=60.0)
+    owner = Owner()  # kept alive: a job whose owner is gone stops
+    job = jobs.start(owner, base, "tiny-qa", settings, "compare", 48)
+    assert job.wait(120)
+    snap = job.snapshot()
+    assert snap.status == jobs.DONE and snap.kind == "span" and snap.heldout_size == 12
+    assert set(snap.span_scores) == {"pretrained", "random", "longest_entity", "random_start"}
+    assert snap.span_scores["longest_entity"].exact_match == 0.0  # the longer name is never the answer
+    assert snap.baselines == {name: snap.span_scores[name].exact_match for name in ("longest_entity", "random_start")}
+    assert 0.0 < snap.span_scores["random_start"].exact_match < 0.5
+    assert snap.span_scores["random"].exact_match == 1.0  # the word after 李, learnt from scratch
+    assert all(0.0 <= h["accuracy"] <= 1.0 for h in snap.history)
+    reading = jobs.explain_question(job.trained_model("random"), job.tokenizer, "w4 李 who", "w9 李 w7 w8")
+    assert reading["spans"][0]["text"] == "w7" and reading["spans"][0]["chars"] == (5, 7)
+    assert [reading["tokens"][i] for i in reading["question_tokens"]] == ["w4", "李", "[UNK]"]
+    with pytest.raises(InputError):
+        jobs.explain_question(job.trained_model("random"), job.tokenizer, "   ", "w9 李 w7")
 
 
 def test_a_token_task_has_no_sentence_baselines(base):

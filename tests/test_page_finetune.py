@@ -9,14 +9,23 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from apptest_helpers import chart_titles, figure_of, heatmap_matrix, labels, legend_names, preformatted
+from apptest_helpers import (
+    chart_titles,
+    figure_of,
+    heatmap_matrix,
+    labels,
+    legend_names,
+    preformatted,
+    static_figures,
+)
 from apptest_helpers import charts as page_charts
 from streamlit.testing.v1 import AppTest
 
 from app.core.palette import LIGHT, ORANGE, PALE
 from app.core.state import SETTINGS
-from app.finetune import charts
+from app.finetune import charts, jobs
 from app.finetune.text import TEXT
+from model.data.tasks import load_task
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
 HOSTILE_INPUTS = {
@@ -196,6 +205,67 @@ def test_a_tiny_training_draws_live_curves_stops_and_shows_results():
     assert not at.exception
     assert TEXT["results_header"]["zh"] in [s.value for s in at.subheader]
     assert "混淆矩阵：预训练权重" in chart_titles(at)
+
+
+def test_question_answering_trains_scores_and_reads_a_passage():
+    """The seed's third fine-tuning example, live: train a reader for a few steps, score it against readers without
+    a model, then ask it about a held-out passage and about the student's own, hostile ones included."""
+    at = open_page("en")
+    at.selectbox(key="w_finetune_task").set_value("qa-en").run()
+    shown = texts(at)
+    assert f"Linear({embedded_width()}, 2) → answer start / end" in shown
+    assert TEXT["qa_how_made"]["en"] in shown and TEXT["licence_qa-en"]["en"] in shown
+    assert "w_finetune_max_length" not in {r.key for r in at.radio}  # a question and its passage take 128 tokens
+    at.slider(key="w_finetune_size").set_value(100)
+    at.selectbox(key="w_finetune_budget").set_value(30)
+    at.button(key="finetune_start").click().run()
+    job = at.session_state["finetune_job"]
+    assert job.snapshot().settings.max_length == 128
+    deadline = time.time() + 90
+    while not job.snapshot().history:
+        assert time.time() < deadline, "no training step within 90 s"
+        time.sleep(0.5)
+    at.button(key="finetune_stop").click().run()
+    assert job.wait(120), "the stopped training did not end"
+    at.run()
+    assert not at.exception
+    snapshot = job.snapshot()
+    assert snapshot.kind == "span" and set(snapshot.span_scores) == {"pretrained", "longest_entity", "random_start"}
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Exact match"] == f"{snapshot.span_scores['pretrained'].exact_match:.1%}"
+    scores = titled(at, "Held-out questions")
+    exact = next(trace for trace in scores["data"] if trace["name"] == "Exact match")
+    assert labels(exact["x"]) == ["Pre-trained weights", "longest name of the asked type", "random start"]
+    readers = ("pretrained", "longest_entity", "random_start")
+    assert exact["y"] == [round(100 * snapshot.span_scores[n].exact_match, 1) for n in readers]
+    titles = chart_titles(at)
+    assert {"The 3 best answers", "Question → passage attention (last layer)"} <= set(titles)
+    assert any(t.startswith("Where the answer starts and ends") for t in titles)
+    first = load_task("qa-en").heldout[0]
+    assert at.text_input(key="finetune_qa_question_qa-en").value == first.question
+    [passage] = [f for f in static_figures(at) if "<mark>" in f]
+    best = jobs.explain_question(job.trained_model("pretrained"), job.tokenizer, first.question, first.passage)
+    a, b = best["spans"][0]["chars"]
+    assert f"<mark>{html.escape(first.passage[a:b])}</mark>" in passage
+    rows = titled(at, "Where the answer starts")
+    assert len(rows["data"][0]["x"]) == len(best["passage_tokens"])  # a bar per passage token, in both rows
+    assert sum(rows["data"][0]["y"]) == pytest.approx(100, abs=1) and sum(rows["data"][1]["y"]) == pytest.approx(
+        100, abs=1
+    )
+
+    # Picking another held-out question fills both boxes; then the student's own, hostile ones included.
+    at.selectbox(key="finetune_qa_pick_qa-en").set_value(3).run()
+    assert at.text_area(key="finetune_qa_passage_qa-en").value == load_task("qa-en").heldout[3].passage
+    for name, text in HOSTILE_INPUTS.items():
+        at.text_input(key="finetune_qa_question_qa-en").set_value(text).run()
+        assert not at.exception, name
+        if name in ("empty", "whitespace"):
+            assert at.warning or at.info, name
+        at.text_area(key="finetune_qa_passage_qa-en").set_value(text).run()
+        assert not at.exception, name
+    at.session_state["lang"] = "zh"
+    at.run()
+    assert not at.exception and "最好的 3 个答案" in chart_titles(at)
 
 
 # --- chart builders --------------------------------------------------------------------------------------------

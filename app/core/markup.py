@@ -68,6 +68,10 @@ FIGURE_CSS = f""".{FIGURE_CLASS} {{ margin: 0 0 0.5rem 0; font-size: 0.875rem; l
 /* The names of the lines stand level with the lines they name. */
 .{FIGURE_CLASS} .box.key > span {{ line-height: calc(0.95rem * 1.3); }}
 .{FIGURE_CLASS} .legend i.edge {{ outline: 1px solid #999999; outline-offset: -1px; }}
+/* A passage with its answer marked (the fine-tuning lab's question answering): dark text on a light fill. */
+.{FIGURE_CLASS} .passage {{ font-size: 1rem; line-height: 1.7; margin: 0; overflow-wrap: anywhere; }}
+.{FIGURE_CLASS} .passage mark {{ background: #FFD966; color: #222222; padding: 0.1rem 0.2rem;
+  border-bottom: 2px solid #B8860B; }}
 """
 
 

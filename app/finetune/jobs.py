@@ -34,10 +34,10 @@ import torch
 from app.core.jobs import ACTIVE, DONE, FAILED, QUEUED, RUNNING, STOPPED, BackgroundJob, Owner, queue_position
 from app.core.training_process import Request, TrainingFailed, train_in_process
 from model.checkpoint import LoadedBert, save_folder, zip_folder
-from model.data.tasks import load_task
+from model.data.tasks import TASKS, load_task
 from model.inference import InputError, attention_maps, check_text
-from model.task_heads import BertForTaskHead
 from model.results import AttentionResult
+from model.task_heads import BertForTaskHead
 from model.training.baselines import bag_of_characters_accuracy, majority_accuracy
 from model.training.finetune import (
     DEMO_HELDOUT_SIZE,
@@ -49,6 +49,16 @@ from model.training.finetune import (
     encode_examples,
     layer_changes,
     predict,
+)
+from model.training.qa import (
+    SPAN_MAX_LENGTH,
+    SpanScores,
+    answer,
+    encode_spans,
+    evaluate_spans,
+    longest_entity_scores,
+    random_start_scores,
+    typical_answer_tokens,
 )
 
 log = logging.getLogger(__name__)
@@ -73,7 +83,7 @@ class JobSnapshot:
     status: str  # queued / running / done / stopped / failed
     phase: str  # loading / training / evaluating while running, else ""
     task: str
-    kind: str  # "sequence" or "token" once the task is loaded, else ""
+    kind: str  # "sequence", "token" or "span" once the task is loaded, else ""
     labels: tuple[str, ...]
     inits: tuple[str, ...]  # the runs, in order: one init, or both for a comparison
     current_init: str | None
@@ -88,8 +98,11 @@ class JobSnapshot:
     error: str | None
     stop_reason: str | None  # "user" or "owner"; a time budget ends a run as done, with result.stopped
     seconds: float  # since the job started running
-    # Held-out accuracy of what a classifier must beat (sentence tasks): "majority", "bag_of_characters"
+    # Held-out accuracy of what a classifier must beat (sentence tasks): "majority", "bag_of_characters"; the exact
+    # match of readers without a model (question answering): "longest_entity", "random_start"
     baselines: dict[str, float] = field(default_factory=dict)
+    # Question answering: each run's exact match and F1 on the held-out questions' text, and the baselines'
+    span_scores: dict[str, SpanScores] = field(default_factory=dict)
 
     @property
     def finished(self) -> bool:
@@ -113,6 +126,7 @@ class _State:
     started: float | None = None
     ended: float | None = None
     baselines: dict[str, float] = field(default_factory=dict)
+    span_scores: dict[str, SpanScores] = field(default_factory=dict)
 
 
 class Job(BackgroundJob):
@@ -165,6 +179,7 @@ class Job(BackgroundJob):
                 stop_reason=s.stop_reason,
                 seconds=0.0 if s.started is None else end - s.started,
                 baselines=dict(s.baselines),
+                span_scores=dict(s.span_scores),
             )
 
     def trained_model(self, init: str | None = None) -> BertForTaskHead | None:
@@ -207,13 +222,28 @@ class Job(BackgroundJob):
         heldout_examples = data.heldout[:HELDOUT_LIMIT]
         if not train_examples or not heldout_examples:
             raise ValueError(f"task {self.task!r} has no examples to train on or to score")
-        train = encode_examples(self.tokenizer, data.kind, train_examples, self.settings.max_length)
-        heldout = encode_examples(self.tokenizer, data.kind, heldout_examples, self.settings.max_length)
+        max_length = self.settings.max_length
+        if data.kind == "span":
+            train = encode_spans(self.tokenizer, train_examples, max_length)
+            heldout = encode_spans(self.tokenizer, heldout_examples, max_length)
+        else:
+            train = encode_examples(self.tokenizer, data.kind, train_examples, max_length)
+            heldout = encode_examples(self.tokenizer, data.kind, heldout_examples, max_length)
         labels = list(data.labels)
         self._set(kind=data.kind, labels=tuple(labels), train_size=len(train), heldout_size=len(heldout))
         if data.kind == "sequence":
             key = (self.task, self.settings.seed, len(train_examples), len(heldout_examples))
             self._set(baselines=sentence_baselines(key, train_examples, heldout_examples, len(labels)))
+        if data.kind == "span":
+            readers = {
+                "longest_entity": longest_entity_scores(heldout_examples),
+                "random_start": random_start_scores(
+                    self.tokenizer, heldout_examples, max_length, typical_answer_tokens(train)
+                ),
+            }
+            self._set(
+                baselines={name: scores.exact_match for name, scores in readers.items()}, span_scores=dict(readers)
+            )
         for init in self.inits:
             if self._should_stop():
                 break
@@ -246,11 +276,17 @@ class Job(BackgroundJob):
             result, model = trained
             # Measured here, while the base model is still at hand; a frozen run's encoder does not move.
             moved = layer_changes(self._base.model, model) if init == "pretrained" else None
+            # A reader is scored on the answers' text (exact match, F1), which the child's token counts cannot give.
+            scores = (
+                evaluate_spans(model, self.tokenizer, heldout_examples, max_length) if data.kind == "span" else None
+            )
             with self._lock:
                 self._models[init] = model
                 self._state.results[init] = result
                 if moved is not None:
                     self._state.layer_changes[init] = moved
+                if scores is not None:
+                    self._state.span_scores[init] = scores
         if self._owner_gone():
             self._finish_stopped()
             return
@@ -296,7 +332,7 @@ def sentence_baselines(key: tuple, train: list, heldout: list, num_labels: int) 
 def page_settings(values) -> FinetuneSettings:
     """The recipe the fine-tuning page's Start button trains with, from its widgets' values (a mapping with
     ``app.core.state.SETTINGS``' keys: the session's state on the page, the defaults in ``bench/bench_finetune.py``)."""
-    return demo_settings(
+    settings = demo_settings(
         epochs=values["finetune_epochs"],
         batch_size=values["finetune_batch"],
         lr=values["finetune_lr"],
@@ -305,6 +341,9 @@ def page_settings(values) -> FinetuneSettings:
         freeze_encoder=values["finetune_freeze"] and not values["finetune_compare_frozen"],
         trained_layers=values["finetune_layers"],
     )
+    if TASKS[values["finetune_task"]]["kind"] == "span":  # a question and its passage need the room
+        settings = replace(settings, max_length=SPAN_MAX_LENGTH)
+    return settings
 
 
 def start(
@@ -425,6 +464,24 @@ def explain(model: BertForTaskHead, tokenizer, text: str, labels: list[str] | tu
     answer["attention_tokens"] = attention.tokens
     answer["cls_attention"] = cls_row(attention.attentions)
     return answer
+
+
+def explain_question(model, tokenizer, question: str, passage: str) -> dict:
+    """A fine-tuned reader's answer to ``question`` in ``passage`` (``model.training.qa.answer``: token
+    probabilities, the best spans, the last layer's attention), with ``passage_tokens`` and
+    ``question_tokens``' positions. Raises ``InputError`` for a question or passage it cannot use."""
+    for text in (question, passage):
+        check_text(text)
+    with torch.inference_mode():
+        result = answer(model, tokenizer, question, passage, max_length=SPAN_MAX_LENGTH, output_attentions=True)
+    if not result["passage_tokens"]:
+        raise InputError("nothing_left", "Nothing is left of the passage after tokenization.")
+    result["question_tokens"] = [
+        i
+        for i, (segment, token) in enumerate(zip(result["token_type_ids"], result["tokens"]))
+        if segment == 0 and i > 0
+    ][:-1]  # segment A without [CLS] and its [SEP]
+    return result
 
 
 def cls_row(attentions: np.ndarray) -> np.ndarray:

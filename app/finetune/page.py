@@ -10,8 +10,9 @@ from app.core.charts import probability_bars, ranked_summary
 from app.core.i18n import STRINGS, t
 from app.core.result_cache import CACHE_TTL
 from app.core.state import SETTINGS, PageContext, keep, start_in_language
-from app.finetune import charts, jobs
+from app.finetune import charts, jobs, qa_view
 from model.data.tasks import NER_LABELS, TASKS
+from model.training.qa import SPAN_MAX_LENGTH
 
 
 # Keyed by the job, so that typing elsewhere on the page does not redo a 512-token forward pass.
@@ -48,10 +49,12 @@ def render(context: PageContext) -> None:
     task = st.selectbox(t("finetune.task"), tuple(TASKS), format_func=task_labels.get, **keep("finetune_task"))
     info = TASKS[task]
     head_labels = TASKS[task]["labels"]
-    head_key = "finetune.head_token" if info["kind"] == "token" else "finetune.head_sequence"
+    head_key = f"finetune.head_{info['kind']}"
     st.markdown(
         f"{info[context.lang]}  \n`{t(head_key, hidden=hidden, n=len(head_labels), labels=' / '.join(map(label_name, head_labels)))}`"
     )
+    if info["kind"] == "span":
+        st.caption(t("finetune.qa_how_made"))
     st.caption(t("finetune.licence", licence=t(f"finetune.licence_{task}")))
 
     size_column, optimiser_column, budget_column = st.columns(3)
@@ -71,12 +74,15 @@ def render(context: PageContext) -> None:
             t("finetune.batch_size"), SETTINGS["finetune_batch"].options, horizontal=True, **keep("finetune_batch")
         )
     with budget_column:
-        st.radio(
-            t("finetune.max_length"),
-            SETTINGS["finetune_max_length"].options,
-            horizontal=True,
-            **keep("finetune_max_length"),
-        )
+        if info["kind"] == "span":
+            st.caption(t("finetune.max_length_span", n=SPAN_MAX_LENGTH))
+        else:
+            st.radio(
+                t("finetune.max_length"),
+                SETTINGS["finetune_max_length"].options,
+                horizontal=True,
+                **keep("finetune_max_length"),
+            )
         budgets = SETTINGS["finetune_budget"].options
         budget_labels = {seconds: t("finetune.budget_value", seconds=seconds) for seconds in budgets}
         st.selectbox(
@@ -248,7 +254,7 @@ def render(context: PageContext) -> None:
                 ),
             )
             if snapshot.baselines:
-                st.caption(t("finetune.baselines_note"))
+                st.caption(t("finetune.baselines_note_span" if snapshot.kind == "span" else "finetune.baselines_note"))
 
     job_view.live("finetune_job", active, live_view, t("finetune.no_job"))
     if job is None:
@@ -260,7 +266,9 @@ def render(context: PageContext) -> None:
     # --- 3. held-out results ----------------------------------------------------------------------------------
     st.subheader(t("finetune.results_header"))
     labels = list(snapshot.labels)
-    if snapshot.kind == "token":
+    if snapshot.kind == "span":
+        qa_view.results(snapshot, run_name)
+    elif snapshot.kind == "token":
         st.caption(t("finetune.results_note_token"))
     else:
         st.caption(
@@ -271,7 +279,7 @@ def render(context: PageContext) -> None:
                 bag_name=baseline_name(snapshot.task, "bag_of_characters"),
             )
         )
-    result_columns = st.columns(len(snapshot.results))
+    result_columns = st.columns(len(snapshot.results)) if snapshot.kind != "span" else []
     for column, (init, result) in zip(result_columns, snapshot.results.items()):
         with column:
             st.markdown(f"**{run_name(init)}**")
@@ -353,7 +361,7 @@ def render(context: PageContext) -> None:
 
     # --- 4. try a sentence ------------------------------------------------------------------------------------
 
-    st.subheader(t("finetune.try_header"))
+    st.subheader(t("finetune.try_header_span" if snapshot.kind == "span" else "finetune.try_header"))
     trained = [init for init in snapshot.inits if job.trained_model(init) is not None]
     if not trained:
         st.stop()
@@ -362,6 +370,9 @@ def render(context: PageContext) -> None:
         chosen = st.radio(
             t("finetune.try_model"), trained, format_func=init_labels.get, horizontal=True, key="finetune_try_model"
         )
+    if snapshot.kind == "span":
+        qa_view.try_reading(job, snapshot, chosen, init_labels[chosen])
+        st.stop()
     text = st.text_input(
         t("finetune.try_input"), value=t(f"finetune.try_default_{snapshot.task}"), key=f"finetune_try_{snapshot.task}"
     )

