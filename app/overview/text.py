@@ -29,20 +29,20 @@ TEXT = {
     "example_sentiment_title": {"en": "Sentiment classification", "zh": "情感分类"},
     "example_sentiment": {
         "en": "BERT → [CLS] output → Linear(768, 2) → positive / negative\n\nIn the paper: SST-2 movie reviews, 94.9% "
-        "accuracy (BERT-Large, table 1)",
-        "zh": "BERT → [CLS] 输出 → Linear(768, 2) → 正面/负面\n\n论文中：SST-2 影评，准确率 94.9%（BERT-Large，表 1）",
+        "accuracy (BERT-Large, table 1)\n\nLive in the fine-tuning lab: sentiment-zh, topics-en",
+        "zh": "BERT → [CLS] 输出 → Linear(768, 2) → 正面/负面\n\n论文中：SST-2 影评，准确率 94.9%（BERT-Large，表 1）\n\n在微调实验页可以亲手试：sentiment-zh、topics-en",
     },
     "example_ner_title": {"en": "Named-entity recognition", "zh": "命名实体识别"},
     "example_ner": {
         "en": "BERT → every position's output → Linear(768, N) → entity tags\n\nIn the paper: CoNLL-2003 news, test F1 "
-        "92.8 (BERT-Large, table 7)",
-        "zh": "BERT → 每个位置输出 → Linear(768, N) → 实体标签\n\n论文中：CoNLL-2003 新闻，测试集 F1 92.8（BERT-Large，表 7）",
+        "92.8 (BERT-Large, table 7)\n\nLive in the fine-tuning lab: ner-zh",
+        "zh": "BERT → 每个位置输出 → Linear(768, N) → 实体标签\n\n论文中：CoNLL-2003 新闻，测试集 F1 92.8（BERT-Large，表 7）\n\n在微调实验页可以亲手试：ner-zh",
     },
     "example_qa_title": {"en": "Question answering", "zh": "问答系统"},
     "example_qa": {
         "en": "BERT → outputs → predict the answer's start and end positions\n\nIn the paper: SQuAD 1.1, dev F1 90.9 "
-        "(BERT-Large, one model, table 2)",
-        "zh": "BERT → 输出 → 预测答案起始/结束位置\n\n论文中：SQuAD 1.1，开发集 F1 90.9（BERT-Large 单模型，表 2）",
+        "(BERT-Large, one model, table 2)\n\nLive in the fine-tuning lab: qa-zh, qa-en",
+        "zh": "BERT → 输出 → 预测答案起始/结束位置\n\n论文中：SQuAD 1.1，开发集 F1 90.9（BERT-Large 单模型，表 2）\n\n在微调实验页可以亲手试：qa-zh、qa-en",
     },
     # Sizes
     "sizes_header": {"en": "How big is BERT?", "zh": "BERT 有多大？"},

@@ -175,38 +175,49 @@ class SpanScores:
 
 
 @torch.no_grad()
+def predicted_answers(
+    model: BertForQuestionAnswering, tokenizer: BertTokenizer, examples: list[SpanExample], max_length: int
+) -> list[str]:
+    """The model's best span for each example, as text."""
+    was_training = model.training
+    model.eval()
+    answers = []
+    for example in examples:
+        best = answer(model, tokenizer, example.question, example.passage, k=1, max_length=max_length)["spans"]
+        answers.append(best[0]["text"] if best else "")
+    model.train(was_training)
+    return answers
+
+
+def scores_of(predicted: list[str], examples: list[SpanExample]) -> SpanScores:
+    n = max(1, len(examples))
+    em = sum(exact_match(p, e.answer) for p, e in zip(predicted, examples, strict=True))
+    f1 = sum(answer_f1(p, e.answer) for p, e in zip(predicted, examples, strict=True))
+    return SpanScores(em / n, f1 / n, len(examples))
+
+
 def evaluate_spans(
     model: BertForQuestionAnswering, tokenizer: BertTokenizer, examples: list[SpanExample], max_length: int
 ) -> SpanScores:
     """Exact match and F1 of the model's best span against each example's answer, over ``examples``."""
-    was_training = model.training
-    model.eval()
-    em = f1 = 0.0
-    for example in examples:
-        best = answer(model, tokenizer, example.question, example.passage, k=1, max_length=max_length)["spans"]
-        predicted = best[0]["text"] if best else ""
-        em += exact_match(predicted, example.answer)
-        f1 += answer_f1(predicted, example.answer)
-    model.train(was_training)
-    n = max(1, len(examples))
-    return SpanScores(em / n, f1 / n, len(examples))
+    return scores_of(predicted_answers(model, tokenizer, examples, max_length), examples)
+
+
+def longest_entity_answers(examples: list[SpanExample]) -> list[str]:
+    """A reader without a model: the longest tagged entity of the passage of the type the question word asks
+    for (谁 a person, where a place ...) that the question does not already name."""
+    return [
+        max(
+            (e.passage[a:b] for a, b, kind in e.entities if kind == e.kind and e.passage[a:b] not in e.question),
+            key=len,
+            default="",
+        )
+        for e in examples
+    ]
 
 
 def longest_entity_scores(examples: list[SpanExample]) -> SpanScores:
-    """A reader without a model: the longest tagged entity of the passage of the type the question word asks
-    for (谁 a person, where a place ...) that the question does not already name."""
-    em = f1 = 0.0
-    for example in examples:
-        names = [
-            example.passage[a:b]
-            for a, b, kind in example.entities
-            if kind == example.kind and example.passage[a:b] not in example.question
-        ]
-        predicted = max(names, key=len, default="")
-        em += exact_match(predicted, example.answer)
-        f1 += answer_f1(predicted, example.answer)
-    n = max(1, len(examples))
-    return SpanScores(em / n, f1 / n, len(examples))
+    return scores_of(longest_entity_answers(examples), examples)
 
 
 def random_start_scores(
@@ -247,8 +258,11 @@ __all__ = [
     "encode_spans",
     "evaluate_spans",
     "exact_match",
+    "longest_entity_answers",
     "longest_entity_scores",
+    "predicted_answers",
     "random_start_scores",
+    "scores_of",
     "typical_answer_tokens",
     "span_text",
 ]
