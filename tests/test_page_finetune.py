@@ -235,9 +235,12 @@ def test_question_answering_trains_scores_and_reads_a_passage():
     assert metrics["Exact match"] == f"{snapshot.span_scores['pretrained'].exact_match:.1%}"
     scores = titled(at, "Held-out questions")
     exact = next(trace for trace in scores["data"] if trace["name"] == "Exact match")
-    assert labels(exact["x"]) == ["Pre-trained weights", "longest name of the asked type", "random start"]
+    assert labels(exact["y"]) == ["Pre-trained weights", "longest name of the asked type", "random start"]
     readers = ("pretrained", "longest_entity", "random_start")
-    assert exact["y"] == [round(100 * snapshot.span_scores[n].exact_match, 1) for n in readers]
+    assert exact["x"] == [round(100 * snapshot.span_scores[n].exact_match, 1) for n in readers]
+    curves = titled(at, "Training curves")
+    diamond = next(trace for trace in curves["data"] if trace["name"] == "Pre-trained weights: held-out")
+    assert diamond["y"] == [pytest.approx(100 * snapshot.span_scores["pretrained"].exact_match, abs=0.005)]
     titles = chart_titles(at)
     assert {"The 3 best answers", "Question → passage attention (last layer)"} <= set(titles)
     assert any(t.startswith("Where the answer starts and ends") for t in titles)

@@ -236,6 +236,8 @@ def render(context: PageContext) -> None:
         if snapshot.history:
             run_names = {i: run_name(i) for i in snapshot.inits}
             heldout = {init: result.evaluation.accuracy for init, result in snapshot.results.items()}
+            # A reader's held-out mark is its exact match, the figure its results give, once it is scored.
+            heldout |= {init: scores.exact_match for init, scores in snapshot.span_scores.items() if init in heldout}
             ui.plot(
                 charts.training_curves(
                     snapshot.history,

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from app.core.charts import (
+    BAR_PX,
     BOTTOM_ROOM,
     Chart,
     axis_labels,
@@ -22,11 +23,11 @@ from app.core.charts import (
     left_margin,
     plotly_text,
     quoted,
+    unique_labels,
     value_axis,
 )
 from app.core.markup import figure, text
 from app.core.palette import BLUE, LIGHT, ORANGE
-from app.finetune.charts import grouped_bars
 
 ROW_PX = 150  # each of the two rows of bars
 
@@ -65,7 +66,8 @@ def start_end_rows(
         )
     crowded = len(names) > 40
     layout = base_layout(2 * ROW_PX + BOTTOM_ROOM + 70, {"l": left_margin(["100%"]) + 30, "b": BOTTOM_ROOM + 40})
-    layout["xaxis"] = category_axis(names, every=not crowded, tickangle=0 if len(names) <= 24 else -60)
+    # The tokens label the lower row's axis; the upper row's bars stand over the same tokens.
+    layout["xaxis"] = category_axis(names, every=not crowded, tickangle=0 if len(names) <= 24 else -60, anchor="y2")
     layout["yaxis"] = value_axis(percent=True, title=plotly_text(row_names[0]), domain=[0.56, 1.0], rangemode="tozero")
     layout["yaxis2"] = value_axis(percent=True, title=plotly_text(row_names[1]), domain=[0.0, 0.44], rangemode="tozero")
     layout["yaxis2"]["anchor"] = "x"
@@ -86,23 +88,33 @@ def score_bars(
     metric_names: tuple[str, str],
     title: str | None = None,
 ) -> Chart:
-    """Grouped bars, one group per reader (the fine-tuned runs, then the readers without a model): exact match and
-    F1 in percent, each bar ending in its value."""
-    x, bars, bottom = grouped_bars(
-        list(names),
-        [(metric_names[0], [100 * v for v in exact], BLUE), (metric_names[1], [100 * v for v in f1], LIGHT[BLUE])],
-        digits=1,
-    )
-    for bar in bars:
-        bar |= {"text": [f"{v:.1f}%" for v in bar["y"]], "textposition": "outside", "cliponaxis": False}
+    """Horizontal bars, a pair per reader (the fine-tuned runs first, then the readers without a model): exact
+    match and F1 in percent, each ending in its value."""
+    readers = unique_labels(names)
+    bars = [
+        {
+            "type": "bar",
+            "orientation": "h",
+            "name": plotly_text(metric),
+            "y": readers,
+            "x": [round(100 * float(v), 1) for v in values],
+            "marker": {"color": colour},
+            "text": [f"{100 * float(v):.1f}%" for v in values],
+            "textposition": "outside",
+            "cliponaxis": False,
+            "hovertemplate": f"%{{y}} · {plotly_text(metric)}: %{{x:.1f}}%<extra></extra>",
+        }
+        for metric, values, colour in ((metric_names[0], exact, BLUE), (metric_names[1], f1, LIGHT[BLUE]))
+    ]
     layout = base_layout(
-        330,
-        {"t": 36, "l": left_margin(["100%"]), "b": bottom, "r": 24},
+        60 + 2 * BAR_PX * len(readers) + BOTTOM_ROOM,
+        {"t": 36, "l": left_margin(readers), "b": BOTTOM_ROOM, "r": 56},
         barmode="group",
+        bargap=0.3,
         legend={"orientation": "h", "x": 0, "xanchor": "left", "y": 1, "yref": "container", "yanchor": "top"},
-        xaxis=x,
-        yaxis=value_axis(percent=True, range=[0, 112]),
     )
+    layout["yaxis"] = category_axis(readers, autorange="reversed")
+    layout["xaxis"] = value_axis(percent=True, range=[0, 100])
     return chart(bars, layout, title)
 
 

@@ -69,7 +69,7 @@ def try_reading(job: jobs.Job, snapshot: jobs.JobSnapshot, chosen: str, run_labe
     """Ask the fine-tuned reader: a held-out passage or the student's own, and what it answers, why, and where."""
     task = snapshot.task
     examples = load_task(task).heldout[:PICKED]
-    labels = {OWN: t("finetune.qa_own")} | {i: e.question for i, e in enumerate(examples)}
+    labels = {i: e.question for i, e in enumerate(examples)} | {OWN: t("finetune.qa_own")}
     question_key, passage_key = f"finetune_qa_question_{task}", f"finetune_qa_passage_{task}"
     if question_key not in st.session_state:  # first visit: the first held-out question
         st.session_state[question_key], st.session_state[passage_key] = examples[0].question, examples[0].passage

@@ -123,7 +123,7 @@ TEXT = {
         "en": "The question and passage were longer than {limit} tokens: the passage's end was cut off.",
         "zh": "问题加段落超过了 {limit} 个词元：段落末尾被截掉了。",
     },
-    "qa_answer_title": {"en": "The answer {run} finds, marked in the passage", "zh": "{run}找到的答案（在段落中标出）"},
+    "qa_answer_title": {"en": "Answer ({run}), marked in the passage", "zh": "答案（{run}），在段落中标出"},
     "summary_spans": {
         "en": "Best answer {best} ({p:.0%}); then {rest}.",
         "zh": "最佳答案 {best}（{p:.0%}）；其次 {rest}。",
