@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-from app.core.palette import is_grey
+from app.core.palette import LIGHT, ORANGE, YELLOW, is_grey
 
 # Part of the app's style sheet (``app.core.ui.style_sheet``), sent once a run, not with each figure. Rem units, so
 # that presenter mode's larger root size enlarges the figures with the text around them. Below 480 px of page (a
@@ -70,8 +70,8 @@ FIGURE_CSS = f""".{FIGURE_CLASS} {{ margin: 0 0 0.5rem 0; font-size: 0.875rem; l
 .{FIGURE_CLASS} .legend i.edge {{ outline: 1px solid #999999; outline-offset: -1px; }}
 /* A passage with its answer marked (the fine-tuning lab's question answering): dark text on a light fill. */
 .{FIGURE_CLASS} .passage {{ font-size: 1rem; line-height: 1.7; margin: 0; overflow-wrap: anywhere; }}
-.{FIGURE_CLASS} .passage mark {{ background: #FFD966; color: #222222; padding: 0.1rem 0.2rem;
-  border-bottom: 2px solid #B8860B; }}
+.{FIGURE_CLASS} .passage mark {{ background: {LIGHT[YELLOW]}; color: #222222; padding: 0.1rem 0.2rem;
+  border-bottom: 2px solid {ORANGE}; }}
 """
 
 
