@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import asdict
 from pathlib import Path
 
 import torch
@@ -23,6 +24,7 @@ from ..tokenization import BertTokenizer
 from . import evaluate as ev
 from . import live
 from .card import write_card
+from .compare import MASK_DRAWS, Figure, compare, figures, shipping_rule, weights_mb
 from .finetune import (
     DEMO_HELDOUT_SIZE,
     DEMO_TRAIN_SIZE,
@@ -136,6 +138,18 @@ def register(sub) -> None:
         "--write-sample",
         action="store_true",
         help="redraw the fixed held-out sample from the corpus cache first (it ships with the code)",
+    )
+    p.add_argument(
+        "--intervals",
+        action="store_true",
+        help=f"the figures the shipping rule reads, each pair masked {MASK_DRAWS} times, with 95%% intervals",
+    )
+    p.add_argument(
+        "--compare",
+        metavar="MODEL",
+        default=None,
+        help="measure --model against MODEL (the shipped one: embedded) on the same masks: each change with its "
+        "paired 95%% interval, and the shipping rule's verdict",
     )
     p.set_defaults(run=cmd_evaluate)
 
@@ -251,6 +265,18 @@ def cmd_evaluate(args) -> None:
         ev.write_sample(ev.build_sample(heldout, ev.MODERN_SOURCES, name="modern:"), ev.MODERN_PATH)
         vocab = set(load("embedded").tokenizer.vocab())
         ev.write_cloze(ev.build_cloze(sentences(), vocab))
+    if args.compare is not None:
+        print_comparison(args)
+        return
+    if args.intervals:
+        measured = figures(load(args.model))
+        if args.json:
+            print(json.dumps({lang: {k: asdict(f) for k, f in m.items()} for lang, m in measured.items()}))
+            return
+        for lang, m in measured.items():
+            for name, f in m.items():
+                print(f"{lang}  {name:<18} {_shown(f)}  ({f.units:,} units, {f.count:,} counted)")
+        return
     results = ev.evaluate(load(args.model))
     if args.json:
         print(json.dumps(results), flush=True)
@@ -266,6 +292,45 @@ def cmd_evaluate(args) -> None:
             f"{m['cloze_top1']:>12.1%} {m['cloze_top5']:>6.1%}  "
             f"({m['pairs']}, {m['targets']}, {m['masks']}, {m['modern_pairs']}, {m['cloze_items']})"
         )
+
+
+def _shown(f: Figure, signed: bool = False) -> str:
+    sign = "+" if signed else ""
+    return f"{f.value:{sign}.1%} [{f.low:{sign}.1%}, {f.high:{sign}.1%}]"
+
+
+def print_comparison(args) -> None:
+    """``evaluate --compare``: both models' figures, the changes with paired intervals, the rule's verdict."""
+    new, old = load(args.model), load(args.compare)
+    new_figures, old_figures = figures(new), figures(old)
+    changes = compare(new, old)
+    # A hub model has no folder here to weigh: its size is unknown, and the rule then fails it.
+    verdict = shipping_rule(changes, new_figures, weights_mb(new.path) if new.path else float("nan"))
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "new": {lang: {k: asdict(f) for k, f in m.items()} for lang, m in new_figures.items()},
+                    "old": {lang: {k: asdict(f) for k, f in m.items()} for lang, m in old_figures.items()},
+                    "changes": {lang: {k: asdict(f) for k, f in m.items()} for lang, m in changes.items()},
+                    "rule": [asdict(c) for c in verdict],
+                    "ships": all(c.passed for c in verdict),
+                }
+            )
+        )
+        return
+    print(f"{args.model} against {args.compare}: each pair masked {MASK_DRAWS} times, 95% intervals\n")
+    for lang in changes:
+        for name, change in changes[lang].items():
+            print(
+                f"{lang}  {name:<18} {_shown(old_figures[lang][name])} -> {_shown(new_figures[lang][name])}  "
+                f"change {_shown(change, signed=True)}"
+            )
+    print("\nthe shipping rule:")
+    for c in verdict:
+        measured = f"{c.measured.value:.1f}" if c.lang == "-" else _shown(c.measured, signed=c.name != "NSP accuracy")
+        print(f"  {'pass' if c.passed else 'FAIL'}  {c.lang:<2} {c.name:<22} {c.bar:<28} {measured}")
+    print("\nships" if all(c.passed for c in verdict) else "\ndoes not ship")
 
 
 def cmd_card(args) -> None:

@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import torch
 
 from ..checkpoint import LoadedBert
@@ -178,15 +179,16 @@ def write_cloze(items: list[ClozeItem], path: Path = CLOZE_PATH) -> None:
 
 
 @torch.no_grad()
-def everyday_cloze(bundle: LoadedBert, items: list[ClozeItem] | None = None) -> dict[str, dict[str, float]]:
-    """Per language: how often the answer is the model's first guess, or among its five. An answer that is not
-    one token of the model's vocabulary counts as missed."""
+@torch.no_grad()
+def cloze_outcomes(bundle: LoadedBert, items: list[ClozeItem] | None = None) -> dict[str, dict[str, np.ndarray]]:
+    """Per language, per item: whether the answer is the model's first guess (``top1``), or among its five
+    (``top5``). An answer that is not one token of the model's vocabulary counts as missed."""
     items = load_cloze() if items is None else items
     model, tok = pretraining_model(bundle), bundle.tokenizer
-    scores: dict[str, dict[str, float]] = {}
+    outcomes: dict[str, dict[str, np.ndarray]] = {}
     for lang in sorted({item.lang for item in items}):
         ours = [item for item in items if item.lang == lang]
-        top1 = top5 = 0
+        top1, top5 = [], []
         for start in range(0, len(ours), BATCH_SIZE):
             chunk = ours[start : start + BATCH_SIZE]
             rows = [tok.encode(item.text).ids for item in chunk]
@@ -200,10 +202,18 @@ def everyday_cloze(bundle: LoadedBert, items: list[ClozeItem] | None = None) -> 
             guesses = out.mlm_logits.topk(5, dim=-1).indices.tolist()  # (B, 5), sentences in order
             for item, best in zip(chunk, guesses):
                 words = [tok.id_to_token(i).lower() for i in best]
-                top1 += words[0] == item.answer
-                top5 += item.answer in words
-        scores[lang] = {"cloze_top1": top1 / len(ours), "cloze_top5": top5 / len(ours), "cloze_items": len(ours)}
-    return scores
+                top1.append(words[0] == item.answer)
+                top5.append(item.answer in words)
+        outcomes[lang] = {"top1": np.array(top1, dtype=float), "top5": np.array(top5, dtype=float)}
+    return outcomes
+
+
+def everyday_cloze(bundle: LoadedBert, items: list[ClozeItem] | None = None) -> dict[str, dict[str, float]]:
+    """Per language: how often the answer is the model's first guess, or among its five."""
+    return {
+        lang: {"cloze_top1": o["top1"].mean(), "cloze_top5": o["top5"].mean(), "cloze_items": len(o["top1"])}
+        for lang, o in cloze_outcomes(bundle, items).items()
+    }
 
 
 def _encode_pair(bundle: LoadedBert, pair: SamplePair) -> tuple[list[int], list[int]]:
@@ -222,20 +232,25 @@ def _encode_pair(bundle: LoadedBert, pair: SamplePair) -> tuple[list[int], list[
     return ids, [0] * (len(a) + 2) + [1] * (len(b) + 1)
 
 
+PAIR_FIELDS = ("targets", "top1", "top5", "masks", "mask_top1", "mask_top5", "nsp_right")
+
+
 @torch.no_grad()
-def mlm_counts(bundle: LoadedBert, sample: list[SamplePair]) -> dict[str, dict[str, int]]:
-    """Per language: masks each pair by pre-training's own code and counts the model's hits over all targets, at
-    [MASK] positions only, and its next-sentence answers. Each sample draws its masks from its own generator, so
-    one sample's masks do not depend on another's."""
+def mlm_outcomes(bundle: LoadedBert, sample: list[SamplePair], draws: int = 1) -> dict[str, dict[str, np.ndarray]]:
+    """Per language, per pair (in sample order): the counts of ``PAIR_FIELDS`` when each pair is masked ``draws``
+    times by pre-training's own code (a fresh draw each time), and whether its next-sentence answer is right.
+    Each sample draws its masks from its own generator, so one sample's masks do not depend on another's, and
+    the first draw is the same whatever ``draws`` is."""
     model, tok = pretraining_model(bundle), bundle.tokenizer
     pool = random_token_pool(tok)
     generator = torch.Generator().manual_seed(MASK_SEED)
     by_language = {}
     for lang in sorted({p.lang for p in sample}):
         pairs = [p for p in sample if p.lang == lang]
-        counts = dict.fromkeys(("targets", "top1", "top5", "masks", "mask_top1", "mask_top5", "nsp_right"), 0)
+        counts = {name: np.zeros(len(pairs)) for name in PAIR_FIELDS}
         for start in range(0, len(pairs), BATCH_SIZE):
             chunk = pairs[start : start + BATCH_SIZE]
+            rows = slice(start, start + len(chunk))
             encoded = [_encode_pair(bundle, p) for p in chunk]
             T = max(len(ids) for ids, _ in encoded)
             ids = torch.full((len(chunk), T), tok.pad_token_id)
@@ -246,26 +261,41 @@ def mlm_counts(bundle: LoadedBert, sample: list[SamplePair]) -> dict[str, dict[s
                 types[i, : len(row)] = torch.tensor(segments)
                 attention[i, : len(row)] = 1
             candidates = (attention == 1) & (ids != tok.cls_token_id) & (ids != tok.sep_token_id)
-            masked = mask_tokens(
-                ids, candidates, mask_token_id=tok.mask_token_id, random_token_ids=pool, generator=generator
-            )
-            out = model(masked.input_ids, types, attention, mlm_labels=masked.labels)
-            chosen = masked.labels != -100
-            targets = masked.labels[chosen]  # (N,)
-            best = out.mlm_logits.topk(5, dim=-1).indices  # (N, 5): the head runs at chosen positions only
-            hit1 = best[:, 0] == targets
-            hit5 = (best == targets[:, None]).any(dim=1)
-            at_mask = masked.outcome[chosen] == MASKED
-            counts["targets"] += len(targets)
-            counts["top1"] += int(hit1.sum())
-            counts["top5"] += int(hit5.sum())
-            counts["masks"] += int(at_mask.sum())
-            counts["mask_top1"] += int(hit1[at_mask].sum())
-            counts["mask_top5"] += int(hit5[at_mask].sum())
-            is_next = torch.tensor([p.is_next for p in chunk])
-            counts["nsp_right"] += int(((out.nsp_logits.argmax(dim=-1) == 0) == is_next).sum())  # 0 = IsNext
-        by_language[lang] = counts | {"pairs": len(pairs)}
+            for draw in range(draws):
+                masked = mask_tokens(
+                    ids, candidates, mask_token_id=tok.mask_token_id, random_token_ids=pool, generator=generator
+                )
+                out = model(masked.input_ids, types, attention, mlm_labels=masked.labels)
+                chosen = masked.labels != -100
+                owner = chosen.nonzero()[:, 0].numpy()  # the pair of each target, targets in row-major order
+                targets = masked.labels[chosen]  # (N,)
+                best = out.mlm_logits.topk(5, dim=-1).indices  # (N, 5): the head runs at chosen positions only
+                hit1 = (best[:, 0] == targets).numpy()
+                hit5 = (best == targets[:, None]).any(dim=1).numpy()
+                at_mask = (masked.outcome[chosen] == MASKED).numpy()
+                for name, per_target in (
+                    ("targets", np.ones_like(hit1)),
+                    ("top1", hit1),
+                    ("top5", hit5),
+                    ("masks", at_mask),
+                    ("mask_top1", hit1 & at_mask),
+                    ("mask_top5", hit5 & at_mask),
+                ):
+                    counts[name][rows] += np.bincount(owner, weights=per_target, minlength=len(chunk))
+                if draw == 0:
+                    is_next = torch.tensor([p.is_next for p in chunk])
+                    counts["nsp_right"][rows] = ((out.nsp_logits.argmax(dim=-1) == 0) == is_next).numpy()  # 0 = IsNext
+        by_language[lang] = counts
     return by_language
+
+
+def mlm_counts(bundle: LoadedBert, sample: list[SamplePair]) -> dict[str, dict[str, int]]:
+    """Per language: the model's hits over all targets, at [MASK] positions only, and its next-sentence answers,
+    summed over the pairs (one mask draw each)."""
+    return {
+        lang: {name: int(values.sum()) for name, values in counts.items()} | {"pairs": len(counts["targets"])}
+        for lang, counts in mlm_outcomes(bundle, sample).items()
+    }
 
 
 def evaluate(
