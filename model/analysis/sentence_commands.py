@@ -118,4 +118,3 @@ def _print_neighbours(args, text: str, results: dict, pool_pairs: int) -> None:
             continue
         for h in hits:
             print(f"    {h['cosine']:.3f}  {h['lang']}  {h['text']}")
-
