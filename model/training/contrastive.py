@@ -75,7 +75,7 @@ def pool_recall(model, tokenizer: BertTokenizer, pool: Sequence[Pair]) -> dict[s
 @dataclass
 class ContrastiveResult:
     steps: int
-    seconds: float  # of training, evaluations included
+    seconds: float  # of training, the evaluations after the first included
     history: list[dict] = field(default_factory=list)  # every step: step, loss, lr, seconds (+ recall when measured)
     evaluations: list[dict] = field(default_factory=list)  # step, seconds, recall_at_1, recall_at_5
     stopped: bool = False  # by should_stop rather than the budget
@@ -132,6 +132,8 @@ def train_contrastive(
     first = measure(0)
     if on_step is not None:
         on_step(0, {"step": 0, "loss": None, "lr": 0.0, **first})
+    # The budget starts after the first measurement, so that a busy machine's slow start never eats a short run.
+    started = time.time()
     order: list[int] = []
     step = 0
     encoder.train()
