@@ -19,7 +19,7 @@ def open_page(lang: str = "en", text: str | None = None, **state):
 
 
 def sentences_of(frame) -> list[str]:
-    return list(frame.value.iloc[:, 0])
+    return list(frame.value.iloc[:, -1])
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -41,7 +41,7 @@ def test_the_page_shows_its_figures_and_neighbours(lang):
     for frame in frames[:2]:
         shown = sentences_of(frame)
         assert len(shown) == 5 and set(shown) <= pool
-        cosines = list(frame.value.iloc[:, -1])
+        cosines = list(frame.value.iloc[:, 0])
         assert cosines == sorted(cosines, reverse=True)
 
 

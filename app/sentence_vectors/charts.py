@@ -29,18 +29,23 @@ from app.core.charts import (
 from app.core.palette import BLUE, ORANGE, SKY, VERMILLION
 
 
-def _bars(name: str, labels: Sequence[str], values: Sequence[float | None], colour: str, panel: str, **extra) -> dict:
-    shown = [None if v is None else round(100 * float(v), 1) for v in values]
+def _bars(
+    name: str, labels: Sequence[str], values: Sequence[float | None], colour: str, panel: str, *, percent: bool, **extra
+) -> dict:
+    """One series of bars: shares drawn in percent (``percent``), or cosines as they are."""
+    shown = [None if v is None else round((100 if percent else 1) * float(v), 1 if percent else 3) for v in values]
+    label = "{:.0f}%" if percent else "{:.2f}"
+    value = "%{y:.1f}%" if percent else "%{y:.3f}"
     return {
         "type": "bar",
         "name": plotly_text(name),
         "x": [plotly_text(label) for label in labels],
         "y": shown,
         "marker": {"color": colour},
-        "text": ["" if v is None else f"{v:.0f}%" for v in shown],
+        "text": ["" if v is None else label.format(v) for v in shown],
         "textposition": "outside",
         "cliponaxis": False,
-        "hovertemplate": f"{plotly_text(name)} · %{{x}}: %{{y:.1f}}%<extra></extra>",
+        "hovertemplate": f"{plotly_text(name)} · %{{x}}: {value}<extra></extra>",
         "xaxis": f"x{panel}",
         "yaxis": f"y{panel}",
     } | extra
@@ -60,12 +65,12 @@ def pooling_bars(
     title: str | None = None,
 ) -> Chart:
     """Left: recall@1 per way (labels); right: mean random-pair cosine per way, English and Chinese side by side.
-    None leaves a bar out (MiniLM has no Chinese). Values are shares (0-1), drawn in percent."""
+    None leaves a bar out (MiniLM has no Chinese). Recall is a share (0-1), drawn in percent; cosines as they are."""
     panels = side_by_side((recall_title, cosine_title))
     data = [
-        _bars(recall_name, labels, recall, BLUE, "", showlegend=False),
-        _bars(en_name, labels, cosine_en, ORANGE, "2"),
-        _bars(zh_name, labels, cosine_zh, SKY, "2"),
+        _bars(recall_name, labels, recall, BLUE, "", percent=True, showlegend=False),
+        _bars(en_name, labels, cosine_en, ORANGE, "2", percent=False),
+        _bars(zh_name, labels, cosine_zh, SKY, "2", percent=False),
     ]
     axis = category_axis([plotly_text(label) for label in labels])
     margin = {"t": 30, "l": left_margin(["100%"]), "b": BOTTOM_ROOM + LEGEND_ROOM}
@@ -74,7 +79,7 @@ def pooling_bars(
         "xaxis": panels["xaxis"] | axis,
         "xaxis2": panels["xaxis2"] | axis,
         "yaxis": panels["yaxis"] | value_axis(percent=True, range=[0, 110]),
-        "yaxis2": panels["yaxis2"] | value_axis(percent=True, range=[0, 110]),
+        "yaxis2": panels["yaxis2"] | value_axis(range=[0, 1.1]),
         "annotations": panels["annotations"],
     }
     return chart(data, layout, title)
@@ -115,7 +120,8 @@ def recall_curve(
         shapes.append(shape)
         annotations.append(label)
     margin = {"t": 10, "l": left_margin(["100%"]), "b": BOTTOM_ROOM + BOTTOM_TITLE_ROOM + LEGEND_ROOM}
-    layout = base_layout(320, margin, legend=legend_below(), shapes=shapes, annotations=annotations)
+    lines = {"shapes": shapes, "annotations": annotations} if shapes else {}  # plotly drops empty lists
+    layout = base_layout(320, margin, legend=legend_below(), **lines)
     top = max(steps, default=0)
     layout |= {
         "xaxis": value_axis(title=step_title, range=[0, max(top, budget_steps or 0, 1) * 1.02]),

@@ -138,10 +138,11 @@ def _query_notes(bundle, text: str) -> None:
 
 def _hits(column, way: str, hits: list[logic.Hit], side: str) -> None:
     column.markdown(f"**{t(f'sentence_vectors.way_{way}')}**")
-    rows = {t("sentence_vectors.col_sentence"): [h.text for h in hits]}
+    # The cosine first: a narrow column cuts the last, and a sentence can be read when cut.
+    rows = {t("sentence_vectors.col_cosine"): [round(h.cosine, 3) for h in hits]}
     if side == "both":
         rows[t("sentence_vectors.col_lang")] = [h.lang for h in hits]
-    rows[t("sentence_vectors.col_cosine")] = [round(h.cosine, 3) for h in hits]
+    rows[t("sentence_vectors.col_sentence")] = [h.text for h in hits]
     column.dataframe(rows, hide_index=True, width="stretch")
 
 

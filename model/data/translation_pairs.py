@@ -16,6 +16,7 @@ pair a line:
 from __future__ import annotations
 
 import random
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -28,6 +29,12 @@ POOL_SIZE = 400
 TRAIN_SIZE = 6000
 MAX_CHARS = 80  # everyday sentences; a long one costs padding in every batch it is in
 SEED = 0
+# The page shows these sentences to a class: Tatoeba has a few it should not put on a projector.
+UNSUITABLE = re.compile(
+    r"\b(sex\w*|naked|nude|porn\w*|fuck\w*|shit\w*|bitch\w*|suicide|rape\w*|drugs?|drunk|kill\w*|murder\w*)\b"
+    r"|性交|做爱|色情|裸|自杀|强奸|毒品|杀",
+    re.IGNORECASE,
+)
 
 Pair = tuple[str, str]  # (english, chinese)
 
@@ -50,7 +57,8 @@ def _all_pairs(cache_dir: Path | None = None) -> list[Pair]:
             if len(cells) != 4:
                 continue
             en, zh = cells[3].strip(), normalize_zh(to_simplified.convert(cells[1].strip()))
-            if en and zh and "\t" not in en + zh and len(en) <= MAX_CHARS and len(zh) <= MAX_CHARS:
+            unsuitable = UNSUITABLE.search(en) or UNSUITABLE.search(zh)
+            if en and zh and "\t" not in en + zh and len(en) <= MAX_CHARS and len(zh) <= MAX_CHARS and not unsuitable:
                 pairs.append((en, zh))
     return pairs
 

@@ -118,6 +118,7 @@ def train_contrastive(
     if settings.max_seconds is None and settings.max_steps is None:
         raise ValueError("give the run a budget: max_seconds or max_steps")
     encoder = encoder_of(model)
+    encoder.requires_grad_(True)  # the whole encoder trains; a model from the app's shared cache comes frozen
     optimizer = make_optimizer(encoder, settings.lr, settings.weight_decay)
     rng = random.Random(settings.seed)
     torch.manual_seed(settings.seed)
