@@ -4,6 +4,8 @@ anisotropy), Sentence-BERT's MiniLM is a trained answer, and the reader trains o
 
 from __future__ import annotations
 
+import re
+
 import streamlit as st
 
 from app.core import job_view, ui
@@ -16,6 +18,7 @@ from model.training.contrastive import ContrastiveSettings
 
 JOB = "sentence_vectors_job"
 WAYS = (*POOLINGS, logic.MINILM, logic.TRAINED)
+CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 
 def render(context: PageContext) -> None:
@@ -66,6 +69,8 @@ def render(context: PageContext) -> None:
             english = {"mean": vectors[logic.MINILM]}
             hits = logic.search(f"minilm:{minilm.path}", minilm, minilm.tokenizer, text, english, "en")
             _hits(column, logic.MINILM, hits["mean"], "en")
+            if CJK.search(text):
+                column.caption(t("sentence_vectors.minilm_cannot_read"))
             column.caption(t("sentence_vectors.minilm_english"))
 
     _training(context, text, side, vectors, pairs)
@@ -193,6 +198,7 @@ def _training(context: PageContext, text: str, side: str, vectors: dict, pairs: 
                 recall_1,
                 [e["recall_at_5"] for e in evaluations],
                 cls_recall=cls_recall,
+                budget_steps=snapshot.steps[-1]["step"],  # the axis grows with training, not only at evaluations
                 names=(t("sentence_vectors.recall_1"), t("sentence_vectors.recall_5")),
                 cls_label=t("sentence_vectors.cls_line"),
                 step_title=t("sentence_vectors.step"),

@@ -73,6 +73,11 @@ TEXT = {
         "en": "MiniLM searches the pool's English sentences only.",
         "zh": "MiniLM 只检索句子库中的英文句子。",
     },
+    "minilm_cannot_read": {
+        "en": "Your sentence has Chinese characters, which MiniLM's vocabulary mostly lacks: these neighbours say "
+        "little about it.",
+        "zh": "你的句子含有中文字符，而 MiniLM 的词表几乎没有中文：这些近邻说明不了什么。",
+    },
     "train_header": {"en": "Train sentence vectors yourself", "zh": "自己训练句向量"},
     "train_lead": {
         "en": "Start from the loaded model with mean pooling and train it on {train:,} English–Chinese translation "
