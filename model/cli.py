@@ -12,7 +12,7 @@ import sys
 
 from . import inference
 from .analysis import commands as analysis_commands
-from .analysis import heads
+from .analysis import heads, sentence_commands
 from .checkpoint import CheckpointError, load
 from .cli_args import UsageError, add_model
 from .data import CorpusSourceError
@@ -96,6 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     training_commands.register(sub)  # training and data commands live beside their code
     analysis_commands.register(sub)  # the layers lab: probe, geometry
+    sentence_commands.register(sub)  # sentence vectors: neighbours, contrastive training
     return parser
 
 

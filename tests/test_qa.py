@@ -38,7 +38,11 @@ def test_question_answering_head_matches_transformers(hf_checkpoint):
     with torch.no_grad():
         out = ours(ids, types, mask, labels=spans)
         ref = reference(
-            input_ids=ids, token_type_ids=types, attention_mask=mask, start_positions=spans[:, 0], end_positions=spans[:, 1]
+            input_ids=ids,
+            token_type_ids=types,
+            attention_mask=mask,
+            start_positions=spans[:, 0],
+            end_positions=spans[:, 1],
         )
     torch.testing.assert_close(out.logits[..., 0], ref.start_logits, atol=TOL, rtol=0)
     torch.testing.assert_close(out.logits[..., 1], ref.end_logits, atol=TOL, rtol=0)

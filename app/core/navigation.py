@@ -22,6 +22,7 @@ PAGE_FILES = (
     "gpt_vs_bert",
     "pretrain_live",
     "finetune",
+    "sentence_vectors",
     "classroom",
 )
 # Emoji rather than Material icons: Streamlit fetches Material icons from a font CDN, which an offline
@@ -38,6 +39,7 @@ ICONS = {
     "gpt_vs_bert": "⚖️",
     "pretrain_live": "🌱",
     "finetune": "🏋️",
+    "sentence_vectors": "🧲",
     "classroom": "🎓",
 }
 

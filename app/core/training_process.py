@@ -14,7 +14,8 @@ Protocol (pickles over the child's stdin and stdout):
 * child → parent: ``("step", metrics)`` per step, ``("evaluating",)``, then ``("done", result, model)``
   with the trained model (requires_grad off), or ``("failed", "ExceptionType: message")``.
   A ``LiveRequest`` (live pre-training, ``model.training.live``) sends ``("step", record)`` per evaluation and
-  ``("done", records, None)``: its small model stays in the child.
+  ``("done", records, None)``: its small model stays in the child. A ``ContrastiveRequest`` (sentence vectors,
+  ``model.training.contrastive``) sends ``("step", metrics)`` per step and ``("done", result, model)``.
 
 Run as ``python -m app.core.training_process``; plain torch, no Streamlit.
 """
@@ -37,6 +38,8 @@ from pathlib import Path
 import torch
 
 from model.task_heads import BertForTaskHead
+from model.tokenization import BertTokenizer
+from model.training.contrastive import ContrastiveSettings, train_contrastive
 from model.training.finetune import EncodedSet, FinetuneResult, FinetuneSettings, evaluate, finetune
 from model.training.pretrain import PretrainSettings
 
@@ -98,8 +101,21 @@ class LiveRequest:
     model: None = None  # nothing to hand over: the run builds its model from scratch
 
 
+@dataclass
+class ContrastiveRequest:
+    """A contrastive run on translation pairs (``model.training.contrastive``): the model is trained in place."""
+
+    model: torch.nn.Module
+    tokenizer: BertTokenizer
+    pairs: tuple[tuple[str, str], ...]
+    pool: tuple[tuple[str, str], ...]
+    settings: ContrastiveSettings
+    threads: int = TRAIN_THREADS
+    niceness: int = TRAIN_NICENESS
+
+
 def train_in_process(
-    request: Request | LiveRequest,
+    request: Request | LiveRequest | ContrastiveRequest,
     *,
     on_step: Callable[[dict], None],
     on_evaluating: Callable[[], None],
@@ -208,6 +224,20 @@ def serve() -> None:
                 request.lang, request.settings, on_eval=lambda record: send("step", record), should_stop=stop.is_set
             )
             send("done", records, None)
+            return
+        if isinstance(request, ContrastiveRequest):
+            model = request.model
+            result = train_contrastive(
+                model,
+                request.tokenizer,
+                request.pairs,
+                request.pool,
+                request.settings,
+                on_step=lambda step, metrics: send("step", metrics),
+                should_stop=stop.is_set,
+            )
+            model.requires_grad_(False)
+            send("done", result, model)
             return
         model = request.model
         result = finetune(

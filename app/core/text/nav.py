@@ -10,5 +10,6 @@ TEXT = {
     "gpt_vs_bert": {"en": "GPT versus BERT", "zh": "GPT 对比 BERT"},
     "pretrain_live": {"en": "Watch BERT learn", "zh": "看 BERT 学习"},
     "finetune": {"en": "Fine-tuning lab", "zh": "微调实验"},
+    "sentence_vectors": {"en": "Sentence vectors", "zh": "句向量"},
     "classroom": {"en": "Class mode", "zh": "课堂模式"},
 }
