@@ -24,7 +24,11 @@ def sentences_of(frame) -> list[str]:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_page_shows_its_figures_and_neighbours(lang):
-    at = open_page(lang, "I like to eat apples." if lang == "en" else "我喜欢吃苹果。", sentence_vectors_side="both")
+    at = open_page(
+        lang,
+        "My sister bakes bread every Sunday morning." if lang == "en" else "我妹妹每个星期天早上都烤面包。",
+        sentence_vectors_side="both",
+    )
     assert not at.error
     assert at.title[0].value == TEXT["title"][lang]
     titles = chart_titles(at)
@@ -60,7 +64,7 @@ def test_hostile_input_shows_a_message_or_neighbours_never_a_traceback(name):
 
 def test_minilm_missing_from_the_cache_is_said_plainly(monkeypatch, tmp_path):
     monkeypatch.setenv("BERT_LAB_CACHE", str(tmp_path / "empty-cache"))
-    at = open_page("zh", "我喜欢吃苹果。")
+    at = open_page("zh", "我妹妹每个星期天早上都烤面包。")
     warnings = [w.value for w in at.warning]
     assert TEXT["minilm_missing"]["zh"] in warnings
     assert any("--fetch-minilm" in c.value for c in at.code)
@@ -74,7 +78,7 @@ def test_a_trained_models_neighbours_appear_beside_the_raw_ones():
     snapshot = job.snapshot()
     assert snapshot.status == "done", snapshot.error
     assert snapshot.evaluations[0]["step"] == 0 and len(snapshot.evaluations) >= 2
-    at = open_page("en", "I like to eat apples.", sentence_vectors_job=job, job_owner=owner)
+    at = open_page("en", "My sister bakes bread every Sunday morning.", sentence_vectors_job=job, job_owner=owner)
     assert TEXT["trained_header"]["en"] in [s.value for s in at.subheader]
     assert TEXT["curve_title"]["en"] in chart_titles(at)
     assert any(TEXT["way_trained"]["en"] in m.value for m in at.markdown)

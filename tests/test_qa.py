@@ -80,7 +80,7 @@ def test_an_english_cloze_question_takes_the_preposition_and_article_with_the_en
         "We will strengthen which organization system for our children?"
     )
     assert ask("America's workers built the roads of this land.", "America", "GPE") is None  # possessive
-    assert ask("They have a century of honorable achievement behind them.", "a century", "DATE") is None
+    assert ask("They have a century of honest work behind them.", "a century", "DATE") is None
     assert ask("Mr. Speaker, thank you.", "Speaker", "PERSON") is None  # too little left to ask
 
 
@@ -158,7 +158,9 @@ def test_a_few_steps_find_a_planted_answer(tiny_bundle):
     for _ in range(48):
         city = rng.choice(cities)
         passage = f"he went to {city} today"
-        examples.append(data.SpanExample("where did he go", passage, passage.index(city), city, "LOC", (), "d"))
+        examples.append(
+            data.SpanExample("where did the tall man go", passage, passage.index(city), city, "LOC", (), "d")
+        )
     tok = tiny_bundle.tokenizer
     train = qa.encode_spans(tok, examples, 32)
     model = build_task_model(tiny_bundle, ["start", "end"], "span", init="random")

@@ -142,7 +142,20 @@ def test_the_shipped_pairs_keep_the_pool_out_of_training():
 
 
 def test_the_command_line_prints_neighbours_and_trains(capsys):
-    assert main(["sentence-vectors", "--json", "--top-k", "2", "--side", "en", "I like to eat apples."]) == 0
+    assert (
+        main(
+            [
+                "sentence-vectors",
+                "--json",
+                "--top-k",
+                "2",
+                "--side",
+                "en",
+                "My sister bakes bread every Sunday morning.",
+            ]
+        )
+        == 0
+    )
     out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert set(out["neighbours"]) >= {"cls", "mean", "minilm"}
     assert [h["lang"] for h in out["neighbours"]["mean"]] == ["en", "en"]

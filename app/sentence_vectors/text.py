@@ -38,9 +38,10 @@ TEXT = {
     },
     "minilm_read": {
         "en": "MiniLM, trained on a billion sentence pairs, spreads English sentences apart: random pairs at "
-        "**{cos:.2f}**. It reads no Chinese, so it cannot find translations (recall@1 {recall:.0%}).",
-        "zh": "MiniLM 在十亿对句子上训练过，把英文句子分散开：随机句对余弦仅 **{cos:.2f}**。它不懂中文，所以找不到译文"
-        "（recall@1 {recall:.0%}）。",
+        "**{cos:.2f}**. It reads hardly any Chinese (its vocabulary has few Chinese characters), so it finds few "
+        "translations (recall@1 {recall:.0%}).",
+        "zh": "MiniLM 在十亿对句子上训练过，把英文句子分散开：随机句对余弦仅 **{cos:.2f}**。它几乎不认识中文（词表里中文字很少），"
+        "所以找到的译文很少（recall@1 {recall:.0%}）。",
     },
     "neighbours_header": {"en": "Your sentence's nearest neighbours", "zh": "与你的句子最相近的句子"},
     "side": {"en": "Search the pool's", "zh": "检索范围"},
@@ -176,7 +177,7 @@ TEXT = {
         "- Ethayarajh 2019，*How Contextual are Contextualized Word Representations?*（arXiv:1909.00512）\n"
         "- Wang 等 2020，*MiniLM*（arXiv:2002.10957）；all-MiniLM-L6-v2 来自 sentence-transformers",
     },
-    "cli_example": {"en": "I like to eat apples.", "zh": "我喜欢吃苹果。"},
+    "cli_example": {"en": "My sister bakes bread every Sunday morning.", "zh": "我妹妹每个星期天早上都烤面包。"},
     "cli_header": {"en": "The same from the command line", "zh": "命令行"},
     "cli": {
         "en": "Neighbours of a sentence, then a contrastive run that ends with one JSON line of recall@1 before and "
