@@ -33,18 +33,28 @@ class ShiftedEcho(EchoModel):
         return out
 
 
+class ReadingEcho(EchoModel):
+    """EchoModel whose next-sentence answer depends on the masked input it reads."""
+
+    def forward(self, input_ids, token_type_ids, attention_mask, mlm_labels):
+        out = super().forward(input_ids, token_type_ids, attention_mask, mlm_labels)
+        out.nsp_logits[:, 0] = (input_ids.sum(dim=1) % 2).float()
+        return out
+
+
 def echo(model_class=EchoModel) -> LoadedBert:
     tokenizer = load("embedded").tokenizer
     return LoadedBert(model_class(tokenizer.vocab_size), tokenizer, "echo", None)
 
 
 def test_three_draws_give_ten_thousand_masks_per_language_and_the_first_draw_is_evaluates():
-    bundle = echo()
+    bundle = echo(ReadingEcho)  # its NSP answers tell whether the first draw masked the same tokens
     once, thrice = ev.mlm_outcomes(bundle, ev.load_sample()), ev.mlm_outcomes(bundle, ev.load_sample(), draws=3)
     for lang in ("en", "zh"):
         assert thrice[lang]["masks"].sum() >= 10_000
         assert 2.5 * once[lang]["masks"].sum() < thrice[lang]["masks"].sum() < 3.5 * once[lang]["masks"].sum()
         np.testing.assert_array_equal(once[lang]["nsp_right"], thrice[lang]["nsp_right"])
+        assert 0.2 < once[lang]["nsp_right"].mean() < 0.8
     counts = ev.mlm_counts(bundle, ev.load_sample())
     assert counts["en"]["masks"] == int(once["en"]["masks"].sum()) and counts["en"]["pairs"] == 256
 

@@ -3,7 +3,7 @@ same masks by a paired bootstrap, and the shipping rule as code.
 
 ``python -m model evaluate`` masks each held-out pair once (3,567 [MASK] targets in English, 3,725 in Chinese): a
 standard error of about 0.8 points, too coarse to resolve the 1-point changes that decide a release. Here each
-pair is masked ``MASK_DRAWS`` times (10,701 and 11,175), every figure is given with a 95% interval, and a
+pair is masked ``MASK_DRAWS`` times (10,635 and 11,217 on the shipped model), every figure is given with a 95% interval, and a
 difference between two models is measured on the very same masks, pairs and cloze items.
 
 Intervals are bootstrap percentiles over the sample's units, the pairs (a pair's masks share its text, so they are

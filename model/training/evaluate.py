@@ -243,7 +243,8 @@ def mlm_outcomes(bundle: LoadedBert, sample: list[SamplePair], draws: int = 1) -
     the first draw is the same whatever ``draws`` is."""
     model, tok = pretraining_model(bundle), bundle.tokenizer
     pool = random_token_pool(tok)
-    generator = torch.Generator().manual_seed(MASK_SEED)
+    # A generator per draw: the first draws exactly the masks of a one-draw evaluation.
+    generators = [torch.Generator().manual_seed(MASK_SEED + draw) for draw in range(draws)]
     by_language = {}
     for lang in sorted({p.lang for p in sample}):
         pairs = [p for p in sample if p.lang == lang]
@@ -261,7 +262,7 @@ def mlm_outcomes(bundle: LoadedBert, sample: list[SamplePair], draws: int = 1) -
                 types[i, : len(row)] = torch.tensor(segments)
                 attention[i, : len(row)] = 1
             candidates = (attention == 1) & (ids != tok.cls_token_id) & (ids != tok.sep_token_id)
-            for draw in range(draws):
+            for draw, generator in enumerate(generators):
                 masked = mask_tokens(
                     ids, candidates, mask_token_id=tok.mask_token_id, random_token_ids=pool, generator=generator
                 )
