@@ -458,6 +458,36 @@ def test_fine_tuning_runs_live_and_shows_its_score(page, server):
     shot(page, "finetune_done_en")
 
 
+def test_question_answering_trains_and_marks_its_answer_in_the_passage(page, server):
+    """The Chinese reader: a few steps (stopped early, so the test stays short), its scores beside the readers
+    without a model, then a held-out passage with the answer marked, and a question longer than its passage."""
+    from app.finetune.text import TEXT
+
+    open_page(page, server, "finetune", "zh", finetune_task="qa-zh", finetune_size=100, finetune_budget=30)
+    page.get_by_role("button", name=TEXT["start"]["zh"]).click()
+    chart_named(page, TEXT["loss"]["zh"]).first.wait_for(timeout=120_000)
+    page.get_by_role("button", name=TEXT["stop"]["zh"]).click()
+    page.get_by_text(TEXT["results_header"]["zh"]).wait_for(timeout=240_000)
+    wait_ready(page)
+    metric = page.locator('[data-testid="stMetric"]').filter(has_text=TEXT["exact_match"]["zh"]).first
+    assert metric.locator('[data-testid="stMetricValue"]').inner_text().endswith("%")
+    chart_named(page, TEXT["span_scores_title"]["zh"]).locator(DRAWN_CHART).first.wait_for()
+    marked = page.locator("figure.bert-lab-figure .passage mark").first
+    marked.wait_for()
+    assert marked.inner_text().strip()  # the answer, as characters of the passage
+    chart_named(page, TEXT["qa_rows_title"]["zh"]).locator(DRAWN_CHART).first.wait_for()
+    question = page.get_by_label(TEXT["qa_question"]["zh"], exact=True).and_(page.get_by_test_id("stTextInputField"))
+    passage = page.get_by_label(TEXT["qa_passage"]["zh"], exact=True)
+    passage.fill("北京。")
+    passage.press("Control+Enter")
+    question.fill("谁" * 290)
+    question.press("Enter")
+    wait_ready(page)
+    assert_no_exception(page)
+    assert page.locator("figure.bert-lab-figure .passage mark").first.inner_text().strip() in "北京。"
+    shot(page, "finetune_qa_zh")
+
+
 def test_a_student_follows_the_teacher_to_another_page(browser, server, page):
     """Class mode's follow, which AppTest cannot show: the student's sidebar fragment polls the room every second
     and moves the student's session when the teacher's page changes."""
