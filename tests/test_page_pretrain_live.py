@@ -137,7 +137,7 @@ def test_a_closed_tab_ends_its_run():
     gc.collect()
     assert job.wait(timeout=30)
     snapshot = job.snapshot()
-    assert snapshot.status == live_jobs.STOPPED
+    assert snapshot.status == core_jobs.STOPPED
     assert snapshot.stop_reason == "owner"
 
 

@@ -1,14 +1,15 @@
 """What every background training job of the app shares: the classroom's training slots and their queue, the
 statuses a page shows, and a job's life tied to its owner (the session that started it).
 
-Fine-tuning (``app.finetune.jobs``) and live pre-training (``app.pretrain_live.jobs``) take their slots from the
-same queue, so ``BERT_LAB_MAX_TRAININGS`` bounds them together. A job holds only a weak reference to its owner,
+Fine-tuning (``app.finetune.jobs``), live pre-training (``app.pretrain_live.jobs``) and contrastive training
+(``app.sentence_vectors.jobs``) take their slots from the same queue, so ``BERT_LAB_MAX_TRAININGS`` bounds them together. A job holds only a weak reference to its owner,
 a token object the page keeps in the session's state: when the session is gone, the token dies with it and the
 job ends its training process. Plain Python: no Streamlit here.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 import time
@@ -16,7 +17,9 @@ import uuid
 import weakref
 from collections.abc import Callable
 
-from app.core.training_process import owner_gone
+from app.core.training_process import TrainingFailed, owner_gone
+
+log = logging.getLogger(__name__)
 
 MAX_TRAININGS = max(1, int(os.environ.get("BERT_LAB_MAX_TRAININGS", "2")))
 QUEUED, RUNNING, DONE, STOPPED, FAILED = "queued", "running", "done", "stopped", "failed"
@@ -71,6 +74,41 @@ class BackgroundJob:
 
     def _wait_for_slot(self) -> threading.BoundedSemaphore | None:
         return wait_for_slot(self, self._should_stop)
+
+
+class TrainingJob(BackgroundJob):
+    """A job that trains in one slot and reports a status: queued, running, then done, stopped or failed. A
+    subclass defines ``_train``, which runs with the slot held and returns whether it ran to its end; everything it
+    raises fails the job with its message (a training process's own, or the exception's type and text)."""
+
+    def __init__(self, owner: Owner):
+        super().__init__(owner)
+        self._status, self._error, self._stop_reason = QUEUED, None, None
+
+    def _train(self) -> bool:
+        raise NotImplementedError
+
+    def _finish(self, status: str, error: str | None = None) -> None:
+        with self._lock:
+            self._status, self._error = status, error
+            if status == STOPPED:
+                self._stop_reason = "owner" if self._owner_gone() else "user"
+
+    def _run(self) -> None:
+        slot = self._wait_for_slot()
+        if slot is None:
+            self._finish(STOPPED)
+            return
+        try:
+            with self._lock:
+                self._status = RUNNING
+            completed = self._train()
+            self._finish(DONE if completed and not self._should_stop() else STOPPED)
+        except Exception as e:  # everything the thread raises must reach the page, not vanish with the thread
+            log.exception("%s %s failed", self.thread_name, self.id)
+            self._finish(FAILED, str(e) if isinstance(e, TrainingFailed) else f"{type(e).__name__}: {e}")
+        finally:
+            slot.release()
 
 
 def wait_for_slot(job: object, should_stop: Callable[[], bool]) -> threading.BoundedSemaphore | None:

@@ -10,15 +10,12 @@ ends its run. Plain Python: no Streamlit here.
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass
 
-from app.core.jobs import ACTIVE, DONE, FAILED, QUEUED, RUNNING, STOPPED, BackgroundJob, Owner, queue_position
-from app.core.training_process import LiveRequest, TrainingFailed, train_in_process
+from app.core.jobs import ACTIVE, DONE, QUEUED, Owner, TrainingJob, queue_position
+from app.core.training_process import LiveRequest, train_in_process
 from model.training.live import live_settings
 from model.training.pretrain import PretrainSettings
-
-log = logging.getLogger(__name__)
 
 SINGLE = "single"
 # Each experiment: (run name, the one setting it changes) in order; the first is the preset itself.
@@ -50,7 +47,7 @@ class LiveSnapshot:
         return self.status not in ACTIVE
 
 
-class LiveJob(BackgroundJob):
+class LiveJob(TrainingJob):
     """One session's live pre-training run or experiment in a background thread."""
 
     thread_name = "live-job"
@@ -63,7 +60,7 @@ class LiveJob(BackgroundJob):
         self.settings = {
             name: live_settings(lang, max_seconds=self.budget, **changes) for name, changes in EXPERIMENTS[experiment]
         }
-        self._status, self._current, self._error, self._stop_reason = QUEUED, None, None, None
+        self._current: str | None = None
         self._records: dict[str, list[dict]] = {name: [] for name in self.settings}
 
     def snapshot(self) -> LiveSnapshot:
@@ -84,44 +81,31 @@ class LiveJob(BackgroundJob):
             )
 
     def _finish(self, status: str, error: str | None = None) -> None:
+        super()._finish(status, error)
         with self._lock:
-            self._status, self._current, self._error = status, None, error
-            if status == STOPPED:
-                self._stop_reason = "owner" if self._owner_gone() else "user"
+            self._current = None
 
-    def _run(self) -> None:
-        slot = self._wait_for_slot()
-        if slot is None:
-            self._finish(STOPPED)
-            return
-        try:
+    def _train(self) -> bool:
+        for name, settings in self.settings.items():
+            if self._should_stop():
+                return False
             with self._lock:
-                self._status = RUNNING
-            for name, settings in self.settings.items():
-                if self._should_stop():
-                    break
+                self._current = name
+
+            def record(entry: dict, name=name) -> None:
                 with self._lock:
-                    self._current = name
+                    self._records[name].append(entry)
 
-                def record(entry: dict, name=name) -> None:
-                    with self._lock:
-                        self._records[name].append(entry)
-
-                finished = train_in_process(
-                    LiveRequest(self.lang, settings),
-                    on_step=record,
-                    on_evaluating=lambda: None,
-                    should_stop=self._stop.is_set,
-                    abandoned=self._owner_gone,
-                )
-                if finished is None:
-                    break
-            self._finish(STOPPED if self._should_stop() else DONE)
-        except Exception as e:  # everything the thread raises must reach the page
-            log.exception("live pre-training job %s failed", self.id)
-            self._finish(FAILED, str(e) if isinstance(e, TrainingFailed) else f"{type(e).__name__}: {e}")
-        finally:
-            slot.release()
+            finished = train_in_process(
+                LiveRequest(self.lang, settings),
+                on_step=record,
+                on_evaluating=lambda: None,
+                should_stop=self._stop.is_set,
+                abandoned=self._owner_gone,
+            )
+            if finished is None:
+                return False
+        return True
 
 
 def start(owner: Owner, lang: str, experiment: str, budget: float) -> LiveJob:

@@ -6,16 +6,13 @@ and stays with the job, which the session holds. Plain Python: no Streamlit here
 from __future__ import annotations
 
 import copy
-import logging
 from dataclasses import dataclass
 
-from app.core.jobs import ACTIVE, DONE, FAILED, QUEUED, RUNNING, STOPPED, BackgroundJob, Owner, queue_position
-from app.core.training_process import ContrastiveRequest, TrainingFailed, train_in_process
+from app.core.jobs import ACTIVE, QUEUED, Owner, TrainingJob, queue_position
+from app.core.training_process import ContrastiveRequest, train_in_process
 from model.checkpoint import LoadedBert
 from model.data.translation_pairs import load_pool, load_train
 from model.training.contrastive import ContrastiveSettings
-
-log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -37,7 +34,7 @@ class ContrastiveSnapshot:
         return [s for s in self.steps if s.get("recall_at_1") is not None]
 
 
-class ContrastiveJob(BackgroundJob):
+class ContrastiveJob(TrainingJob):
     """One session's contrastive run, started from a copy of the page's model."""
 
     thread_name = "contrastive-job"
@@ -47,7 +44,6 @@ class ContrastiveJob(BackgroundJob):
         self.spec, self.budget = spec, float(budget)
         self.tokenizer = bundle.tokenizer
         self._start_model = bundle.model
-        self._status, self._error, self._stop_reason = QUEUED, None, None
         self._steps: list[dict] = []
         self._model = None
 
@@ -68,48 +64,31 @@ class ContrastiveJob(BackgroundJob):
         with self._lock:
             return self._model
 
-    def _finish(self, status: str, error: str | None = None) -> None:
-        with self._lock:
-            self._status, self._error = status, error
-            if status == STOPPED:
-                self._stop_reason = "owner" if self._owner_gone() else "user"
-
     def _record(self, metrics: dict) -> None:
         with self._lock:
             self._steps.append(metrics)
 
-    def _run(self) -> None:
-        slot = self._wait_for_slot()
-        if slot is None:
-            self._finish(STOPPED)
-            return
-        try:
-            with self._lock:
-                self._status = RUNNING
-            request = ContrastiveRequest(
-                copy.deepcopy(self._start_model),  # the shared, read-only model stays untouched
-                self.tokenizer,
-                load_train(),
-                load_pool(),
-                ContrastiveSettings(max_seconds=self.budget),
-            )
-            self._start_model = None
-            finished = train_in_process(
-                request,
-                on_step=self._record,
-                on_evaluating=lambda: None,
-                should_stop=self._stop.is_set,
-                abandoned=self._owner_gone,
-            )
-            if finished is not None:
-                with self._lock:
-                    self._model = finished[1]
-            self._finish(STOPPED if finished is None or self._should_stop() else DONE)
-        except Exception as e:  # everything the thread raises must reach the page
-            log.exception("contrastive job %s failed", self.id)
-            self._finish(FAILED, str(e) if isinstance(e, TrainingFailed) else f"{type(e).__name__}: {e}")
-        finally:
-            slot.release()
+    def _train(self) -> bool:
+        request = ContrastiveRequest(
+            copy.deepcopy(self._start_model),  # the shared, read-only model stays untouched
+            self.tokenizer,
+            load_train(),
+            load_pool(),
+            ContrastiveSettings(max_seconds=self.budget),
+        )
+        self._start_model = None
+        finished = train_in_process(
+            request,
+            on_step=self._record,
+            on_evaluating=lambda: None,
+            should_stop=self._stop.is_set,
+            abandoned=self._owner_gone,
+        )
+        if finished is None:
+            return False
+        with self._lock:
+            self._model = finished[1]
+        return True
 
 
 def start(owner: Owner, bundle: LoadedBert, spec: str, budget: float) -> ContrastiveJob:
