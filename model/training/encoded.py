@@ -29,4 +29,12 @@ class EncodedSet:
         )
 
 
-__all__ = ["EncodedSet"]
+def padded(rows: list[list[int]], fill: int) -> torch.Tensor:
+    """Rows of different lengths as one (N, T) tensor, each filled on the right with ``fill`` up to the longest."""
+    out = torch.full((len(rows), max(len(r) for r in rows)), fill, dtype=torch.long)
+    for i, row in enumerate(rows):
+        out[i, : len(row)] = torch.tensor(row, dtype=torch.long)
+    return out
+
+
+__all__ = ["EncodedSet", "padded"]

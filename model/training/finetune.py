@@ -21,7 +21,7 @@ from ..checkpoint import LoadedBert, task_model
 from ..modeling import BertConfig
 from ..task_heads import BertForQuestionAnswering, BertForTaskHead
 from ..tokenization import BertTokenizer
-from .encoded import EncodedSet
+from .encoded import EncodedSet, padded
 from .pretrain import make_optimizer, training_autocast
 
 
@@ -83,18 +83,9 @@ def encode_examples(tokenizer: BertTokenizer, kind: str, examples: list, max_len
                 previous = word
             rows.append(enc.ids)
             labels.append(row_labels)
-    T = max(len(r) for r in rows)
-    ids = torch.full((len(rows), T), tokenizer.pad_token_id, dtype=torch.long)
-    mask = torch.zeros((len(rows), T), dtype=torch.long)
-    for i, r in enumerate(rows):
-        ids[i, : len(r)] = torch.tensor(r)
-        mask[i, : len(r)] = 1
-    if kind == "sequence":
-        y = torch.tensor(labels, dtype=torch.long)
-    else:
-        y = torch.full((len(rows), T), -100, dtype=torch.long)
-        for i, r in enumerate(labels):
-            y[i, : len(r)] = torch.tensor(r)
+    ids = padded(rows, tokenizer.pad_token_id)
+    mask = padded([[1] * len(r) for r in rows], 0)
+    y = torch.tensor(labels, dtype=torch.long) if kind == "sequence" else padded(labels, -100)
     return EncodedSet(ids, torch.zeros_like(ids), mask, y)
 
 

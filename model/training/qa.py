@@ -18,7 +18,7 @@ import torch
 from ..data.qa import SpanExample
 from ..task_heads import BertForQuestionAnswering
 from ..tokenization import BertTokenizer
-from .encoded import EncodedSet
+from .encoded import EncodedSet, padded
 
 SPAN_MAX_LENGTH = 128  # tokens for question + passage: model.data.qa keeps them within it
 MAX_ANSWER_TOKENS = 15  # SQuAD's readers cap an answer at 15-30 tokens; our entities are a few
@@ -85,15 +85,12 @@ def encode_spans(tokenizer: BertTokenizer, examples: list[SpanExample], max_leng
             continue
         rows.append(encoded)
         labels.append(span)
-    T = max(len(r.ids) for r in rows)
-    ids = torch.full((len(rows), T), tokenizer.pad_token_id, dtype=torch.long)
-    segments = torch.zeros((len(rows), T), dtype=torch.long)
-    mask = torch.zeros((len(rows), T), dtype=torch.long)
-    for i, r in enumerate(rows):
-        ids[i, : len(r.ids)] = torch.tensor(r.ids)
-        segments[i, : len(r.ids)] = torch.tensor(r.token_type_ids)
-        mask[i, : len(r.ids)] = 1
-    return EncodedSet(ids, segments, mask, torch.tensor(labels, dtype=torch.long))
+    return EncodedSet(
+        padded([r.ids for r in rows], tokenizer.pad_token_id),
+        padded([r.token_type_ids for r in rows], 0),
+        padded([[1] * len(r.ids) for r in rows], 0),
+        torch.tensor(labels, dtype=torch.long),
+    )
 
 
 def best_spans(

@@ -23,12 +23,15 @@ SOURCE = {
 }
 
 
+def address_files(folder: Path, first_year: int = FIRST_YEAR) -> list[Path]:
+    """The addresses' files from ``first_year`` on, in order of year (``YYYY_president_party.txt``)."""
+    dated = ((re.match(r"(\d{4})_", path.name), path) for path in sorted(folder.glob("*.txt")))
+    return [path for year, path in dated if year is not None and int(year.group(1)) >= first_year]
+
+
 def parse_sotu(folder: Path, first_year: int = FIRST_YEAR) -> Iterator[list[str]]:
     """One document per address from ``first_year`` on, in order of year (each file is one line of text)."""
-    for path in sorted(folder.glob("*.txt")):
-        year = re.match(r"(\d{4})_", path.name)
-        if year is None or int(year.group(1)) < first_year:
-            continue
+    for path in address_files(folder, first_year):
         yield split_sentences(_AUDIENCE.sub(" ", path.read_text(encoding="utf-8", errors="replace")), "en")
 
 
