@@ -14,6 +14,7 @@ from app.finetune import jobs, qa_charts
 from model.data.tasks import load_task
 
 PICKED = 20  # held-out questions offered in the picker
+SPAN_LABEL_CHARS = 28  # a long span's bar label is cut, or at 800 px its name leaves no room for its bar
 OWN = -1  # the picker's "my own question" entry
 
 
@@ -103,7 +104,7 @@ def try_reading(job: jobs.Job, snapshot: jobs.JobSnapshot, chosen: str, run_labe
         ),
     )
     ui.plot(
-        probability_bars([s["text"] or "∅" for s in spans], span_probs, title=t("finetune.qa_top_spans")),
+        probability_bars([_label(s["text"]) for s in spans], span_probs, title=t("finetune.qa_top_spans")),
         key="finetune_qa_spans",
         summary=t("finetune.qa_top_spans_note"),
     )
@@ -140,6 +141,13 @@ def try_reading(job: jobs.Job, snapshot: jobs.JobSnapshot, chosen: str, run_labe
                 matrix, question_tokens, passage_tokens, t("finetune.summary_qa_attention")
             ),
         )
+
+
+def _label(text: str) -> str:
+    """A span's name beside its bar; the summary under the chart gives it whole."""
+    if not text:
+        return "∅"
+    return text if len(text) <= SPAN_LABEL_CHARS else text[: SPAN_LABEL_CHARS - 1] + "…"
 
 
 __all__ = ["explained", "results", "try_reading"]
