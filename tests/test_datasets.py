@@ -99,9 +99,11 @@ def _check_sequence_task(task: D.TaskData) -> None:
     assert task.kind == "sequence"
     texts_train = {e.text for e in task.train}
     texts_held = {e.text for e in task.heldout}
-    assert not texts_train & texts_held
+    texts_validation = {e.text for e in task.validation}
+    assert not texts_train & texts_held and not texts_train & texts_validation and not texts_validation & texts_held
     assert len(texts_train) == len(task.train) and len(texts_held) == len(task.heldout)
-    for split in (task.train, task.heldout):
+    assert abs(len(task.validation) - len(task.heldout)) <= len(task.labels)  # as large as the test split
+    for split in (task.train, task.validation, task.heldout):
         assert all(isinstance(e.text, str) and e.text and 0 <= e.label < len(task.labels) for e in split)
     # every label is in held-out in the same proportion as in train (stratified), within one example
     train_counts = collections.Counter(e.label for e in task.train)
@@ -116,9 +118,9 @@ def test_sentiment_zh():
     task = D.load_task("sentiment-zh")
     _check_sequence_task(task)
     assert task.labels == ["negative", "positive"] and task.language == "zh"
-    counts = collections.Counter(e.label for e in task.train + task.heldout)
+    counts = collections.Counter(e.label for e in task.train + task.validation + task.heldout)
     assert counts[0] == counts[1] > 7000  # balanced, ~8.3k unique per class
-    assert 0.09 < len(task.heldout) / (len(task.train) + len(task.heldout)) < 0.11
+    assert 0.09 < len(task.heldout) / sum(counts.values()) < 0.11
     assert D.load_task("sentiment-zh").heldout == task.heldout  # deterministic
     assert D.load_task("sentiment-zh", seed=1).heldout != task.heldout
 
@@ -128,10 +130,12 @@ def test_topics_en():
     task = D.load_task("topics-en")
     _check_sequence_task(task)
     assert task.labels == ["business", "entertainment", "politics", "sport", "tech"]
-    assert 2000 < len(task.train) + len(task.heldout) <= 2225
+    assert 2000 < len(task.train) + len(task.validation) + len(task.heldout) <= 2225
     assert all(len(e.text) <= D.TOPIC_MAX_CHARS for e in task.train)
     assert "BBC" in task.licence
-    ink = [e for e in task.train + task.heldout if e.text.startswith("Ink helps drive democracy in Asia")]
+    ink = [
+        e for e in task.train + task.validation + task.heldout if e.text.startswith("Ink helps drive democracy in Asia")
+    ]
     assert len(ink) == 1 and task.labels[ink[0].label] == "tech"
 
 
@@ -149,7 +153,10 @@ def test_ner_zh():
     assert task.kind == "token" and task.labels == D.NER_LABELS and task.language == "zh"
     assert len(task.train) > 30000 and len(task.heldout) > 3000
     held_texts = {"".join(e.tokens) for e in task.heldout}
+    validation_texts = {"".join(e.tokens) for e in task.validation}
+    assert abs(len(task.validation) - len(task.heldout)) <= 1
     assert not held_texts & {"".join(e.tokens) for e in task.train}
+    assert not validation_texts & {"".join(e.tokens) for e in task.train} and not validation_texts & held_texts
     counts = collections.Counter()
     found_beijing = found_name = False
     for ex in task.train + task.heldout:

@@ -55,8 +55,9 @@ class SpanExample(NamedTuple):
     document: str  # which document the passage comes from: the split keeps documents apart
 
 
-def is_heldout(document: str) -> bool:
-    digest = hashlib.sha1(document.encode("utf-8")).digest()
+def is_heldout(document: str, salt: str = "") -> bool:
+    """Whether a document falls in the held-out share; another ``salt`` draws another, independent share."""
+    digest = hashlib.sha1((salt + document).encode("utf-8")).digest()
     return int.from_bytes(digest[:4], "big") % 1000 < HELDOUT_PER_MILLE
 
 
@@ -182,10 +183,10 @@ def en_examples() -> list[SpanExample]:
     return list(_en_cached())
 
 
-def split(examples: list[SpanExample]) -> tuple[list[SpanExample], list[SpanExample]]:
+def split(examples: list[SpanExample], salt: str = "") -> tuple[list[SpanExample], list[SpanExample]]:
     """(train, held-out): whole documents go one way or the other."""
-    train = [e for e in examples if not is_heldout(e.document)]
-    heldout = [e for e in examples if is_heldout(e.document)]
+    train = [e for e in examples if not is_heldout(e.document, salt)]
+    heldout = [e for e in examples if is_heldout(e.document, salt)]
     return train, heldout
 
 

@@ -49,7 +49,12 @@ class TokenExample(NamedTuple):
 
 @dataclass
 class TaskData:
-    """A labelled task: its label names, a train and a disjoint held-out split, and where it comes from."""
+    """A labelled task: its label names, three disjoint splits, and where it comes from.
+
+    ``heldout`` is the test split: the page, ``python -m model finetune`` and the benchmarks report on it.
+    ``validation`` is carved from what is left for training, the same size: recipes (learning rate, layers
+    trained, examples) are chosen on it (``bench/bench_finetune.py --sections recipes``), so the test split never
+    decides a setting. ``train`` holds neither."""
 
     name: str
     kind: Literal["sequence", "token", "span"]
@@ -58,6 +63,7 @@ class TaskData:
     heldout: list = field(repr=False)
     licence: str
     language: str
+    validation: list = field(default_factory=list, repr=False)
 
 
 NER_LABELS = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG", "I-ORG"]
@@ -135,18 +141,26 @@ def load_task(
     info = TASKS[name]
     if info["kind"] == "span":  # split by document, not by example: a passage's neighbours would leak
         train, heldout = split(zh_examples(cache_dir) if name == "qa-zh" else en_examples())
-        return TaskData(name, "span", list(info["labels"]), train, heldout, info["licence"], info["language"])
+        train, validation = split(train, salt="validation")
+        return TaskData(
+            name, "span", list(info["labels"]), train, heldout, info["licence"], info["language"], validation
+        )
     if name == "sentiment-zh":
         labels, examples = SENTIMENT_LABELS, sentiment_examples(cache_dir)
     elif name == "topics-en":
         labels, examples = TOPIC_LABELS, topic_examples(cache_dir)
     else:
         labels, examples = NER_LABELS, ner_examples(cache_dir)
+    # The test split is drawn first, exactly as before the validation split existed: its figures stay comparable.
+    # The validation split is as large as the test split, so it is that share of what remains.
+    remaining = heldout_fraction / (1 - heldout_fraction)
     if info["kind"] == "sequence":
         train, heldout = stratified_split(examples, heldout_fraction, seed)
+        train, validation = stratified_split(train, remaining, seed)
     else:
         train, heldout = random_split(examples, heldout_fraction, seed)
-    return TaskData(name, info["kind"], list(labels), train, heldout, info["licence"], info["language"])
+        train, validation = random_split(train, remaining, seed)
+    return TaskData(name, info["kind"], list(labels), train, heldout, info["licence"], info["language"], validation)
 
 
 def stratified_split(examples: list[SequenceExample], fraction: float, seed: int) -> tuple[list, list]:
