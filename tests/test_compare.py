@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -112,10 +113,11 @@ def test_the_shipping_rule_passes_only_when_every_line_does():
     assert not rule(mb=60.0)["- weights file (MB)"] and not rule(mb=float("nan"))["- weights file (MB)"]
 
 
-def test_evaluate_compare_prints_both_models_the_changes_and_the_verdict(hf_checkpoint):
-    folder = str(hf_checkpoint[0])
+def test_evaluate_compare_prints_both_models_the_changes_and_the_verdict(hf_checkpoint, tmp_path):
+    folder = str(tmp_path / "model")
+    shutil.copytree(hf_checkpoint[0], folder)
     result = subprocess.run(
-        [sys.executable, "-m", "model", "evaluate", "--model", folder, "--compare", folder, "--json"],
+        [sys.executable, "-m", "model", "evaluate", "--model", folder, "--compare", folder, "--json", "--record"],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -124,7 +126,9 @@ def test_evaluate_compare_prints_both_models_the_changes_and_the_verdict(hf_chec
     )
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
-    assert set(report) == {"new", "old", "changes", "rule", "ships"}
+    assert set(report) == {"command", "against", "mask_draws", "new", "old", "changes", "rule", "ships"}
+    # --record keeps the same report beside the weights, where the model card reads it
+    assert json.loads((Path(folder) / "comparison.json").read_text(encoding="utf-8")) == report
     assert report["changes"]["en"]["mask_top1"]["value"] == 0.0
     assert report["new"]["zh"]["mask_top1"]["units"] == 256 and report["new"]["zh"]["mask_top1"]["count"] > 0
     cloze = next(line for line in report["rule"] if line["name"] == "everyday cloze top-1")

@@ -177,3 +177,72 @@ def test_the_card_shows_a_continued_runs_numbers_before_and_after(bundle, evalua
     section = text.split(f"## Before run {len(runs)} and after run {len(staged)}", 1)[1].split("\n## ", 1)[0]
     row = next(line for line in section.splitlines() if line.startswith("| en |"))
     assert f"{before['en']['cloze_top1']:.1%} → {evaluation['en']['cloze_top1']:.1%}" in row
+
+
+def test_the_cards_example_list_is_every_example_the_pages_offer_today(bundle):
+    """``page_examples.json`` is what ``python -m app.core.examples`` writes now: a changed or added example fails
+    here until it is listed again (and the card shows the model's answer for it)."""
+    from app.core.examples import dumps, page_examples
+    from model.training.card import EXAMPLES_NAME
+
+    examples = page_examples(bundle.tokenizer)
+    assert (EMBEDDED_DIR / EXAMPLES_NAME).read_text(encoding="utf-8") == dumps(examples)
+    listed = {(e["kind"], e["text"]) for e in examples}
+    assert ("fill", "The capital of France is [MASK].") in listed  # the head lab's
+    assert ("fill", "She opened the door and walked into the [MASK].") in listed  # the shared sentence, auto-masked
+    assert any(kind == "score" and "我去机场看电影。" in text for kind, text in listed)
+    assert {page for e in examples for page in e["pages"]} >= {"fill_mask", "gpt_vs_bert", "heads", "classroom"}
+
+
+def test_the_cards_example_table_is_what_these_weights_answer(bundle):
+    from model.training import card
+
+    examples = card.example_answers(bundle, card.read_json(bundle.path, card.EXAMPLES_NAME))
+    rows = card.example_lines(examples)
+    assert [line for line in rows if line.startswith("| ") and "`" in line] == [
+        line for line in bundle.card.splitlines() if line.startswith("| ") and "`" in line
+    ]
+    france = next(e for e in examples if e["text"] == "The capital of France is [MASK].")
+    top = inference.fill_mask(bundle, france["text"], top_k=3).masks[0].predictions
+    assert france["answer"] == ", ".join(f"{p.token} {p.prob:.0%}" for p in top)
+
+
+def test_the_card_shows_the_shipping_rule_as_measured():
+    """A recorded ``evaluate --compare --record`` becomes the card's before → after table, intervals and verdict."""
+    from model.training import card
+
+    def figure(value, low, high):
+        return {"value": value, "low": low, "high": high, "units": 300, "count": 300}
+
+    comparison = {
+        "command": "python -m model evaluate --model runs/x --compare embedded --record",
+        "against": "embedded",
+        "mask_draws": 3,
+        "old": {"en": {"cloze_top1": figure(0.14, 0.10, 0.18)}},
+        "new": {"en": {"cloze_top1": figure(0.21, 0.165, 0.255)}},
+        "changes": {"en": {"cloze_top1": figure(0.07, 0.03, 0.11)}},
+        "rule": [
+            {
+                "name": "everyday cloze top-1",
+                "lang": "en",
+                "bar": "+6 points",
+                "measured": figure(0.07, 0.03, 0.11),
+                "passed": True,
+            },
+            {
+                "name": "weights file (MB)",
+                "lang": "-",
+                "bar": "under 60",
+                "measured": figure(52.5, 52.5, 52.5),
+                "passed": True,
+            },
+        ],
+        "ships": True,
+    }
+    lines = card.comparison_lines(comparison)
+    assert (
+        "| en | everyday cloze top-1 | 14.0% [10.0%, 18.0%] | 21.0% [16.5%, 25.5%] | +7.0% [+3.0%, +11.0%] |" in lines
+    )
+    assert "| - | weights file (MB) | under 60 | 52.5 MB | pass |" in lines
+    assert lines[-1] == "**Ships.**"
+    assert card.comparison_lines({**comparison, "ships": False})[-1] == "**Does not ship.**"

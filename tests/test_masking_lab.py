@@ -13,7 +13,7 @@ from app.core.charts import left_to_right
 from app.core.models import has_mlm_head
 from app.core.palette import BLUE, ORANGE
 from app.core.shared_charts import prediction_bars
-from app.core.tokens import escape_markdown, token_surface
+from app.core.tokens import escape_markdown, last_word_position, mask_selected, token_surface
 from app.fill_mask import logic as fill_lab
 from app.masking import logic as lab
 from app.masking.charts import OUTCOME_COLORS, convergence_chart, token_strip
@@ -246,20 +246,20 @@ def test_mask_selected_replaces_the_chosen_pieces(tokenizer):
     text = "She opened a door."
     enc = tokenizer.encode(text)
     door = enc.tokens.index("door")
-    masked = fill_lab.mask_selected(text, enc.offsets, [door, 1])
+    masked = mask_selected(text, enc.offsets, [door, 1])
     assert masked == "[MASK] opened a [MASK]."
     again = tokenizer.encode(masked)
     assert fill_lab.mask_positions(again, tokenizer.mask_token_id) == [1, 4]
-    assert fill_lab.mask_selected(text, enc.offsets, []) == text
-    assert fill_lab.mask_selected(text, enc.offsets, [0, 99]) == text  # [CLS] and out-of-range positions do nothing
+    assert mask_selected(text, enc.offsets, []) == text
+    assert mask_selected(text, enc.offsets, [0, 99]) == text  # [CLS] and out-of-range positions do nothing
 
 
 def test_mask_selected_on_chinese_and_word_pieces(tokenizer):
     text = "我去电影场看电影"
     enc = tokenizer.encode(text)
-    assert fill_lab.mask_selected(text, enc.offsets, [3]) == "我去[MASK]影场看电影"
+    assert mask_selected(text, enc.offsets, [3]) == "我去[MASK]影场看电影"
     pieces = tokenizer.encode("unaffable")
-    masked = fill_lab.mask_selected("unaffable", pieces.offsets, [1, 2])
+    masked = mask_selected("unaffable", pieces.offsets, [1, 2])
     assert masked.startswith("[MASK][MASK]")
     assert fill_lab.mask_positions(tokenizer.encode(masked), tokenizer.mask_token_id) == [1, 2]
 
@@ -414,7 +414,7 @@ def test_the_last_whole_word_is_what_a_sentence_without_a_mask_has_masked():
 
     def last(text):
         enc = tokenizer.encode(text)
-        position = fill_lab.last_word_position(enc, tokenizer.mask_token_id)
+        position = last_word_position(enc, tokenizer.mask_token_id)
         return None if position is None else enc.tokens[position]
 
     assert last("She opened the door and walked into the room.") == "room"  # punctuation is passed over

@@ -1,3 +1,7 @@
+# The example sentences this page offers a reader, by kind ("fill": a sentence with [MASK]; "score": candidate
+# lines to rank): the model card lists each with the shipped model's answer (app/core/examples.py).
+EXAMPLES = {"fill": ("quiz_default",)}
+
 TEXT = {
     "title": {"en": "Class mode", "zh": "课堂模式"},
     "lead": {

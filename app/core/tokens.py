@@ -18,6 +18,40 @@ def candidate_flags(enc: Encoding, mask_token_id: int) -> list[bool]:
     return [not special and token_id != mask_token_id for special, token_id in zip(enc.special, enc.ids)]
 
 
+def last_word_position(enc: Encoding, mask_token_id: int) -> int | None:
+    """The last whole word of the text that is one wordpiece and holds a letter or a character (not a number, not
+    punctuation, not [UNK], not a piece of a longer word): the word the page masks when a sentence has no [MASK].
+    "She opened the door and walked into the room." gives "room"; "我去电影院看电影，电影很好看。" gives its last 看."""
+    candidates = candidate_flags(enc, mask_token_id)
+    for i in range(len(enc.tokens) - 1, -1, -1):
+        token = enc.tokens[i]
+        continued = i + 1 < len(enc.tokens) and enc.tokens[i + 1].startswith("##")
+        special = token.startswith("[") and token.endswith("]")  # [UNK]: a word the model cannot read
+        if (
+            candidates[i]
+            and not special
+            and not token.startswith("##")
+            and not continued
+            and any(map(str.isalpha, token))
+        ):
+            return i
+    return None
+
+
+def mask_selected(text: str, offsets: list[tuple[int, int]], positions, mask: str = "[MASK]") -> str:
+    """``text`` with the wordpieces at ``positions`` replaced by ``mask``, using their character offsets.
+
+    Each piece becomes its own [MASK], so masking "un" and "##aff" of "unaffable" gives "[MASK][MASK]able",
+    which tokenizes back to two masks. Spans are replaced right to left so earlier offsets stay valid.
+    """
+    spans = sorted(
+        {offsets[p] for p in positions if 0 <= p < len(offsets) and offsets[p][1] > offsets[p][0]}, reverse=True
+    )
+    for start, end in spans:
+        text = text[:start] + mask + text[end:]
+    return text
+
+
 def token_surface(text: str, offsets: list[tuple[int, int]]) -> list[str]:
     """The characters of ``text`` behind each token ("" for [CLS] and [SEP])."""
     return [text[start:end] for start, end in offsets]

@@ -20,26 +20,6 @@ def maskable_positions(enc: Encoding, mask_token_id: int, limit: int) -> list[in
     return [i for i, flag in enumerate(candidate_flags(enc, mask_token_id)) if flag][:limit]
 
 
-def last_word_position(enc: Encoding, mask_token_id: int) -> int | None:
-    """The last whole word of the text that is one wordpiece and holds a letter or a character (not a number, not
-    punctuation, not [UNK], not a piece of a longer word): the word the page masks when a sentence has no [MASK].
-    "She opened the door and walked into the room." gives "room"; "我去电影院看电影，电影很好看。" gives its last 看."""
-    candidates = candidate_flags(enc, mask_token_id)
-    for i in range(len(enc.tokens) - 1, -1, -1):
-        token = enc.tokens[i]
-        continued = i + 1 < len(enc.tokens) and enc.tokens[i + 1].startswith("##")
-        special = token.startswith("[") and token.endswith("]")  # [UNK]: a word the model cannot read
-        if (
-            candidates[i]
-            and not special
-            and not token.startswith("##")
-            and not continued
-            and any(map(str.isalpha, token))
-        ):
-            return i
-    return None
-
-
 def pill_labels(tokens: list[str], positions: list[int]) -> dict[int, str]:
     """Button labels for the clickable tokens: Markdown-escaped, and made distinct with invisible
     zero-width spaces, because a pills widget reports its selection by label and two "the" would merge."""
@@ -50,20 +30,6 @@ def readable_tokens(tokens: list[str], surface: list[str]) -> list[str]:
     """The tokens, with every [UNK] replaced by the characters it stands for, so a reader can tell
     one unknown character from another (the model itself still sees [UNK])."""
     return [text if token == "[UNK]" and text else token for token, text in zip(tokens, surface)]
-
-
-def mask_selected(text: str, offsets: list[tuple[int, int]], positions, mask: str = "[MASK]") -> str:
-    """``text`` with the wordpieces at ``positions`` replaced by ``mask``, using their character offsets.
-
-    Each piece becomes its own [MASK], so masking "un" and "##aff" of "unaffable" gives "[MASK][MASK]able",
-    which tokenizes back to two masks. Spans are replaced right to left so earlier offsets stay valid.
-    """
-    spans = sorted(
-        {offsets[p] for p in positions if 0 <= p < len(offsets) and offsets[p][1] > offsets[p][0]}, reverse=True
-    )
-    for start, end in spans:
-        text = text[:start] + mask + text[end:]
-    return text
 
 
 def context_around(tokens: list[str], special: list[bool], index: int, limit: int = 12) -> tuple[str, str]:

@@ -16,7 +16,7 @@ from app.core.errors import explain
 from app.core.i18n import t
 from app.core.shared_charts import prediction_bars, predictions_summary
 from app.core.state import SETTINGS, PageContext, keep, sentence_now, start_in_language
-from app.core.tokens import escape_markdown, token_surface
+from app.core.tokens import escape_markdown, last_word_position, mask_selected, token_surface
 from app.fill_mask import logic as lab
 from app.fill_mask.charts import fill_order_bars, fill_order_summary, pll_bars, pll_summary
 from model.inference import InputError
@@ -59,7 +59,7 @@ def render(context: PageContext) -> None:
         current = sentence_now() == st.session_state.get("fill_mask_derived")
         if not current or st.session_state.get("fill_mask_base") != base_text:
             return
-        masked = lab.mask_selected(base_text, offsets, st.session_state[pick_key] or [])
+        masked = mask_selected(base_text, offsets, st.session_state[pick_key] or [])
         st.session_state["text"] = st.session_state["fill_mask_derived"] = masked
 
     def fill_section() -> None:
@@ -118,12 +118,12 @@ def render(context: PageContext) -> None:
         if not lab.mask_positions(enc, mask_id) and "[MASK]" not in text:  # typed but cut off: fill_mask explains that
             # A sentence without a [MASK] still opens on predictions: its last word is masked here, and said so;
             # the shared sentence itself stays as the reader wrote it.
-            position = lab.last_word_position(enc, mask_id)
+            position = last_word_position(enc, mask_id)
             if position is None:
                 st.info(t("fill_mask.no_mask"))
                 return
             word = token_surface(text, enc.offsets)[position]
-            text = lab.mask_selected(text, enc.offsets, [position])
+            text = mask_selected(text, enc.offsets, [position])
             st.info(t("fill_mask.auto_masked", word=escape_markdown(word)))
             enc = ui.run_or_explain(models.tokenize, spec, text)
             if enc is None:

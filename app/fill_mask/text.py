@@ -1,3 +1,7 @@
+# The example sentences this page offers a reader, by kind ("fill": a sentence with [MASK]; "score": candidate
+# lines to rank): the model card lists each with the shipped model's answer (app/core/examples.py).
+EXAMPLES = {"fill": ("example_en", "example_zh"), "score": ("score_default",)}
+
 TEXT = {
     "title": {"en": "Fill in the blank: predicting [MASK]", "zh": "完形填空：预测 [MASK]"},
     "lead": {

@@ -1,3 +1,7 @@
+# The example sentences this page offers a reader, by kind ("fill": a sentence with [MASK]; "score": candidate
+# lines to rank): the model card lists each with the shipped model's answer (app/core/examples.py).
+EXAMPLES = {"fill": ("mask_default",)}
+
 TEXT = {
     "title": {"en": "GPT versus BERT", "zh": "GPT 对比 BERT"},
     "intro": {

@@ -1,3 +1,7 @@
+# The example sentences this page offers a reader, by kind ("fill": a sentence with [MASK]; "score": candidate
+# lines to rank): the model card lists each with the shipped model's answer (app/core/examples.py).
+EXAMPLES = {"fill": ("fill_default",)}
+
 TEXT = {
     "title": {
         "en": "The head lab: what each head does, and what breaks without it",

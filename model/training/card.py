@@ -22,6 +22,8 @@ from ..modeling import BertConfig, count_parameters
 from .evaluate import evaluate
 
 RUNS_FILE = "runs.json"
+COMPARISON_NAME = "comparison.json"  # python -m model evaluate --compare OLD --record: the shipping rule, measured
+EXAMPLES_NAME = "page_examples.json"  # python -m app.core.examples: every example sentence the pages offer
 
 PROBES = {
     # Everyday fill-in-the-blank probes: a model that only knows word frequencies ("the", "的", ",") fails
@@ -233,6 +235,8 @@ def render(
     evaluation: dict[str, dict[str, float]],
     probes: dict[str, list[tuple[str, list[str]]]],
     sentence_index: dict | None = None,
+    comparison: dict | None = None,
+    examples: list[dict] | None = None,
 ) -> str:
     counts = count_parameters(config)
     init = runs[0]["init"] if runs else "scratch"
@@ -347,6 +351,10 @@ def render(
             was = runs[first - 1]["before"].get(lang, {})
             cells = [f"{_percent(was[k])} → {_percent(m[k])}" if k in was else _percent(m[k]) for k in keys]
             lines.append(f"| {lang} | " + " | ".join(cells) + " |")
+    if comparison:
+        lines += comparison_lines(comparison)
+    if examples:
+        lines += example_lines(examples)
     lines += [
         "",
         "## Everyday probes (top 5)",
@@ -374,6 +382,87 @@ def render(
     return "\n".join(lines)
 
 
+FIGURE_NAMES = {
+    "mask_top1": "[MASK] top-1, original sources",
+    "modern_mask_top1": "[MASK] top-1, modern text",
+    "cloze_top1": "everyday cloze top-1",
+    "nsp_accuracy": "NSP accuracy",
+}
+
+
+def _interval(f: dict, signed: bool = False) -> str:
+    sign = "+" if signed else ""
+    return f"{f['value']:{sign}.1%} [{f['low']:{sign}.1%}, {f['high']:{sign}.1%}]"
+
+
+def comparison_lines(comparison: dict) -> list[str]:
+    """The card's section on the shipping rule (``model/training/compare.py``): both models' figures with their
+    95% intervals, each change with its paired interval, and each criterion's verdict."""
+    lines = [
+        "",
+        f"## Against the model these weights replace ({comparison['against']})",
+        "",
+        f"`{comparison['command']}`: each held-out pair masked {comparison['mask_draws']} times, the same masks for "
+        "both models; 95% bootstrap intervals over the pairs (or cloze sentences), and a paired bootstrap for the "
+        "change.",
+        "",
+        "| language | figure | before | after | change |",
+        "|---|---|---|---|---|",
+    ]
+    for lang, changes in comparison["changes"].items():
+        for name, change in changes.items():
+            before, after = comparison["old"][lang][name], comparison["new"][lang][name]
+            lines.append(
+                f"| {lang} | {FIGURE_NAMES.get(name, name)} | {_interval(before)} | {_interval(after)} | "
+                f"{_interval(change, signed=True)} |"
+            )
+    lines += [
+        "",
+        "The shipping rule (issue 41):",
+        "",
+        "| language | criterion | bar | measured | |",
+        "|---|---|---|---|---|",
+    ]
+    for c in comparison["rule"]:
+        m = c["measured"]
+        measured = f"{m['value']:.1f} MB" if c["lang"] == "-" else _interval(m, signed=c["name"] != "NSP accuracy")
+        lines.append(f"| {c['lang']} | {c['name']} | {c['bar']} | {measured} | {'pass' if c['passed'] else 'FAIL'} |")
+    lines += ["", "**Ships.**" if comparison["ships"] else "**Does not ship.**"]
+    return lines
+
+
+def example_answers(bundle, examples: list[dict]) -> list[dict]:
+    """Each example with the model's answer: the top 3 at its first [MASK], or the order it ranks the lines in."""
+    answered = []
+    for example in examples:
+        if example["kind"] == "fill":
+            top = inference.fill_mask(bundle, example["text"], top_k=3).masks[0].predictions
+            answer = ", ".join(f"{p.token} {p.prob:.0%}" for p in top)
+        else:
+            scored = [inference.pseudo_log_likelihood(bundle, line) for line in example["text"].splitlines()]
+            answer = " > ".join(f"{r.text} ({r.pll:.1f})" for r in sorted(scored, key=lambda r: -r.pll))
+        answered.append({**example, "answer": answer})
+    return answered
+
+
+def example_lines(examples: list[dict]) -> list[str]:
+    lines = [
+        "",
+        "## The pages' example sentences",
+        "",
+        f"Every example sentence a page offers (`python -m app.core.examples` lists them in `{EXAMPLES_NAME}`), with "
+        "this model's top 3 at the [MASK] (`python -m model fill-mask --top-k 3`), or, for the sentence-scoring "
+        "candidates, the order it ranks them in by pseudo-log-likelihood (`python -m model score`). A miss shows.",
+        "",
+        "| pages | sentence | the model's answer |",
+        "|---|---|---|",
+    ]
+    for e in examples:
+        text = e["text"].replace("\n", " / ")
+        lines.append(f"| {', '.join(e['pages'])} | `{text}` | {e['answer']} |")
+    return lines
+
+
 def index_lines(meta: dict) -> list[str]:
     """The card's section on ``training_sentences.u64`` (``model/data/sentence_index.py``), from its metadata."""
     lines = [
@@ -399,6 +488,12 @@ def index_lines(meta: dict) -> list[str]:
     return lines
 
 
+def read_json(folder: Path, name: str):
+    """A JSON file beside the weights, or None where there is none."""
+    path = Path(folder) / name
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
+
+
 def write_card(folder: Path) -> str:
     """Evaluate the model in ``folder``, answer the probes, and write its ``README.md``; returns the text."""
     bundle = load_folder(folder)
@@ -410,6 +505,8 @@ def write_card(folder: Path) -> str:
         for lang, rows in PROBES.items()
     }
     index_meta = Path(folder) / META_NAME
+
+    examples = read_json(folder, EXAMPLES_NAME)
     text = render(
         config=bundle.config,
         runs=read_runs(folder),
@@ -417,6 +514,8 @@ def write_card(folder: Path) -> str:
         evaluation=evaluate(bundle),
         probes=probes,
         sentence_index=json.loads(index_meta.read_text(encoding="utf-8")) if index_meta.exists() else None,
+        comparison=read_json(folder, COMPARISON_NAME),
+        examples=example_answers(bundle, examples) if examples else None,
     )
     (Path(folder) / "README.md").write_text(text, encoding="utf-8")
     return text

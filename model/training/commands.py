@@ -23,7 +23,7 @@ from ..data.tatoeba import sentences
 from ..tokenization import BertTokenizer
 from . import evaluate as ev
 from . import live
-from .card import write_card
+from .card import COMPARISON_NAME, write_card
 from .compare import MASK_DRAWS, Figure, compare, figures, shipping_rule, weights_mb
 from .finetune import (
     DEMO_HELDOUT_SIZE,
@@ -150,6 +150,11 @@ def register(sub) -> None:
         default=None,
         help="measure --model against MODEL (the shipped one: embedded) on the same masks: each change with its "
         "paired 95%% interval, and the shipping rule's verdict",
+    )
+    p.add_argument(
+        "--record",
+        action="store_true",
+        help=f"with --compare: also write it to {COMPARISON_NAME} in --model's folder, where its card shows it",
     )
     p.set_defaults(run=cmd_evaluate)
 
@@ -306,18 +311,22 @@ def print_comparison(args) -> None:
     changes = compare(new, old)
     # A hub model has no folder here to weigh: its size is unknown, and the rule then fails it.
     verdict = shipping_rule(changes, new_figures, weights_mb(new.path) if new.path else float("nan"))
+    measured = {
+        "command": "python -m model " + " ".join(sys.argv[1:]),
+        "against": args.compare,
+        "mask_draws": MASK_DRAWS,
+        "new": {lang: {k: asdict(f) for k, f in m.items()} for lang, m in new_figures.items()},
+        "old": {lang: {k: asdict(f) for k, f in m.items()} for lang, m in old_figures.items()},
+        "changes": {lang: {k: asdict(f) for k, f in m.items()} for lang, m in changes.items()},
+        "rule": [asdict(c) for c in verdict],
+        "ships": all(c.passed for c in verdict),
+    }
+    if args.record:
+        if new.path is None:
+            raise UsageError("--record writes beside the weights: give --model a folder")
+        (Path(new.path) / COMPARISON_NAME).write_text(json.dumps(measured, indent=1) + "\n", encoding="utf-8")
     if args.json:
-        print(
-            json.dumps(
-                {
-                    "new": {lang: {k: asdict(f) for k, f in m.items()} for lang, m in new_figures.items()},
-                    "old": {lang: {k: asdict(f) for k, f in m.items()} for lang, m in old_figures.items()},
-                    "changes": {lang: {k: asdict(f) for k, f in m.items()} for lang, m in changes.items()},
-                    "rule": [asdict(c) for c in verdict],
-                    "ships": all(c.passed for c in verdict),
-                }
-            )
-        )
+        print(json.dumps(measured))
         return
     print(f"{args.model} against {args.compare}: each pair masked {MASK_DRAWS} times, 95% intervals\n")
     for lang in changes:
