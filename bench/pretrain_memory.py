@@ -3,6 +3,7 @@ memory is sampled every few seconds from /proc.
 
     .venv/bin/python bench/pretrain_memory.py [--seconds 3600] [--threads 2] [--interval 5] [--repo PATH]
         [--label after] [--write] [--samples FILE.csv]
+    .venv/bin/python bench/pretrain_memory.py --attach PID --log RUN.jsonl [--label ...] [--write]
 
 The child is ``python -m model pretrain --init embedded --lr 5e-5 --zh-share 0.5 --source-weight tatoeba-en=10
 --source-weight tatoeba-zh=8 --source-weight sotu=3 --source-weight email-en=3 --max-seconds SECONDS`` with
@@ -16,6 +17,10 @@ samples of the second half of the training. The figures are VmRSS of the child a
 (``--workers``), with the anonymous part (RssAnon: the heap, not the mapped libraries) beside them.
 ``--write`` appends the table, the command and the commit to bench/results/pretrain_memory.md; ``--samples``
 writes every sample to a CSV file.
+
+``--attach`` samples a ``python -m model pretrain --json`` already running (a long run started by hand, whose
+stdout goes to ``--log``) until it exits, instead of starting the issue's run: the same figures for the run a
+release is trained by. Steps logged before the sampler attached date from the ``seconds`` each line carries.
 """
 
 from __future__ import annotations
@@ -129,6 +134,35 @@ def run(seconds: float, threads: int, interval: float, repo: Path) -> dict:
     }
 
 
+def attach(pid: int, log: Path, interval: float) -> dict:
+    """Sample the running pre-training process ``pid`` until it exits; its steps are the JSON lines of ``log``."""
+    command = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    started = time.monotonic()
+    samples: list[tuple[float, int, int]] = []
+    while Path(f"/proc/{pid}").exists():
+        memory = tree_memory(pid)
+        if memory is not None:
+            samples.append((time.monotonic() - started, *memory))
+        time.sleep(interval)
+    logged = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines() if line.startswith("{")]
+    logged = [m for m in logged if "step" in m and "seconds" in m]
+    if not logged:
+        raise SystemExit(f"{log}: no logged step")
+    # The run's clock (its lines' ``seconds``) against the sampler's: the last line was written about when the
+    # training stopped, shortly before the process (evaluation, export) ended.
+    offset = samples[-1][0] - logged[-1]["seconds"] if samples else 0.0
+    return {
+        "command": [c.decode() for c in command if c],
+        "samples": samples,
+        "train_start": offset,
+        "train_end": offset + logged[-1]["seconds"],
+        "steps": logged[-1]["step"],
+        "wall": time.monotonic() - started,
+        "errors": [],
+        "attached": True,
+    }
+
+
 def summarize(result: dict) -> dict:
     samples, start, end = result["samples"], result["train_start"], result["train_end"]
     mb = 1 / 1024
@@ -186,9 +220,16 @@ def main() -> None:
     parser.add_argument("--label", default="", help="names the run in the written section")
     parser.add_argument("--write", action="store_true", help=f"append the result to {RESULTS.relative_to(ROOT)}")
     parser.add_argument("--samples", type=Path, default=None, help="also write every sample here (CSV)")
+    parser.add_argument("--attach", type=int, default=None, help="sample this running pre-training process instead")
+    parser.add_argument("--log", type=Path, default=None, help="with --attach: the file its --json lines go to")
     args = parser.parse_args()
     repo = args.repo.resolve()
-    result = run(args.seconds, args.threads, args.interval, repo)
+    if args.attach is not None:
+        if args.log is None:
+            parser.error("--attach needs --log")
+        result = attach(args.attach, args.log, args.interval)
+    else:
+        result = run(args.seconds, args.threads, args.interval, repo)
     if args.samples:
         args.samples.write_text(
             "seconds,vmrss_kb,rssanon_kb\n" + "".join(f"{t:.1f},{rss},{anon}\n" for t, rss, anon in result["samples"])
@@ -204,7 +245,8 @@ def main() -> None:
             "",
             f"`{shlex.join(['python', *sys.argv])}`",
             "",
-            f"Child: `{shlex.join(['python', *result['command'][1:]])}`",
+            ("Attached to" if result.get("attached") else "Child")
+            + f": `{shlex.join(['python', *result['command'][1:]])}`",
             "",
             table(result, summary),
             f"Load average at the end: {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f}.",
