@@ -154,8 +154,11 @@ def test_labels_replace_every_english_word(build):
         CHINESE_WORDS[w] for w in list(BERTVIZ_WORDS.values())[2:7]
     ]
     if build is model_view_html:
-        assert "'Layer ' + config.layers" in english and "'Layer ' + config.layers" not in chinese
-        assert '"" + "第 " + config.layers[layerIndex] + " 层，第 " + config.heads[headIndex] + " 头"' in chinese
+        assert "'Layer ' + (config.layers" in english and "'Layer ' + (config.layers" not in chinese
+        assert (
+            '"" + "第 " + (config.layers[layerIndex] + 1) + " 层，第 " + (config.heads[headIndex] + 1) + " 头"'
+            in chinese
+        )
 
 
 def test_hostile_labels_stay_text_and_unknown_words_are_refused():
@@ -303,7 +306,9 @@ def test_head_view_renders_offline_with_hostile_tokens(offline_page):
         ".filter(l => +l.getAttribute('stroke-opacity') > 0).length"
     )
     assert visible > n * n
-    assert page.locator("select#layer option").all_text_contents() == ["0", "2"]
+    # Layers 0 and 2 of the model, shown counted from 1 as every page counts; the values stay indices.
+    assert page.locator("select#layer option").all_text_contents() == ["1", "3"]
+    assert [o.get_attribute("value") for o in page.locator("select#layer option").all()] == ["0", "2"]
     box = page.locator("#vis svg #left text").nth(1).bounding_box()
     assert box is not None and box["width"] > 5  # the Chinese glyph has a real width
 
@@ -345,7 +350,7 @@ def test_model_view_draws_translated_words(offline_page):
     box = page.locator("#vis svg").bounding_box()
     page.mouse.click(box["x"] + 100, box["y"] + 60)  # the first thumbnail (layer 0, head 0) opens its detail
     page.wait_for_selector("#vis svg text.detail", timeout=5_000)
-    assert page.locator("#vis svg text.detail").first.text_content() == "第 0 层，第 0 头"
+    assert page.locator("#vis svg text.detail").first.text_content() == "第 1 层，第 1 头"  # counted from 1
 
 
 def test_model_view_of_twelve_heads_shrinks_to_a_narrow_frame(offline_page):

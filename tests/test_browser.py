@@ -262,10 +262,10 @@ def test_attention_layer_and_head_changes_reach_bertviz_without_a_reload(page, s
 
     start = time.perf_counter()
     page.get_by_role("radio", name=ATTENTION["section_maps"]["en"]).click()
-    chart_named(page, "L1 H0").locator(DRAWN_CHART).first.wait_for()
+    chart_named(page, "L2 H1").locator(DRAWN_CHART).first.wait_for()  # index (1, 0), counted from 1
     timings.append(f"section of maps: drawn {time.perf_counter() - start:.2f} s")
     assert "attention_section" not in page.url  # the maps are the default: a link need not say so
-    for selector, value, shown in (("Layer", 4, "L4 H0"), ("Head", 7, "L4 H7")):
+    for selector, value, shown in (("Layer", 4, "L4 H1"), ("Head", 7, "L4 H7")):  # the options count from 1
         wait_ready(page)
         page.get_by_test_id("stSelectbox").filter(has_text=selector).first.click()
         start = time.perf_counter()
@@ -297,7 +297,7 @@ def test_head_lab_link_restores_removed_heads_and_a_click_removes_one(page, serv
     page.wait_for_timeout(1000)
     box = points.nth(12 * 3 + 5).bounding_box()  # layer 3, head 5
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    grid.locator(".hoverlayer").get_by_text("layer 3, head 5").wait_for()  # its hover names the head
+    grid.locator(".hoverlayer").get_by_text("layer 4, head 6").wait_for()  # its hover names it, counted from 1
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.wait_for_function("() => location.search.includes('heads_off=0.2%2C3.5')", timeout=60_000)
     wait_ready(page)

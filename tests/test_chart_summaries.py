@@ -90,8 +90,10 @@ def test_statistics_summary_finds_each_statistics_strongest_head(lang):
         {"cls": cls, "entropy": entropy}, titles, text("attention.summary_statistics", lang)
     )
     cls_part, entropy_part = summary.split(" · ")
-    assert "1" in cls_part and "2" in cls_part and "80%" in cls_part  # a share in percent, as its panel shows it
-    assert "0" in entropy_part and "3.5" in entropy_part and "%" not in entropy_part
+    template = text("attention.summary_statistics", lang)
+    # Layers and heads counted from 1 (index (1, 2) is L2 H3); a share in percent, as its panel shows it.
+    assert cls_part == template.format(statistic="CLS", layer=2, head=3, value="80%")
+    assert entropy_part.startswith(template.format(statistic="H", layer=1, head=2, value="3.5"))
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -234,8 +236,11 @@ def test_thumbnails_summary_names_the_layer_with_most_heads_of_each_pattern(lang
     names = {"vertical": "V", "diagonal": "D", "block": "B", "heterogeneous": "H"}
     summary = heads_charts.thumbnails_summary(patterns, names, text("heads.summary_thumbnails", lang))
     vertical, diagonal, block = summary.split(" · ")  # commonest type first, "no pattern" left out
-    assert vertical.startswith("V") and "1" in vertical and "2" in vertical and "3" in vertical
-    assert diagonal.startswith("D") and "0" in diagonal and block.startswith("B") and "H" not in summary
+    template = text("heads.summary_thumbnails", lang)
+    # Layers counted from 1: the first layer with the most vertical heads is index 1, layer 2.
+    assert vertical == template.format(pattern="V", layer=2, n=2, heads=3)
+    assert diagonal == template.format(pattern="D", layer=1, n=1, heads=3)
+    assert block == template.format(pattern="B", layer=3, n=1, heads=3) and "H" not in summary
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

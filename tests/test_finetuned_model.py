@@ -164,7 +164,7 @@ def test_attention_shows_before_and_after_with_the_per_head_change(finished, lan
     assert not at.exception
     drawn_charts = charts(at)
     titles = [option["chart_title"] or "" for option in drawn_charts]
-    which = ATTENTION["head_label"][lang].format(layer=0, head=0)
+    which = ATTENTION["head_label"][lang].format(layer=1, head=1)  # index 0, counted from 1
     before_title = ATTENTION["before_title"][lang].format(model=COMMON["model_embedded_name"][lang], which=which)
     assert before_title in titles and ATTENTION["after_title"][lang].format(which=which) in titles
     grid = next(option for option in drawn_charts if option["chart_title"] == ATTENTION["change_title"][lang])
@@ -183,6 +183,7 @@ def test_attention_shows_before_and_after_with_the_per_head_change(finished, lan
     assert expected.max() > 0  # fine-tuning moved the maps
     layer, head, value = stats.largest_change(expected)
     by_layer = " · ".join(f"{v:.3f}" for v in expected.mean(axis=1))
-    assert ATTENTION["change_note"][lang].format(layer=layer, head=head, value=value, by_layer=by_layer) in shown(at)
+    note = ATTENTION["change_note"][lang].format(layer=layer + 1, head=head + 1, value=value, by_layer=by_layer)
+    assert note in shown(at)
     at.button(key="attention_show_most_changed").click().run()
     assert (at.session_state["layer"], at.session_state["head"]) == (layer, head)

@@ -58,7 +58,7 @@ def test_page_explains_and_draws_in_each_language(lang):
     assert sections.value == "maps"
     drawn = charts(at)
     assert len(drawn) == 2 and not iframes(at)  # the two maps side by side; the other sections wait for a click
-    which = TEXT["head_label"][lang].format(layer=0, head=0)
+    which = TEXT["head_label"][lang].format(layer=1, head=1)  # index 0, counted from 1 as every page counts
     assert map_titles(at) == [
         TEXT["bidirectional_title"][lang].format(which=which),
         TEXT["causal_title"][lang].format(which=which),
@@ -92,7 +92,7 @@ def test_page_explains_and_draws_in_each_language(lang):
     assert not at.get("multiselect") and embedded_params(html)["include_layers"] == list(range(6))
     at.radio(key="w_attention_bertviz_view").set_value("model").run()
     layers = at.multiselect(key="w_attention_bertviz_layers")
-    assert layers.options[0] == TEXT["layer_chip"][lang].format(layer=0) and layers.value == [0]
+    assert layers.options[0] == TEXT["layer_chip"][lang].format(layer=1) and layers.value == [0]  # index 0, layer 1
 
 
 def test_layer_and_head_persist_in_state_and_average_disables_head():
@@ -102,10 +102,10 @@ def test_layer_and_head_persist_in_state_and_average_disables_head():
     assert not at.exception
     assert at.session_state["layer"] == 3 and at.session_state["head"] == 7
     assert at.query_params["layer"] == "3" and at.query_params["head"] == "7"  # a shared link keeps them
-    assert map_titles(at)[0] == TEXT["bidirectional_title"]["en"].format(which="L3 H7")
+    assert map_titles(at)[0] == TEXT["bidirectional_title"]["en"].format(which="L4 H8")  # counted from 1
     at.toggle(key="w_attention_average").set_value(True).run()
     assert not at.exception and at.selectbox(key="w_head").disabled
-    assert TEXT["average_label"]["en"].format(layer=3, heads=12) in map_titles(at)[0]
+    assert TEXT["average_label"]["en"].format(layer=4, heads=12) in map_titles(at)[0]
     assert at.session_state["head"] == 7  # averaging does not forget the chosen head
 
 
@@ -133,9 +133,9 @@ def test_show_buttons_jump_to_the_notable_head_and_causal_stats():
     at.button(key=key).click().run()
     assert not at.exception and at.session_state["attention_section"] == "maps"  # the jump opens the maps
     layer, head = at.session_state["layer"], at.session_state["head"]
-    assert shows[-1].label == TEXT["show_head"]["en"].format(layer=layer, head=head)
+    assert shows[-1].label == TEXT["show_head"]["en"].format(layer=layer + 1, head=head + 1)
     assert at.toggle(key="w_attention_average").value is False
-    assert map_titles(at)[0] == TEXT["bidirectional_title"]["en"].format(which=f"L{layer} H{head}")
+    assert map_titles(at)[0] == TEXT["bidirectional_title"]["en"].format(which=f"L{layer + 1} H{head + 1}")
     show(at, "heads")
     at.radio(key="attention_stats_mask").set_value("causal").run()
     assert not at.exception
@@ -177,7 +177,7 @@ def test_bertviz_choices_and_words_follow_a_language_switch():
     at.radio(key="w_lang").set_value("zh").run()
     assert not at.exception
     layers = at.multiselect(key="w_attention_bertviz_layers")
-    assert layers.value == [0, 5] and layers.options[:2] == ["第 0 层", "第 1 层"]
+    assert layers.value == [0, 5] and layers.options[:2] == ["第 1 层", "第 2 层"]
     assert at.radio(key="w_attention_bertviz_view").value == "model"
     (html,) = iframes(at)
     assert '.text("头")' in html and '.text("Heads")' not in html
@@ -231,7 +231,7 @@ def test_a_layer_change_sends_bertviz_the_same_document():
     at.selectbox(key="w_layer").set_value(3).run()
     assert not at.exception
     assert iframes(at) == [html] and at.query_params["layer"] == "3"
-    assert map_titles(show(at, "maps"))[0] == TEXT["bidirectional_title"]["en"].format(which="L3 H0")
+    assert map_titles(show(at, "maps"))[0] == TEXT["bidirectional_title"]["en"].format(which="L4 H1")
 
 
 def test_a_shared_link_opens_a_section_and_a_bad_one_opens_the_maps():

@@ -148,7 +148,10 @@ def test_a_click_on_the_importance_grid_names_the_head_under_it():
     )
     cells, targets, crosses = grid["data"]
     assert np.array_equal(cells["z"], values)
-    for index, (head, layer, value) in enumerate(zip(targets["x"], targets["y"], targets["customdata"])):
+    for index, (head, layer, (value, layer_shown, head_shown)) in enumerate(
+        zip(targets["x"], targets["y"], targets["customdata"])
+    ):
+        assert (layer_shown, head_shown) == (layer + 1, head + 1)  # the hover counts from 1, as every page does
         point = {"curve_number": 1, "point_number": index, "point_index": index, "x": head, "y": layer}
         selection = {"points": [point], "point_indices": [index], "box": [], "lasso": []}
         assert head_charts.clicked_heads(selection, 4) == [(layer, head)]
@@ -222,7 +225,7 @@ def test_a_link_with_off_layer_and_head_restores_the_view(hf_checkpoint):
     assert at.session_state["heads_off"] == ["0.1", "1.3"]
     assert TEXT["removed_count"]["en"].format(n=2, total=8) in [c.value for c in at.caption]
     step(at, 4)
-    assert "(layer 1, head 2)" in markdown(at)
+    assert "(layer 2, head 3)" in markdown(at)  # the link indexes from 0, the page counts from 1
 
 
 def test_removed_heads_from_a_link_keep_only_heads_the_model_has():

@@ -255,6 +255,22 @@ HEAD_COLOURS = (
 _BERTVIZ_PALETTE = "d3.scaleOrdinal(d3.schemeCategory10)"
 
 
+# bertviz writes layer and head indices as they are, from 0; every page of the app counts from 1 (app.core.counting).
+# Only the text it shows changes: the selector's values, which the page's Layer selector sets, stay indices.
+_COUNTED_TEXT = {
+    ".val(layer).text(layer)": ".val(layer).text(layer + 1)",  # the head view's layer selector
+    ".text(config.heads[i])": ".text(config.heads[i] + 1)",  # the model view's column numbers
+    ".text(config.layers[i])": ".text(config.layers[i] + 1)",  # and its row numbers
+    _DETAIL_HEADING: "'Layer ' + (config.layers[layerIndex] + 1) + \", Head \" + (config.heads[headIndex] + 1)",
+}
+
+
+def _count_from_one(vis_js: str) -> str:
+    for indexed, counted in _COUNTED_TEXT.items():
+        vis_js = vis_js.replace(indexed, counted)
+    return vis_js
+
+
 def _translate(vis_html: str, vis_js: str, params: dict, labels: Mapping[str, str]) -> tuple[str, str]:
     """Put ``labels`` in place of bertviz's English words (in its markup, parameters and drawing code)."""
     for word in ("Layer:", "Attention:"):
@@ -272,7 +288,7 @@ def _translate(vis_html: str, vis_js: str, params: dict, labels: Mapping[str, st
     if heading is not None:
         # The template becomes a JavaScript concatenation; its literal parts are escaped like the tokens.
         parts = re.split(r"(\{layer\}|\{head\})", heading)
-        pieces = {"{layer}": "config.layers[layerIndex]", "{head}": "config.heads[headIndex]"}
+        pieces = {"{layer}": "(config.layers[layerIndex] + 1)", "{head}": "(config.heads[headIndex] + 1)"}
         # It starts from "" so that two numbers side by side concatenate rather than add.
         expression = " + ".join(['""'] + [pieces.get(part) or _js_json(part) for part in parts if part])
         vis_js = vis_js.replace(_DETAIL_HEADING, expression)
@@ -358,6 +374,7 @@ def _frame(
     spans = tuple(_VIEW_SPANS[v["name"]] for v in params["attention"])
     if labels:
         vis_html, vis_js = _translate(vis_html, vis_js, params, dict(labels))
+    vis_js = _count_from_one(vis_js)
     if _BERTVIZ_PALETTE in vis_js:  # the head view's colours (the model view draws no head colours)
         vis_js = vis_js.replace(_BERTVIZ_PALETTE, f"d3.scaleOrdinal({_js_json(list(HEAD_COLOURS))})")
     # Parameters once, and the comment gets its template marker back instead of a second copy.

@@ -21,8 +21,16 @@ from app.core.charts import (
     colour_bar,
     legend_below,
 )
+from app.core.counting import counted
 from app.core.palette import SEQUENTIAL_SECOND
-from app.core.shared_charts import MAX_ANNOTATED_HEADS, attention_map, layer_head_axes, selected_ring
+from app.core.shared_charts import (
+    COUNTED_HOVER,
+    MAX_ANNOTATED_HEADS,
+    attention_map,
+    counted_cells,
+    layer_head_axes,
+    selected_ring,
+)
 
 
 def before_after_maps(
@@ -61,7 +69,8 @@ def change_grid(
         "y": list(range(n_layers)),
         "zmin": 0.0,
         "zmax": float(values.max()) or 1.0,
-        "hovertemplate": "L%{y} H%{x}: %{z:.4f}<extra></extra>",
+        "customdata": counted_cells(n_layers, n_heads),
+        "hovertemplate": f"{COUNTED_HOVER}: %{{z:.4f}}<extra></extra>",
     } | colour_bar(SEQUENTIAL_SECOND, tickformat=".3f")
     if annotate:
         cells |= {"texttemplate": "%{z:.3f}", "textfont": {"size": 9}}
@@ -98,9 +107,9 @@ def change_summary(change: np.ndarray, template: str) -> str:
     layer = int(np.argmax(by_layer))
     top_layer, top_head = np.unravel_index(int(np.argmax(values)), values.shape)
     return template.format(
-        layer=layer,
+        layer=counted(layer),
         layer_value=float(by_layer[layer]),
-        top_layer=int(top_layer),
-        top_head=int(top_head),
+        top_layer=counted(top_layer),
+        top_head=counted(top_head),
         top_value=float(values[top_layer, top_head]),
     )

@@ -10,6 +10,7 @@ from app.attention.results import bertviz_document
 from app.core import attention_stats as stats
 from app.core import shared_charts
 from app.core.charts import strongest_link
+from app.core.counting import counted, counted_label
 from app.core.i18n import t
 from app.core.models import (
     attention,
@@ -74,9 +75,9 @@ def render(context: PageContext) -> None:
         with columns[2]:
             average = st.toggle(t("attention.average"), **keep("attention_average"))
         with columns[0]:
-            st.selectbox(t("common.layer"), range(n_layers), **keep("layer"))
+            st.selectbox(t("common.layer"), range(n_layers), format_func=counted_label, **keep("layer"))
         with columns[1]:
-            st.selectbox(t("common.head"), range(n_heads), disabled=average, **keep("head"))
+            st.selectbox(t("common.head"), range(n_heads), format_func=counted_label, disabled=average, **keep("head"))
         with columns[3]:
             hide = st.toggle(t("attention.hide_special"), **keep("attention_hide"))
             renormalize = st.checkbox(t("attention.renormalize"), disabled=not hide, **keep("attention_renormalize"))
@@ -85,9 +86,9 @@ def render(context: PageContext) -> None:
         layer = st.session_state["layer"]
         head = None if average else st.session_state["head"]
         which = (
-            t("attention.average_label", layer=layer, heads=n_heads)
+            t("attention.average_label", layer=counted(layer), heads=n_heads)
             if head is None
-            else t("attention.head_label", layer=layer, head=head)
+            else t("attention.head_label", layer=counted(layer), head=counted(head))
         )
         shown = {
             mask: stats.displayed_map(
@@ -193,10 +194,16 @@ def render(context: PageContext) -> None:
                 else:
                     by_layer = " · ".join(f"{value:.3f}" for value in stats.layer_change(change))
                     st.caption(
-                        t("attention.change_note", layer=most_layer, head=most_head, value=most, by_layer=by_layer)
+                        t(
+                            "attention.change_note",
+                            layer=counted(most_layer),
+                            head=counted(most_head),
+                            value=most,
+                            by_layer=by_layer,
+                        )
                     )
                     st.button(
-                        t("attention.show_head", layer=most_layer, head=most_head),
+                        t("attention.show_head", layer=counted(most_layer), head=counted(most_head)),
                         key="attention_show_most_changed",
                         on_click=show_head,
                         args=(most_layer, most_head),
@@ -234,13 +241,14 @@ def render(context: PageContext) -> None:
         # this page's server time with a class of thirty (py-spy, bench/classroom_load.py).
         st.markdown(
             "\n".join(
-                f"- {t(f'attention.notable_{n.kind}', layer=n.layer, head=n.head, value=n.value)}" for n in notable
+                f"- {t(f'attention.notable_{n.kind}', layer=counted(n.layer), head=counted(n.head), value=n.value)}"
+                for n in notable
             )
         )
         with st.container(horizontal=True):
             for layer_shown, head_shown in dict.fromkeys((n.layer, n.head) for n in notable):
                 st.button(
-                    t("attention.show_head", layer=layer_shown, head=head_shown),
+                    t("attention.show_head", layer=counted(layer_shown), head=counted(head_shown)),
                     key=f"attention_show_{layer_shown}_{head_shown}",
                     on_click=show_head,
                     args=(layer_shown, head_shown),
@@ -275,7 +283,7 @@ def render(context: PageContext) -> None:
             # The view holds every layer and shows the page's Layer (its own selector can show another meanwhile).
             chosen = list(range(n_layers))
             with layers_column:
-                st.selectbox(t("common.layer"), range(n_layers), **keep("layer"))
+                st.selectbox(t("common.layer"), range(n_layers), format_func=counted_label, **keep("layer"))
         else:
             # The model view draws a row per layer: the reader picks the rows (at first, the page's Layer).
             chosen_layers = st.session_state["attention_bertviz_layers"]
@@ -286,7 +294,7 @@ def render(context: PageContext) -> None:
                     t("attention.bertviz_layers"),
                     range(n_layers),
                     # Formatted now, in this run's language: Streamlit matches the widget's value by its label.
-                    format_func={x: t("attention.layer_chip", layer=x) for x in range(n_layers)}.get,
+                    format_func={x: t("attention.layer_chip", layer=counted(x)) for x in range(n_layers)}.get,
                     help=t("attention.bertviz_layers_help"),
                     **keep("attention_bertviz_layers"),
                 )

@@ -69,8 +69,8 @@ TEXT = {
     "bidirectional_title": {"en": "Bidirectional (BERT) · {which}", "zh": "双向（BERT）· {which}"},
     "causal_title": {"en": "Causal mask (GPT-style) · {which}", "zh": "因果掩码（GPT 式）· {which}"},
     "count_note": {
-        "en": "Layers and heads are counted from 0, as in bertviz.",
-        "zh": "层和头都从 0 开始编号，与 bertviz 一致。",
+        "en": "Layers and heads are counted from 1, as in the BERT paper and on every page of this app.",
+        "zh": "层和头都从 1 开始编号，与 BERT 论文和本应用的每一页一致。",
     },
     "download_maps": {
         "en": "The two maps shown (CSV), and every layer and head of both masks (JSON):",
@@ -102,11 +102,11 @@ TEXT = {
         "en": "For each token, the share of its attention that moved elsewhere (half the sum of absolute "
         "differences between its two rows: 0 = unchanged, 1 = nothing in common), averaged over the tokens. "
         "The head that moved most here: layer {layer}, head {head} ({value:.3f}). Published analyses of "
-        "fine-tuning find the top layers change most; a short run changes little. Mean per layer, from layer 0 "
+        "fine-tuning find the top layers change most; a short run changes little. Mean per layer, from layer 1 "
         "up: {by_layer}.",
         "zh": "对每个 token，计算其注意力被挪到别处的比例（两行之差的绝对值之和的一半：0 = 不变，1 = 毫无重叠），"
         "再对所有 token 取平均。这里变化最大的头：第 {layer} 层第 {head} 个头（{value:.3f}）。"
-        "已发表的微调分析发现，最上面几层变化最大；训练时间很短时变化很小。各层平均（从第 0 层往上）：{by_layer}。",
+        "已发表的微调分析发现，最上面几层变化最大；训练时间很短时变化很小。各层平均（从第 1 层往上）：{by_layer}。",
     },
     "change_none": {
         "en": "No head changed: this run did not train the encoder (a frozen encoder keeps every attention map).",

@@ -26,6 +26,7 @@ from app.core.charts import (
     scale,
     value_axis,
 )
+from app.core.counting import counted
 from app.core.palette import BLUE, GREEN, ORANGE, SEQUENTIAL, SEQUENTIAL_SECOND, VERMILLION
 from model.results import Prediction
 
@@ -92,7 +93,7 @@ def layer_head_axes(
     x = {
         "anchor": f"y{suffix}",
         "range": [-0.5, n_heads - 0.5],
-        "dtick": 1 if n_heads <= 12 else 2,
+        **counted_ticks(n_heads),
         "showgrid": False,
         "zeroline": False,
         "tickangle": 0,
@@ -100,7 +101,7 @@ def layer_head_axes(
     y = {
         "anchor": f"x{suffix}",
         "range": [n_layers - 0.5, -0.5],
-        "dtick": 1 if n_layers <= 12 else 2,
+        **counted_ticks(n_layers),
         "showgrid": False,
         "zeroline": False,
     }
@@ -109,6 +110,23 @@ def layer_head_axes(
     if where.get("y_name", True):
         y["title"] = {"text": plotly_text(axis_labels[0])}
     return x, y
+
+
+def counted_ticks(n: int) -> dict:
+    """Ticks for layers or heads at their 0-based positions, labelled as pages count them (``app.core.counting``):
+    every one up to 12, every other one beyond."""
+    positions = range(0, n, 1 if n <= 12 else 2)
+    return {"tickmode": "array", "tickvals": list(positions), "ticktext": [str(counted(i)) for i in positions]}
+
+
+def counted_cells(n_layers: int, n_heads: int) -> np.ndarray:
+    """Each cell's (layer, head) as pages count them, for a layer-by-head heatmap's ``customdata``, so that its
+    hover reads ``L%{customdata[0]} H%{customdata[1]}``."""
+    layers, heads = np.meshgrid(np.arange(n_layers) + 1, np.arange(n_heads) + 1, indexing="ij")
+    return np.stack([layers, heads], axis=-1)
+
+
+COUNTED_HOVER = "L%{customdata[0]} H%{customdata[1]}"
 
 
 def selected_ring(selected: tuple[int, int], name: str, suffix: str = "", *, legend: bool = True) -> dict:
@@ -191,7 +209,8 @@ def statistics_grid(
             "zmin": 0.0,
             "zmax": (float(values.max()) or 1.0) if is_entropy else 1.0,
             "showscale": False,
-            "hovertemplate": f"L%{{y}} H%{{x}}: %{{z:.3f}}<extra>{plotly_text(titles[name])}</extra>",
+            "customdata": counted_cells(n_layers, n_heads),
+            "hovertemplate": f"{COUNTED_HOVER}: %{{z:.3f}}<extra>{plotly_text(titles[name])}</extra>",
             "xaxis": f"x{suffix}",
             "yaxis": f"y{suffix}",
         }
@@ -212,7 +231,7 @@ def statistics_summary(stats: dict[str, np.ndarray], titles: dict[str, str], tem
         values = np.asarray(stats[name], dtype=np.float64)
         layer, head = np.unravel_index(int(np.argmax(values)), values.shape)
         value = statistic_value(name, float(values[layer, head]))
-        parts.append(template.format(statistic=title, layer=layer, head=head, value=value))
+        parts.append(template.format(statistic=title, layer=counted(layer), head=counted(head), value=value))
     return SUMMARY_JOIN.join(parts)
 
 
@@ -240,14 +259,17 @@ def predictions_summary(predictions: Sequence[Prediction], template: str) -> str
     return ranked_summary([p.token for p in predictions], [p.prob for p in predictions], template)
 
 
-def layer_axis(n_layers: int, name: str, *, padded: bool = False, **extra) -> dict:
-    """Layers 0 to ``n_layers`` - 1 on a numeric axis, a tick and a label at each; ``padded`` leaves half a layer at
-    both ends, for bars centred on the first and the last layer (numeric, not categories, so that a marker can
-    stand between two layers, as the expected layer does)."""
+def layer_axis(n_layers: int, name: str, *, padded: bool = False, first: int = 0, **extra) -> dict:
+    """Layers ``first`` to ``first + n_layers - 1`` on a numeric axis, a tick and a label at each: ``first`` 0 where
+    the embeddings are layer 0 (the layers lab), 1 for encoder layers alone (``app.core.counting``). ``padded``
+    leaves half a layer at both ends, for bars centred on the first and the last layer (numeric, not categories, so
+    that a marker can stand between two layers, as the expected layer does)."""
     pad = 0.5 if padded else 0.1
-    last = max(n_layers, 2) - 1
+    last = first + max(n_layers, 2) - 1
     return (
-        value_axis(title=name, range=[-pad, last + pad], tickmode="linear", tick0=0, dtick=1 if last <= 16 else 2)
+        value_axis(
+            title=name, range=[first - pad, last + pad], tickmode="linear", tick0=first, dtick=1 if last <= 16 else 2
+        )
         | extra
     )
 

@@ -33,6 +33,7 @@ from app.core.charts import (
     unique_labels,
     value_axis,
 )
+from app.core.counting import counted
 from app.core.palette import BLUE, GREEN, ORANGE, PURPLE, SEQUENTIAL, SEQUENTIAL_SECOND, VERMILLION
 from app.core.shared_charts import layer_axis, layer_head_axes
 
@@ -54,7 +55,7 @@ def layer_profile(
     data = [
         line(
             names[key],
-            range(len(values)),
+            range(1, len(values) + 1),  # encoder layers, counted from 1
             [round(100 * float(v), 2) for v in values],
             FEATURE_COLOURS.get(key),
             f"{plotly_text(names[key])} · {plotly_text(axis[0])} %{{x}}: %{{y}}%<extra></extra>",
@@ -67,7 +68,7 @@ def layer_profile(
         {"t": 18, "l": left_margin(["100%"], title=True), "b": BOTTOM_ROOM + BOTTOM_TITLE_ROOM + 2 * LEGEND_ROOM},
         legend=legend_below(),
         showlegend=True,
-        xaxis=layer_axis(n_layers, axis[0]),
+        xaxis=layer_axis(n_layers, axis[0], first=1),
         yaxis=value_axis(title=axis[1], percent=True, range=[0, 100]),
     )
     return chart(data, layout, title)
@@ -132,7 +133,7 @@ def thumbnails(
         "x": (middles % nh) * pitch + (pitch - 1) / 2,
         "y": (middles // nh) * pitch + (pitch - 1) / 2,
         "hovertext": [
-            plotly_text(f"{axis[0]} {layer} · {axis[1]} {head}: {pattern_names[kinds[layer][head]]}")
+            plotly_text(f"{axis[0]} {counted(layer)} · {axis[1]} {counted(head)}: {pattern_names[kinds[layer][head]]}")
             for layer in range(L)
             for head in range(nh)
         ],
@@ -146,7 +147,7 @@ def thumbnails(
     layout = base_layout(
         10 + THUMBNAIL_ROW * L + BOTTOM_ROOM + BOTTOM_TITLE_ROOM + 2 * LEGEND_ROOM,
         {
-            "l": left_margin([str(L - 1)], title=True),
+            "l": left_margin([str(L)], title=True),
             "b": BOTTOM_ROOM + BOTTOM_TITLE_ROOM + 2 * LEGEND_ROOM,  # the legend may take two lines
         },
         legend=legend_below(),
@@ -162,14 +163,14 @@ def thumbnails(
             "title": {"text": plotly_text(axis[1])},
             "range": [-0.5, nh * pitch - 0.5],
             "tickvals": centres[:nh],
-            "ticktext": [str(h) for h in range(nh)],
+            "ticktext": [str(counted(h)) for h in range(nh)],
         },
         yaxis=numbered
         | {
             "title": {"text": plotly_text(axis[0])},
             "range": [L * pitch - 0.5, -0.5],
             "tickvals": centres[:L],
-            "ticktext": [str(layer) for layer in range(L)],
+            "ticktext": [str(counted(layer)) for layer in range(L)],
         },
         plot_bgcolor="#FFFFFF",
     )
@@ -186,7 +187,7 @@ def pattern_counts(
         {
             "type": "bar",
             "name": plotly_text(names[kind]),
-            "x": list(range(len(per_layer))),
+            "x": list(range(1, len(per_layer) + 1)),  # encoder layers, counted from 1
             "y": [int(n) for n in per_layer],
             "marker": {"color": PATTERN_COLOURS[kind]},
             "hovertemplate": f"{plotly_text(names[kind])} · {plotly_text(axis[0])} %{{x}}: %{{y}}<extra></extra>",
@@ -200,7 +201,7 @@ def pattern_counts(
         barmode="stack",
         legend=legend_below(),
         showlegend=True,
-        xaxis=layer_axis(n_layers, axis[0], padded=True),
+        xaxis=layer_axis(n_layers, axis[0], padded=True, first=1),
         yaxis=value_axis(title=axis[1], rangemode="tozero", tickformat="d"),
     )
     return chart(data, layout, title)
@@ -247,9 +248,9 @@ def head_grid(
         "name": name,
         "x": heads,
         "y": layers,
-        "customdata": values.ravel(),
-        "hovertemplate": f"{plotly_text(axis[0])} %{{y}}, {plotly_text(axis[1])} %{{x}} · {name}: "
-        "%{customdata:.3f}<extra></extra>",
+        "customdata": np.column_stack([values.ravel(), layers + 1, heads + 1]),  # layer and head as pages count
+        "hovertemplate": f"{plotly_text(axis[0])} %{{customdata[1]}}, {plotly_text(axis[1])} %{{customdata[2]}} · "
+        f"{name}: %{{customdata[0]:.3f}}<extra></extra>",
         "marker": {"symbol": "square", "size": HEAD_ROW - 8, "opacity": 0},
         "selected": {"marker": {"opacity": 0}},
         "unselected": {"marker": {"opacity": 0}},
@@ -421,7 +422,7 @@ def profile_summary(means: dict[str, Sequence[float]], names: dict[str, str], te
     parts = []
     for key, values in means.items():
         layer = int(np.argmax(values))
-        parts.append(template.format(feature=names[key], layer=layer, value=float(values[layer])))
+        parts.append(template.format(feature=names[key], layer=counted(layer), value=float(values[layer])))
     return SUMMARY_JOIN.join(parts)
 
 
@@ -439,11 +440,11 @@ def importance_summary(values: np.ndarray, template: str) -> str:
     top = np.unravel_index(int(np.argmax(values)), values.shape)
     low = np.unravel_index(int(np.argmin(values)), values.shape)
     return template.format(
-        top_layer=top[0],
-        top_head=top[1],
+        top_layer=counted(top[0]),
+        top_head=counted(top[1]),
         top=float(values[top]),
-        low_layer=low[0],
-        low_head=low[1],
+        low_layer=counted(low[0]),
+        low_head=counted(low[1]),
         low=float(values[low]),
     )
 
@@ -465,7 +466,7 @@ def thumbnails_summary(
             found.append((int(per_layer.sum()), name, layer, int(per_layer[layer])))
     found.sort(key=lambda item: -item[0])  # stable: ties keep the order of ``names``
     return SUMMARY_JOIN.join(
-        template.format(pattern=name, layer=layer, n=n, heads=heads_per_layer) for _, name, layer, n in found
+        template.format(pattern=name, layer=counted(layer), n=n, heads=heads_per_layer) for _, name, layer, n in found
     )
 
 

@@ -11,6 +11,8 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import streamlit as st
 
+from app.core import counting
+from app.core.counting import counted
 from app.core.models import get_model
 from app.core.result_cache import CACHE_TTL
 from model import inference, results
@@ -20,7 +22,14 @@ Head = tuple[int, int]
 
 
 def head_name(head: Head) -> str:
+    """A head as a link and the command line name it, indexed from 0 ("0.3")."""
     return f"{head[0]}.{head[1]}"
+
+
+def head_title(name: str) -> str:
+    """The head ``name`` ("0.3") as the page shows it, counted from 1 ("1.4")."""
+    layer, head = name.split(".")
+    return counting.head_title(int(layer), int(head))
 
 
 def parse_off(value: str | None, layers: int, heads_per_layer: int) -> list[Head]:
@@ -168,12 +177,12 @@ def findings(stats: heads.HeadStats) -> dict:
     """The loaded model's numbers for the sentences beside the BERT-Base reference findings."""
     sep, cls, entropy = (np.array(stats.layer_means(f)) for f in ("sep", "cls", "entropy"))
     return {
-        "sep_layer": int(sep.argmax()),
+        "sep_layer": counted(sep.argmax()),
         "sep_share": float(sep.max()),
-        "cls_layer": int(cls.argmax()),
+        "cls_layer": counted(cls.argmax()),
         "cls_share": float(cls.max()),
         "prev_count": int((stats.features["prev"] > 0.5).sum()),
         "next_count": int((stats.features["next"] > 0.5).sum()),
-        "broad_layer": int(entropy.argmax()),
+        "broad_layer": counted(entropy.argmax()),
         "broad_entropy": float(entropy.max()),
     }

@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from app.core import shared_charts
+from app.core.counting import counted, counted_label
 from app.core.i18n import t
 from app.core.state import SETTINGS, PageContext, keep, start_in_language, url_is_stale
 from app.core.ui import download_buttons, plot, run_or_explain
@@ -92,12 +93,14 @@ def render(context: PageContext) -> None:
             selection_mode="points",
         )
         all_names = [lab.head_name((layer, head)) for layer in range(n_layers) for head in range(n_heads)]
-        st.multiselect(t("heads.removed_select"), all_names, **keep("heads_off"))
+        st.multiselect(t("heads.removed_select"), all_names, format_func=lab.head_title, **keep("heads_off"))
         layer_column, keep_column, restore_column = st.columns(3)
         with layer_column:
-            whole = st.selectbox(t("heads.remove_layer"), range(n_layers), key="heads_whole_layer")
+            whole = st.selectbox(
+                t("heads.remove_layer"), range(n_layers), format_func=counted_label, key="heads_whole_layer"
+            )
             st.button(
-                t("heads.remove_layer_button", layer=whole),
+                t("heads.remove_layer_button", layer=counted(whole)),
                 on_click=set_removed,
                 args=(
                     sorted(set(st.session_state["heads_off"]) | {lab.head_name((whole, h)) for h in range(n_heads)}),
@@ -293,11 +296,11 @@ def render(context: PageContext) -> None:
                     key="heads_view_token",
                 )
             with layer_column:
-                st.selectbox(t("common.layer"), range(n_layers), **keep("layer"))
+                st.selectbox(t("common.layer"), range(n_layers), format_func=counted_label, **keep("layer"))
             with head_column:
-                st.selectbox(t("common.head"), range(n_heads), **keep("head"))
+                st.selectbox(t("common.head"), range(n_heads), format_func=counted_label, **keep("head"))
             layer, head = st.session_state["layer"], st.session_state["head"]
-            st.markdown(t("heads.views_explained", layer=layer, head=head))
+            st.markdown(t("heads.views_explained", layer=counted(layer), head=counted(head)))
             views = lab.token_views(spec, fill_text, position, layer, head)
             view_names = {v: t(f"heads.view_{v}") for v in ("raw", "norm", "rollout", "gradient_x_input")}
             rows = {v: getattr(views, v) for v in view_names if getattr(views, v) is not None}
