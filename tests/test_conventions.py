@@ -101,3 +101,67 @@ def test_the_masking_legend_keeps_its_five_roles_apart_in_every_vision():
     hues = OUTCOME_COLORS[1:4]  # [MASK], random, unchanged
     assert closest_pair(OUTCOME_COLORS) >= closest_pair(hues)
     assert len(set(OUTCOME_COLORS)) == len(OUTCOME_COLORS)
+
+
+# Layers and heads: counted from 1 on every page (app.core.counting), the embeddings layer 0 where a chart shows them.
+# (A position id counts from 0, as the model does: the embedding page says so, and that is not a layer.)
+LAYER_ZERO = re.compile(r"\blayer 0\b|\bL0\b|第 ?0 ?层|(?:layers?|heads?)\b[^.;]*\bfrom 0\b|[层头][^。；]*从 ?0 ?开始")
+
+
+def test_no_page_string_counts_layers_or_heads_from_zero_except_for_the_embeddings():
+    """A string that names layer 0 is about the embeddings (the layers lab, and the overview's conventions, which
+    also say that code and links index from 0); no other string counts from 0."""
+    named = [
+        (key, lang, text) for key, entry in STRINGS.items() for lang, text in entry.items() if LAYER_ZERO.search(text)
+    ]
+    assert any(key.startswith("layers.") for key, _, _ in named)  # the layers lab's axis: 0 = embeddings
+    for key, lang, text in named:
+        assert key.startswith(("layers.", "overview.conventions")), f"{key} ({lang}) counts from 0: {text}"
+        assert re.search(r"embedding|嵌入|index|索引", text, re.IGNORECASE), f"{key} ({lang}): {text}"
+
+
+def test_every_layer_by_head_chart_labels_the_first_layer_and_head_1_and_hovers_so():
+    from app.attention.charts import change_grid
+    from app.core.shared_charts import statistics_grid
+    from app.heads.charts import head_grid, layer_profile, pattern_counts
+
+    values = np.arange(6, dtype=float).reshape(2, 3) / 10
+    grids = [
+        statistics_grid({"cls": values}, {"cls": "CLS"}).figure,
+        change_grid(values, title="moved").figure,
+        head_grid(values, [], title="t", value_name="v", removed_name="r", axis=("layer", "head")).figure,
+    ]
+    for figure in grids:
+        layout = figure.to_plotly_json()["layout"]
+        assert list(layout["yaxis"]["ticktext"]) == ["1", "2"] and list(layout["yaxis"]["tickvals"]) == [0, 1]
+        assert list(layout["xaxis"]["ticktext"]) == ["1", "2", "3"]
+        hovered = [trace for trace in figure.data if trace.hovertemplate and "customdata" in trace.hovertemplate]
+        assert hovered, "a hover names the cell by the counted layer and head"
+        cells = np.asarray(hovered[0].customdata).reshape(-1, np.asarray(hovered[0].customdata).shape[-1])
+        assert {tuple(int(v) for v in row[-2:]) for row in cells} == {
+            (layer, head) for layer in (1, 2) for head in (1, 2, 3)
+        }
+    # Per-layer lines and bars of the head lab: encoder layers alone, so the first is 1.
+    profile = layer_profile({"cls": [0.1, 0.2]}, {"cls": "CLS"}, title="p", axis=("layer", "share")).figure
+    counts = pattern_counts({"vertical": [1, 2]}, {"vertical": "V"}, title="c", axis=("layer", "heads")).figure
+    assert list(profile.data[0].x) == [1, 2] and list(counts.data[0].x) == [1, 2]
+    assert profile.layout.xaxis.tick0 == 1 and profile.layout.xaxis.range[0] < 1 < profile.layout.xaxis.range[1]
+
+
+def test_the_layers_lab_puts_the_embeddings_at_0_and_the_first_encoder_layer_at_1():
+    """Its lines have one value per hidden state (the embeddings, then each encoder layer's output): the value at
+    x = k is the k-th encoder layer's, the layer the attention page calls Lk."""
+    from app.layers.charts import accuracy_by_layer
+
+    figure = accuracy_by_layer(
+        {"pretrained": [0.5, 0.6, 0.7]}, {"pretrained": "P"}, layer_title="layer", accuracy_title="%"
+    ).figure
+    assert list(figure.data[0].x) == [0, 1, 2] and figure.layout.xaxis.tick0 == 0
+    assert "0 = " in STRINGS["layers.axis_layer"]["en"] and "embeddings" in STRINGS["layers.axis_layer"]["en"]
+
+
+def test_the_overview_states_the_conventions_in_both_languages():
+    for lang in ("en", "zh"):
+        stated = STRINGS["overview.conventions"][lang]
+        assert ("counted from 1" in stated) if lang == "en" else ("从 1 开始编号" in stated)
+        assert ("bits" in stated) if lang == "en" else ("比特" in stated)

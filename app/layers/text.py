@@ -198,8 +198,8 @@ TEXT = {
     },
     "summary_projection": {
         "en": "Vectors with the same label sit together most at layer {layer}: {share:.0%} have a nearest neighbour "
-        "with their label (layer 0: {first_share:.0%}).",
-        "zh": "同一标注的向量在第 {layer} 层最聚在一起：{share:.0%} 的向量最近邻与自己标注相同（第 0 层：{first_share:.0%}）。",
+        "with their label (layer 0, the embeddings: {first_share:.0%}).",
+        "zh": "同一标注的向量在第 {layer} 层最聚在一起：{share:.0%} 的向量最近邻与自己标注相同（第 0 层即嵌入层：{first_share:.0%}）。",
     },
     "summary_projection_single": {
         "en": "The first component explains most at layer {layer}: {share:.0%}.",
@@ -221,8 +221,8 @@ TEXT = {
         "zh": "第 {layer} 层的三个主成分解释了 {share:.0%} 的方差。",
     },
     "summary_geometry": {
-        "en": "{series}: {first:.2f} at layer 0, {last:.2f} at layer {layer}",
-        "zh": "{series}：第 0 层 {first:.2f}，第 {layer} 层 {last:.2f}",
+        "en": "{series}: {first:.2f} at layer 0 (the embeddings), {last:.2f} at layer {layer}",
+        "zh": "{series}：第 0 层（嵌入层）{first:.2f}，第 {layer} 层 {last:.2f}",
     },
     "summary_accuracy": {
         "en": "{series}: best at layer {layer} ({value:.1%})",

@@ -90,6 +90,9 @@ def render(context: PageContext) -> None:
     st.header(t("overview.why_header"))
     st.markdown(t("overview.why_points"))
 
+    with st.expander(t("overview.conventions_header")):
+        st.markdown(t("overview.conventions"))
+
     st.header(t("overview.guide_header"))
     for name in PAGE_FILES:
         if name == "overview":

@@ -156,6 +156,30 @@ TEXT = {
         "en": "For a class: the students follow the teacher's page and sentence, and answer a fill-in quiz.",
         "zh": "用于课堂：学生跟随老师的页面和句子，并回答完形填空小测验。",
     },
+    "conventions_header": {"en": "How this app counts and measures", "zh": "本应用的计数与度量约定"},
+    "conventions": {
+        "en": "Every page keeps these conventions:\n\n"
+        "- **Layers and heads are counted from 1**, as in the BERT paper: L1 H1 is the first head of the first "
+        "encoder layer. Where a chart also shows the embeddings (the layers lab), they are **layer 0**, so "
+        "\u201clayer k\u201d is the output of the k-th encoder layer on every page. Code, shared links and downloads "
+        "index from 0, as PyTorch does.\n"
+        "- **Entropy is in bits** (logarithm base 2): 0 bits when a token looks at one token only, 3 bits when it "
+        "spreads evenly over 8. Losses and log-probabilities (the training loss, the pseudo-log-likelihood) use the "
+        "natural logarithm, as PyTorch computes them.\n"
+        "- **A word that leaves a top-k list keeps its real probability**: when heads are removed, a word that dropped "
+        "out of the top 5 shows where it went (say 3%), never 0%.\n"
+        "- **Colours keep their roles**: blue is BERT reading both ways, orange the same weights reading left to "
+        "right (GPT-style); every legend's colours are chosen to stay apart for colour-blind readers.",
+        "zh": "每一页都遵守以下约定：\n\n"
+        "- **层和头从 1 开始编号**，与 BERT 论文一致：第 1 层第 1 头是第一个编码器层的第一个头。"
+        "如果图中还画出了嵌入（层实验室），嵌入是**第 0 层**，所以在每一页上“第 k 层”都是第 k 个编码器层的输出。"
+        "代码、分享链接和下载文件则与 PyTorch 一样从 0 开始索引。\n"
+        "- **熵的单位是比特**（以 2 为底的对数）：一个 token 只看一个 token 时为 0 比特，平均分给 8 个 token 时为 3 比特。"
+        "损失和对数概率（训练损失、伪对数似然）使用自然对数，与 PyTorch 的计算一致。\n"
+        "- **掉出前 k 名的词仍显示真实概率**：去掉一些头之后，掉出前 5 名的词显示它实际的概率（比如 3%），而不是 0%。\n"
+        "- **颜色的含义固定**：蓝色表示 BERT 双向阅读，橙色表示同一套权重从左到右阅读（GPT 式）；"
+        "每个图例的颜色都经过挑选，色觉障碍的读者也能区分。",
+    },
     "guide_link": {"en": "**{page}**: {text}", "zh": "**{page}**：{text}"},
     "guide_soon": {"en": "**{page}** (coming soon): {text}", "zh": "**{page}**（即将上线）：{text}"},
     "summary_paradigm": {"en": "{stage}: {steps} ({note})", "zh": "{stage}：{steps}（{note}）"},
