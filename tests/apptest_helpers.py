@@ -163,6 +163,33 @@ def static_figures(at: AppTest) -> list[str]:
     return [e.proto.body for e in at.get("html") if f'<figure class="{FIGURE_CLASS}">' in e.proto.body]
 
 
+def stage_rows(markup: str) -> list[tuple[str, list[str], str]]:
+    """The rows of a pipeline figure (``markup.stages``) as a reader sees them: title, steps, note."""
+    rows = re.findall(
+        r'<div class="stage-head"><strong>(.*?)</strong><span>(.*?)</span></div><ol class="steps">(.*?)</ol>', markup
+    )
+    return [
+        (
+            html.unescape(title),
+            [html.unescape(step) for step in re.findall(r'<div class="step">(.*?)</div>', steps)],
+            html.unescape(note),
+        )
+        for title, note, steps in rows
+    ]
+
+
+def pipelines(at: AppTest) -> list[list[tuple[str, list[str], str]]]:
+    """Every pipeline figure of the page (``app.core.ui.stages_figure``), each as its rows, in page order."""
+    return [stage_rows(markup) for markup in static_figures(at) if 'class="stage-head"' in markup]
+
+
+def written_stages(written: str) -> list[tuple[str, list[str], str]]:
+    """What ``pipelines`` reads for a figure drawn from the string ``written``."""
+    from app.core.markup import stages_from_text
+
+    return stages_from_text(written)
+
+
 def preformatted(at: AppTest) -> list[str]:
     """The texts of the page's monospace blocks (``app.core.ui.preformatted``), unescaped, in page order."""
     found = (_PREFORMATTED.match(e.proto.body) for e in at.get("html"))

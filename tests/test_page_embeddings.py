@@ -12,7 +12,6 @@ from apptest_helpers import (
     labels,
     open_app_page,
     panel_titles,
-    preformatted,
 )
 from streamlit.testing.v1 import AppTest
 
@@ -28,13 +27,13 @@ def open_page(lang: str, text: str | None = None) -> AppTest:
 def test_page_explains_and_draws_in_each_language(lang):
     at = open_page(lang)
     assert at.title[0].value == TEXT["title"][lang]
-    example = (
-        "[CLS] 我 爱 [MASK] 学 习 [SEP]" if lang == "zh" else "[CLS] my dog is [MASK] [SEP]"
-    )  # the reader's language
-    assert example in preformatted(at)[0]
-    summed = "三者相加 → BERT 的输入" if lang == "zh" else "The three are added → BERT's input"
-    assert summed in preformatted(at)[0]
     markdown = " ".join(m.value for m in at.markdown)
+    example = (
+        "`[CLS]` `我` `爱` `[MASK]`" if lang == "zh" else "`[CLS]` `my` `dog` `is` `[MASK]`"
+    )  # the reader's language, as text that wraps on a phone
+    assert example in markdown
+    summed = "三者相加 → BERT 的输入" if lang == "zh" else "The three are added → BERT's input"
+    assert summed in markdown
     assert TEXT["explain"][lang] in markdown
     assert TEXT["sum_check"][lang].split("{")[0] in markdown
     # The open tab's part heatmap (the token's), the token's vectors, its norms, the position similarity.

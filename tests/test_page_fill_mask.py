@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 
 import pytest
-from apptest_helpers import charts, data_downloads, labels, open_app_page, preformatted
+from apptest_helpers import charts, data_downloads, labels, open_app_page
 from streamlit.testing.v1 import AppTest
 
 from app.core.shared_charts import BIDIRECTIONAL_COLOR, CAUSAL_COLOR, ITERATIVE_COLOR
@@ -59,7 +59,9 @@ def test_a_sentence_without_a_mask_opens_on_its_last_word_masked_then_an_example
     (expected,) = inference.fill_mask(_embedded(), masked, top_k=5).masks
     assert labels(opened[0]["data"][0]["y"]) == [p.token for p in expected.predictions]
     assert at.session_state["text"] == sentence  # the shared sentence stays as the reader wrote it
-    assert ("我去___场看电影" if lang == "zh" else "He went to the ___ to swim.") in preformatted(at)[0]
+    assert ("我去___场看电影" if lang == "zh" else "He went to the ___ to swim.") in " ".join(
+        m.value for m in at.markdown
+    )
     assert at.button_group  # the clickable tokens
     at.button(key="fill_mask_example_zh").click().run()
     assert not at.exception

@@ -15,6 +15,7 @@ from apptest_helpers import (
     heatmap_matrix,
     labels,
     legend_names,
+    pipelines,
     preformatted,
     static_figures,
 )
@@ -81,7 +82,8 @@ def texts(at: AppTest) -> str:
         for kind in ("markdown", "caption", "code", "info", "success", "warning", "error", "subheader", "title")
         for e in at.get(kind)
     ]
-    return "\n".join(str(p) for p in parts + preformatted(at))
+    drawn = [" → ".join([title, *steps, note]) for figure in pipelines(at) for title, steps, note in figure]
+    return "\n".join(str(p) for p in parts + preformatted(at) + drawn)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -213,7 +215,7 @@ def test_question_answering_trains_scores_and_reads_a_passage():
     at = open_page("en")
     at.selectbox(key="w_finetune_task").set_value("qa-en").run()
     shown = texts(at)
-    assert f"Linear({embedded_width()}, 2) → answer start / end" in shown
+    assert f"Linear({embedded_width()}, 2) → the answer's start and end" in shown
     assert TEXT["qa_how_made"]["en"] in shown and TEXT["licence_qa-en"]["en"] in shown
     assert "w_finetune_max_length" not in {r.key for r in at.radio}  # a question and its passage take 128 tokens
     at.slider(key="w_finetune_size").set_value(100)

@@ -9,7 +9,6 @@ from apptest_helpers import (
     charts,
     data_downloads,
     open_app_page,
-    preformatted,
     read_boxes,
     read_legend,
     static_figures,
@@ -40,9 +39,9 @@ def test_page_explains_and_draws_in_each_language(lang):
     assert at.title[0].value == TEXT["title"][lang]
     markdown = " ".join(m.value for m in at.markdown)
     assert TEXT["why_body"][lang] in markdown and TEXT["reasons_body"][lang] in markdown
-    code = " ".join(preformatted(at))
+    code = markdown  # the recipe's three cases, a table that reflows
     if lang == "zh":
-        assert "我去 [MASK] 场看电影" in code and "我去 操 场看电影" in code and "我去 电 场看电影" in code
+        assert "我去 [MASK] 场看电影" in code and "我去 操 场看电影" in code and "我去 剧 场看电影" in code
     else:  # the English page teaches with an English sentence
         assert "He went to the [MASK] to swim." in code and "He went to the apple to swim." in code
     assert len(static_figures(at)) == 1 and not charts(at)  # the token strip, in HTML

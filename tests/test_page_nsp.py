@@ -10,10 +10,12 @@ from apptest_helpers import (
     data_downloads,
     figure_of,
     open_app_page,
+    pipelines,
     preformatted,
     read_boxes,
     read_legend,
     static_figures,
+    written_stages,
 )
 from apptest_helpers import charts as page_charts
 from streamlit.testing.v1 import AppTest
@@ -43,13 +45,22 @@ def open_page(lang: str = "en", text: str | None = None, mode: str | None = None
 
 
 def shown_pair(at: AppTest) -> tuple[str, str]:
-    """Sentences A and B as the page shows them (the two code blocks after the notes' examples)."""
-    return preformatted(at)[1], preformatted(at)[2]
+    """Sentences A and B as the page shows them (its two code blocks)."""
+    return preformatted(at)[0], preformatted(at)[1]
+
+
+def strips(at: AppTest) -> list[str]:
+    """The page's figures of token boxes: the segment strip, once a pair is shown (the examples are a pipeline)."""
+    return [markup for markup in static_figures(at) if 'class="boxes"' in markup]
+
+
+def strip_figure(at: AppTest) -> str:
+    return strips(at)[0]
 
 
 def strip_boxes(at: AppTest) -> list[tuple[str, int]]:
     """Each box of the segment strip: its token, and its colour code (``charts.CELL_COLOURS``)."""
-    return [(lines[0], charts.CELL_COLOURS.index(fill)) for _, fill, _, lines in read_boxes(static_figures(at)[0])]
+    return [(lines[0], charts.CELL_COLOURS.index(fill)) for _, fill, _, lines in read_boxes(strip_figure(at))]
 
 
 def strip_tokens(at: AppTest) -> list[str]:
@@ -68,7 +79,7 @@ def gauge_percent(at: AppTest) -> float:
 def test_sampled_pair_is_shown_with_layout_gauge_and_truth(lang):
     at = open_page(lang)
     assert at.title[0].value == TEXT["title"][lang]
-    assert TEXT["examples"][lang] in preformatted(at)
+    assert pipelines(at)[0] == written_stages(TEXT["examples"][lang])  # the two kinds of pair, drawn in HTML
     first, second = shown_pair(at)
     expected = draw_pair(load_samples(), lang, 0)
     assert (first, second) == pair_text(expected)
@@ -79,13 +90,13 @@ def test_sampled_pair_is_shown_with_layout_gauge_and_truth(lang):
     named = {f"{w}_{side}": TEXT[f"{w}_{s}"][lang] for side, s in (("a", a), ("b", b)) for w in ("source", "licence")}
     assert TEXT["source_line" if a == b else "source_line_two"][lang].format(**named) in [c.value for c in at.caption]
     (gauge,) = page_charts(at)
-    assert len(static_figures(at)) == 1 and [trace["type"] for trace in gauge["data"]] == ["indicator"]
+    assert len(strips(at)) == 1 and [trace["type"] for trace in gauge["data"]] == ["indicator"]
     result = models.next_sentence("embedded", first, second)  # what the page asked the model
     assert gauge_percent(at) == round(100 * result.is_next, 1)
     above, below = TEXT["summary_gauge_above"][lang], TEXT["summary_gauge_below"][lang]
     assert charts.gauge_summary(result.is_next, above, below) in gauge["alt"]
     segments = [TEXT["segment_a"][lang], TEXT["segment_b"][lang]]
-    assert read_legend(static_figures(at)[0]) == list(zip(segments, charts.LEGEND_COLOURS))
+    assert read_legend(strip_figure(at)) == list(zip(segments, charts.LEGEND_COLOURS))
     tokens = strip_tokens(at)
     assert tokens == result.tokens
     assert tokens[0] == "[CLS]" and tokens.count("[SEP]") == 2 and tokens[-1] == "[SEP]"
@@ -122,7 +133,7 @@ def test_typed_pair_uses_the_sidebar_sentence_and_the_second_box(lang):
     codes = [code for _, code in strip_boxes(at)]
     assert codes[: tokens.index("[SEP]") + 1] == [1] + [0] * (tokens.index("[SEP]") - 1) + [1]  # segment A
     assert set(codes[tokens.index("[SEP]") + 1 :]) == {2, 3} and codes[-1] == 3  # segment B, ending in [SEP]
-    positions = [lines[1] for *_, lines in read_boxes(static_figures(at)[0])]
+    positions = [lines[1] for *_, lines in read_boxes(strip_figure(at))]
     assert positions == [str(i) for i in range(len(tokens))]  # each token's position below it
 
 
@@ -131,10 +142,10 @@ def test_hostile_sentence_gives_a_message_not_a_traceback(name):
     at = open_page("en", text=HOSTILE_INPUTS[name], mode="type")
     if not HOSTILE_INPUTS[name].strip():
         assert COMMON["empty_input"]["en"] in [i.value for i in at.info], "an empty sentence is asked for"
-        assert not page_charts(at) and not static_figures(at)
+        assert not page_charts(at) and not strips(at)
         return
     assert shown_pair(at)[0] == HOSTILE_INPUTS[name]  # shown literally
-    assert len(static_figures(at)) == 1 and len(page_charts(at)) == 1
+    assert len(strips(at)) == 1 and len(page_charts(at)) == 1
     if name == "long":
         assert at.info, "a cut input must be announced"
 

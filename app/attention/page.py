@@ -21,8 +21,9 @@ from app.core.models import (
     head_statistics,
     spec_display_name,
 )
+from app.core.palette import BLUE, ORANGE
 from app.core.state import SETTINGS, PageContext, keep
-from app.core.ui import download_buttons, plot, preformatted, run_or_explain, truncation_notice
+from app.core.ui import download_buttons, plot, run_or_explain, stages_figure, truncation_notice
 
 
 def render(context: PageContext) -> None:
@@ -38,7 +39,7 @@ def render(context: PageContext) -> None:
 
     st.title(t("attention.title"))
     st.markdown(t("attention.intro"))
-    preformatted(t("attention.source_block"))
+    stages_figure([t("attention.sketch_gpt"), t("attention.sketch_bert")], [ORANGE, BLUE])
     st.markdown(t("attention.how_to_read"))
 
     bundle, spec, text = context.bundle, context.spec, context.text

@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-from app.core.palette import LIGHT, ORANGE, YELLOW, is_grey
+from app.core.palette import LIGHT, ORANGE, PALE, YELLOW, is_grey
 
 # Part of the app's style sheet (``app.core.ui.style_sheet``), sent once a run, not with each figure. Rem units, so
 # that presenter mode's larger root size enlarges the figures with the text around them. Below 480 px of page (a
@@ -138,3 +138,35 @@ def token_boxes(
     ]
     key = legend(legend_entries) if legend_entries else ""
     return figure(title, f'<ul class="boxes">{"".join(boxes)}</ul>{key}')
+
+
+def stages(rows: Sequence[tuple[str, Sequence[str], str, str]], *, carry: bool = False) -> str:
+    """Rows of boxes joined by arrows, each (title, steps, note, colour): a pipeline drawn in HTML, which wraps to a
+    phone's width where a diagram drawn with spaces would fall apart. ``carry`` puts an arrow between the rows (what
+    one row makes, the next takes)."""
+    drawn = []
+    for title, steps, note, colour in rows:
+        boxes = "".join(f'<li><div class="step">{text(step)}</div></li>' for step in steps)
+        drawn.append(
+            f'<div style="--line:{colour};--fill:{PALE[colour]}">'
+            f'<div class="stage-head"><strong>{text(title)}</strong><span>{text(note)}</span></div>'
+            f'<ol class="steps">{boxes}</ol></div>'
+        )
+    return figure(None, ('<div class="carry" aria-hidden="true">↓</div>' if carry else "").join(drawn))
+
+
+def stages_from_text(written: str) -> list[tuple[str, list[str], str]]:
+    """Stages as their strings write them, three lines each: the title, the steps joined by " → ", and the note."""
+    lines = written.split("\n")
+    if len(lines) % 3:
+        raise ValueError(f"a stage is three lines (title, steps, note): {written!r}")
+    return [
+        (title, [step.strip() for step in steps.split("→")], note)
+        for title, steps, note in zip(lines[::3], lines[1::3], lines[2::3])
+    ]
+
+
+def stages_summary(rows: Sequence[tuple[str, Sequence[str], str]], template: str, join: str) -> str:
+    """``stages`` read aloud, one row after the other: {stage}, {steps} (joined by arrows) and {note} of
+    ``template`` per (title, steps, note) row, the rows joined by ``join``."""
+    return join.join(template.format(stage=title, steps=" → ".join(steps), note=note) for title, steps, note in rows)

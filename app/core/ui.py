@@ -7,12 +7,13 @@ import html
 import io
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from app.core.charts import Chart, accessible_name, drag, presented, standalone
+from app.core import markup
+from app.core.charts import SUMMARY_JOIN, Chart, accessible_name, drag, presented, standalone
 from app.core.errors import explain
 from app.core.i18n import t
 from app.core.markup import FIGURE_CSS, chart_title
@@ -171,6 +172,16 @@ def caption_summary(summary: str | None) -> None:
     """A chart's main finding in words, below the chart."""
     if summary:
         st.caption(escape_markdown(summary))  # tokens are user text
+
+
+def stages_figure(written: Sequence[str], colours: Sequence[str], *, carry: bool = False) -> None:
+    """Pipelines written as strings (``markup.stages_from_text``: title, steps, note) drawn as rows of boxes, in the
+    ``colours`` of their rows, with their summary for screen readers."""
+    rows = [row for text in written for row in markup.stages_from_text(text)]
+    static_figure(
+        markup.stages([(*row, colour) for row, colour in zip(rows, colours, strict=True)], carry=carry),
+        summary=markup.stages_summary(rows, t("common.summary_stage"), SUMMARY_JOIN),
+    )
 
 
 def preformatted(text: str, container=None) -> None:

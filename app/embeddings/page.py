@@ -7,7 +7,7 @@ import streamlit as st
 from app.core.i18n import t
 from app.core.models import embeddings
 from app.core.state import PageContext
-from app.core.ui import download_buttons, plot, preformatted, run_or_explain, truncation_notice
+from app.core.ui import download_buttons, plot, run_or_explain, truncation_notice
 from app.embeddings import charts, logic
 
 
@@ -15,7 +15,7 @@ def render(context: PageContext) -> None:
     """The page, drawn for one run."""
     st.title(t("embeddings.title"))
     st.markdown(t("embeddings.intro"))
-    preformatted(t("embeddings.source_block"))
+    st.markdown(t("embeddings.source_block"))
     st.markdown(t("embeddings.explain"))
 
     bundle = context.bundle

@@ -7,20 +7,8 @@ TEXT = {
         "（Devlin 等 2019，第 3 节“Input/Output Representations”及图 2）：",
     },
     "source_block": {
-        "en": (
-            "Input:  [CLS] my dog is [MASK] [SEP]  he likes play ##ing [SEP]\n\n"
-            "Token Embeddings:    each token is mapped to a vector\n"
-            "Segment Embeddings:  tell sentence A (0) from sentence B (1)\n"
-            "Position Embeddings: encode the position\n\n"
-            "The three are added → BERT's input"
-        ),
-        "zh": (
-            "输入:  [CLS] 我 爱 [MASK] 学 习 [SEP]  它 很 有 趣 [SEP]\n\n"
-            "Token Embeddings:    每个词映射为向量\n"
-            "Segment Embeddings:  区分 A 句(0) 和 B 句(1)\n"
-            "Position Embeddings: 位置编码\n\n"
-            "三者相加 → BERT 的输入"
-        ),
+        "en": "Input: `[CLS]` `my` `dog` `is` `[MASK]` `[SEP]` `he` `likes` `play` `##ing` `[SEP]`\n\n- **Token embeddings**: each token is mapped to a vector\n- **Segment embeddings**: tell sentence A (0) from sentence B (1)\n- **Position embeddings**: encode the position\n\nThe three are added → BERT's input.",
+        "zh": "输入：`[CLS]` `我` `爱` `[MASK]` `学` `习` `[SEP]` `它` `很` `有` `趣` `[SEP]`\n\n- **Token 嵌入**：每个词映射为向量\n- **句段嵌入**：区分 A 句（0）和 B 句（1）\n- **位置嵌入**：编码位置\n\n三者相加 → BERT 的输入。",
     },
     "explain": {
         "en": (

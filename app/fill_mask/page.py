@@ -31,7 +31,7 @@ def render(context: PageContext) -> None:
 
     st.title(t("fill_mask.title"))
     st.markdown(t("fill_mask.lead"))
-    ui.preformatted(t("fill_mask.gpt_point"))
+    st.markdown(t("fill_mask.gpt_point"))
 
     bundle, spec = context.bundle, context.spec
     ui.require_pretraining_head(bundle, "mlm")

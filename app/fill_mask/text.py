@@ -12,16 +12,8 @@ TEXT = {
         "句子每改动一次，预测就会随之更新。",
     },
     "gpt_point": {
-        "en": 'Sentence: "He went to the ___ to swim."\n\n'
-        'GPT (left to right), at ___, sees only "He went to the"\n'
-        '→ it does not know that "to swim" follows ❌\n\n'
-        'BERT (MLM) sees "He went to the" and "to swim" at the same time\n'
-        "→ the full context → a more accurate prediction ✅",
-        "zh": '句子: "我去___场看电影"\n\n'
-        'GPT（从左到右）处理到 ___ 时，只能看到 "我去"\n'
-        '→ 不知道后面是 "场看电影" ❌\n\n'
-        'BERT（MLM）同时看到 "我去" 和 "场看电影"\n'
-        "→ 完整上下文信息 → 预测更准确 ✅",
+        "en": "Sentence: “He went to the ___ to swim.”\n\n- **GPT** (left to right), at ___, sees only “He went to the”: it does not know that “to swim” follows ❌\n- **BERT** (MLM) sees “He went to the” and “to swim” at the same time: the full context gives a more accurate prediction ✅",
+        "zh": "句子：“我去___场看电影”\n\n- **GPT**（从左到右）处理到 ___ 时，只能看到“我去”，不知道后面是“场看电影” ❌\n- **BERT**（MLM）同时看到“我去”和“场看电影”：完整的上下文让预测更准确 ✅",
     },
     "compare_note": {
         "en": "Below, every [MASK] gets two answers from the same weights: blue, with BERT's bidirectional attention; "

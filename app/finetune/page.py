@@ -8,6 +8,7 @@ import streamlit as st
 from app.core import job_view, models, ui
 from app.core.charts import probability_bars, ranked_summary
 from app.core.i18n import STRINGS, t
+from app.core.palette import BLUE, GREEN, ORANGE, PURPLE
 from app.core.result_cache import CACHE_TTL
 from app.core.state import SETTINGS, PageContext, keep, start_in_language
 from app.finetune import charts, jobs, qa_view
@@ -39,8 +40,8 @@ def render(context: PageContext) -> None:
     st.markdown(t("finetune.intro"))
     spec, bundle = context.spec, context.bundle
     hidden = bundle.config.hidden_size
-    ui.preformatted(t("finetune.paradigm"))
-    ui.preformatted(t("finetune.examples", hidden=hidden))
+    ui.stages_figure([t("finetune.paradigm"), t("finetune.paradigm_finetune")], [BLUE, ORANGE], carry=True)
+    ui.stages_figure([t("finetune.examples", hidden=hidden)], [BLUE, GREEN, PURPLE])
     st.caption(t("finetune.examples_note", hidden=hidden, n_tags=len(NER_LABELS)))
 
     # --- 1. set-up --------------------------------------------------------------------------------------------

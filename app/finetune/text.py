@@ -18,32 +18,16 @@ TEXT = {
         "用少量标注数据在特定任务上训练。在这里，你可以在这台服务器上亲手走这一小步，大约只需一分钟。",
     },
     "paradigm": {
-        "en": "Pre-training (the big step):\n"
-        "  Internet text → BERT (MLM + NSP) → general language representation\n"
-        "  ↑ trained once, general-purpose\n\n"
-        "Fine-tuning (the small step):\n"
-        "  general BERT → add a task head → fine-tune on a specific task\n"
-        "  ↑ a little labelled data, quick to adapt",
-        "zh": "预训练阶段（一大步）:\n"
-        "  互联网文本 → BERT（MLM + NSP）→ 通用语言表示\n"
-        "  ↑ 一次训练，通用\n\n"
-        "微调阶段（一小步）:\n"
-        "  通用 BERT → 添加任务头 → 在特定任务上微调\n"
-        "  ↑ 少量标注数据，快速适配",
+        "en": "Pre-training (the big step)\nInternet text → BERT (MLM + NSP) → a general language representation\ntrained once, general-purpose",
+        "zh": "预训练阶段（一大步）\n互联网文本 → BERT（MLM + NSP）→ 通用语言表示\n一次训练，通用",
+    },
+    "paradigm_finetune": {
+        "en": "Fine-tuning (the small step)\ngeneral BERT → add a task head → fine-tune on one task\na little labelled data, quick to adapt",
+        "zh": "微调阶段（一小步）\n通用 BERT → 添加任务头 → 在特定任务上微调\n少量标注数据，快速适配",
     },
     "examples": {
-        "en": "Sentiment classification:\n"
-        "  BERT → output at [CLS] → Linear({hidden}, 2) → positive/negative\n\n"
-        "Named entity recognition:\n"
-        "  BERT → output at every position → Linear({hidden}, N) → entity tags\n\n"
-        "Question answering:\n"
-        "  BERT → output at every passage position → Linear({hidden}, 2) → answer start / end",
-        "zh": "情感分类:\n"
-        "  BERT → [CLS]输出 → Linear({hidden}, 2) → 正面/负面\n\n"
-        "命名实体识别:\n"
-        "  BERT → 每个位置输出 → Linear({hidden}, N) → 实体标签\n\n"
-        "问答系统:\n"
-        "  BERT → 段落每个位置输出 → Linear({hidden}, 2) → 预测答案起始/结束位置",
+        "en": "Sentiment classification\nBERT → the output at [CLS] → Linear({hidden}, 2) → positive / negative\none answer per text\nNamed-entity recognition\nBERT → the output at every position → Linear({hidden}, N) → an entity tag per token\none answer per token\nQuestion answering\nBERT → the output at every passage position → Linear({hidden}, 2) → the answer's start and end\na span of the passage",
+        "zh": "情感分类\nBERT → [CLS] 处的输出 → Linear({hidden}, 2) → 正面 / 负面\n每段文字一个答案\n命名实体识别\nBERT → 每个位置的输出 → Linear({hidden}, N) → 每个 token 的实体标签\n每个 token 一个答案\n问答系统\nBERT → 段落每个位置的输出 → Linear({hidden}, 2) → 答案的起始和结束位置\n段落中的一段",
     },
     "examples_note": {
         "en": "{hidden} is the width of the loaded model (BERT-Base: 768). In the entity task here N = {n_tags} "

@@ -26,8 +26,7 @@ def render(context: PageContext) -> None:
 
     st.header(t("gpt_vs_bert.sketch_header"))
     # One above the other, not side by side: the arrows under each line must stay aligned, so they cannot wrap.
-    ui.preformatted(t("gpt_vs_bert.sketch_gpt"))
-    ui.preformatted(t("gpt_vs_bert.sketch_bert"))
+    ui.stages_figure([t("gpt_vs_bert.sketch_gpt"), t("gpt_vs_bert.sketch_bert")], [CAUSAL_COLOR, BIDIRECTIONAL_COLOR])
 
     spec, bundle = context.spec, context.bundle
 

@@ -33,12 +33,12 @@ TEXT = {
     },
     "sketch_header": {"en": "The architectures", "zh": "架构对比"},
     "sketch_gpt": {
-        "en": "GPT (decoder-only):\n  input → [masked self-attention] → [FFN] → ... → output\n          ↑ causal mask: left to right only",
-        "zh": "GPT（解码器-only）:\n  输入 → [掩码自注意力] → [FFN] → ... → 输出\n         ↑ 因果掩码，只能从左到右",
+        "en": "GPT (decoder only)\ninput → masked self-attention → feed-forward → … → output\ncausal mask: each position sees only itself and what is to its left",
+        "zh": "GPT（仅解码器）\n输入 → 带掩码的自注意力 → 前馈层 → … → 输出\n因果掩码：每个位置只能看到自己和左边的内容",
     },
     "sketch_bert": {
-        "en": "BERT (encoder-only):\n  input → [bidirectional self-attention] → [FFN] → ... → output\n          ↑ no mask: every position sees every other",
-        "zh": "BERT（编码器-only）:\n  输入 → [双向自注意力] → [FFN] → ... → 输出\n         ↑ 无掩码，所有位置互相可见",
+        "en": "BERT (encoder only)\ninput → bidirectional self-attention → feed-forward → … → output\nno mask: every position sees every other",
+        "zh": "BERT（仅编码器）\n输入 → 双向自注意力 → 前馈层 → … → 输出\n没有掩码：所有位置互相可见",
     },
     "live_header": {"en": "Live: one set of weights, two ways of reading", "zh": "现场实验：同一组权重，两种读法"},
     "live_intro": {

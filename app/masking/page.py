@@ -32,11 +32,11 @@ def render(context: PageContext) -> None:
 
     st.subheader(t("masking.why_heading"))
     st.markdown(t("masking.why_body"))
-    ui.preformatted(t("masking.why_example"))
+    st.markdown(t("masking.why_example"))
 
     st.subheader(t("masking.recipe_heading"))
     st.markdown(t("masking.recipe_body"))
-    ui.preformatted(t("masking.recipe_example"))
+    st.markdown(t("masking.recipe_example"))
 
     st.subheader(t("masking.reasons_heading"))
     st.markdown(t("masking.reasons_body"))

@@ -13,20 +13,8 @@ TEXT = {
         "zh": "在 BERT 之前，GPT 使用自回归（从左到右）方式预训练。这种方式有天然缺陷：只能利用单向上下文。",
     },
     "why_example": {
-        "en": 'Sentence: "He went to the ___ to swim."\n\n'
-        'GPT, when it reaches ___, sees only "He went to the"\n'
-        '→ it does not know that "to swim" follows: ___ could be any place\n'
-        "→ hard to predict, the information is not fully used ❌\n\n"
-        "BERT's MLM:\n"
-        'sees "He went to the" and "to swim" at the same time\n'
-        "→ the full context (a place to swim: a pool, a beach) → a more accurate prediction ✅",
-        "zh": '句子: "我去___场看电影"\n\n'
-        'GPT 处理到 ___ 时，只能看到 "我去"\n'
-        '→ 不知道后面是 "场看电影"\n'
-        "→ 预测难度大，信息利用不充分 ❌\n\n"
-        "BERT 的 MLM 方式：\n"
-        '同时看到 "我去" 和 "场看电影"\n'
-        "→ 完整上下文信息 → 预测更准确 ✅",
+        "en": "Sentence: “He went to the ___ to swim.”\n\n- **GPT**, when it reaches ___, sees only “He went to the”: it does not know that “to swim” follows, so ___ could be any place. Hard to predict: the information is not fully used ❌\n- **BERT's MLM** sees “He went to the” and “to swim” at the same time: the full context (a place to swim: a pool, a beach) gives a more accurate prediction ✅",
+        "zh": "句子：“我去___场看电影”\n\n- **GPT** 处理到 ___ 时，只能看到“我去”，不知道后面是“场看电影”：预测难度大，信息利用不充分 ❌\n- **BERT 的 MLM** 同时看到“我去”和“场看电影”：完整的上下文让预测更准确 ✅",
     },
     "recipe_heading": {"en": "How MLM masks", "zh": "MLM 具体做法"},
     "recipe_body": {
@@ -35,18 +23,8 @@ TEXT = {
         "zh": "随机选择 15% 的 token 进行掩码处理，三种替换策略（Devlin 等 2019，第 3.1 节“Task #1: Masked LM”）：",
     },
     "recipe_example": {
-        "en": '80% → [MASK]:        "He went to the [MASK] to swim."\n'
-        "                     the word is hidden: the model must guess it from both sides\n"
-        '10% → random token:  "He went to the apple to swim."\n'
-        "                     a wrong word sits there: the model cannot trust it and must check it against the context\n"
-        '10% → unchanged:     "He went to the pool to swim."\n'
-        "                     the right word stays: the model must also describe real words well, as in fine-tuning",
-        "zh": '80% → [MASK]:      "我去 [MASK] 场看电影"\n'
-        "                   词被遮住：模型必须根据两侧的上下文猜出它\n"
-        '10% → 随机词:       "我去 操 场看电影"\n'
-        "                   换成了一个错词：模型不能轻信它，要用上下文检查它对不对\n"
-        '10% → 保持不变:     "我去 电 场看电影"\n'
-        "                   原词不变：模型也要把真实的词表示好，就像微调时看到的那样",
+        "en": "| share | what the model reads | why |\n|---|---|---|\n| 80% → [MASK] | He went to the [MASK] to swim. | the word is hidden: the model must guess it from both sides |\n| 10% → a random token | He went to the apple to swim. | a wrong word sits there: the model cannot trust it and must check it against the context |\n| 10% → unchanged | He went to the pool to swim. | the right word stays: the model must also describe real words well, as in fine-tuning |",
+        "zh": "| 比例 | 模型读到的 | 为什么 |\n|---|---|---|\n| 80% → [MASK] | 我去 [MASK] 场看电影 | 词被遮住：模型必须根据两侧的上下文猜出它 |\n| 10% → 随机词 | 我去 操 场看电影 | 换成了一个错词：模型不能轻信它，要用上下文检查它对不对 |\n| 10% → 保持不变 | 我去 剧 场看电影 | 原词不变：模型也要把真实的词表示好，就像微调时看到的那样 |",
     },
     "reasons_heading": {"en": "Why use all three strategies?", "zh": "为什么三种策略同时用？"},
     "reasons_body": {

@@ -8,6 +8,7 @@ import streamlit as st
 
 from app.core import models, ui
 from app.core.i18n import t
+from app.core.palette import BLUE, ORANGE
 from app.core.state import SETTINGS, PageContext, keep
 from app.nsp import charts
 from app.nsp.samples import draw_pair, load_samples, pair_record, pair_text, provenance
@@ -17,7 +18,7 @@ def render(context: PageContext) -> None:
     """The page, drawn for one run."""
     st.title(t("nsp.title"))
     st.markdown(t("nsp.intro"))
-    ui.preformatted(t("nsp.examples"))
+    ui.stages_figure([t("nsp.examples")], [BLUE, ORANGE])
     spec, bundle = context.spec, context.bundle
     ui.require_pretraining_head(bundle, "nsp")
     example_next = ui.run_or_explain(models.next_sentence, spec, t("nsp.example_a"), t("nsp.example_b_next"))

@@ -10,10 +10,8 @@ TEXT = {
         "另一半里 B 句取自另一篇文档（**NotNext**）。这个任务让 BERT 理解句子间关系，对问答、推理等任务有帮助。",
     },
     "examples": {
-        "en": "Input: [CLS] I went to see a movie [SEP] The movie was great [SEP]  → consecutive → label: IsNext\n"
-        "Input: [CLS] I went to see a movie [SEP] Apples are delicious [SEP]  → not consecutive → label: NotNext",
-        "zh": "输入: [CLS] 我去看电影 [SEP] 电影很好看 [SEP]  → 连续 → 标签: IsNext\n"
-        "输入: [CLS] 我去看电影 [SEP] 苹果很好吃 [SEP]  → 不连续 → 标签: NotNext",
+        "en": "A pair from one document\n[CLS] I went to see a movie [SEP] The movie was great [SEP] → consecutive → IsNext\nlabel 0\nA pair from two documents\n[CLS] I went to see a movie [SEP] Apples are delicious [SEP] → not consecutive → NotNext\nlabel 1",
+        "zh": "同一文档中的一对句子\n[CLS] 我去看电影 [SEP] 电影很好看 [SEP] → 连续 → IsNext\n标签 0\n来自两个文档的一对句子\n[CLS] 我去看电影 [SEP] 苹果很好吃 [SEP] → 不连续 → NotNext\n标签 1",
     },
     "example_a": {"en": "I went to see a movie", "zh": "我去看电影"},
     "example_b_next": {"en": "The movie was great", "zh": "电影很好看"},

@@ -17,8 +17,9 @@ from collections.abc import Sequence
 from app.core.charts import SUMMARY_JOIN
 from app.core.markup import figure as _figure
 from app.core.markup import legend as _legend
+from app.core.markup import stages, stages_summary
 from app.core.markup import text as _text
-from app.core.palette import BLUE, ORANGE, PALE, SKY, VERMILLION
+from app.core.palette import BLUE, ORANGE, SKY, VERMILLION
 from model.modeling import BertConfig, count_parameters
 
 # Task key, previous best, BERT-Large, on the test sets, from Devlin et al. 2019: the abstract gives BERT's score
@@ -136,26 +137,19 @@ def paradigm_figure(
 ) -> str:
     """Two rows of boxes joined by arrows: the big pre-training step above, the small fine-tuning step below, and
     an arrow that carries the pre-trained model from the one into the other."""
-    stages = []
-    for title, steps, note, colour in (
-        (pretrain_title, pretrain_steps, pretrain_note, BLUE),
-        (finetune_title, finetune_steps, finetune_note, ORANGE),
-    ):
-        boxes = "".join(f'<li><div class="step">{_text(step)}</div></li>' for step in steps)
-        stages.append(
-            f'<div style="--line:{colour};--fill:{PALE[colour]}">'
-            f'<div class="stage-head"><strong>{_text(title)}</strong><span>{_text(note)}</span></div>'
-            f'<ol class="steps">{boxes}</ol></div>'
-        )
-    return _figure(None, '<div class="carry" aria-hidden="true">↓</div>'.join(stages))
+    return stages(
+        [
+            (pretrain_title, pretrain_steps, pretrain_note, BLUE),
+            (finetune_title, finetune_steps, finetune_note, ORANGE),
+        ],
+        carry=True,
+    )
 
 
 def paradigm_summary(stages: Sequence[tuple[str, Sequence[str], str]], template: str) -> str:
     """The diagram of ``paradigm_figure`` read aloud, one stage after the other: {stage}, {steps} (joined by
     arrows) and {note} of ``template`` per (title, steps, note) stage."""
-    return SUMMARY_JOIN.join(
-        template.format(stage=title, steps=" → ".join(steps), note=note) for title, steps, note in stages
-    )
+    return stages_summary(stages, template, SUMMARY_JOIN)
 
 
 def parameters_summary(models: Sequence[str], counts: Sequence[dict[str, int]], template: str) -> str:

@@ -163,5 +163,6 @@ TEXT = {
         "en": "Strongest attention from one token to another: “{source}” → “{target}”, {weight:.2f}.",
         "zh": "一个 token 对另一个 token 的最强注意力：“{source}” → “{target}”，{weight:.2f}。",
     },
+    "summary_stage": {"en": "{stage}: {steps} ({note})", "zh": "{stage}：{steps}（{note}）"},
     "summary_most_likely": {"en": "Most likely: {items}.", "zh": "最可能：{items}。"},
 }
