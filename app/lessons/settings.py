@@ -1,0 +1,21 @@
+"""What a lesson remembers: which lesson and which step, both in the link (a shared link opens at that step)."""
+
+from __future__ import annotations
+
+from app.core.settings import Setting
+
+MAX_STEPS = 100  # bounds a hand-edited link; a step past the lesson's end is explained on the card, not dropped
+
+SETTINGS: dict[str, Setting] = {
+    # Free text rather than a list of options: a link naming a lesson that does not exist must reach the card, which
+    # says so, instead of silently falling back to "no lesson".
+    "lessons_name": Setting("", high=60, kind="text"),
+    "lessons_step": Setting(1, low=1, high=MAX_STEPS),
+}
+
+SESSION: dict[str, str] = {
+    "_lessons_goto": "the page a Next/Back click asked for: the entry switches to it before drawing anything",
+    "_lessons_link_read": "whether a lesson link was already followed to its step's page this session",
+    "lessons_answer": "the reader's answer to the current step's question (cleared on every step change)",
+    "lessons_revealed": "(lesson, step) whose answer the reader asked to see",
+}
