@@ -17,8 +17,8 @@ import streamlit as st
 
 from app.core.i18n import lang, t
 from app.core.navigation import ICONS, pages
-from app.core.state import SETTINGS, PageContext
 from app.core.settings import url_value
+from app.core.state import SETTINGS, PageContext
 from app.core.tokens import escape_markdown
 from app.lessons.data import Lesson, Step, lessons
 from app.lessons.reveals import Reveal, reveal
