@@ -8,8 +8,8 @@ MAX_STEPS = 100  # bounds a hand-edited link; a step past the lesson's end is ex
 
 SETTINGS: dict[str, Setting] = {
     # Free text rather than a list of options: a link naming a lesson that does not exist must reach the card, which
-    # says so, instead of silently falling back to "no lesson".
-    "lessons_name": Setting("", high=60, kind="text"),
+    # says so, instead of silently falling back to "no lesson". None: no lesson (and nothing in the link).
+    "lessons_name": Setting(None, high=60, kind="text"),
     "lessons_step": Setting(1, low=1, high=MAX_STEPS),
 }
 
