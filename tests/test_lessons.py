@@ -226,6 +226,18 @@ def test_a_link_to_no_lesson_or_no_step_explains_and_the_page_works(lang):
     assert find_block(at, "lessons_card") is None
 
 
+@pytest.mark.parametrize("text", ["", "   ", "[MASK] " * 600, "no blank here at all"])
+def test_a_reveal_on_a_sentence_the_reader_broke_explains_instead_of_failing(text):
+    at = session("en", "fill_mask", lessons_name=BERT45, lessons_step=5)
+    at.session_state["text"] = text
+    at.text_input(key=f"lessons_answer_{BERT45}_5").input("pool")
+    run(at)
+    at.button(key="lessons_reveal").click()
+    run(at)  # no exception
+    card = find_block(at, "lessons_card")
+    assert card.get("warning") or card.get("info")  # the reason, or what the reveal found instead
+
+
 # --- class mode -----------------------------------------------------------------------------------------------------
 
 

@@ -15,6 +15,7 @@ from collections import Counter
 
 import streamlit as st
 
+from app.core import ui
 from app.core.i18n import lang, t
 from app.core.navigation import ICONS, pages
 from app.core.settings import url_value
@@ -213,7 +214,9 @@ def _question(lesson: Lesson, step: Step, number: int, context: PageContext, cla
             help=t("lessons.answer_first") if locked else None,
         )
         return
-    shown = reveal(context, step.reveal)
+    shown = ui.run_or_explain(reveal, context, step.reveal)  # the reader may have emptied or garbled the sentence
+    if shown is None:
+        return
     _verdict(shown, given, options)
     if class_question is not None:
         if class_quiz.role == "teacher" and not class_question.revealed:
