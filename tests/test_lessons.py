@@ -278,4 +278,18 @@ def test_the_class_follows_the_teachers_step_and_answers_its_question_as_the_qui
         assert "No, B does not follow A: 1" in shown
     stored = room_store().quiz(code)  # the class page reads the same quiz from the store
     assert stored.sentence == question and stored.revealed and list(stored.guesses.values()) == ["no"]
-    assert [p["token"] for p in stored.answer] in (["yes", "no"], ["no", "yes"])
+    assert [p["token"] for p in stored.answer] in (["yes", "no"], ["no", "yes"])  # with BERT's probabilities
+
+    # A reveal with no probabilities (the embedding sum's yes/no) stores none; the class page still shows the quiz.
+    teacher.button(key="lessons_next").click()
+    run(teacher)
+    teacher.button(key="lessons_ask").click()
+    run(teacher)
+    teacher.button(key="lessons_reveal").click()
+    run(teacher)
+    stored = room_store().quiz(code)
+    assert stored.sentence == lessons()[BERT45].steps[2].question["en"] and stored.revealed and stored.answer == []
+    assert TEXT["class_none"]["en"] in card_text(teacher)
+    student.switch_page("pages/classroom.py")
+    run(student)
+    assert any(stored.sentence in m.value for m in student.markdown)

@@ -24,6 +24,7 @@ from app.core.tokens import escape_markdown
 from app.lessons.data import Lesson, Step, lessons
 from app.lessons.reveals import Reveal, reveal
 
+ANSWERS_POLL = 2.0  # seconds: the teacher's count of the class's answers while a question is open
 HIGHLIGHT_COLOR = "#D55E00"  # Okabe-Ito vermilion: seen by every kind of colour vision, on light and dark themes
 
 
@@ -190,7 +191,7 @@ def _question(lesson: Lesson, step: Step, number: int, context: PageContext, cla
         if class_question is None:
             st.button(t("lessons.ask_class"), key="lessons_ask", on_click=class_quiz.ask, args=(question,))
         elif not class_question.revealed:
-            st.caption(t("lessons.class_answered", n=len(class_question.guesses)))
+            _answer_count(class_quiz, question)
     if class_quiz is not None and class_quiz.role == "student" and class_question is not None:
         # The class's question: the student sends an answer, and the teacher's reveal shows it to everyone.
         if not class_question.revealed:
@@ -220,9 +221,19 @@ def _question(lesson: Lesson, step: Step, number: int, context: PageContext, cla
     _verdict(shown, given, options)
     if class_question is not None:
         if class_quiz.role == "teacher" and not class_question.revealed:
-            class_quiz.reveal(shown.ranked or [(shown.answer, 1.0)])
+            # Only what the model scored: a choice the reveal computed without probabilities stores none, and the class
+            # page then shows no "top words" chart for it (the card shows the answer and the class's counts).
+            class_quiz.reveal(shown.ranked)
             class_question = class_quiz.current()
         _class_answers(class_question.guesses, shown, options)
+
+
+@st.fragment(run_every=ANSWERS_POLL)
+def _answer_count(class_quiz, question: str) -> None:
+    """How many students have answered, kept fresh while the teacher waits (a small read, not a page run)."""
+    quiz = class_quiz.current()
+    if quiz is not None and quiz.sentence == question:
+        st.caption(t("lessons.class_answered", n=len(quiz.guesses)))
 
 
 def _verdict(shown: Reveal, given: str, options: dict[str, str]) -> None:
