@@ -31,7 +31,7 @@ TEXT = {
         "zh": "课程“{title}”只有 {n} 步，没有第 {step} 步。下面的页面照常可用。",
     },
     "ask_class": {"en": "Ask the class this question", "zh": "把这个问题发给全班"},
-    "class_answered": {"en": "{n} students have answered.", "zh": "已有 {n} 名学生作答。"},
+    "class_answered": {"en": "Answers so far: {n}", "zh": "已作答：{n} 人"},
     "send": {"en": "Send my answer", "zh": "提交我的答案"},
     "sent": {
         "en": "Sent: {answer}. The teacher reveals the answer to the whole class.",
