@@ -14,6 +14,7 @@ from streamlit.testing.v1 import AppTest
 from app.classroom.session import room_store
 from app.core.navigation import PAGE_FILES
 from app.core.state import SETTINGS
+from app.lessons import data
 from app.lessons.data import LESSONS_DIR, check_lesson, lessons, page_anchors, read_lesson
 from app.lessons.reveals import REVEALS
 from app.lessons.text import TEXT
@@ -113,6 +114,21 @@ def test_the_check_finds_each_kind_of_mistake():
     assert broken(settings={"masking_nothing": 1}) == ["step 1: 'masking_nothing' is not a shared setting"]
     assert broken(highlight="fill_mask_predict") == ["step 1: page 'masking' draws no container 'fill_mask_predict'"]
     assert broken(question={"en": "Why?"}) == ["step 1: question lacks a language"]
+    # The layers page draws its geometry chart with the key "layers_geometry"; its container has another key.
+    assert broken(page="layers", settings={}, highlight="layers_geometry") == [
+        "step 1: page 'layers' draws no container 'layers_geometry'"
+    ]
+
+
+def test_the_check_finds_a_container_key_that_another_element_uses_too(monkeypatch):
+    # As it was once: the layers page's geometry container and its chart both keyed "layers_geometry", which
+    # Streamlit refuses at run time.
+    monkeypatch.setattr(data, "page_anchors", lambda page: {"layers_geometry"})
+    step = dataclasses.replace(lessons()[HEADS].steps[4], highlight="layers_geometry")
+    lesson = dataclasses.replace(lessons()[HEADS], steps=(step,))
+    assert check_lesson(lesson, SETTINGS, REVEALS) == [
+        "step 1: page 'layers' gives the key 'layers_geometry' to more than its container"
+    ]
     assert broken(reveal={"kind": "typed_in"}) == ["step 1: no reveal 'typed_in'"]
     assert broken(answer={"kind": "choice", "options": [{"value": "A", "en": "a", "zh": "a"}]}) == [
         "step 1: a choice needs two or more options in both languages",

@@ -49,7 +49,7 @@ def render(context: PageContext) -> None:
         st.caption(t("embeddings.unk_note"))
 
     # a lesson step outlines this part (app.lessons)
-    with st.container(key="embeddings_parts"):
+    with st.container(key="embeddings_sum_section"):
         st.subheader(t("embeddings.heatmaps_title"))
         dims = st.slider(
             t("embeddings.dims", hidden=hidden),

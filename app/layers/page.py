@@ -147,7 +147,7 @@ def render(context: PageContext) -> None:
 
     # --- 2. geometry ----------------------------------------------------------------------------------------------
     # a lesson step outlines this part (app.lessons)
-    with st.container(key="layers_geometry"):
+    with st.container(key="layers_geometry_section"):
         st.subheader(t("layers.geometry_header"))
         st.markdown(t("layers.geometry_intro"))
         word_columns = st.columns([2, 2, 1], vertical_alignment="bottom")

@@ -80,6 +80,12 @@ def page_anchors(page: str) -> set[str]:
     return {key for path in folder.glob("*.py") for key in _CONTAINER_KEY.findall(path.read_text(encoding="utf-8"))}
 
 
+def _key_uses(page: str, key: str) -> int:
+    """How many times the page's concept folder writes ``key=<key>`` (any element's key, not only a container's)."""
+    pattern = re.compile(rf"""\bkey\s*=\s*["']{re.escape(key)}["']""")
+    return sum(len(pattern.findall(path.read_text(encoding="utf-8"))) for path in (APP_DIR / page).glob("*.py"))
+
+
 def _both(value: Any) -> bool:
     return isinstance(value, dict) and all(
         isinstance(value.get(lang), str) and value[lang].strip() for lang in LANGUAGES
@@ -124,6 +130,8 @@ def check_lesson(lesson: Lesson, settings: dict, reveals: dict) -> list[str]:
                     problems.append(f"{where}: {name!r} would read {one!r} as {parsed!r}")
         if step.highlight not in page_anchors(step.page):
             problems.append(f"{where}: page {step.page!r} draws no container {step.highlight!r}")
+        elif _key_uses(step.page, step.highlight) > 1:  # Streamlit refuses two elements with one key, at run time
+            problems.append(f"{where}: page {step.page!r} gives the key {step.highlight!r} to more than its container")
         for field in ("instruction", "question"):
             if not _both(getattr(step, field)):
                 problems.append(f"{where}: {field} lacks a language")
