@@ -118,6 +118,11 @@ def test_the_check_finds_each_kind_of_mistake():
     assert broken(page="layers", settings={}, highlight="layers_geometry") == [
         "step 1: page 'layers' draws no container 'layers_geometry'"
     ]
+    assert broken(reveal={"kind": "typed_in"}) == ["step 1: no reveal 'typed_in'"]
+    assert broken(answer={"kind": "choice", "options": [{"value": "A", "en": "a", "zh": "a"}]}) == [
+        "step 1: a choice needs two or more options in both languages",
+        "step 1: option values must be distinct, lower case and not empty",
+    ]
 
 
 def test_the_check_finds_a_container_key_that_another_element_uses_too(monkeypatch):
@@ -128,11 +133,6 @@ def test_the_check_finds_a_container_key_that_another_element_uses_too(monkeypat
     lesson = dataclasses.replace(lessons()[HEADS], steps=(step,))
     assert check_lesson(lesson, SETTINGS, REVEALS) == [
         "step 1: page 'layers' gives the key 'layers_geometry' to more than its container"
-    ]
-    assert broken(reveal={"kind": "typed_in"}) == ["step 1: no reveal 'typed_in'"]
-    assert broken(answer={"kind": "choice", "options": [{"value": "A", "en": "a", "zh": "a"}]}) == [
-        "step 1: a choice needs two or more options in both languages",
-        "step 1: option values must be distinct, lower case and not empty",
     ]
 
 
