@@ -199,9 +199,12 @@ def test_a_shared_link_opens_at_its_step_on_its_page_with_its_settings(lang):
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_reveal_shows_the_models_live_answer(lang):
     at = session(lang, "fill_mask", lessons_name=BERT45, lessons_step=5)
-    assert at.button(key="lessons_reveal").disabled  # answer first
-    at.text_input(key=f"lessons_answer_{BERT45}_5").input("zzzz")
+    at.button(key="lessons_reveal").click()
     run(at)
+    assert TEXT["answer_first"][lang] in card_text(at)  # no reveal before an answer
+    assert not find_block(at, "lessons_card").get("info") and not find_block(at, "lessons_card").get("success")
+    # Typed and revealed in one go, as a click on Reveal right after typing sends both.
+    at.text_input(key=f"lessons_answer_{BERT45}_5").input("zzzz")
     at.button(key="lessons_reveal").click()
     run(at)
     (mask,) = inference.fill_mask(load_model(EMBEDDED_DIR), at.session_state["text"], top_k=5).masks

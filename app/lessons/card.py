@@ -66,8 +66,20 @@ def leave() -> None:
     st.session_state["lessons_step"] = SETTINGS["lessons_step"].default
 
 
-def _reveal_now(name: str, number: int) -> None:
+def _reveal_now(name: str, number: int, answer_key: str, must_answer: bool) -> None:
+    """Reveal, once the question is answered. Read here, not passed in: a typed answer reaches the session with the
+    click itself, after the button was drawn."""
+    if must_answer and not (st.session_state.get(answer_key) or "").strip():
+        st.session_state["_lessons_answer_first"] = (name, number)
+        return
     st.session_state["lessons_revealed"] = (name, number)
+
+
+def _send(class_quiz, answer_key: str) -> None:
+    """A student's answer to the class's question, as typed or chosen at the moment of the click."""
+    given = (st.session_state.get(answer_key) or "").strip()
+    if given:
+        class_quiz.guess(given)
 
 
 def _page_name(page) -> str:
@@ -195,9 +207,7 @@ def _question(lesson: Lesson, step: Step, number: int, context: PageContext, cla
     if class_quiz is not None and class_quiz.role == "student" and class_question is not None:
         # The class's question: the student sends an answer, and the teacher's reveal shows it to everyone.
         if not class_question.revealed:
-            st.button(
-                t("lessons.send"), key="lessons_send", disabled=not given, on_click=class_quiz.guess, args=(given,)
-            )
+            st.button(t("lessons.send"), key="lessons_send", on_click=_send, args=(class_quiz, answer_key))
             mine = class_quiz.sent()
             if mine is not None:
                 st.caption(t("lessons.sent", answer=escape_markdown(options.get(mine, mine))))
@@ -205,15 +215,15 @@ def _question(lesson: Lesson, step: Step, number: int, context: PageContext, cla
         revealed = True
     elif not revealed:
         # The teacher may reveal without answering: the class answered.
-        locked = not given and not (class_quiz is not None and class_quiz.role == "teacher")
+        must_answer = not (class_quiz is not None and class_quiz.role == "teacher")
         st.button(
             t("lessons.reveal"),
             key="lessons_reveal",
-            disabled=locked,
             on_click=_reveal_now,
-            args=(lesson.name, number),
-            help=t("lessons.answer_first") if locked else None,
+            args=(lesson.name, number, answer_key, must_answer),
         )
+        if st.session_state.pop("_lessons_answer_first", None) == (lesson.name, number):
+            st.caption(t("lessons.answer_first"))
         return
     shown = ui.run_or_explain(reveal, context, step.reveal)  # the reader may have emptied or garbled the sentence
     if shown is None:

@@ -14,6 +14,7 @@ SETTINGS: dict[str, Setting] = {
 }
 
 SESSION: dict[str, str] = {
+    "_lessons_answer_first": "(lesson, step) whose Reveal was pressed before an answer: the card says to answer first",
     "_lessons_goto": "the page a Next/Back click asked for: the entry switches to it before drawing anything",
     "_lessons_link_read": "whether a lesson link was already followed to its step's page this session",
     "lessons_answer": "the reader's answer to the current step's question (cleared on every step change)",
