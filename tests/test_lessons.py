@@ -243,6 +243,13 @@ def test_a_link_to_no_lesson_or_no_step_explains_and_the_page_works(lang):
     at.button(key="lessons_leave_problem").click()
     run(at)
     assert find_block(at, "lessons_card") is None
+    for step in (0, -3, 500):  # every whole number reaches the card: none opens step 1 as if it were right
+        at = session(lang, "attention", lessons_name=HEADS, lessons_step=step)
+        expected = TEXT["no_step"][lang].format(step=step, title=lesson.title[lang], n=len(lesson.steps))
+        assert expected in card_text(at)
+    at.button(key="lessons_first").click()
+    run(at)
+    assert at.session_state["lessons_step"] == 1 and title(at) == page_title(lesson.steps[0].page, lang)
 
 
 @pytest.mark.parametrize("text", ["", "   ", "[MASK] " * 600, "no blank here at all"])

@@ -125,11 +125,14 @@ def _highlight(key: str) -> None:
     )
 
 
-def _problem(message: str) -> None:
-    """A link naming no lesson, or a step past its end: said plainly, the page below works as ever."""
+def _problem(message: str, lesson: Lesson | None = None) -> None:
+    """A link naming no lesson, or a step outside it: said plainly, the page below works as ever."""
     with st.container(border=True, key="lessons_card"):
         st.warning(message)
-        st.button(t("lessons.leave"), key="lessons_leave_problem", on_click=leave)
+        with st.container(horizontal=True):
+            if lesson is not None:
+                st.button(t("lessons.first_step"), key="lessons_first", on_click=_enter, args=(lesson.name, 1))
+            st.button(t("lessons.leave"), key="lessons_leave_problem", on_click=leave)
 
 
 def show(page, context: PageContext, class_quiz=None) -> None:
@@ -146,7 +149,7 @@ def show(page, context: PageContext, class_quiz=None) -> None:
         return
     number = st.session_state["lessons_step"]
     if not 1 <= number <= len(lesson.steps):
-        _problem(t("lessons.no_step", step=number, title=lesson.title[context.lang], n=len(lesson.steps)))
+        _problem(t("lessons.no_step", step=number, title=lesson.title[context.lang], n=len(lesson.steps)), lesson)
         return
     step = lesson.steps[number - 1]
     if page_name == step.page:

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from app.core.settings import Setting
 
-MAX_STEPS = 100  # bounds a hand-edited link; a step past the lesson's end is explained on the card, not dropped
+# Any whole number a hand-edited link may give: a step outside the lesson (0, -3, 500) reaches the card, which says
+# so, instead of silently opening step 1.
+MAX_STEPS = 10**6
 
 SETTINGS: dict[str, Setting] = {
     # Free text rather than a list of options: a link naming a lesson that does not exist must reach the card, which
     # says so, instead of silently falling back to "no lesson". None: no lesson (and nothing in the link).
     "lessons_name": Setting(None, high=60, kind="text"),
-    "lessons_step": Setting(1, low=1, high=MAX_STEPS),
+    "lessons_step": Setting(1, low=-MAX_STEPS, high=MAX_STEPS),
 }
 
 SESSION: dict[str, str] = {

@@ -15,6 +15,7 @@ TEXT = {
     "step_of": {"en": "step {k} of {n}", "zh": "第 {k} 步，共 {n} 步"},
     "go_to_page": {"en": "This step is on the page “{page}”: go there", "zh": "这一步在“{page}”页面：点此前往"},
     "back": {"en": "Back", "zh": "上一步"},
+    "first_step": {"en": "Go to step 1", "zh": "从第 1 步开始"},
     "next": {"en": "Next", "zh": "下一步"},
     "leave": {"en": "Leave the lesson", "zh": "退出课程"},
     "reveal": {"en": "Reveal", "zh": "揭晓答案"},
