@@ -44,6 +44,14 @@ def _strings(path: Path):
             yield node.value
 
 
+def _json_strings(node):
+    if isinstance(node, str):
+        yield node
+    elif isinstance(node, dict | list):
+        for value in node.values() if isinstance(node, dict) else node:
+            yield from _json_strings(value)
+
+
 @functools.cache
 def app_sentences() -> dict[str, str]:
     """Every sentence of the app, its pages and its tests (string literals, split into sentences) and of the NSP
@@ -53,6 +61,12 @@ def app_sentences() -> dict[str, str]:
     found: dict[str, str] = {}
     for path in files:
         for text in _strings(path):
+            for line in text.splitlines():
+                for sentence in split_sentences(line, "zh" if _CJK.search(line) else "en"):
+                    if is_sentence(sentence):
+                        found.setdefault(sentence, str(path.relative_to(ROOT)))
+    for path in sorted((ROOT / "app" / "lessons").glob("*.json")):  # a lesson's sentences, instructions, questions
+        for text in _json_strings(json.loads(path.read_text(encoding="utf-8"))):
             for line in text.splitlines():
                 for sentence in split_sentences(line, "zh" if _CJK.search(line) else "en"):
                     if is_sentence(sentence):
@@ -72,6 +86,7 @@ def test_the_collection_finds_the_apps_examples_and_the_tests_sentences():
     found = app_sentences()
     assert len(found) > 1000
     assert "app/heads/text.py" in found.values() and "app/nsp/nsp_samples.json" in found.values()
+    assert "app/lessons/bert_in_45_minutes.json" in found.values()
     assert found["Student 7 opened the [MASK] and walked in."].startswith("tests/")  # the first test file that has it
     assert not any(where.endswith("test_corpus.py") for where in found.values())
 

@@ -22,6 +22,8 @@ from playwright.sync_api import expect
 from app.attention.text import TEXT as ATTENTION
 from app.core.navigation import PAGE_FILES
 from app.core.text.nav import TEXT as NAV
+from app.lessons.data import lessons
+from app.lessons.text import TEXT as LESSONS
 from app.nsp.text import TEXT as NSP
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -388,6 +390,41 @@ def test_a_shared_link_restores_the_masking_settings(page, server):
     assert page.get_by_text("Seed 4321").count() > 0  # the strip's title: the draw of that seed
     assert all(f"{k}={v}" in page.url for k, v in (("masking_seed", 4321), ("masking_rate", 40)))  # kept in the URL
     shot(page, "masking_shared_link_en")
+
+
+def test_a_lesson_steps_through_the_pages_with_its_card_outline_and_link(page, server):
+    name = "bert_in_45_minutes"
+    steps = lessons()[name].steps
+    open_page(page, server, "overview", "en")
+    page.locator(f".st-key-lessons_start_{name} button").click()
+    card = page.locator(".st-key-lessons_card")
+    expect(card).to_contain_text(LESSONS["step_of"]["en"].format(k=1, n=len(steps)))
+    wait_ready(page)
+    outlined = page.locator(f".st-key-{steps[0].highlight}")
+    assert outlined.evaluate("e => getComputedStyle(e).outlineStyle") == "solid"  # the step's part, outlined
+    card.get_by_text("80%", exact=True).click()
+    page.locator(".st-key-lessons_reveal button:not([disabled])").click()
+    expect(card.get_by_test_id("stAlert")).to_contain_text(LESSONS["right"]["en"])
+    for move, k in (("next", 2), ("next", 3), ("back", 2)):
+        page.locator(f".st-key-lessons_{move} button").click()
+        expect(card).to_contain_text(LESSONS["step_of"]["en"].format(k=k, n=len(steps)))
+        wait_ready(page)
+        page.wait_for_function(f"() => new URLSearchParams(location.search).get('lessons_step') === '{k}'")
+        assert page.url.split("?")[0].endswith("/" + steps[k - 1].page)
+        assert page.locator(f".st-key-{steps[k - 1].highlight}").count() == 1
+        assert_no_exception(page)
+    # A shared link opens at its step, in its language, on its page.
+    page.goto(f"{server}/?lang=zh&lessons_name={name}&lessons_step=5")
+    expect(card).to_contain_text(LESSONS["step_of"]["zh"].format(k=5, n=len(steps)))
+    wait_ready(page)
+    assert page.url.split("?")[0].endswith("/" + steps[4].page)
+    # A link to no lesson says so, and the page under it works.
+    page.goto(f"{server}/attention?lang=en&lessons_name=nope")
+    expect(card).to_contain_text("does not exist")
+    wait_ready(page)
+    wait_drawn(page)
+    assert page.locator('[data-testid="stPlotlyChart"]').count() > 0
+    assert_no_exception(page)
 
 
 def test_a_long_texts_attention_maps_keep_their_width(page, server):

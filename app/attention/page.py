@@ -310,4 +310,6 @@ def render(context: PageContext) -> None:
             html = bertviz_document(spec, text, pair, bertviz_mask == "causal", view, tuple(sorted(chosen)), labels)
             st.iframe(html, height=charts.bertviz_height(view, len(tokens), len(chosen), n_heads))
 
-    {"maps": maps_section, "heads": heads_section, "bertviz": bertviz_section}[section]()
+    # a lesson step outlines this part (app.lessons)
+    with st.container(key="attention_section_view"):
+        {"maps": maps_section, "heads": heads_section, "bertviz": bertviz_section}[section]()

@@ -21,12 +21,14 @@ from __future__ import annotations
 import json
 import secrets
 import time
+from dataclasses import dataclass
 
 import streamlit as st
 
 from app.classroom.store import (
     GuessError,
     NotTeacher,
+    Quiz,
     RoomGone,
     RoomStore,
     StoreDown,
@@ -411,3 +413,46 @@ def send_guess(raw: str) -> str | None:
     except StoreDown:
         st.session_state["class_guess_error"] = "store_down"
     return None
+
+
+@dataclass(frozen=True)
+class ClassQuiz:
+    """The class quiz as a lesson's card uses it (``app.lessons.card``, handed this by the entry script: a concept
+    never imports another): the teacher asks a step's question and reveals the model's answer; students answer."""
+
+    role: str  # "teacher" or "student"
+    following: bool  # a student who follows the teacher (the card then leaves the steps to the teacher)
+
+    def current(self) -> Quiz | None:
+        try:
+            return room_store().quiz(room_code())
+        except (RoomGone, StoreDown):
+            return None  # the class panel says why
+
+    def ask(self, question: str) -> None:
+        ask(question)
+
+    def reveal(self, ranked: list[tuple[str, float]]) -> None:
+        """The model's answer as the class page's results read it: candidates with their probabilities."""
+        reveal([{"token": word, "id": -1, "prob": float(prob)} for word, prob in ranked])
+
+    def guess(self, raw: str) -> None:
+        quiz = self.current()
+        st.session_state["class_quiz_number"] = quiz.number if quiz is not None else None
+        guess = send_guess(raw)
+        if guess is not None:
+            st.session_state["class_my_guess"] = (st.session_state["class_quiz_number"], guess)
+
+    def sent(self) -> str | None:
+        """This student's answer to the current question, as counted; None before they sent one."""
+        quiz = self.current()
+        number, mine = st.session_state.get("class_my_guess", (None, None))
+        return mine if quiz is not None and number == quiz.number else None
+
+
+def class_quiz() -> ClassQuiz | None:
+    """The class quiz for a lesson's card, when this session is in a class."""
+    current = role()
+    if current is None:
+        return None
+    return ClassQuiz(current, bool(st.session_state.get("class_follow")))

@@ -12,6 +12,7 @@ from app.core.state import PageContext
 PAGES_DIR = Path(__file__).resolve().parents[2] / "pages"
 PAGE_FILES = (
     "overview",
+    "lessons",
     "masking",
     "nsp",
     "embeddings",
@@ -29,6 +30,7 @@ PAGE_FILES = (
 # classroom cannot reach.
 ICONS = {
     "overview": "🧭",
+    "lessons": "📚",
     "masking": "🎭",
     "nsp": "🔗",
     "embeddings": "➕",

@@ -48,23 +48,31 @@ def render(context: PageContext) -> None:
     if "[UNK]" in tokens:
         st.caption(t("embeddings.unk_note"))
 
-    st.subheader(t("embeddings.heatmaps_title"))
-    dims = st.slider(
-        t("embeddings.dims", hidden=hidden), min(4, hidden), min(hidden, 128), min(32, hidden), key="embeddings_dims"
-    )
-    # Only the open tab's heatmap is drawn (a rerun when another opens): the five drawn at once were most of the
-    # page's drawing in the browser.
-    for tab, name in zip(st.tabs(list(part_labels.values()), key="embeddings_part", on_change="rerun"), logic.PARTS):
-        if not tab.open:
-            continue
-        with tab:
-            title = t("embeddings.heatmap_title", part=part_labels[name], dims=dims)
-            plot(
-                charts.part_heatmap(parts[name], tokens, dims, title=title),
-                key=f"embeddings_heatmap_{name}",
-                summary=charts.part_summary(parts[name], tokens, dims, t("embeddings.summary_part")),
-            )
-            st.caption(t(f"embeddings.caption_{name}"))
+    # a lesson step outlines this part (app.lessons)
+    with st.container(key="embeddings_sum_section"):
+        st.subheader(t("embeddings.heatmaps_title"))
+        dims = st.slider(
+            t("embeddings.dims", hidden=hidden),
+            min(4, hidden),
+            min(hidden, 128),
+            min(32, hidden),
+            key="embeddings_dims",
+        )
+        # Only the open tab's heatmap is drawn (a rerun when another opens): the five drawn at once were most of the
+        # page's drawing in the browser.
+        for tab, name in zip(
+            st.tabs(list(part_labels.values()), key="embeddings_part", on_change="rerun"), logic.PARTS
+        ):
+            if not tab.open:
+                continue
+            with tab:
+                title = t("embeddings.heatmap_title", part=part_labels[name], dims=dims)
+                plot(
+                    charts.part_heatmap(parts[name], tokens, dims, title=title),
+                    key=f"embeddings_heatmap_{name}",
+                    summary=charts.part_summary(parts[name], tokens, dims, t("embeddings.summary_part")),
+                )
+                st.caption(t(f"embeddings.caption_{name}"))
 
     st.subheader(t("embeddings.token_title"))
     index = st.selectbox(

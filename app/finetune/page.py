@@ -45,9 +45,11 @@ def render(context: PageContext) -> None:
     st.caption(t("finetune.examples_note", hidden=hidden, n_tags=len(NER_LABELS)))
 
     # --- 1. set-up --------------------------------------------------------------------------------------------
-    st.subheader(t("finetune.setup_header"))
-    task_labels = {name: t(f"finetune.task_{name}") for name in TASKS}
-    task = st.selectbox(t("finetune.task"), tuple(TASKS), format_func=task_labels.get, **keep("finetune_task"))
+    # a lesson step outlines this part (app.lessons)
+    with st.container(key="finetune_setup"):
+        st.subheader(t("finetune.setup_header"))
+        task_labels = {name: t(f"finetune.task_{name}") for name in TASKS}
+        task = st.selectbox(t("finetune.task"), tuple(TASKS), format_func=task_labels.get, **keep("finetune_task"))
     info = TASKS[task]
     head_labels = TASKS[task]["labels"]
     head_key = f"finetune.head_{info['kind']}"

@@ -74,42 +74,44 @@ def render(context: PageContext) -> None:
             key="gpt_vs_bert_attention",
         )
 
-    st.header(t("gpt_vs_bert.mask_header"))
-    st.markdown(t("gpt_vs_bert.mask_intro"))
-    ui.require_pretraining_head(bundle, "mlm")
-    uses_session = "[MASK]" in text
-    masked_text = text if uses_session else t("gpt_vs_bert.mask_default")
-    st.caption(t("gpt_vs_bert.mask_source_session") if uses_session else t("gpt_vs_bert.mask_source_default"))
-    ui.preformatted(masked_text)
-    bidirectional_fill = ui.run_or_explain(models.fill_mask, spec, masked_text, 5, False)
-    if bidirectional_fill is None:
-        st.stop()
-    causal_fill = models.fill_mask(spec, masked_text, 5, True)
-    ui.truncation_notice(bidirectional_fill, bundle.tokenizer.max_length)
-    if len(bidirectional_fill.masks) > 1:
-        st.caption(t("gpt_vs_bert.several_masks", n=len(bidirectional_fill.masks)))
-    first_mask = bidirectional_fill.masks[0].index
-    causal_column, bidirectional_column = st.columns(2)
-    for column, mode, result in (
-        (causal_column, "causal", causal_fill),
-        (bidirectional_column, "bidirectional", bidirectional_fill),
-    ):
-        predictions = result.masks[0].predictions
-        with column:
-            st.markdown(t(f"gpt_vs_bert.{mode}_sees"))
-            visible = charts.visible_tokens(result.tokens, first_mask, mode == "causal")
-            ui.preformatted(" ".join(visible))
-            ui.plot(
-                probability_bars(
-                    [p.token for p in predictions],
-                    [p.prob for p in predictions],
-                    title=t(f"gpt_vs_bert.{mode}_predictions"),
-                    color=CAUSAL_COLOR if mode == "causal" else BIDIRECTIONAL_COLOR,
-                ),
-                key=f"gpt_vs_bert_{mode}_predictions",
-                summary=predictions_summary(predictions, t("common.summary_most_likely")),
-            )
-    st.caption(t("gpt_vs_bert.weights_note"))
+    # a lesson step outlines this part (app.lessons)
+    with st.container(key="gpt_vs_bert_mask"):
+        st.header(t("gpt_vs_bert.mask_header"))
+        st.markdown(t("gpt_vs_bert.mask_intro"))
+        ui.require_pretraining_head(bundle, "mlm")
+        uses_session = "[MASK]" in text
+        masked_text = text if uses_session else t("gpt_vs_bert.mask_default")
+        st.caption(t("gpt_vs_bert.mask_source_session") if uses_session else t("gpt_vs_bert.mask_source_default"))
+        ui.preformatted(masked_text)
+        bidirectional_fill = ui.run_or_explain(models.fill_mask, spec, masked_text, 5, False)
+        if bidirectional_fill is None:
+            st.stop()
+        causal_fill = models.fill_mask(spec, masked_text, 5, True)
+        ui.truncation_notice(bidirectional_fill, bundle.tokenizer.max_length)
+        if len(bidirectional_fill.masks) > 1:
+            st.caption(t("gpt_vs_bert.several_masks", n=len(bidirectional_fill.masks)))
+        first_mask = bidirectional_fill.masks[0].index
+        causal_column, bidirectional_column = st.columns(2)
+        for column, mode, result in (
+            (causal_column, "causal", causal_fill),
+            (bidirectional_column, "bidirectional", bidirectional_fill),
+        ):
+            predictions = result.masks[0].predictions
+            with column:
+                st.markdown(t(f"gpt_vs_bert.{mode}_sees"))
+                visible = charts.visible_tokens(result.tokens, first_mask, mode == "causal")
+                ui.preformatted(" ".join(visible))
+                ui.plot(
+                    probability_bars(
+                        [p.token for p in predictions],
+                        [p.prob for p in predictions],
+                        title=t(f"gpt_vs_bert.{mode}_predictions"),
+                        color=CAUSAL_COLOR if mode == "causal" else BIDIRECTIONAL_COLOR,
+                    ),
+                    key=f"gpt_vs_bert_{mode}_predictions",
+                    summary=predictions_summary(predictions, t("common.summary_most_likely")),
+                )
+        st.caption(t("gpt_vs_bert.weights_note"))
     # The labels now: the files are made when the reader clicks, outside the run (and its session's language).
     fill_header = [t(f"gpt_vs_bert.col_{c}") for c in ("mode", "rank", "token", "prob")]
     causal_label, bidirectional_label = t("gpt_vs_bert.mode_causal"), t("gpt_vs_bert.mode_bidirectional")

@@ -340,7 +340,9 @@ def render(context: PageContext) -> None:
         required=True,
         **keep("heads_step"),
     )
-    {1: across_sentences, 2: pattern_types, 3: switched_off, 4: beyond_the_weights}[step]()
+    # a lesson step outlines this part (app.lessons)
+    with st.container(key="heads_step_view"):
+        {1: across_sentences, 2: pattern_types, 3: switched_off, 4: beyond_the_weights}[step]()
     if step < STEPS[-1]:
         st.button(
             t("heads.next_step", title=t(f"heads.step{step + 1}_title")),

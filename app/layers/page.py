@@ -146,9 +146,11 @@ def render(context: PageContext) -> None:
             )
 
     # --- 2. geometry ----------------------------------------------------------------------------------------------
-    st.subheader(t("layers.geometry_header"))
-    st.markdown(t("layers.geometry_intro"))
-    word_columns = st.columns([2, 2, 1], vertical_alignment="bottom")
+    # a lesson step outlines this part (app.lessons)
+    with st.container(key="layers_geometry_section"):
+        st.subheader(t("layers.geometry_header"))
+        st.markdown(t("layers.geometry_intro"))
+        word_columns = st.columns([2, 2, 1], vertical_alignment="bottom")
     with word_columns[0]:
         st.text_input(
             t("layers.word"),

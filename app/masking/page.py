@@ -104,19 +104,21 @@ def render(context: PageContext) -> None:
         )
     )
 
-    st.subheader(t("masking.sequences_heading"))
-    shown = min(len(draw.tokens), MAX_STRIP_TOKENS)
-    legend = {code: t(f"masking.legend_{key}") for code, key in lab.OUTCOME_KEYS.items()}
-    strip = token_strip(
-        [draw.tokens[:shown], draw.read_tokens[:shown], draw.label_tokens()[:shown]],
-        draw.outcome[:shown],
-        [t("masking.row_original"), t("masking.row_read"), t("masking.row_label")],
-        legend,
-        graded=[label != -100 for label in draw.labels[:shown]],
-        hover=draw.hover_texts(t("masking.hover"))[:shown],
-        title=t("masking.strip_title", seed=draw.seed),
-    )
-    ui.static_figure(strip, strip_summary(draw.outcome[:shown], legend, t("masking.summary_strip")))
+    # a lesson step outlines this part (app.lessons)
+    with st.container(key="masking_sequences"):
+        st.subheader(t("masking.sequences_heading"))
+        shown = min(len(draw.tokens), MAX_STRIP_TOKENS)
+        legend = {code: t(f"masking.legend_{key}") for code, key in lab.OUTCOME_KEYS.items()}
+        strip = token_strip(
+            [draw.tokens[:shown], draw.read_tokens[:shown], draw.label_tokens()[:shown]],
+            draw.outcome[:shown],
+            [t("masking.row_original"), t("masking.row_read"), t("masking.row_label")],
+            legend,
+            graded=[label != -100 for label in draw.labels[:shown]],
+            hover=draw.hover_texts(t("masking.hover"))[:shown],
+            title=t("masking.strip_title", seed=draw.seed),
+        )
+        ui.static_figure(strip, strip_summary(draw.outcome[:shown], legend, t("masking.summary_strip")))
     foreign = draw.foreign_replacements()
     if foreign:
         named = "  ".join(map(escape_markdown, foreign[:MAX_FOREIGN_NAMED])) + (

@@ -86,8 +86,10 @@ def render(context: PageContext) -> None:
         summary=charts.segment_summary(result.token_type_ids, t("nsp.summary_strip")),
     )
 
-    st.subheader(t("nsp.prediction_header"))
-    gauge_column, verdict_column = st.columns([1, 1])
+    # a lesson step outlines this part (app.lessons)
+    with st.container(key="nsp_prediction"):
+        st.subheader(t("nsp.prediction_header"))
+        gauge_column, verdict_column = st.columns([1, 1])
     with gauge_column:
         ui.plot(
             charts.is_next_gauge(result.is_next, title=t("nsp.gauge_title")),

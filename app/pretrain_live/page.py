@@ -237,4 +237,6 @@ def render(context: PageContext) -> None:
                 summary=strongest_link(probe["attention"], probe["tokens"], t("common.summary_strongest_link")),
             )
 
-    job_view.live("pretrain_live_job", active, live_view, t("pretrain_live.no_job"))
+    # a lesson step outlines this part (app.lessons)
+    with st.container(key="pretrain_live_view"):
+        job_view.live("pretrain_live_job", active, live_view, t("pretrain_live.no_job"))

@@ -1,5 +1,6 @@
 TEXT = {
     "overview": {"en": "Overview", "zh": "总览"},
+    "lessons": {"en": "Guided lessons", "zh": "引导课程"},
     "masking": {"en": "MLM masking lab", "zh": "MLM 掩码实验"},
     "nsp": {"en": "NSP lab", "zh": "NSP 下一句预测"},
     "embeddings": {"en": "Embeddings", "zh": "输入嵌入"},
