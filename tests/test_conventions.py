@@ -165,3 +165,33 @@ def test_the_overview_states_the_conventions_in_both_languages():
         stated = STRINGS["overview.conventions"][lang]
         assert ("counted from 1" in stated) if lang == "en" else ("从 1 开始编号" in stated)
         assert ("bits" in stated) if lang == "en" else ("比特" in stated)
+
+
+def test_every_layer_or_head_number_a_page_writes_goes_through_counted():
+    """Where a page fills a string's {layer} or {head} (``t(...)`` or ``.format(...)``), the value is
+    ``counted(...)``: an index from the model would show the first layer as 0. The layers lab is exempt (its layer
+    numbers are hidden-state indices: 0 the embeddings, k the k-th encoder layer's output), and so is a value that is
+    a number of layers or heads (``heads=``, ``layers=``), not one of them."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent / "app"
+    named = {"layer", "head", "top_layer", "top_head", "low_layer", "low_head", "sep_layer", "cls_layer", "broad_layer"}
+    wrong = []
+    for path in sorted(root.rglob("*.py")):
+        if path.parent.name == "layers":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            # Only what fills text: t("key", ...) and "...".format(...), not a library's own index argument.
+            fills_text = isinstance(node, ast.Call) and (
+                getattr(node.func, "id", None) == "t" or getattr(node.func, "attr", None) == "format"
+            )
+            if not fills_text:
+                continue
+            for keyword in node.keywords:
+                if keyword.arg in named:
+                    value = keyword.value
+                    called = getattr(value.func, "id", None) if isinstance(value, ast.Call) else None
+                    if called not in ("counted", "t"):  # t(...): a head's name ("MLM"), not a number
+                        wrong.append(f"{path.relative_to(root)}:{node.lineno} {keyword.arg}={ast.unparse(value)}")
+    assert not wrong, "layer or head numbers shown from 0:\n" + "\n".join(wrong)

@@ -15,6 +15,7 @@ import numpy as np
 import streamlit as st
 
 from app.core import models
+from app.core.counting import counted
 from app.core.i18n import t
 from app.core.state import PageContext
 from app.core.tokens import escape_markdown
@@ -99,8 +100,8 @@ def attention_target(context: PageContext, params: dict) -> Reveal:
     text = t(
         "lessons.reveal_attention",
         word=escape_markdown(word),
-        layer=layer,
-        head=head,
+        layer=counted(layer),
+        head=counted(head),
         target=escape_markdown(result.tokens[target]),
         share=float(weights[target]),
         kind=t(f"lessons.kind_{answer}"),
@@ -148,7 +149,7 @@ def classifier_size(context: PageContext, params: dict) -> Reveal:
     head = config.hidden_size * 2 + 2  # a (hidden → 2) matrix and its 2 biases
     total = count_parameters(config)["total"]
     answer = "thousands" if head < 10_000 else "millions" if head < total else "more"
-    text = t("lessons.reveal_classifier", head=f"{head:,}", total=f"{total:,}", share=head / total)
+    text = t("lessons.reveal_classifier", weights=f"{head:,}", total=f"{total:,}", share=head / total)
     return Reveal(answer, text)
 
 
@@ -158,7 +159,7 @@ def special_share(context: PageContext, params: dict) -> Reveal:
     layer = st.session_state["layer"]
     share = float((stats["cls"][layer] + stats["sep"][layer]).mean())
     answer = "special" if share >= 0.5 else "words"
-    return Reveal(answer, t("lessons.reveal_special_share", layer=layer, share=share))
+    return Reveal(answer, t("lessons.reveal_special_share", layer=counted(layer), share=share))
 
 
 def head_layer(context: PageContext, params: dict) -> Reveal:
@@ -171,8 +172,8 @@ def head_layer(context: PageContext, params: dict) -> Reveal:
     answer = _third(int(layer), stats.shape[0])
     text = t(
         f"lessons.reveal_head_{name}",
-        layer=int(layer),
-        head=int(head),
+        layer=counted(layer),
+        head=counted(head),
         value=float(stats[layer, head]),
         third=t(f"lessons.third_{answer}"),
     )

@@ -106,9 +106,9 @@ TEXT = {
         "有把握不等于猜得对：比较一下两个词本身。",
     },
     "reveal_classifier": {
-        "en": "A two-class head on [CLS] has **{head}** new weights, {share:.3%} of this model's {total}: fine-tuning "
+        "en": "A two-class head on [CLS] has **{weights}** new weights, {share:.3%} of this model's {total}: fine-tuning "
         "trains almost everything it needs from what pre-training already learned.",
-        "zh": "在 [CLS] 上加一个二分类头只有 **{head}** 个新权重，占本模型 {total} 个参数的 {share:.3%}："
+        "zh": "在 [CLS] 上加一个二分类头只有 **{weights}** 个新权重，占本模型 {total} 个参数的 {share:.3%}："
         "微调所需的几乎一切，都来自预训练已经学到的东西。",
     },
     "reveal_special_share": {
