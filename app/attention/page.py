@@ -39,8 +39,6 @@ def render(context: PageContext) -> None:
 
     st.title(t("attention.title"))
     st.markdown(t("attention.intro"))
-    stages_figure([t("attention.sketch_gpt"), t("attention.sketch_bert")], [ORANGE, BLUE])
-    st.markdown(t("attention.how_to_read"))
 
     bundle, spec, text = context.bundle, context.spec, context.text
     n_layers, n_heads = bundle.config.num_hidden_layers, bundle.config.num_attention_heads
@@ -313,3 +311,8 @@ def render(context: PageContext) -> None:
     # a lesson step outlines this part (app.lessons)
     with st.container(key="attention_section_view"):
         {"maps": maps_section, "heads": heads_section, "bertviz": bertviz_section}[section]()
+
+    # Show, then tell: the live view above, how to read it and the two architectures below, folded.
+    with st.expander(t("attention.how_to_read_heading")):
+        st.markdown(t("attention.how_to_read"))
+        stages_figure([t("attention.sketch_gpt"), t("attention.sketch_bert")], [ORANGE, BLUE])

@@ -17,6 +17,7 @@ TEXT = {
         "en": "BERT (encoder only)\ninput → bidirectional self-attention → feed-forward → … → output\nno mask: every position sees every other",
         "zh": "BERT（仅编码器）\n输入 → 双向自注意力 → 前馈层 → … → 输出\n没有掩码：所有位置互相可见",
     },
+    "how_to_read_heading": {"en": "How to read the maps: BERT against GPT", "zh": "怎样读这些图：BERT 与 GPT"},
     "how_to_read": {
         "en": (
             "Below, **the same weights** run twice on the sidebar's sentence: once as BERT runs them (no mask) "

@@ -214,6 +214,8 @@ button [data-testid="stMarkdownContainer"], [data-testid="stWidgetLabel"] p, lab
 /* Columns stack once the main block is narrower than 600 px (an 800 px screen with the sidebar open), as
    Streamlit stacks them on a phone: side by side they would be 250 px charts with cut titles and labels. */
 [data-testid="stMainBlockContainer"] { container-type: inline-size; }
+/* Streamlit leaves 6rem above a page's title; 3rem clears its header bar and puts the first figure higher. */
+[data-testid="stMainBlockContainer"] { padding-top: 3rem; }
 @container (max-width: 600px) {
   [data-testid="stColumn"] { min-width: 100% !important; flex: 1 1 100% !important; }
 }

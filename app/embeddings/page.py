@@ -15,8 +15,6 @@ def render(context: PageContext) -> None:
     """The page, drawn for one run."""
     st.title(t("embeddings.title"))
     st.markdown(t("embeddings.intro"))
-    st.markdown(t("embeddings.source_block"))
-    st.markdown(t("embeddings.explain"))
 
     bundle = context.bundle
     pair = None
@@ -32,21 +30,6 @@ def render(context: PageContext) -> None:
     tokens = result.tokens
     hidden = parts["token"].shape[1]
     part_labels = {name: t(f"embeddings.part_{name}") for name in logic.PARTS}
-
-    st.subheader(t("embeddings.table_title"))
-    st.dataframe(
-        logic.input_table(tokens, result.token_type_ids),
-        hide_index=True,
-        column_config={
-            "position": t("embeddings.col_position"),
-            "token": t("embeddings.col_token"),
-            "segment": t("embeddings.col_segment"),
-            "segment_id": t("embeddings.col_segment_id"),
-        },
-        height=min(400, 36 * (len(tokens) + 1) + 3),
-    )
-    if "[UNK]" in tokens:
-        st.caption(t("embeddings.unk_note"))
 
     # a lesson step outlines this part (app.lessons)
     with st.container(key="embeddings_sum_section"):
@@ -73,6 +56,26 @@ def render(context: PageContext) -> None:
                     summary=charts.part_summary(parts[name], tokens, dims, t("embeddings.summary_part")),
                 )
                 st.caption(t(f"embeddings.caption_{name}"))
+
+    st.subheader(t("embeddings.table_title"))
+    st.dataframe(
+        logic.input_table(tokens, result.token_type_ids),
+        hide_index=True,
+        column_config={
+            "position": t("embeddings.col_position"),
+            "token": t("embeddings.col_token"),
+            "segment": t("embeddings.col_segment"),
+            "segment_id": t("embeddings.col_segment_id"),
+        },
+        height=min(400, 36 * (len(tokens) + 1) + 3),
+    )
+    if "[UNK]" in tokens:
+        st.caption(t("embeddings.unk_note"))
+
+    # Show, then tell: the parts and their sum above, how the input is built below, folded.
+    with st.expander(t("embeddings.explain_heading")):
+        st.markdown(t("embeddings.source_block"))
+        st.markdown(t("embeddings.explain"))
 
     st.subheader(t("embeddings.token_title"))
     index = st.selectbox(

@@ -6,6 +6,7 @@ TEXT = {
         "zh": "在任何注意力计算之前，BERT 先把每个 token 变成一个向量，它是三个学到的部分之和"
         "（Devlin 等 2019，第 3 节“Input/Output Representations”及图 2）：",
     },
+    "explain_heading": {"en": "How BERT builds its input", "zh": "BERT 如何构造输入"},
     "source_block": {
         "en": "Input: `[CLS]` `my` `dog` `is` `[MASK]` `[SEP]` `he` `likes` `play` `##ing` `[SEP]`\n\n- **Token embeddings**: each token is mapped to a vector\n- **Segment embeddings**: tell sentence A (0) from sentence B (1)\n- **Position embeddings**: encode the position\n\nThe three are added → BERT's input.",
         "zh": "输入：`[CLS]` `我` `爱` `[MASK]` `学` `习` `[SEP]` `它` `很` `有` `趣` `[SEP]`\n\n- **Token 嵌入**：每个词映射为向量\n- **句段嵌入**：区分 A 句（0）和 B 句（1）\n- **位置嵌入**：编码位置\n\n三者相加 → BERT 的输入。",

@@ -31,7 +31,6 @@ def render(context: PageContext) -> None:
 
     st.title(t("fill_mask.title"))
     st.markdown(t("fill_mask.lead"))
-    st.markdown(t("fill_mask.gpt_point"))
 
     bundle, spec = context.bundle, context.spec
     ui.require_pretraining_head(bundle, "mlm")
@@ -298,3 +297,7 @@ def render(context: PageContext) -> None:
     with st.container(key="fill_mask_score"):
         st.header(t("fill_mask.score_heading"), divider="gray")
         score_section()
+
+    # Show, then tell: predictions above, why both sides matter below, folded.
+    with st.expander(t("fill_mask.gpt_point_heading")):
+        st.markdown(t("fill_mask.gpt_point"))

@@ -18,16 +18,6 @@ def render(context: PageContext) -> None:
     st.title(t("gpt_vs_bert.title"))
     st.markdown(t("gpt_vs_bert.intro"))
 
-    st.header(t("gpt_vs_bert.table_header"))
-    comparison = [row.split("|") for row in t("gpt_vs_bert.rows").splitlines()]
-    aspect = t("gpt_vs_bert.col_dimension")
-    st.table(pd.DataFrame(comparison, columns=[aspect, "GPT", "BERT"]).set_index(aspect))
-    st.caption(t("gpt_vs_bert.foundation"))
-
-    st.header(t("gpt_vs_bert.sketch_header"))
-    # One above the other, not side by side: the arrows under each line must stay aligned, so they cannot wrap.
-    ui.stages_figure([t("gpt_vs_bert.sketch_gpt"), t("gpt_vs_bert.sketch_bert")], [CAUSAL_COLOR, BIDIRECTIONAL_COLOR])
-
     spec, bundle = context.spec, context.bundle
 
     st.header(t("gpt_vs_bert.live_header"))
@@ -58,7 +48,7 @@ def render(context: PageContext) -> None:
             tokens,
             titles=(t("gpt_vs_bert.bidirectional_title"), t("gpt_vs_bert.causal_title")),
         )
-        causal_column, bidirectional_column = st.columns(2)  # GPT first, as in the table and the sketch above
+        causal_column, bidirectional_column = st.columns(2)  # GPT first, as in the table and the sketch below
         with causal_column:
             link = t("common.summary_strongest_link")
             ui.plot(causal_map, key="gpt_vs_bert_attention_causal", summary=strongest_link(causal_shown, tokens, link))
@@ -129,3 +119,14 @@ def render(context: PageContext) -> None:
         },
         key="gpt_vs_bert_fill",
     )
+
+    # Show, then tell: the one model read both ways above, the two families compared below, folded.
+    with st.expander(t("gpt_vs_bert.table_header")):
+        comparison = [row.split("|") for row in t("gpt_vs_bert.rows").splitlines()]
+        aspect = t("gpt_vs_bert.col_dimension")
+        st.table(pd.DataFrame(comparison, columns=[aspect, "GPT", "BERT"]).set_index(aspect))
+        st.caption(t("gpt_vs_bert.foundation"))
+    with st.expander(t("gpt_vs_bert.sketch_header")):
+        ui.stages_figure(
+            [t("gpt_vs_bert.sketch_gpt"), t("gpt_vs_bert.sketch_bert")], [CAUSAL_COLOR, BIDIRECTIONAL_COLOR]
+        )

@@ -30,19 +30,6 @@ def render(context: PageContext) -> None:
     st.title(t("masking.title"))
     st.markdown(t("masking.lead"))
 
-    st.subheader(t("masking.why_heading"))
-    st.markdown(t("masking.why_body"))
-    st.markdown(t("masking.why_example"))
-
-    st.subheader(t("masking.recipe_heading"))
-    st.markdown(t("masking.recipe_body"))
-    st.markdown(t("masking.recipe_example"))
-
-    st.subheader(t("masking.reasons_heading"))
-    st.markdown(t("masking.reasons_body"))
-
-    st.divider()
-    st.header(t("masking.lab_heading"))
     st.caption(t("masking.lab_intro"))
 
     bundle, text = context.bundle, context.text
@@ -127,6 +114,16 @@ def render(context: PageContext) -> None:
         st.caption(t("masking.random_from_vocabulary", tokens=named))
     if shown < len(draw.tokens):
         st.caption(t("masking.strip_truncated", shown=shown, total=len(draw.tokens)))
+
+    # Show, then tell: the draw above, the reasons for it below, folded.
+    with st.expander(t("masking.why_heading")):
+        st.markdown(t("masking.why_body"))
+        st.markdown(t("masking.why_example"))
+    with st.expander(t("masking.recipe_heading")):
+        st.markdown(t("masking.recipe_body"))
+        st.markdown(t("masking.recipe_example"))
+    with st.expander(t("masking.reasons_heading")):
+        st.markdown(t("masking.reasons_body"))
 
     st.subheader(t("masking.labels_heading"))
     st.caption(t("masking.labels_caption"))

@@ -38,7 +38,6 @@ TEXT = {
         "2. 当看到真实词时 → 仍要正确编码该词（不能偷懒）\n"
         "3. 当看到错词时 → 知道这个词不合理，用上下文纠正",
     },
-    "lab_heading": {"en": "Try it on your sentence", "zh": "在你的句子上动手试试"},
     "random_from_vocabulary": {
         "en": "Why {tokens} appears in this sentence: a random replacement is drawn from the whole vocabulary, as in "
         "pre-training, so a piece of another language can land anywhere.",

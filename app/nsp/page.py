@@ -18,14 +18,8 @@ def render(context: PageContext) -> None:
     """The page, drawn for one run."""
     st.title(t("nsp.title"))
     st.markdown(t("nsp.intro"))
-    ui.stages_figure([t("nsp.examples")], [BLUE, ORANGE])
     spec, bundle = context.spec, context.bundle
     ui.require_pretraining_head(bundle, "nsp")
-    example_next = ui.run_or_explain(models.next_sentence, spec, t("nsp.example_a"), t("nsp.example_b_next"))
-    example_not = ui.run_or_explain(models.next_sentence, spec, t("nsp.example_a"), t("nsp.example_b_not"))
-    if example_next is not None and example_not is not None:
-        st.markdown(t("nsp.examples_live", p_next=example_next.is_next, p_not=example_not.is_next))
-    st.caption(t("nsp.cls_note"))
 
     def _next_draw() -> None:
         st.session_state["nsp_draw"] += 1
@@ -111,3 +105,12 @@ def render(context: PageContext) -> None:
             data=lambda: {**record, "tokens": result.tokens, "token_type_ids": result.token_type_ids},
             key="nsp_pair",
         )
+
+    # Show, then tell: the pair and the model's answer above, how pre-training makes its pairs below, folded.
+    with st.expander(t("nsp.examples_heading")):
+        ui.stages_figure([t("nsp.examples")], [BLUE, ORANGE])
+        example_next = ui.run_or_explain(models.next_sentence, spec, t("nsp.example_a"), t("nsp.example_b_next"))
+        example_not = ui.run_or_explain(models.next_sentence, spec, t("nsp.example_a"), t("nsp.example_b_not"))
+        if example_next is not None and example_not is not None:
+            st.markdown(t("nsp.examples_live", p_next=example_next.is_next, p_not=example_not.is_next))
+        st.caption(t("nsp.cls_note"))

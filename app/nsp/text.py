@@ -9,6 +9,7 @@ TEXT = {
         "zh": "除了 MLM，BERT 还有一个辅助任务：预测两个句子是否连续。一半的样本里 B 句确实是 A 句的下一句（**IsNext**），"
         "另一半里 B 句取自另一篇文档（**NotNext**）。这个任务让 BERT 理解句子间关系，对问答、推理等任务有帮助。",
     },
+    "examples_heading": {"en": "How pre-training makes its pairs", "zh": "预训练如何构造句子对"},
     "examples": {
         "en": "A pair from one document\n[CLS] I went to see a movie [SEP] The movie was great [SEP] → consecutive → IsNext\nlabel 0\nA pair from two documents\n[CLS] I went to see a movie [SEP] Apples are delicious [SEP] → not consecutive → NotNext\nlabel 1",
         "zh": "同一文档中的一对句子\n[CLS] 我去看电影 [SEP] 电影很好看 [SEP] → 连续 → IsNext\n标签 0\n来自两个文档的一对句子\n[CLS] 我去看电影 [SEP] 苹果很好吃 [SEP] → 不连续 → NotNext\n标签 1",
