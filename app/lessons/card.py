@@ -205,7 +205,7 @@ def _question(lesson: Lesson, step: Step, number: int, context: PageContext, cla
     if class_quiz is not None and class_quiz.role == "teacher":
         if class_question is None:
             st.button(t("lessons.ask_class"), key="lessons_ask", on_click=class_quiz.ask, args=(question,))
-        elif not class_question.revealed:
+        elif not class_question.revealed and not revealed:  # revealing now: the class's answers follow below
             _answer_count(class_quiz, question)
     if class_quiz is not None and class_quiz.role == "student" and class_question is not None:
         # The class's question: the student sends an answer, and the teacher's reveal shows it to everyone.
