@@ -17,7 +17,7 @@ import streamlit as st
 
 from app.core import ui
 from app.core.i18n import lang, t
-from app.core.navigation import ICONS, pages
+from app.core.navigation import ICONS, PAGE_FILES, pages
 from app.core.settings import url_value
 from app.core.state import SETTINGS, PageContext
 from app.core.tokens import escape_markdown
@@ -83,7 +83,7 @@ def _send(class_quiz, answer_key: str) -> None:
 
 
 def _page_name(page) -> str:
-    return page.url_path or "overview"  # the default page lives at "/"
+    return page.url_path or PAGE_FILES[0]  # the default page lives at "/"
 
 
 def follow(page) -> None:
@@ -140,7 +140,7 @@ def show(page, context: PageContext, class_quiz=None) -> None:
     name = st.session_state["lessons_name"]
     page_name = _page_name(page)
     if not name:
-        if page_name == "overview":
+        if page_name == PAGE_FILES[0]:  # the overview: where a reader starts
             picker()
         return
     lesson = lessons().get(name)
