@@ -302,6 +302,7 @@ def test_the_class_follows_the_teachers_step_and_answers_its_question_as_the_qui
         shown = "\n".join(card_text(at))
         assert TEXT["class_header"]["en"].format(n=1) in shown
         assert "No, B does not follow A: 1" in shown
+        assert TEXT["class_answered"]["en"].format(n=1) not in shown  # the waiting count is gone with the reveal
     stored = room_store().quiz(code)  # the class page reads the same quiz from the store
     assert stored.sentence == question and stored.revealed and list(stored.guesses.values()) == ["no"]
     assert [p["token"] for p in stored.answer] in (["yes", "no"], ["no", "yes"])  # with BERT's probabilities

@@ -17,7 +17,7 @@ import streamlit as st
 
 from app.core import ui
 from app.core.i18n import lang, t
-from app.core.navigation import ICONS, pages
+from app.core.navigation import ICONS, PAGE_FILES, pages
 from app.core.settings import url_value
 from app.core.state import SETTINGS, PageContext
 from app.core.tokens import escape_markdown
@@ -83,7 +83,7 @@ def _send(class_quiz, answer_key: str) -> None:
 
 
 def _page_name(page) -> str:
-    return page.url_path or "overview"  # the default page lives at "/"
+    return page.url_path or PAGE_FILES[0]  # the default page lives at "/"
 
 
 def follow(page) -> None:
@@ -140,7 +140,7 @@ def show(page, context: PageContext, class_quiz=None) -> None:
     name = st.session_state["lessons_name"]
     page_name = _page_name(page)
     if not name:
-        if page_name == "overview":
+        if page_name == PAGE_FILES[0]:  # the overview: where a reader starts
             picker()
         return
     lesson = lessons().get(name)
@@ -205,7 +205,7 @@ def _question(lesson: Lesson, step: Step, number: int, context: PageContext, cla
     if class_quiz is not None and class_quiz.role == "teacher":
         if class_question is None:
             st.button(t("lessons.ask_class"), key="lessons_ask", on_click=class_quiz.ask, args=(question,))
-        elif not class_question.revealed:
+        elif not class_question.revealed and not revealed:  # revealing now: the class's answers follow below
             _answer_count(class_quiz, question)
     if class_quiz is not None and class_quiz.role == "student" and class_question is not None:
         # The class's question: the student sends an answer, and the teacher's reveal shows it to everyone.
