@@ -1,7 +1,8 @@
 """Where each page's first live figure starts, in Chromium, at the sizes a class uses (issue #42: show before
 telling): a laptop (1280 x 720), a desktop (1400 x 900), and a projector in presenter mode (800 x 600, sidebar
 folded). The first live figure is the first chart, token strip, bar figure, marked passage or bertviz frame drawn
-from the page's input; the overview has none, so its paradigm diagram counts. "Above the fold" means its first
+from the page's input; the overview has none, so its paradigm diagram counts, and where a figure waits for a button
+(the layers lab's probes, live pre-training) the place it will appear counts. "Above the fold" means its first
 100 px are on the screen without scrolling. Also reported: where the main column starts (x), which presenter mode
 should bring to the left edge.
 
@@ -31,11 +32,14 @@ LIVE = ", ".join(
     ]
 )
 DIAGRAM = "figure.bert-lab-figure"
+# Where a page draws its figure only once asked (a run of half a minute or more): the place it will appear.
+PLACEHOLDER = {"layers": ".st-key-layers_run_probe", "pretrain_live": ".st-key-pretrain_live_view"}
 SIZES = {"1280x720": (1280, 720, False), "1400x900": (1400, 900, False), "800x600 presenter": (800, 600, True)}
 VISIBLE = 100  # px of the figure that must show
 
 
-def measure(page, url: str) -> dict:
+def measure(page, url: str, name: str) -> dict:
+    live = DIAGRAM if name == "overview" else PLACEHOLDER.get(name, LIVE)
     page.goto(url)
     page.wait_for_selector(READY, timeout=180_000)
     page.wait_for_timeout(1500)  # charts draw after the run ends
@@ -50,7 +54,7 @@ def measure(page, url: str) -> dict:
             main_left: main ? main.getBoundingClientRect().left : null,
           };
         }""",
-        [LIVE, DIAGRAM],
+        [live, DIAGRAM],
     )
 
 
@@ -75,7 +79,7 @@ def main() -> None:
                     for name in args.pages.split(","):
                         path = "" if name == "overview" else name
                         url = f"http://127.0.0.1:{port}/{path}?lang={lang}" + ("&presenter=1" if presenter else "")
-                        m = measure(page, url)
+                        m = measure(page, url, name)
                         if args.shots:
                             args.shots.mkdir(parents=True, exist_ok=True)
                             page.screenshot(path=str(args.shots / f"{name}_{lang}_{size.split()[0]}.png"))

@@ -173,7 +173,9 @@ def _embedded():
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_page_says_masks_are_independent_and_fills_one_at_a_time(lang):
     at = open_page(lang)
-    assert any(TEXT["independent_note"][lang][:30] in m.value for m in fill_section(at).markdown)
+    # Said below the predictions, in a folded section of its own with its two-mask examples.
+    assert any(TEXT["independent_note"][lang][:30] in m.value for m in at.markdown)
+    assert TEXT["independent_heading"][lang] in [e.label for e in at.expander]
     at.button(key=f"fill_mask_example_two_{lang}").click().run()
     text = at.session_state["text"]
     assert text == TEXT[f"example_two_{lang}"][lang] and text.count("[MASK]") == 2

@@ -34,7 +34,6 @@ def render(context: PageContext) -> None:
 
     bundle, spec = context.bundle, context.spec
     ui.require_pretraining_head(bundle, "mlm")
-    model_facts.show(bundle, context.lang, key="fill_mask_model")
     mask_id = bundle.tokenizer.mask_token_id
 
     def _load_example(key: str) -> None:
@@ -63,8 +62,6 @@ def render(context: PageContext) -> None:
 
     def fill_section() -> None:
         _example_buttons(t("fill_mask.examples"), ("example_en", "example_zh"))
-        st.markdown(t("fill_mask.independent_note"))
-        _example_buttons("", ("example_two_en", "example_two_zh"))
 
         text = context.text
         if not text.strip():
@@ -94,16 +91,17 @@ def render(context: PageContext) -> None:
                 key=pick_key,
                 on_change=_apply_picks,
                 args=(pick_key, base, base_enc.offsets),
+                help=t("fill_mask.pick_keys"),
             )
-            st.caption(t("fill_mask.pick_keys"))
             if len(clickable) > MAX_PILLS:
                 st.caption(t("fill_mask.pick_truncated", limit=MAX_PILLS))
 
         top_k_range = SETTINGS["fill_mask_top_k"]
-        top_k = st.slider(t("fill_mask.top_k"), top_k_range.low, top_k_range.high, **keep("fill_mask_top_k"))
+        top_k_column, decode_column = st.columns(2)
+        top_k = top_k_column.slider(t("fill_mask.top_k"), top_k_range.low, top_k_range.high, **keep("fill_mask_top_k"))
         # A plain dict for the labels: AppTest calls a format_func outside a run.
         decode_labels = {key: t(f"fill_mask.decode_{key}") for key in SETTINGS["fill_mask_decode"].options}
-        decode = st.radio(
+        decode = decode_column.radio(
             t("fill_mask.decode_label"),
             tuple(decode_labels),
             format_func=decode_labels.get,
@@ -139,7 +137,6 @@ def render(context: PageContext) -> None:
         if len(bidirectional.masks) > 1:  # what the independent guesses say together
             guessed = lab.top_guess_text(text, enc.offsets, bidirectional)
             st.markdown(t("fill_mask.filled_independent", text=escape_markdown(guessed)))
-        st.caption(t("fill_mask.compare_note"))
         total = len(bidirectional.masks)
         if total > MAX_PANELS:
             st.info(t("fill_mask.panels_truncated", total=total, shown=MAX_PANELS))
@@ -169,6 +166,7 @@ def render(context: PageContext) -> None:
                     summary=predictions_summary(seen_left.predictions, t("common.summary_most_likely")),
                 )
 
+        st.caption(t("fill_mask.compare_note"))  # what the two colours are, under the bars
         st.subheader(t("fill_mask.downloads"))
         results = {"bidirectional": bidirectional, "causal": causal}
         ui.download_buttons(
@@ -298,6 +296,10 @@ def render(context: PageContext) -> None:
         st.header(t("fill_mask.score_heading"), divider="gray")
         score_section()
 
-    # Show, then tell: predictions above, why both sides matter below, folded.
+    # Show, then tell: predictions above; several masks, why both sides matter and which model answers below.
+    with st.expander(t("fill_mask.independent_heading")):
+        st.markdown(t("fill_mask.independent_note"))
+        _example_buttons("", ("example_two_en", "example_two_zh"))
     with st.expander(t("fill_mask.gpt_point_heading")):
         st.markdown(t("fill_mask.gpt_point"))
+    model_facts.show(bundle, context.lang, key="fill_mask_model")

@@ -11,6 +11,7 @@ TEXT = {
         "zh": "在句子中需要填词的地方写上 [MASK]，模型会结合左右两侧的词来猜它。每根柱子是词表中一个 token 的概率；"
         "句子每改动一次，预测就会随之更新。",
     },
+    "independent_heading": {"en": "Several masks at once", "zh": "同时有几个 [MASK]"},
     "gpt_point_heading": {"en": "Why both sides matter", "zh": "为什么两侧都重要"},
     "gpt_point": {
         "en": "Sentence: “He went to the ___ to swim.”\n\n- **GPT** (left to right), at ___, sees only “He went to the”: it does not know that “to swim” follows ❌\n- **BERT** (MLM) sees “He went to the” and “to swim” at the same time: the full context gives a more accurate prediction ✅",

@@ -32,7 +32,8 @@ def render(context: PageContext) -> None:
     kept_names = lab.parse_off(",".join(st.session_state["heads_off"]), n_layers, n_heads)
     st.session_state["heads_off"] = [lab.head_name(h) for h in kept_names]
 
-    sample_lang = st.radio(
+    sample_column, note_column = st.columns([2, 3], vertical_alignment="center")
+    sample_lang = sample_column.radio(
         t("heads.sample_lang"),
         heads.LANGUAGES,
         format_func={code: t(f"heads.lang_{code}") for code in heads.LANGUAGES}.get,
@@ -41,7 +42,7 @@ def render(context: PageContext) -> None:
     )
     with st.spinner(t("heads.computing")):
         stats = lab.statistics(spec, sample_lang)
-    st.caption(
+    note_column.caption(
         t(
             "heads.sample_note",
             inputs=stats.inputs,
@@ -171,7 +172,6 @@ def render(context: PageContext) -> None:
 
     def across_sentences() -> None:
         st.header(t("heads.step1_title"))
-        st.markdown(t("heads.step1_intro"))
         feature_names = {f: t(f"heads.feature_{f}") for f in heads.FEATURES}
         grid = shared_charts.statistics_grid(
             stats.features,
@@ -185,6 +185,7 @@ def render(context: PageContext) -> None:
             key="heads_features",
             summary=shared_charts.statistics_summary(stats.features, feature_names, t("attention.summary_statistics")),
         )
+        st.markdown(t("heads.step1_intro"))  # what the grid shows, once it is in view
         profile_features = ("cls", "sep", "punct", "prev", "next")
         plot(
             charts.layer_profile(

@@ -29,12 +29,10 @@ def render(context: PageContext) -> None:
 
     st.title(t("layers.title"))
     st.markdown(t("layers.intro"))
-    st.info(t("layers.reference"))
     bundle, spec = context.bundle, context.spec
 
     # --- 1. probing -----------------------------------------------------------------------------------------------
     st.subheader(t("layers.probe_header"))
-    st.markdown(t("layers.probe_intro"))
     task_names = {task: t(f"layers.task_{task}") for task in data.PROBE_TASKS}
     st.radio(
         t("layers.task"),
@@ -288,3 +286,9 @@ def render(context: PageContext) -> None:
 
     search_section.render(context)
     st.caption(t("layers.share_hint"))
+
+    # Show, then tell: the experiments above, how the probes work and what research found below, folded.
+    with st.expander(t("layers.probe_how_heading")):
+        st.markdown(t("layers.probe_intro"))
+    with st.expander(t("layers.reference_heading")):
+        st.markdown(t("layers.reference"))

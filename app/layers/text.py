@@ -96,6 +96,8 @@ TEXT = {
     "line_selectivity": {"en": "selectivity", "zh": "选择性"},
     "expected_marker": {"en": "expected layer {value:.2f}", "zh": "期望层 {value:.2f}"},
     "majority_marker": {"en": "majority label {value:.0%}", "zh": "多数类 {value:.0%}"},
+    "probe_how_heading": {"en": "How the probes work", "zh": "探针是怎样工作的"},
+    "reference_heading": {"en": "What research found on BERT-Base", "zh": "关于 BERT-Base 的研究发现"},
     "axis_layer": {"en": "layer (0 = embeddings)", "zh": "层（0 = 嵌入层）"},
     "axis_accuracy": {"en": "held-out accuracy", "zh": "测试准确率"},
     "accuracy_title": {"en": "{task}: accuracy by layer", "zh": "{task}：各层准确率"},

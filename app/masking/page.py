@@ -78,19 +78,6 @@ def render(context: PageContext) -> None:
         st.warning(t("masking.no_candidates"))
         st.stop()
 
-    counts = draw.counts()
-    st.markdown(
-        t(
-            "masking.draw_summary",
-            seed=draw.seed,
-            chosen=len(draw.chosen),
-            candidates=draw.candidates,
-            masked=counts[MASKED],
-            random=counts[RANDOM],
-            kept=counts[KEPT],
-        )
-    )
-
     # a lesson step outlines this part (app.lessons)
     with st.container(key="masking_sequences"):
         st.subheader(t("masking.sequences_heading"))
@@ -106,6 +93,18 @@ def render(context: PageContext) -> None:
             title=t("masking.strip_title", seed=draw.seed),
         )
         ui.static_figure(strip, strip_summary(draw.outcome[:shown], legend, t("masking.summary_strip")))
+    counts = draw.counts()
+    st.markdown(
+        t(
+            "masking.draw_summary",
+            seed=draw.seed,
+            chosen=len(draw.chosen),
+            candidates=draw.candidates,
+            masked=counts[MASKED],
+            random=counts[RANDOM],
+            kept=counts[KEPT],
+        )
+    )
     foreign = draw.foreign_replacements()
     if foreign:
         named = "  ".join(map(escape_markdown, foreign[:MAX_FOREIGN_NAMED])) + (

@@ -26,18 +26,25 @@ def render(context: PageContext) -> None:
 
     # A plain dict for the labels: a format_func must not read the session (AppTest calls it outside a run).
     mode_labels = {mode: t(f"nsp.mode_{mode}") for mode in SETTINGS["nsp_mode"].options}
-    mode = st.radio(t("nsp.mode"), tuple(mode_labels), format_func=mode_labels.get, horizontal=True, **keep("nsp_mode"))
+    mode_column, draw_column = st.columns([3, 2], vertical_alignment="bottom")
+    mode = mode_column.radio(
+        t("nsp.mode"), tuple(mode_labels), format_func=mode_labels.get, horizontal=True, **keep("nsp_mode")
+    )
     origin = None
     if mode == "sample":
-        st.markdown(t("nsp.sample_intro", source=t("nsp.sample_source")))
-        st.button(t("nsp.sample_again"), on_click=_next_draw, key="nsp_sample_again", icon=":material/casino:")
         draw = st.session_state["nsp_draw"]
+        draw_column.button(
+            t("nsp.sample_again"),
+            on_click=_next_draw,
+            key="nsp_sample_again",
+            icon=":material/casino:",
+            help=t("nsp.draw_number", n=draw + 1),
+        )
         samples = load_samples()
         pair = draw_pair(samples, context.lang, draw)
         first, second = pair_text(pair)
         truth = pair.is_next
         origin = provenance(samples, pair)
-        st.caption(t("nsp.draw_number", n=draw + 1))
     else:
         st.markdown(t("nsp.type_intro"))
         first = context.text
@@ -66,7 +73,6 @@ def render(context: PageContext) -> None:
     ui.truncation_notice(result, bundle.tokenizer.max_length)
 
     st.subheader(t("nsp.layout_header"))
-    st.markdown(t("nsp.layout_note"))
     segment_labels = [t("nsp.segment_a"), t("nsp.segment_b")]
     ui.static_figure(
         charts.segment_strip(
@@ -79,6 +85,7 @@ def render(context: PageContext) -> None:
         ),
         summary=charts.segment_summary(result.token_type_ids, t("nsp.summary_strip")),
     )
+    st.caption(t("nsp.layout_note"))
 
     # a lesson step outlines this part (app.lessons)
     with st.container(key="nsp_prediction"):
@@ -108,6 +115,8 @@ def render(context: PageContext) -> None:
 
     # Show, then tell: the pair and the model's answer above, how pre-training makes its pairs below, folded.
     with st.expander(t("nsp.examples_heading")):
+        if mode == "sample":
+            st.markdown(t("nsp.sample_intro", source=t("nsp.sample_source")))
         ui.stages_figure([t("nsp.examples")], [BLUE, ORANGE])
         example_next = ui.run_or_explain(models.next_sentence, spec, t("nsp.example_a"), t("nsp.example_b_next"))
         example_not = ui.run_or_explain(models.next_sentence, spec, t("nsp.example_a"), t("nsp.example_b_not"))

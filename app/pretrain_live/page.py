@@ -21,40 +21,6 @@ def render(context: PageContext) -> None:
     st.title(t("pretrain_live.title"))
     st.markdown(t("pretrain_live.intro"))
     preset = live_settings(lang)
-    st.caption(
-        t(
-            "pretrain_live.choices",
-            layers=MODEL_SIZES["num_hidden_layers"],
-            hidden=MODEL_SIZES["hidden_size"],
-            heads=MODEL_SIZES["num_attention_heads"],
-            vocab=VOCAB_SIZE,
-            seq_len=preset.seq_len,
-            batch=preset.batch_size,
-            lr=preset.lr,
-            mask_rate=preset.mask_rate,
-        )
-    )
-
-    def measured(run: str) -> str:
-        result = MEASURED_120S[run]
-        top1, baseline = result["heldout_top1"], result["frequency_baseline_top1"]
-        return t(
-            "pretrain_live.measured", steps=result["steps"], top1=top1, baseline=baseline, delta=100 * (top1 - baseline)
-        )
-
-    zh_rate = live_settings("zh").mask_rate
-    st.caption(
-        t(
-            f"pretrain_live.why_{lang}",
-            en_result=measured("en"),
-            zh_15=measured("zh_15"),
-            zh_40=measured("zh_40"),
-            zh_rate=zh_rate,
-            ratio=zh_rate / live_settings("en").mask_rate,  # targets per step against English's rate
-        )
-    )
-    st.caption(t(f"pretrain_live.corpus_{lang}"))
-
     experiments = SETTINGS["pretrain_live_experiment"].options
     experiment_column, budget_column = st.columns([2, 1])
     experiment_column.radio(
@@ -240,3 +206,43 @@ def render(context: PageContext) -> None:
     # a lesson step outlines this part (app.lessons)
     with st.container(key="pretrain_live_view"):
         job_view.live("pretrain_live_job", active, live_view, t("pretrain_live.no_job"))
+
+    # Show, then tell: the run above, what was chosen and why below, folded.
+    with st.expander(t("pretrain_live.choices_heading")):
+        st.caption(
+            t(
+                "pretrain_live.choices",
+                layers=MODEL_SIZES["num_hidden_layers"],
+                hidden=MODEL_SIZES["hidden_size"],
+                heads=MODEL_SIZES["num_attention_heads"],
+                vocab=VOCAB_SIZE,
+                seq_len=preset.seq_len,
+                batch=preset.batch_size,
+                lr=preset.lr,
+                mask_rate=preset.mask_rate,
+            )
+        )
+
+        def measured(run: str) -> str:
+            result = MEASURED_120S[run]
+            top1, baseline = result["heldout_top1"], result["frequency_baseline_top1"]
+            return t(
+                "pretrain_live.measured",
+                steps=result["steps"],
+                top1=top1,
+                baseline=baseline,
+                delta=100 * (top1 - baseline),
+            )
+
+        zh_rate = live_settings("zh").mask_rate
+        st.caption(
+            t(
+                f"pretrain_live.why_{lang}",
+                en_result=measured("en"),
+                zh_15=measured("zh_15"),
+                zh_40=measured("zh_40"),
+                zh_rate=zh_rate,
+                ratio=zh_rate / live_settings("en").mask_rate,  # targets per step against English's rate
+            )
+        )
+        st.caption(t(f"pretrain_live.corpus_{lang}"))

@@ -1,4 +1,5 @@
 TEXT = {
+    "choices_heading": {"en": "What was chosen, and why", "zh": "选了什么，为什么"},
     "title": {"en": "Watch BERT learn", "zh": "看 BERT 学习"},
     "intro": {
         "en": "Here a tiny BERT is pre-trained **from scratch**, on this server, while you watch: masked-word "
