@@ -33,7 +33,11 @@ LIVE = ", ".join(
 )
 DIAGRAM = "figure.bert-lab-figure"
 # Where a page draws its figure only once asked (a run of half a minute or more): the place it will appear.
-PLACEHOLDER = {"layers": ".st-key-layers_run_probe", "pretrain_live": ".st-key-pretrain_live_view"}
+PLACEHOLDER = {
+    "layers": ".st-key-layers_run_probe",
+    "pretrain_live": ".st-key-pretrain_live_view",
+    "lessons": ".st-key-lessons_picker",  # a list of lessons, no figure: the list is what must show
+}
 SIZES = {"1280x720": (1280, 720, False), "1400x900": (1400, 900, False), "800x600 presenter": (800, 600, True)}
 VISIBLE = 100  # px of the figure that must show
 

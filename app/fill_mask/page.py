@@ -143,7 +143,8 @@ def render(context: PageContext) -> None:
 
         nothing = t("fill_mask.nothing")
         for number, (seen_both, seen_left) in enumerate(zip(bidirectional.masks[:MAX_PANELS], causal.masks), start=1):
-            st.markdown("##### " + t("fill_mask.mask_heading", number=number, position=seen_both.index + 1))
+            if total > 1:  # one [MASK] needs no number
+                st.markdown("##### " + t("fill_mask.mask_heading", number=number, position=seen_both.index + 1))
             left, right = lab.context_around(readable, bidirectional.special, seen_both.index)
             st.caption(
                 t(
