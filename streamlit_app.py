@@ -5,7 +5,7 @@ import streamlit as st
 from app.classroom.session import class_quiz, follow_teacher, publish_and_show
 from app.core.i18n import t
 from app.core.navigation import mark_entry, pages
-from app.core.sidebar import render_sidebar
+from app.core.sidebar import phone_sentence, render_sidebar
 from app.core.state import init_state, sync_url
 from app.core.ui import apply_display
 from app.lessons import card as lesson_card
@@ -22,4 +22,5 @@ publish_and_show(page)  # class mode: the teacher's view goes to the room; the c
 st.sidebar.caption(t("common.app_title"))
 mark_entry(context)
 lesson_card.show(page, context, class_quiz())  # while a lesson is on: its card above the page
+phone_sentence()  # the sentence box in the page, shown only on a phone's width
 page.run()

@@ -592,6 +592,26 @@ def test_an_800_pixel_screen_cuts_no_label_and_scrolls_nothing_sideways(page, se
         assert settled_layout(page) == {"overflow": 0, "cut": []}, (name, lang)
 
 
+def test_a_phone_finds_the_sentence_box_without_opening_the_sidebar(page, server):
+    """At 400 px the sidebar is folded behind its button; the page shows the shared sentence's box itself, and a
+    wide screen, whose sidebar holds the box, does not show it twice."""
+    page.set_viewport_size({"width": 400, "height": 800})
+    open_page(page, server, "fill_mask", "en")
+    box = page.locator(".st-key-phone_sentence textarea")
+    assert box.is_visible() and page.get_by_test_id("stSidebar").get_attribute("data-collapsed") == "true"
+    top = box.bounding_box()["y"]
+    assert top < 800, top  # on the first screen
+    box.fill("Phones read the [MASK] too.")
+    box.press("Control+Enter")
+    page.wait_for_function("() => location.search.includes('Phones')", timeout=30_000)
+    wait_ready(page)
+    assert_no_exception(page)
+    shot(page, "phone_sentence_en")
+    page.set_viewport_size({"width": 1400, "height": 900})
+    page.wait_for_timeout(300)
+    assert not box.is_visible()
+
+
 def test_embeddings_tabs_draw_the_heatmap_of_the_open_one(page, server):
     """The part heatmaps are drawn one at a time: opening a tab reruns the page and draws that part's."""
     from app.embeddings.text import TEXT

@@ -220,3 +220,17 @@ def test_the_english_example_makes_its_point_on_the_embedded_model():
     left = [p.token for p in fill_mask(bundle, text, top_k=3, causal=True).masks[0].predictions]
     assert places_to_swim & set(both), both
     assert not places_to_swim & set(left), left
+
+
+@pytest.mark.parametrize("page", ["attention", "fill_mask"])
+def test_the_phone_sentence_box_in_the_page_sets_the_shared_sentence(page):
+    """The box a phone shows in the page itself (its sidebar is folded away) is the shared sentence: typing there
+    sets it for every page and the link, and the sidebar's box shows it."""
+    at = open_link({"lang": "en"}, page)
+    phone = at.text_area(key="w_text_phone")
+    assert phone.value == at.session_state["text"]
+    phone.set_value("The phone typed this [MASK] sentence.").run()
+    assert not at.exception
+    assert at.session_state["text"] == "The phone typed this [MASK] sentence."
+    assert at.query_params["text"] == "The phone typed this [MASK] sentence."
+    assert at.text_area(key="w_text").value == "The phone typed this [MASK] sentence."

@@ -104,3 +104,19 @@ def render_sidebar() -> PageContext:
         if len(text) > MAX_URL_TEXT:
             st.caption(t("common.url_text_cut", limit=f"{MAX_URL_TEXT:,}", n=f"{len(text):,}"))
     return PageContext(bundle, spec, text, st.session_state["lang"])
+
+
+PHONE_SENTENCE_KEY = "phone_sentence"
+
+
+def phone_sentence() -> None:
+    """The shared sentence in the page itself, for a phone: there the sidebar is folded behind a button, and a reader
+    would not find the box every page reads. Drawn on every screen, shown only on a narrow one (``PHONE_CSS``)."""
+    with st.container(key=PHONE_SENTENCE_KEY):
+        st.text_area(
+            t("common.sentence"),
+            **keep("text", copy="_phone"),
+            help=t("common.sentence_help"),
+            height=80,
+            max_chars=None,
+        )

@@ -154,19 +154,20 @@ def start_in_language(page: str, values: dict[str, Any]) -> None:
             st.session_state[name] = value
 
 
-def keep(name: str, on_change=None) -> dict:
+def keep(name: str, on_change=None, *, copy: str = "") -> dict:
     """Keyword arguments for a widget whose value must outlive the page that shows it.
 
     Streamlit forgets a widget's state when its page is left; the value itself lives under ``name`` and
     the widget under ``w_<name>``, refreshed from it on every run. ``on_change`` runs after the value is
-    stored. Use as ``st.slider(label, 1, 20, **keep("fill_mask_top_k"))``.
+    stored. Use as ``st.slider(label, 1, 20, **keep("fill_mask_top_k"))``. A second widget for the same value
+    (the phone's sentence box beside the sidebar's) names itself by ``copy``: both show the value, either sets it.
     """
-    widget_key = f"w_{name}"
+    widget_key = f"w_{name}{copy}"
     st.session_state[widget_key] = st.session_state[name]
-    return {"key": widget_key, "on_change": _store, "args": (name, on_change)}
+    return {"key": widget_key, "on_change": _store, "args": (name, on_change, widget_key)}
 
 
-def _store(name: str, then=None) -> None:
-    st.session_state[name] = st.session_state[f"w_{name}"]
+def _store(name: str, then=None, widget_key: str | None = None) -> None:
+    st.session_state[name] = st.session_state[widget_key or f"w_{name}"]
     if then is not None:
         then()

@@ -219,6 +219,12 @@ button [data-testid="stMarkdownContainer"], [data-testid="stWidgetLabel"] p, lab
 @container (max-width: 600px) {
   [data-testid="stColumn"] { min-width: 100% !important; flex: 1 1 100% !important; }
 }
+/* The page's own sentence box (app.core.sidebar.phone_sentence) is for a phone, where the sidebar is folded away. */
+.st-key-phone_sentence { display: none; }
+@media (max-width: 640px) {
+  .st-key-phone_sentence { display: block; }
+  [data-testid="stMainBlockContainer"] { padding-top: 4.5rem; }  /* clear the header bar with its sidebar button */
+}
 /* Below 1000 px an open sidebar takes 260 px; a folded one (presenter mode) none, so the page has the whole width. */
 @media (max-width: 1000px) {
   section[data-testid="stSidebar"][data-collapsed="false"] { width: 260px !important; min-width: 260px !important; }
