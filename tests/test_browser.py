@@ -16,6 +16,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from accessibility import audit
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
@@ -201,6 +202,9 @@ def test_every_page_renders_in_both_languages(page, server, name, lang):
     assert page.locator(CHART_ERROR).count() == 0  # plotly drew every figure
     # Every chart has its accessible name: an SVG of shapes says little to a screen reader by itself.
     assert page.locator(f"{CHART}:not([aria-label])").count() == 0
+    # axe-core, WCAG 2.1 A and AA: no serious or critical violation (colour contrast above all).
+    violations = audit(page)
+    assert not violations, [(v["id"], [n["html"][:80] for n in v["nodes"][:3]]) for v in violations]
     shot(page, f"{name}_{lang}")
 
 

@@ -63,7 +63,8 @@ FIGURE_CSS = f""".{FIGURE_CLASS} {{ margin: 0 0 0.5rem 0; font-size: 0.875rem; l
 .{FIGURE_CLASS} .box {{ display: flex; flex-direction: column; align-items: center; justify-content: center;
   min-width: 2.4rem; padding: 0.2rem 0.45rem; background: var(--fill); color: #222222; font-size: 0.95rem;
   line-height: 1.3; overflow-wrap: anywhere; }}
-.{FIGURE_CLASS} .box small {{ color: #555555; font-size: 0.7rem; }}
+/* #333 stays readable (4.5:1 and more) on the strips' strongest fills as on their palest. */
+.{FIGURE_CLASS} .box small {{ color: #333333; font-size: 0.7rem; }}
 .{FIGURE_CLASS} .box.key {{ background: none; align-items: flex-end; color: #555555; font-size: 0.75rem; }}
 /* The names of the lines stand level with the lines they name. */
 .{FIGURE_CLASS} .box.key > span {{ line-height: calc(0.95rem * 1.3); }}

@@ -64,7 +64,7 @@ def render(context: PageContext) -> None:
         if minilm is None:
             column.markdown(f"**{t('sentence_vectors.way_minilm')}**")
             column.warning(t("sentence_vectors.minilm_missing"))
-            column.code(logic.MINILM_COMMAND, language="bash")
+            ui.preformatted(logic.MINILM_COMMAND, column)  # wrapped, not a scrolled region
         else:
             english = {"mean": vectors[logic.MINILM]}
             hits = logic.search(f"minilm:{minilm.path}", minilm, minilm.tokenizer, text, english, "en")
@@ -84,11 +84,11 @@ def render(context: PageContext) -> None:
     with st.expander(t("sentence_vectors.cli_header")):
         st.markdown(t("sentence_vectors.cli"))
         seconds = st.session_state["sentence_vectors_budget"]
-        st.code(
+        # A wrapped block, not st.code's scrolled one: a scrolling region a keyboard cannot reach (axe-core's rule).
+        ui.preformatted(
             f'python -m model sentence-vectors "{t("sentence_vectors.cli_example")}"\n'
             f"python -m model sentence-vectors --train-seconds {seconds} --json\n"
-            "python bench/bench_sentence_vectors.py",
-            language="bash",
+            "python bench/bench_sentence_vectors.py"
         )
 
 
