@@ -4,7 +4,7 @@ missing from the cache, and a trained model's neighbours."""
 from __future__ import annotations
 
 import pytest
-from apptest_helpers import HOSTILE_INPUTS, chart_titles, open_app_page
+from apptest_helpers import HOSTILE_INPUTS, chart_titles, open_app_page, preformatted
 from apptest_helpers import charts as page_charts
 
 from app.core.jobs import Owner
@@ -67,7 +67,7 @@ def test_minilm_missing_from_the_cache_is_said_plainly(monkeypatch, tmp_path):
     at = open_page("zh", "我妹妹每个星期天早上都烤面包。")
     warnings = [w.value for w in at.warning]
     assert TEXT["minilm_missing"]["zh"] in warnings
-    assert any("--fetch-minilm" in c.value for c in at.code)
+    assert any("--fetch-minilm" in block for block in preformatted(at))  # the command, wrapped to the column
     assert len(at.dataframe) == 2  # the raw model's neighbours are still there
 
 
