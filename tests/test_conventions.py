@@ -195,3 +195,47 @@ def test_every_layer_or_head_number_a_page_writes_goes_through_counted():
                     if called not in ("counted", "t"):  # t(...): a head's name ("MLM"), not a number
                         wrong.append(f"{path.relative_to(root)}:{node.lineno} {keyword.arg}={ast.unparse(value)}")
     assert not wrong, "layer or head numbers shown from 0:\n" + "\n".join(wrong)
+
+
+# Percentages: rounded, but never 0% for a share above 0 nor 100% for one short of all (app.core.numbers).
+def test_a_share_rounds_but_never_to_zero_or_all():
+    from app.core.numbers import percent
+
+    assert [percent(v) for v in (0.0, 0.004, 0.005, 0.126, 0.994, 0.996, 1.0)] == [
+        "0%", "<1%", "<1%", "13%", "99%", ">99%", "100%",
+    ]  # fmt: skip
+    assert [percent(v, 1) for v in (0.0004, 0.1234, 0.9996)] == ["<0.1%", "12.3%", ">99.9%"]
+
+
+def test_page_strings_and_probability_bars_write_shares_by_the_rule():
+    from app.core import i18n
+    from app.core.charts import probability_bars, ranked_summary
+
+    i18n.STRINGS["conventions.test"] = {"en": "{p:.0%} and {q:.1%}, a change of {d:+.1%}", "zh": ""}
+    try:
+        assert i18n.t("conventions.test", p=0.003, q=np.float32(0.99996), d=0.0) == "<1% and >99.9%, a change of +0.0%"
+    finally:
+        del i18n.STRINGS["conventions.test"]
+    bars = probability_bars(["a", "b"], [0.9990, 0.0004]).figure
+    assert list(bars.data[0].text) == ["99.9%", "<0.1%"]
+    assert ranked_summary(["a", "b"], [0.9990, 0.0004], "{items}") == "“a” 99.9% · “b” <0.1%"
+
+
+def test_no_page_code_writes_a_share_with_a_bare_percent_format():
+    """Outside the strings (which t() fills by the rule) a share is written by ``percent``: a bare ``:.0%`` in an
+    f-string would write 0.3% as 0%. Layout widths (``:.3%`` of a bar) and the downloads' exact values are not
+    shares a reader reads."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent / "app"
+    # (plotly's own templates, %{y:.1f}%, are hovers drawn by d3: they stay exact, and are taken out first)
+    bare = re.compile(r"\{[^{}]+:\+?\.[01]%\}|:\.[01]f\}%")
+    plotly = re.compile(r"%\{[^}]*\}")
+    found = [
+        f"{path.relative_to(root)}:{number}: {line.strip()}"
+        for path in sorted(root.rglob("*.py"))
+        if path.name not in ("text.py", "numbers.py") and path.parent.name != "text"
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if bare.search(plotly.sub("", line)) and not line.strip().startswith("#")
+    ]
+    assert not found, "\n".join(found)

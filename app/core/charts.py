@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
+from app.core.numbers import percent
 from app.core.palette import BLUE, CATEGORICAL, SCALE_STOPS, SEQUENTIAL
 
 # CJK-capable fonts first, so Chinese tokens never render as boxes (the test set-up installs Noto CJK).
@@ -322,7 +323,7 @@ def probability_bars(
         "y": names,
         "orientation": "h",
         "marker": {"color": color},
-        "text": [f"{p:.1f}%" for p in percents],
+        "text": [percent(p, 1) for p in probs],  # 0.04% reads <0.1%, not 0.0%
         "textposition": "outside",
         "cliponaxis": False,
         "hovertemplate": "%{y}: %{x:.1f}%<extra></extra>",
@@ -547,7 +548,7 @@ def ranked_summary(labels: Sequence[str], values: Sequence[float], template: str
     (“the” 42.0% · “a” 10.0%): what a bar chart of probabilities shows first."""
     values = np.asarray(values, dtype=float)
     order = np.argsort(-values, kind="stable")[:count]
-    items = SUMMARY_JOIN.join(f"{quoted(labels[i])} {values[i]:.1%}" for i in order)
+    items = SUMMARY_JOIN.join(f"{quoted(labels[i])} {percent(values[i], 1)}" for i in order)
     return template.format(items=items)
 
 

@@ -10,9 +10,11 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
+import numpy as np
 import streamlit as st
 
 from app.core import text
+from app.core.numbers import Share
 from app.core.registry import concept_modules
 
 LANGUAGES = ("zh", "en")
@@ -43,4 +45,9 @@ def t(key: str, **values) -> str:
     if entry is None:
         return key
     text = entry.get(lang()) or entry.get("en") or key
-    return text.format(**values) if values else text
+    return text.format(**{k: shares(v) for k, v in values.items()}) if values else text
+
+
+def shares(value):
+    """A number as strings write it: a float's percentages by ``app.core.numbers.percent``; anything else as is."""
+    return Share(value) if isinstance(value, float | np.floating) and not isinstance(value, bool) else value

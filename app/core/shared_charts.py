@@ -27,6 +27,7 @@ from app.core.charts import (
     value_axis,
 )
 from app.core.counting import counted
+from app.core.numbers import percent
 from app.core.palette import BLUE, GREEN, ORANGE, SEQUENTIAL, SEQUENTIAL_SECOND, VERMILLION
 from model.results import Prediction
 
@@ -151,12 +152,12 @@ def cell_text(values: np.ndarray, is_entropy: bool) -> np.ndarray:
     (a 12-head panel at 800 px has room for "12" in a cell, not for "0.12"). A numpy array of strings, not lists:
     the figure is copied whole when drawn, and an array copies in one step where nested lists copy string by
     string."""
-    return np.array([[f"{v:.1f}" if is_entropy else f"{100 * v:.0f}" for v in row] for row in values])
+    return np.array([[f"{v:.1f}" if is_entropy else percent(v).rstrip("%") for v in row] for row in values])
 
 
 def statistic_value(name: str, value: float) -> str:
     """One statistic in words, in the unit its panel uses: entropy as is, a share in percent."""
-    return f"{value:.1f}" if name == "entropy" else f"{value:.0%}"
+    return f"{value:.1f}" if name == "entropy" else f"{percent(value)}"
 
 
 def statistics_grid(

@@ -25,6 +25,7 @@ from app.core.charts import (
     value_axis,
     wrapped,
 )
+from app.core.numbers import percent
 from app.core.palette import BLUE, SKY
 from app.core.shared_charts import ITERATIVE_COLOR
 from model.results import FillStep, PllResult
@@ -119,7 +120,9 @@ def pll_bars(results: Sequence[PllResult], *, title: str, axis_title: str, hover
 
 def fill_order_summary(steps: Sequence[FillStep], template: str) -> str:
     """The tokens one-at-a-time filling wrote, in the order it wrote them, as ``{items}`` of ``template``."""
-    return template.format(items=SUMMARY_JOIN.join(f"{quoted(s.chosen.token)} {s.chosen.prob:.1%}" for s in steps))
+    return template.format(
+        items=SUMMARY_JOIN.join(f"{quoted(s.chosen.token)} {percent(s.chosen.prob, 1)}" for s in steps)
+    )
 
 
 def pll_summary(results: Sequence[PllResult], template: str) -> str:

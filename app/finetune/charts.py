@@ -37,6 +37,7 @@ from app.core.charts import (
     value_axis,
 )
 from app.core.markup import token_boxes
+from app.core.numbers import percent
 from app.core.palette import BASELINE, BLUE, GREEN, LIGHT, ORANGE, PALE, PURPLE, SEQUENTIAL, VERMILLION
 
 RUN_COLOURS = {"pretrained": BLUE, "random": VERMILLION}
@@ -150,7 +151,7 @@ def training_curves(
             }
         )
     lines = [
-        horizontal_line(round(100 * accuracy, 2), f"{name} {accuracy:.0%}", colour=BASELINE, panel="2")
+        horizontal_line(round(100 * accuracy, 2), f"{name} {percent(accuracy)}", colour=BASELINE, panel="2")
         for name, accuracy in (baselines or {}).items()
     ]
     # The step axes span the whole run from the start, so a live chart grows across them instead of rescaling.
@@ -242,7 +243,7 @@ def tag_strip(
         raise ValueError(f"{len(tokens)} tokens, {len(tags)} tags, {len(probs)} probabilities, {len(special)} flags")
     codes = [tag_code(tag, flag) for tag, flag in zip(tags, special)]
     lines = [[token, "" if code == 0 else tag] for token, tag, code in zip(tokens, tags, codes)]
-    hovers = [f"{i} · {token} · {tag} {p:.0%}" for i, (token, tag, p) in enumerate(zip(tokens, tags, probs))]
+    hovers = [f"{i} · {token} · {tag} {percent(p)}" for i, (token, tag, p) in enumerate(zip(tokens, tags, probs))]
     legend = [(kind, start) for kind, (start, _) in ENTITY_COLOURS.items()]
     return token_boxes(lines, [TAG_COLOURS[code] for code in codes], hovers=hovers, legend_entries=legend, title=title)
 

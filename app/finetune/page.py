@@ -8,6 +8,7 @@ import streamlit as st
 from app.core import job_view, models, ui
 from app.core.charts import probability_bars, ranked_summary
 from app.core.i18n import STRINGS, t
+from app.core.numbers import percent
 from app.core.palette import BLUE, GREEN, ORANGE, PURPLE
 from app.core.result_cache import CACHE_TTL
 from app.core.state import SETTINGS, PageContext, keep, start_in_language
@@ -289,9 +290,9 @@ def render(context: PageContext) -> None:
         with column:
             st.markdown(f"**{run_name(init)}**")
             metric_columns = st.columns(4 if result.evaluation.f1 is not None else 3)
-            metric_columns[0].metric(t("finetune.heldout_accuracy"), f"{result.evaluation.accuracy:.1%}")
+            metric_columns[0].metric(t("finetune.heldout_accuracy"), f"{percent(result.evaluation.accuracy, 1)}")
             if result.evaluation.f1 is not None:
-                metric_columns[-3].metric(t("finetune.entity_f1"), f"{result.evaluation.f1:.1%}")
+                metric_columns[-3].metric(t("finetune.entity_f1"), f"{percent(result.evaluation.f1, 1)}")
             metric_columns[-2].metric(t("finetune.steps_done"), result.steps)
             metric_columns[-1].metric(t("finetune.seconds"), f"{result.seconds:.0f}")
             ui.plot(

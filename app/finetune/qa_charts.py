@@ -27,6 +27,7 @@ from app.core.charts import (
     value_axis,
 )
 from app.core.markup import figure, text
+from app.core.numbers import percent
 from app.core.palette import BLUE, LIGHT, ORANGE
 
 ROW_PX = 150  # each of the two rows of bars
@@ -99,7 +100,7 @@ def score_bars(
             "y": readers,
             "x": [round(100 * float(v), 1) for v in values],
             "marker": {"color": colour},
-            "text": [f"{100 * float(v):.1f}%" for v in values],
+            "text": [percent(float(v), 1) for v in values],
             "textposition": "outside",
             "cliponaxis": False,
             "hovertemplate": f"%{{y}} · {plotly_text(metric)}: %{{x:.1f}}%<extra></extra>",
@@ -128,7 +129,7 @@ def spans_summary(spans: Sequence[tuple[str, float]], template: str, empty: str)
     """'Best answer “X” (p%); then “Y” (q%), “Z” (r%).' from (text, probability) pairs, best first."""
     if not spans:
         return empty
-    rest = ", ".join(f"{quoted(t)} ({p:.0%})" for t, p in spans[1:])
+    rest = ", ".join(f"{quoted(t)} ({percent(p)})" for t, p in spans[1:])
     return template.format(best=quoted(spans[0][0]), p=spans[0][1], rest=rest or "—")
 
 

@@ -9,6 +9,7 @@ import streamlit as st
 from app.core import ui
 from app.core.charts import probability_bars
 from app.core.i18n import t
+from app.core.numbers import percent
 from app.core.result_cache import CACHE_TTL
 from app.finetune import jobs, qa_charts
 from model.data.tasks import load_task
@@ -32,8 +33,8 @@ def results(snapshot: jobs.JobSnapshot, run_name) -> None:
         with column:
             st.markdown(f"**{run_name(init)}**")
             cells = st.columns(4)
-            cells[0].metric(t("finetune.exact_match"), f"{scores.exact_match:.1%}" if scores else "–")
-            cells[1].metric(t("finetune.answer_f1"), f"{scores.f1:.1%}" if scores else "–")
+            cells[0].metric(t("finetune.exact_match"), f"{percent(scores.exact_match, 1)}" if scores else "–")
+            cells[1].metric(t("finetune.answer_f1"), f"{percent(scores.f1, 1)}" if scores else "–")
             cells[2].metric(t("finetune.steps_done"), result.steps)
             cells[3].metric(t("finetune.seconds"), f"{result.seconds:.0f}")
     readers = [

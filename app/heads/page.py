@@ -7,6 +7,7 @@ import streamlit as st
 from app.core import shared_charts
 from app.core.counting import counted, counted_label
 from app.core.i18n import t
+from app.core.numbers import percent
 from app.core.state import SETTINGS, PageContext, keep, start_in_language, url_is_stale
 from app.core.ui import download_buttons, plot, run_or_explain
 from app.heads import charts
@@ -165,7 +166,7 @@ def render(context: PageContext) -> None:
                 nsp_ablated = lab.next_sentence(spec, first, second, removed_key)
                 st.metric(
                     t("heads.nsp_metric"),
-                    f"{nsp_ablated.is_next:.1%}",
+                    f"{percent(nsp_ablated.is_next, 1)}",
                     delta=f"{(nsp_ablated.is_next - nsp_full.is_next) * 100:+.1f} pp",
                 )
                 st.caption(t("heads.nsp_full", p=nsp_full.is_next))

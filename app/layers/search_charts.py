@@ -24,6 +24,7 @@ from app.core.charts import (
     value_axis,
     vertical_line,
 )
+from app.core.numbers import percent
 from app.core.palette import BASELINE, BLUE, GREEN, ORANGE
 from app.core.shared_charts import layer_axis
 from app.layers.charts import layer_line
@@ -78,7 +79,7 @@ def shares_summary(series: Mapping[str, Sequence[float | None]], names: Mapping[
         if not known:
             continue
         low, high = min(known, key=lambda p: p[1]), max(known, key=lambda p: p[1])
-        items.append(f"{names[key]}: {100 * low[1]:.0f}% ({low[0]}) – {100 * high[1]:.0f}% ({high[0]})")
+        items.append(f"{names[key]}: {percent(low[1])} ({low[0]}) – {percent(high[1])} ({high[0]})")
     return template.format(items=SUMMARY_JOIN.join(items))
 
 

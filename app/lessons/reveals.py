@@ -17,6 +17,7 @@ import streamlit as st
 from app.core import models
 from app.core.counting import counted
 from app.core.i18n import t
+from app.core.numbers import percent
 from app.core.state import PageContext
 from app.core.tokens import escape_markdown
 from model.checkpoint import count_parameters
@@ -116,7 +117,7 @@ def fill_mask_top(context: PageContext, params: dict) -> Reveal:
         return Reveal("", t("lessons.reveal_no_mask"))
     predictions = result.masks[0].predictions
     words = [p.token.removeprefix("##") for p in predictions]
-    listed = ", ".join(f"{escape_markdown(w)} ({p.prob:.0%})" for w, p in zip(words, predictions))
+    listed = ", ".join(f"{escape_markdown(w)} ({percent(p.prob)})" for w, p in zip(words, predictions))
     return Reveal(
         words[0].lower(),
         t("lessons.reveal_fill_mask", top=escape_markdown(words[0]), listed=listed),

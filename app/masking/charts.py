@@ -25,6 +25,7 @@ from app.core.charts import (
     value_axis,
 )
 from app.core.markup import token_boxes
+from app.core.numbers import percent
 from app.core.palette import LIGHT, ORANGE, PURPLE, SKY
 
 # Outcome code → box colour; light enough for black text. Codes follow app.masking.logic
@@ -91,7 +92,7 @@ def convergence_chart(
     x = np.asarray(draws, dtype=np.int64)
     data = []
     for index, (name, values, target, colour) in enumerate(series):
-        label = plotly_text(f"{name} ({target_suffix} {target:.0%})")
+        label = plotly_text(f"{name} ({target_suffix} {percent(target)})")
         group = f"share {index}"
         level = round(100 * target, 2)
         data += [

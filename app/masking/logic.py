@@ -16,6 +16,7 @@ import numpy as np
 import torch
 
 from app.core.charts import left_to_right
+from app.core.numbers import percent
 from app.core.tokens import candidate_flags, token_surface
 from model.checkpoint import LoadedBert
 from model.inference import pretraining_model
@@ -269,7 +270,7 @@ def chosen_prediction_rows(predictions: list[ChosenPrediction], top_k: int = 3) 
     "0.05%", and whether the top guess is right."""
     rows = []
     for p in predictions:
-        guesses = [f"{token}  {prob:.1%}" for token, prob in p.top[:top_k]]
+        guesses = [f"{token}  {percent(prob, 1)}" for token, prob in p.top[:top_k]]
         guesses += [""] * (top_k - len(guesses))
         # Two decimals: an undertrained model gives the right answer fractions of a percent.
         rows.append(

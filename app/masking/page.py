@@ -12,6 +12,7 @@ import streamlit as st
 
 from app.core import models, ui
 from app.core.i18n import t
+from app.core.numbers import percent
 from app.core.palette import BLUE, GREEN, ORANGE, VERMILLION
 from app.core.state import SETTINGS, PageContext, keep
 from app.core.tokens import escape_markdown
@@ -178,8 +179,8 @@ def render(context: PageContext) -> None:
             st.caption(
                 t(
                     "masking.stats_rounding",
-                    actual=f"{stats.rounded_rate:.1%}",
-                    rate=f"{settings.rate:.0%}",
+                    actual=f"{percent(stats.rounded_rate, 1)}",
+                    rate=f"{percent(settings.rate)}",
                     n=stats.candidates,
                     k=stats.chosen_per_draw,
                 )

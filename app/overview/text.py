@@ -166,6 +166,8 @@ TEXT = {
         "- **Entropy is in bits** (logarithm base 2): 0 bits when a token looks at one token only, 3 bits when it "
         "spreads evenly over 8. Losses and log-probabilities (the training loss, the pseudo-log-likelihood) use the "
         "natural logarithm, as PyTorch computes them.\n"
+        "- **Percentages are rounded** to whole numbers (tenths on probability bars), but a share above 0 never "
+        "reads 0% and one short of all never reads 100%: they read <1% and >99% (<0.1% and >99.9%).\n"
         "- **A word that leaves a top-k list keeps its real probability**: when heads are removed, a word that dropped "
         "out of the top 5 shows where it went (say 3%), never 0%.\n"
         "- **Colours keep their roles**: blue is BERT reading both ways, orange the same weights reading left to "
@@ -176,6 +178,8 @@ TEXT = {
         "代码、分享链接和下载文件则与 PyTorch 一样从 0 开始索引。\n"
         "- **熵的单位是比特**（以 2 为底的对数）：一个 token 只看一个 token 时为 0 比特，平均分给 8 个 token 时为 3 比特。"
         "损失和对数概率（训练损失、伪对数似然）使用自然对数，与 PyTorch 的计算一致。\n"
+        "- **百分比四舍五入**到整数（概率柱状图保留一位小数），但大于 0 的比例不会显示为 0%，不到全部的比例也不会显示为 100%："
+        "它们显示为 <1% 和 >99%（<0.1% 和 >99.9%）。\n"
         "- **掉出前 k 名的词仍显示真实概率**：去掉一些头之后，掉出前 5 名的词显示它实际的概率（比如 3%），而不是 0%。\n"
         "- **颜色的含义固定**：蓝色表示 BERT 双向阅读，橙色表示同一套权重从左到右阅读（GPT 式）；"
         "每个图例的颜色都经过挑选，色觉障碍的读者也能区分。",

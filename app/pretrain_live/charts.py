@@ -24,6 +24,7 @@ from app.core.charts import (
     side_by_side,
     value_axis,
 )
+from app.core.numbers import percent
 from app.core.palette import BASELINE, BLUE, VERMILLION
 
 RUN_COLOURS = (BLUE, VERMILLION)
@@ -126,7 +127,7 @@ def accuracy_curves(
         layout["legend"] = legend_below()
     if baseline is not None:
         value = round(100 * baseline, 2)
-        shape, label = horizontal_line(value, f"{baseline_name}: {baseline:.1%}", colour=BASELINE)
+        shape, label = horizontal_line(value, f"{baseline_name}: {percent(baseline, 1)}", colour=BASELINE)
         layout |= {"shapes": [shape], "annotations": [label]}
         # An invisible point on the line: a shape does not count in the axis's range, and a baseline above
         # every run would fall off the chart.
@@ -169,7 +170,7 @@ def target_kind_bars(
                 "x": kinds,
                 "y": values,
                 "marker": {"color": run_colour(i)},
-                "text": [f"{v:.1f}%" for v in values],
+                "text": [percent(v / 100, 1) for v in values],  # values in percent
                 "textposition": "outside",
                 "cliponaxis": False,
                 "hovertemplate": f"{plotly_text(name)} · %{{x}}: %{{y}}%<extra></extra>",

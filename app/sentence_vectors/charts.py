@@ -26,6 +26,7 @@ from app.core.charts import (
     side_by_side,
     value_axis,
 )
+from app.core.numbers import percent as share
 from app.core.palette import BLUE, ORANGE, SKY, VERMILLION
 
 
@@ -34,7 +35,6 @@ def _bars(
 ) -> dict:
     """One series of bars: shares drawn in percent (``percent``), or cosines as they are."""
     shown = [None if v is None else round((100 if percent else 1) * float(v), 1 if percent else 3) for v in values]
-    label = "{:.0f}%" if percent else "{:.2f}"
     value = "%{y:.1f}%" if percent else "%{y:.3f}"
     return {
         "type": "bar",
@@ -42,7 +42,7 @@ def _bars(
         "x": [plotly_text(label) for label in labels],
         "y": shown,
         "marker": {"color": colour},
-        "text": ["" if v is None else label.format(v) for v in shown],
+        "text": ["" if v is None else (share(float(v)) if percent else f"{float(v):.2f}") for v in values],
         "textposition": "outside",
         "cliponaxis": False,
         "hovertemplate": f"{plotly_text(name)} · %{{x}}: {value}<extra></extra>",
@@ -90,7 +90,7 @@ def pooling_summary(
 ):
     """The chart in words: each way's recall@1 and its random-pair cosine (``template`` has {items})."""
     items = SUMMARY_JOIN.join(
-        f"{label}: {r:.0%} / {c:.2f}"
+        f"{label}: {share(r)} / {c:.2f}"
         for label, r, c in zip(labels, recall, cosine, strict=True)
         if r is not None and c is not None
     )
