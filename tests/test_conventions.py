@@ -239,3 +239,18 @@ def test_no_page_code_writes_a_share_with_a_bare_percent_format():
         if bare.search(plotly.sub("", line)) and not line.strip().startswith("#")
     ]
     assert not found, "\n".join(found)
+
+
+def test_presenter_mode_keeps_cell_numbers_only_where_they_fit():
+    """On a projector the chart text is half as large again: a grid of 12 heads drops its cell numbers (the hover
+    and the summary keep them), a grid of 4 keeps them."""
+    from app.attention.charts import change_grid
+    from app.core.charts import presented
+
+    wide, narrow = np.full((6, 12), 0.25), np.full((2, 4), 0.25)
+    for values, kept in ((wide, False), (narrow, True)):
+        figure = change_grid(values, title="moved").figure
+        assert figure.data[0].texttemplate  # the page's own view has them
+        shown = presented(figure).data[0]
+        assert bool(shown.texttemplate) is kept
+        assert "customdata" in shown.hovertemplate  # the hover names and values every cell either way

@@ -507,7 +507,24 @@ def presented(figure: go.Figure, factor: float = PRESENTER_SCALE) -> go.Figure:
     font = layout.setdefault("font", {})
     if "size" not in figure._layout.get("font", {}):
         font["size"] = round(FONT_SIZE * factor)
-    return go.Figure({"data": _enlarged(figure._data, factor), "layout": layout}, _validate=False)
+    return go.Figure(
+        {"data": [_fitted(trace) for trace in _enlarged(figure._data, factor)], "layout": layout}, _validate=False
+    )
+
+
+PRESENTED_CELLS = 6  # a grid of more columns than this loses its cell numbers in presenter mode
+
+
+def _fitted(trace: dict) -> dict:
+    """A heatmap trace without its cell numbers when, enlarged, they would not fit their cells: a layer-by-head grid
+    of 12 heads on a projector's 800 px ran its numbers together ("52272639…"). Its hover and the written summary
+    under it still give every value."""
+    if trace.get("type") != "heatmap" or not trace.get("texttemplate"):
+        return trace
+    columns = len(trace["x"]) if trace.get("x") is not None else np.shape(trace.get("z"))[-1]
+    if columns <= PRESENTED_CELLS:
+        return trace
+    return {key: value for key, value in trace.items() if key not in ("text", "texttemplate", "textfont")}
 
 
 def drag(figure: go.Figure) -> str | None:
