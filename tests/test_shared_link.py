@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from apptest_helpers import APP
+from apptest_helpers import APP, preformatted
 from streamlit.testing.v1 import AppTest
 
 from app.attention.text import TEXT as ATTENTION
@@ -234,3 +234,26 @@ def test_the_phone_sentence_box_in_the_page_sets_the_shared_sentence(page):
     assert at.session_state["text"] == "The phone typed this [MASK] sentence."
     assert at.query_params["text"] == "The phone typed this [MASK] sentence."
     assert at.text_area(key="w_text").value == "The phone typed this [MASK] sentence."
+
+
+@pytest.mark.parametrize("page", ["attention", "nsp", "fill_mask", "gpt_vs_bert", "heads", "layers", "pretrain_live"])
+def test_every_page_ends_with_the_same_on_the_command_line(page):
+    """The expander "For engineers" holds commands the model's own command line accepts, with the page's sentence
+    as one argument however it is spelt."""
+    import shlex
+
+    from app.core.text.common import TEXT as COMMON
+    from model.cli import build_parser
+
+    sentence = 'It\'s a "quoted" [MASK] sentence.'
+    at = open_link({"lang": "en", "text": sentence}, page)
+    assert not at.exception
+    assert COMMON["for_engineers"]["en"] in [e.label for e in at.expander]
+    commands = [line for block in preformatted(at) for line in block.splitlines() if line.startswith("python -m model")]
+    assert commands, page
+    parser = build_parser()
+    for command in commands:
+        arguments = shlex.split(command)[3:]
+        parser.parse_args(arguments)  # exits (a test failure) on an argument the command line does not take
+        if page in ("attention", "fill_mask"):
+            assert sentence in arguments  # the page's own sentence, one argument

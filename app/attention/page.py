@@ -23,7 +23,7 @@ from app.core.models import (
 )
 from app.core.palette import BLUE, ORANGE
 from app.core.state import SETTINGS, PageContext, keep
-from app.core.ui import download_buttons, plot, run_or_explain, stages_figure, truncation_notice
+from app.core.ui import download_buttons, for_engineers, plot, run_or_explain, stages_figure, truncation_notice
 
 
 def render(context: PageContext) -> None:
@@ -316,3 +316,7 @@ def render(context: PageContext) -> None:
     with st.expander(t("attention.how_to_read_heading")):
         st.markdown(t("attention.how_to_read"))
         stages_figure([t("attention.sketch_gpt"), t("attention.sketch_bert")], [ORANGE, BLUE])
+    pair_args = ["--pair", pair] if pair else []
+    for_engineers(
+        spec, ["attention", text, *pair_args, "--json"], ["attention", text, *pair_args, "--causal", "--json"]
+    )

@@ -7,6 +7,7 @@ import html
 import io
 import json
 import re
+import shlex
 from collections.abc import Callable, Sequence
 
 import streamlit as st
@@ -182,6 +183,17 @@ def stages_figure(written: Sequence[str], colours: Sequence[str], *, carry: bool
         markup.stages([(*row, colour) for row, colour in zip(rows, colours, strict=True)], carry=carry),
         summary=markup.stages_summary(rows, t("common.summary_stage"), SUMMARY_JOIN),
     )
+
+
+def for_engineers(spec: str, *commands: list[str]) -> None:
+    """The expander "For engineers" at a page's end: the same computation on the command line, each command as a
+    list of its arguments after ``python -m model`` (quoted here, so a sentence with quotes or spaces stays one
+    argument), with ``--model`` when the page runs another model than the embedded one."""
+    model = [] if spec == "embedded" else ["--model", spec]
+    lines = [shlex.join(["python", "-m", "model", *command[:1], *model, *command[1:]]) for command in commands]
+    with st.expander(t("common.for_engineers")):
+        st.caption(t("common.for_engineers_note"))
+        preformatted("\n".join(lines))
 
 
 def preformatted(text: str, container=None) -> None:

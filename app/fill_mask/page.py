@@ -304,3 +304,9 @@ def render(context: PageContext) -> None:
     with st.expander(t("fill_mask.gpt_point_heading")):
         st.markdown(t("fill_mask.gpt_point"))
     model_facts.show(bundle, context.lang, key="fill_mask_model")
+    ui.for_engineers(
+        spec,
+        ["fill-mask", context.text, "--top-k", str(st.session_state["fill_mask_top_k"])],
+        ["fill-mask", context.text, "--causal"],
+        ["score", *context.text.splitlines()[:1]],
+    )

@@ -130,3 +130,4 @@ def render(context: PageContext) -> None:
         ui.stages_figure(
             [t("gpt_vs_bert.sketch_gpt"), t("gpt_vs_bert.sketch_bert")], [CAUSAL_COLOR, BIDIRECTIONAL_COLOR]
         )
+    ui.for_engineers(spec, ["fill-mask", masked_text, "--causal"], ["attention", text, "--causal", "--json"])

@@ -9,7 +9,7 @@ from app.core.counting import counted, counted_label
 from app.core.i18n import t
 from app.core.numbers import percent
 from app.core.state import SETTINGS, PageContext, keep, start_in_language, url_is_stale
-from app.core.ui import download_buttons, plot, run_or_explain
+from app.core.ui import download_buttons, for_engineers, plot, run_or_explain
 from app.heads import charts
 from app.heads import logic as lab
 from model.analysis import heads
@@ -354,3 +354,4 @@ def render(context: PageContext) -> None:
             type="primary",
         )
     st.caption(t("heads.link_note"))
+    for_engineers(spec, ["heads", "--lang", sample_lang])

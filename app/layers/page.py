@@ -8,7 +8,7 @@ import streamlit as st
 
 from app.core.i18n import t
 from app.core.state import SETTINGS, PageContext, keep, start_in_language
-from app.core.ui import download_buttons, plot
+from app.core.ui import download_buttons, for_engineers, plot
 from app.layers import charts, search_section
 from app.layers import logic as lab
 from model.analysis import data
@@ -292,3 +292,8 @@ def render(context: PageContext) -> None:
         st.markdown(t("layers.probe_intro"))
     with st.expander(t("layers.reference_heading")):
         st.markdown(t("layers.reference"))
+    for_engineers(
+        spec,
+        ["probe", "--task", task, "--control", "--train-sentences", str(train), "--test-sentences", str(test)],
+        ["geometry", "--word", word, "--contexts", str(n_contexts)],
+    )

@@ -123,3 +123,4 @@ def render(context: PageContext) -> None:
         if example_next is not None and example_not is not None:
             st.markdown(t("nsp.examples_live", p_next=example_next.is_next, p_not=example_not.is_next))
         st.caption(t("nsp.cls_note"))
+    ui.for_engineers(spec, ["nsp", first, second])

@@ -50,7 +50,6 @@ def render(context: PageContext) -> None:
         key="pretrain_live",
         args=(lang,),
     )
-    st.caption(t("pretrain_live.cli", seconds=st.session_state["pretrain_live_budget"], lang=lang))
 
     def run_name(run: str) -> str:
         return t(f"pretrain_live.run_{run}")
@@ -246,3 +245,6 @@ def render(context: PageContext) -> None:
             )
         )
         st.caption(t(f"pretrain_live.corpus_{lang}"))
+    budget = str(st.session_state["pretrain_live_budget"])
+    # The live preset trains its own tiny model from scratch, whichever model the sidebar has loaded.
+    ui.for_engineers("embedded", ["pretrain", "--preset", "live", "--max-seconds", budget, "--json", "--lang", lang])

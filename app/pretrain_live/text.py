@@ -147,11 +147,6 @@ TEXT = {
         "zh": "更高的掩码率让每个句子有更多预测目标（每步信号更多），但可用的上下文更少。两个模型都在同一批"
         "以 15% 掩码的留出目标上评分。",
     },
-    "cli": {
-        "en": "The same run on the command line: `python -m model pretrain --preset live --max-seconds {seconds} "
-        "--json --lang {lang}`",
-        "zh": "命令行运行同样的训练：`python -m model pretrain --preset live --max-seconds {seconds} --json --lang {lang}`",
-    },
     "summary_loss": {
         "en": "{run}: held-out MLM loss {first:.2f} → {last:.2f} after {steps} steps",
         "zh": "{run}：留出集 MLM 损失 {first:.2f} → {last:.2f}（{steps} 步后）",

@@ -74,6 +74,12 @@ TEXT = {
         "zh": "{layers} 层 · 宽 {hidden} · {heads} 个头 · {params} 参数 · 词表 {vocab}",
     },
     "sentence": {"en": "Sentence (shared by all pages)", "zh": "输入句子（所有页面共用）"},
+    "for_engineers": {"en": "For engineers: the same on the command line", "zh": "给工程师：用命令行做同样的事"},
+    "for_engineers_note": {
+        "en": "Run from the repository's folder. The command line counts layers and heads from 0, as PyTorch does; "
+        "add --json for every number as JSON.",
+        "zh": "在仓库目录下运行。命令行与 PyTorch 一样从 0 开始编号层和头；加上 --json 可得到 JSON 格式的全部数字。",
+    },
     "sentence_help": {
         "en": "Type anything in English or Chinese. [MASK] marks a word for the model to guess.",
         "zh": "输入任意中文或英文。[MASK] 表示让模型去猜的词。",
