@@ -1,6 +1,6 @@
 """Where each page's first live figure starts, in Chromium, at the sizes a class uses (issue #42: show before
-telling): a laptop (1280 x 720), a desktop (1400 x 900), and a projector in presenter mode (800 x 600, sidebar
-folded). The first live figure is the first chart, token strip, bar figure, marked passage or bertviz frame drawn
+telling): a laptop (1280 x 720), a desktop (1400 x 900), a projector in presenter mode (800 x 600, sidebar
+folded) and a phone (400 x 800). The first live figure is the first chart, token strip, bar figure, marked passage or bertviz frame drawn
 from the page's input; the overview has none, so its paradigm diagram counts, and where a figure waits for a button
 (the layers lab's probes, live pre-training) the place it will appear counts. "Above the fold" means its first
 100 px are on the screen without scrolling. Also reported: where the main column starts (x), which presenter mode
@@ -38,7 +38,12 @@ PLACEHOLDER = {
     "pretrain_live": ".st-key-pretrain_live_view",
     "lessons": ".st-key-lessons_picker",  # a list of lessons, no figure: the list is what must show
 }
-SIZES = {"1280x720": (1280, 720, False), "1400x900": (1400, 900, False), "800x600 presenter": (800, 600, True)}
+SIZES = {
+    "1280x720": (1280, 720, False),
+    "1400x900": (1400, 900, False),
+    "800x600 presenter": (800, 600, True),
+    "400x800 phone": (400, 800, False),
+}
 VISIBLE = 100  # px of the figure that must show
 
 
@@ -69,6 +74,7 @@ def main() -> None:
     parser.add_argument("--langs", default="en,zh")
     parser.add_argument("--pages", default=",".join(p for p in PAGE_FILES if p != "classroom"))
     parser.add_argument("--shots", type=Path, default=None, help="save a screenshot of each view here")
+    parser.add_argument("--sizes", default=",".join(SIZES), help="of " + ", ".join(SIZES))
     args = parser.parse_args()
     port = free_port()
     server = start_server(port)
@@ -76,7 +82,8 @@ def main() -> None:
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
-            for size, (width, height, presenter) in SIZES.items():
+            for size in args.sizes.split(","):
+                width, height, presenter = SIZES[size]
                 context = browser.new_context(viewport={"width": width, "height": height})
                 page = context.new_page()
                 for lang in args.langs.split(","):
