@@ -251,18 +251,18 @@ def test_attention_layer_and_head_changes_reach_bertviz_without_a_reload(page, s
     open_page(page, server, "attention", "en", layer=2, attention_section="bertviz")
     page.wait_for_function(f"() => ({BERTVIZ_LAYER})() === '2'")
     timings = [f"page with bertviz {time.perf_counter() - start:.2f} s"]
-    for value in (4, 1):
+    for value in (4, 1):  # the page's options count from 1; bertviz's selector holds the index, one less
         page.evaluate(KEEP_FRAME)
         page.get_by_test_id("stSelectbox").filter(has_text="Layer").first.click()
         start = time.perf_counter()
         page.get_by_role("option", name=str(value), exact=True).click()
-        page.wait_for_function(f"() => ({BERTVIZ_LAYER})() === '{value}'")
+        page.wait_for_function(f"() => ({BERTVIZ_LAYER})() === '{value - 1}'")
         timings.append(f"layer {value}: bertviz {time.perf_counter() - start:.2f} s")
         wait_ready(page)
         assert page.evaluate(FRAME_KEPT)  # the same document: the view switched layers without a reload
     assert_no_exception(page)
     # A layer the reader picks in the view's own selector stays until the page's Layer selector changes.
-    page.frame_locator('[data-testid="stIFrame"]').first.locator("#layer").select_option("5")
+    page.frame_locator('[data-testid="stIFrame"]').first.locator("#layer").select_option(index=5)  # shown as 6
     page.wait_for_timeout(500)  # five of the view's checks of the page's URL
     assert page.evaluate(BERTVIZ_LAYER) == "5"
 

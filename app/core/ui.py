@@ -224,12 +224,12 @@ button [data-testid="stMarkdownContainer"], [data-testid="stWidgetLabel"] p, lab
 }
 :focus-visible { outline: 3px solid #0072B2 !important; outline-offset: 2px; }
 /* WCAG AA contrast (4.5:1, checked by axe-core in the browser tests): Streamlit draws captions at 60% opacity
-   (3.9:1 on white) and a chosen segment's label in a red 4.47:1 on its tint. */
+   (3.9:1 on white) and a chosen segment's label in a red 4.47:1 on its tint; greys and black are the palette's. */
 [data-testid="stCaptionContainer"] { opacity: 1 !important; }
 [data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] p,
-[data-testid="stCaptionContainer"] code { color: #5C5B5A; }
+[data-testid="stCaptionContainer"] code { color: #595959; }
 button[data-variant="segmented_control"][aria-checked="true"] p,
-button[data-variant="pills"][aria-checked="true"] p { color: #A3202F !important; }
+button[data-variant="pills"][aria-checked="true"] p { color: #000000 !important; }
 /* Columns stack once the main block is narrower than 600 px (an 800 px screen with the sidebar open), as
    Streamlit stacks them on a phone: side by side they would be 250 px charts with cut titles and labels. */
 [data-testid="stMainBlockContainer"] { container-type: inline-size; }
