@@ -268,7 +268,7 @@ def test_attention_layer_and_head_changes_reach_bertviz_without_a_reload(page, s
 
     start = time.perf_counter()
     page.get_by_role("radio", name=ATTENTION["section_maps"]["en"]).click()
-    chart_named(page, "L2 H1").locator(DRAWN_CHART).first.wait_for()  # index (1, 0), counted from 1
+    chart_named(page, "L1 H1").locator(DRAWN_CHART).first.wait_for()  # index (0, 0), counted from 1
     timings.append(f"section of maps: drawn {time.perf_counter() - start:.2f} s")
     assert "attention_section" not in page.url  # the maps are the default: a link need not say so
     for selector, value, shown in (("Layer", 4, "L4 H1"), ("Head", 7, "L4 H7")):  # the options count from 1
