@@ -67,6 +67,9 @@ def main() -> None:
             for name in args.lessons.split(","):
                 lesson = lessons()[name]
                 n = len(lesson.steps)
+                if teacher.locator(".st-key-lessons_leave button").count():  # the lesson before this one
+                    teacher.locator(".st-key-lessons_leave button").first.click()
+                    teacher.wait_for_selector(READY)
                 # The sidebar's link, not a new address: a page loaded afresh would be a new session, not the teacher.
                 teacher.locator('[data-testid="stSidebarNav"] a').first.click()
                 teacher.wait_for_selector(f".st-key-lessons_start_{name}")
@@ -99,7 +102,7 @@ def main() -> None:
                     teacher.wait_for_function(SHOWS, arg=[CARD, answered], timeout=30_000)
                     start = time.perf_counter()
                     teacher.locator(".st-key-lessons_reveal button").first.click()
-                    header = TEXT["class_header"][lang].split("{")[0].strip()
+                    header = TEXT["class_header"][lang].split("{")[0].replace("*", "").strip()  # as drawn
                     teacher.wait_for_function(SHOWS, arg=[CARD, header])
                     reveals.append((name, k, time.perf_counter() - start))
                     for student in students:
