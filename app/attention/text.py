@@ -4,10 +4,10 @@ TEXT = {
         "en": (
             "Self-attention lets every token collect information from the other tokens. "
             "The one difference between GPT and BERT is which tokens it may look at "
-            "(Devlin et al. 2019, section 3, “Model Architecture”, and appendix A.4 with figure 3):"
+            "(Devlin et al. 2019, section 3, “Model Architecture”, and appendix A.4 with figure 3)."
         ),
         "zh": "自注意力让每个 token 从其他 token 那里汇集信息。GPT 与 BERT 在这一点上唯一的区别是 token 能看向哪些 token"
-        "（Devlin 等 2019，第 3 节“Model Architecture”及附录 A.4 的图 3）：",
+        "（Devlin 等 2019，第 3 节“Model Architecture”及附录 A.4 的图 3）。",
     },
     "sketch_gpt": {
         "en": "GPT (decoder only)\ninput → masked self-attention → feed-forward → … → output\ncausal mask: each position sees only itself and what is to its left",

@@ -2,9 +2,9 @@ TEXT = {
     "title": {"en": "Input embeddings: token + segment + position", "zh": "输入表示：词元 + 句段 + 位置"},
     "intro": {
         "en": "Before any attention happens, BERT turns each token into one vector, the sum of three learned parts "
-        "(Devlin et al. 2019, section 3, “Input/Output Representations”, and figure 2):",
+        "(Devlin et al. 2019, section 3, “Input/Output Representations”, and figure 2).",
         "zh": "在任何注意力计算之前，BERT 先把每个 token 变成一个向量，它是三个学到的部分之和"
-        "（Devlin 等 2019，第 3 节“Input/Output Representations”及图 2）：",
+        "（Devlin 等 2019，第 3 节“Input/Output Representations”及图 2）。",
     },
     "explain_heading": {"en": "How BERT builds its input", "zh": "BERT 如何构造输入"},
     "source_block": {
