@@ -191,7 +191,10 @@ def table(result: dict, summary: dict) -> str:
 
     rows = [
         ("peak", cell(summary["peak"]) + f" at {summary['peak_at'] / 60:.1f} min"),
-        ("8 min after the start", cell(summary["at_8_min"])),
+        (
+            "8 min after the sampler attached" if result.get("attached") else "8 min after the start",
+            cell(summary["at_8_min"]),
+        ),
         (f"training stopped ({result['train_end'] / 60:.1f} min)", cell(summary["at_end"])),
         (
             "slope over the second half of training",
