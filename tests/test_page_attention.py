@@ -53,7 +53,7 @@ def test_page_explains_and_draws_in_each_language(lang):
     at = open_page(lang)
     assert at.title[0].value == TEXT["title"][lang]
     # The two architectures drawn as pipelines in HTML (they reflow on a phone), GPT's first.
-    assert pipelines(at)[0] == written_stages(TEXT["sketch_gpt"][lang]) + written_stages(TEXT["sketch_bert"][lang])
+    assert pipelines(at)[0] == written_stages(COMMON["sketch_gpt"][lang]) + written_stages(COMMON["sketch_bert"][lang])
     assert TEXT["how_to_read"][lang] in " ".join(m.value for m in at.markdown)
     sections = at.segmented_control(key="w_attention_section")
     assert sections.options == [TEXT[f"section_{name}"][lang] for name in ("maps", "heads", "bertviz")]

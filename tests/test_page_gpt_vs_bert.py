@@ -43,7 +43,7 @@ def test_comparison_sketch_and_live_maps_in_each_language(lang):
     table = at.table[0].value
     assert len(table) == 7 and list(table.columns) == ["GPT", "BERT"]
     assert table.index[0] == TEXT["rows"][lang].splitlines()[0].split("|")[0]
-    assert pipelines(at)[0] == written_stages(TEXT["sketch_gpt"][lang]) + written_stages(TEXT["sketch_bert"][lang])
+    assert pipelines(at)[0] == written_stages(COMMON["sketch_gpt"][lang]) + written_stages(COMMON["sketch_bert"][lang])
     causal_map, bidirectional_map, causal_bars, bidirectional_bars = charts(at)
     causal, bidirectional = (heatmap_matrix(option) for option in (causal_map, bidirectional_map))
     scales = [traces(figure, "heatmap")[0] for figure in (causal_map, bidirectional_map)]
@@ -59,9 +59,14 @@ def test_comparison_sketch_and_live_maps_in_each_language(lang):
     assert len(data_downloads(at)) == 3
 
 
+def views(at) -> list[str]:
+    """The page's blocks of text as the model sees it (not the command lines of "For engineers", at the end)."""
+    return [block for block in preformatted(at) if not block.startswith("python -m model")]
+
+
 def test_causal_reading_at_the_mask_sees_only_its_left():
     at = open_page("zh", text=None)  # the default Chinese sentence has no [MASK]: the notes' example is used
-    codes = preformatted(at)
+    codes = views(at)
     causal_view, bidirectional_view = codes[-2], codes[-1]
     assert causal_view.endswith("[MASK]") and causal_view.startswith("[CLS] 我")
     assert bidirectional_view.endswith("[SEP]") and len(bidirectional_view) > len(causal_view)
@@ -72,7 +77,7 @@ def test_a_sidebar_sentence_with_mask_is_used():
     at = open_page("en", text=text)
     assert text in preformatted(at)
     assert TEXT["mask_source_session"]["en"] in [c.value for c in at.caption]
-    causal_view = preformatted(at)[-2]
+    causal_view = views(at)[-2]
     assert causal_view == "[CLS] the movie was [MASK]"
 
 

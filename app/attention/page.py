@@ -315,7 +315,7 @@ def render(context: PageContext) -> None:
     # Show, then tell: the live view above, how to read it and the two architectures below, folded.
     with st.expander(t("attention.how_to_read_heading")):
         st.markdown(t("attention.how_to_read"))
-        stages_figure([t("attention.sketch_gpt"), t("attention.sketch_bert")], [ORANGE, BLUE])
+        stages_figure([t("common.sketch_gpt"), t("common.sketch_bert")], [ORANGE, BLUE])
     pair_args = ["--pair", pair] if pair else []
     for_engineers(
         spec, ["attention", text, *pair_args, "--json"], ["attention", text, *pair_args, "--causal", "--json"]

@@ -9,14 +9,6 @@ TEXT = {
         "zh": "自注意力让每个 token 从其他 token 那里汇集信息。GPT 与 BERT 在这一点上唯一的区别是 token 能看向哪些 token"
         "（Devlin 等 2019，第 3 节“Model Architecture”及附录 A.4 的图 3）。",
     },
-    "sketch_gpt": {
-        "en": "GPT (decoder only)\ninput → masked self-attention → feed-forward → … → output\ncausal mask: each position sees only itself and what is to its left",
-        "zh": "GPT（仅解码器）\n输入 → 带掩码的自注意力 → 前馈层 → … → 输出\n因果掩码：每个位置只能看到自己和左边的内容",
-    },
-    "sketch_bert": {
-        "en": "BERT (encoder only)\ninput → bidirectional self-attention → feed-forward → … → output\nno mask: every position sees every other",
-        "zh": "BERT（仅编码器）\n输入 → 双向自注意力 → 前馈层 → … → 输出\n没有掩码：所有位置互相可见",
-    },
     "how_to_read_heading": {"en": "How to read the maps: BERT against GPT", "zh": "怎样读这些图：BERT 与 GPT"},
     "how_to_read": {
         "en": (

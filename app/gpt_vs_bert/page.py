@@ -127,7 +127,5 @@ def render(context: PageContext) -> None:
         st.table(pd.DataFrame(comparison, columns=[aspect, "GPT", "BERT"]).set_index(aspect))
         st.caption(t("gpt_vs_bert.foundation"))
     with st.expander(t("gpt_vs_bert.sketch_header")):
-        ui.stages_figure(
-            [t("gpt_vs_bert.sketch_gpt"), t("gpt_vs_bert.sketch_bert")], [CAUSAL_COLOR, BIDIRECTIONAL_COLOR]
-        )
+        ui.stages_figure([t("common.sketch_gpt"), t("common.sketch_bert")], [CAUSAL_COLOR, BIDIRECTIONAL_COLOR])
     ui.for_engineers(spec, ["fill-mask", masked_text, "--causal"], ["attention", text, "--causal", "--json"])

@@ -32,14 +32,6 @@ TEXT = {
         "zh": "两者的共同奠基人：Transformer 架构。没有 2017 年的 Transformer，就没有 GPT 和 BERT 的辉煌。",
     },
     "sketch_header": {"en": "The architectures", "zh": "架构对比"},
-    "sketch_gpt": {
-        "en": "GPT (decoder only)\ninput → masked self-attention → feed-forward → … → output\ncausal mask: each position sees only itself and what is to its left",
-        "zh": "GPT（仅解码器）\n输入 → 带掩码的自注意力 → 前馈层 → … → 输出\n因果掩码：每个位置只能看到自己和左边的内容",
-    },
-    "sketch_bert": {
-        "en": "BERT (encoder only)\ninput → bidirectional self-attention → feed-forward → … → output\nno mask: every position sees every other",
-        "zh": "BERT（仅编码器）\n输入 → 双向自注意力 → 前馈层 → … → 输出\n没有掩码：所有位置互相可见",
-    },
     "live_header": {"en": "Live: one set of weights, two ways of reading", "zh": "现场实验：同一组权重，两种读法"},
     "live_intro": {
         "en": "Below, the loaded model reads your sidebar sentence twice with the **same weights**: once with GPT's "

@@ -74,6 +74,15 @@ TEXT = {
         "zh": "{layers} 层 · 宽 {hidden} · {heads} 个头 · {params} 参数 · 词表 {vocab}",
     },
     "sentence": {"en": "Sentence (shared by all pages)", "zh": "输入句子（所有页面共用）"},
+    # The two architectures as pipelines (ui.stages_figure): drawn on the attention and the GPT-versus-BERT pages.
+    "sketch_gpt": {
+        "en": "GPT (decoder only)\ninput → masked self-attention → feed-forward → … → output\ncausal mask: each position sees only itself and what is to its left",
+        "zh": "GPT（仅解码器）\n输入 → 带掩码的自注意力 → 前馈层 → … → 输出\n因果掩码：每个位置只能看到自己和左边的内容",
+    },
+    "sketch_bert": {
+        "en": "BERT (encoder only)\ninput → bidirectional self-attention → feed-forward → … → output\nno mask: every position sees every other",
+        "zh": "BERT（仅编码器）\n输入 → 双向自注意力 → 前馈层 → … → 输出\n没有掩码：所有位置互相可见",
+    },
     "for_engineers": {"en": "For engineers: the same on the command line", "zh": "给工程师：用命令行做同样的事"},
     "for_engineers_note": {
         "en": "Run from the repository's folder. The command line counts layers and heads from 0, as PyTorch does; "
