@@ -50,4 +50,4 @@ def t(key: str, **values) -> str:
 
 def shares(value):
     """A number as strings write it: a float's percentages by ``app.core.numbers.percent``; anything else as is."""
-    return Share(value) if isinstance(value, float | np.floating) and not isinstance(value, bool) else value
+    return Share(value) if isinstance(value, float | np.floating) else value
