@@ -342,3 +342,48 @@ def test_training_options_refuse_bad_values_before_anything_runs(args, message):
     with pytest.raises(UsageError) as refused:
         build_parser().parse_args(args)
     assert message in str(refused.value) and "\n" not in str(refused.value)
+
+
+def test_ship_copies_a_folder_only_when_its_comparison_against_the_shipped_weights_passes(
+    monkeypatch, tmp_path, capsys
+):
+    """``ship`` is the only way new weights replace the embedded ones: it refuses a folder whose comparison is
+    missing, failed, or was measured against other weights than those shipped now, and otherwise copies every file
+    the embedded folder ships with."""
+    from model.training import commands
+
+    shipped = tmp_path / "embedded"
+    shipped.mkdir()
+    (shipped / "model.safetensors").write_bytes(b"the weights shipped now")
+    monkeypatch.setattr(commands, "EMBEDDED_DIR", shipped)
+    trained = tmp_path / "trained"
+    trained.mkdir()
+    for name in commands.SHIPPED_FILES:
+        (trained / name).write_text(f"new {name}")
+    comparison = trained / commands.COMPARISON_NAME
+
+    def record(ships: bool, against_sha256: str) -> None:
+        rule = [{"lang": "en", "name": "everyday cloze top-1", "passed": ships}]
+        comparison.write_text(
+            json.dumps({"against": "embedded", "against_sha256": against_sha256, "rule": rule, "ships": ships})
+        )
+
+    now = commands.weights_sha256(shipped)
+    for ships, sha, says in (
+        (True, "0" * 64, "not measured against the weights shipped now"),
+        (False, now, "en everyday cloze top-1"),
+    ):
+        record(ships, sha)
+        result = run_main(["ship", "--folder", str(trained)], capsys)
+        assert result.returncode == 2 and says in result.stderr
+        assert (shipped / "model.safetensors").read_bytes() == b"the weights shipped now"
+
+    (trained / "training_sentences.u64").unlink()
+    result = run_main(["ship", "--folder", str(trained)], capsys)
+    assert result.returncode == 2 and "sentence-index" in result.stderr
+    (trained / "training_sentences.u64").write_text("new training_sentences.u64")
+
+    record(True, now)
+    assert run_main(["ship", "--folder", str(trained)], capsys).returncode == 0
+    for name in commands.SHIPPED_FILES:
+        assert (shipped / name).read_text() == (trained / name).read_text()

@@ -257,3 +257,22 @@ def test_presenter_mode_keeps_cell_numbers_only_where_they_fit():
         shown = presented(figure).data[0]
         assert bool(shown.texttemplate) is kept
         assert "customdata" in shown.hovertemplate  # the hover names and values every cell either way
+
+
+def test_the_glossary_defines_the_same_terms_in_both_languages_and_leaves_the_counting_to_the_conventions():
+    """One line per term in the same order in both languages; the terms the pages lean on are there; layers, heads
+    and entropy point to the conventions rather than stating a second count or unit that could drift from them."""
+    import re
+
+    entries = {lang: STRINGS["overview.glossary"][lang].split("\n") for lang in ("en", "zh")}
+    assert len(entries["en"]) == len(entries["zh"]) >= 15
+    terms = [re.match(r"- \*\*(.+?)\*\*", line).group(1) for line in entries["en"]]
+    for needed in ("[CLS]", "[SEP]", "[MASK]", "Layer", "Head", "Entropy", "Causal mask", "Fine-tuning"):
+        assert any(term.startswith(needed) for term in terms), needed
+    for en_line, zh_line in zip(entries["en"], entries["zh"]):
+        # The bracketed tokens are the same tokens in both languages, line by line.
+        assert re.findall(r"\[[A-Z]+\]", en_line.split("**")[1]) == re.findall(r"\[[A-Z]+\]", zh_line.split("**")[1])
+    layer_line = next(line for line in entries["en"] if line.startswith("- **Layer**"))
+    entropy_line = next(line for line in entries["en"] if line.startswith("- **Entropy**"))
+    assert "conventions" in layer_line and "from 1" not in layer_line
+    assert "conventions" in entropy_line and "bits" not in entropy_line

@@ -92,6 +92,8 @@ def render(context: PageContext) -> None:
 
     with st.expander(t("overview.conventions_header")):
         st.markdown(t("overview.conventions"))
+    with st.expander(t("overview.glossary_header")):
+        st.markdown(t("overview.glossary"))
 
     st.header(t("overview.guide_header"))
     for name in PAGE_FILES:

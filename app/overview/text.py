@@ -184,6 +184,52 @@ TEXT = {
         "- **颜色的含义固定**：蓝色表示 BERT 双向阅读，橙色表示同一套权重从左到右阅读（GPT 式）；"
         "每个图例的颜色都经过挑选，色觉障碍的读者也能区分。",
     },
+    "glossary_header": {"en": "Glossary", "zh": "术语表"},
+    # One line per term, the same terms in the same order in both languages (a test holds them together). The
+    # counting and units are stated once, above, in "How this app counts and measures"; entries point there.
+    "glossary": {
+        "en": "- **Token**: a piece of text the model reads: a word, a part of a word (`##ing`) or, in Chinese, one "
+        "character.\n"
+        "- **[CLS]**: the token put first; its output stands for the whole input (next-sentence and classification "
+        "heads read it).\n"
+        "- **[SEP]**: the token that ends each sentence of the input.\n"
+        "- **[MASK]**: the token that hides a word BERT must guess.\n"
+        "- **MLM (masked language model)**: pre-training task 1: choose 15% of the tokens, hide most of them, and "
+        "predict them from both sides.\n"
+        "- **NSP (next-sentence prediction)**: pre-training task 2: does sentence B really follow sentence A?\n"
+        "- **Segment**: which sentence of a pair a token belongs to, A (0) or B (1).\n"
+        "- **Position**: where a token stands in the input, counted from 0 at [CLS].\n"
+        "- **Embedding**: the vector a token enters the model as: token + segment + position parts, summed, then "
+        "normalised.\n"
+        "- **Layer**: one encoder block (attention, then a feed-forward network); counted as the conventions above "
+        "say.\n"
+        "- **Head**: one of the attention patterns a layer computes side by side; counted as the conventions "
+        "above say.\n"
+        "- **Attention weight**: how much one token reads another in one head; a token's weights add up to 1.\n"
+        "- **Causal mask**: hides every token to the right, so the same weights read left to right, as GPT does.\n"
+        "- **Entropy**: how spread a token's attention is, in the unit the conventions above give.\n"
+        "- **Top-k**: the k words the model finds most likely at a position, with their probabilities.\n"
+        "- **Pre-training**: learning MLM and NSP on a large unlabelled text, once.\n"
+        "- **Fine-tuning**: training the pre-trained model a little more, with a small task head, on labelled "
+        "examples of one task.",
+        "zh": "- **Token**：模型读入的一段文本：一个词、词的一部分（``##ing``），中文里是一个字。\n"
+        "- **[CLS]**：放在最前面的 token；它的输出代表整个输入（下一句预测和分类的任务头读它）。\n"
+        "- **[SEP]**：每个句子结尾的 token。\n"
+        "- **[MASK]**：把 BERT 要猜的词遮住的 token。\n"
+        "- **MLM（遮盖语言模型）**：预训练任务一：选出 15% 的 token，遮住其中大多数，再从两侧预测它们。\n"
+        "- **NSP（下一句预测）**：预训练任务二：句子 B 真的接在句子 A 后面吗？\n"
+        "- **段（segment）**：一个 token 属于句对中的哪一句，A（0）还是 B（1）。\n"
+        "- **位置（position）**：token 在输入中的位置，从 [CLS] 的 0 开始数。\n"
+        "- **嵌入（embedding）**：token 进入模型时的向量：token、段、位置三部分相加，再做归一化。\n"
+        "- **层（layer）**：一个编码器块（先注意力，再前馈网络）；编号方式见上面的约定。\n"
+        "- **头（head）**：一层里并排计算的多个注意力模式之一；编号方式见上面的约定。\n"
+        "- **注意力权重**：在一个头里，一个 token 读另一个 token 的程度；一个 token 的权重加起来是 1。\n"
+        "- **因果遮罩（causal mask）**：遮住右边的所有 token，让同一套权重像 GPT 那样从左往右读。\n"
+        "- **熵（entropy）**：一个 token 的注意力有多分散，单位见上面的约定。\n"
+        "- **前 k 名（top-k）**：模型认为某个位置最可能的 k 个词，以及它们的概率。\n"
+        "- **预训练**：在大量无标注文本上学习 MLM 和 NSP，只做一次。\n"
+        "- **微调**：给预训练模型加一个小任务头，用一个任务的标注样例再训练一会儿。",
+    },
     "guide_link": {"en": "**{page}**: {text}", "zh": "**{page}**：{text}"},
     "guide_soon": {"en": "**{page}** (coming soon): {text}", "zh": "**{page}**（即将上线）：{text}"},
     "summary_paradigm": {"en": "{stage}: {steps} ({note})", "zh": "{stage}：{steps}（{note}）"},

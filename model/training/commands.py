@@ -1,10 +1,12 @@
-"""Data and training sub-commands of ``python -m model``: corpus, pretrain, evaluate, card, sentence-index,
+"""Data and training sub-commands of ``python -m model``: corpus, pretrain, evaluate, card, sentence-index, ship,
 finetune, qa-data."""
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import shutil
 import sys
 from dataclasses import asdict
 from pathlib import Path
@@ -161,6 +163,14 @@ def register(sub) -> None:
     p = sub.add_parser("card", help="write README.md beside a model folder from its weights, runs.json and evaluate")
     p.add_argument("--folder", type=Path, default=None, help="default: the embedded model's folder")
     p.set_defaults(run=cmd_card)
+
+    p = sub.add_parser(
+        "ship",
+        help="copy a model folder over the embedded model, only if its recorded comparison against the shipped "
+        "weights (evaluate --compare embedded --record) passes the shipping rule",
+    )
+    p.add_argument("--folder", type=Path, required=True, help="the trained model's folder (pretrain --out)")
+    p.set_defaults(run=cmd_ship)
 
     p = sub.add_parser(
         "sentence-index",
@@ -320,6 +330,8 @@ def print_comparison(args) -> None:
         "changes": {lang: {k: asdict(f) for k, f in m.items()} for lang, m in changes.items()},
         "rule": [asdict(c) for c in verdict],
         "ships": all(c.passed for c in verdict),
+        # Which weights "old" was: ``ship`` accepts the verdict only against the weights shipped when it runs.
+        "against_sha256": weights_sha256(Path(old.path)) if old.path else None,
     }
     if args.record:
         if new.path is None:
@@ -348,6 +360,57 @@ def cmd_card(args) -> None:
         raise UsageError(f"{folder}: no config.json, so no model to describe")
     write_card(folder)
     print(f"wrote {folder / 'README.md'}")
+
+
+# What a model folder ships with: the weights and their tokenizer, what trained them, the hashed training sentences
+# the leak tests read, and the comparison the card shows. The card and the page examples are written after.
+SHIPPED_FILES = (
+    "model.safetensors",
+    "config.json",
+    "tokenizer.json",
+    "tokenizer_config.json",
+    "vocab.txt",
+    "runs.json",
+    "training_sentences.json",
+    "training_sentences.u64",
+    COMPARISON_NAME,
+)
+
+
+def weights_sha256(folder: Path) -> str:
+    return hashlib.sha256((folder / "model.safetensors").read_bytes()).hexdigest()
+
+
+def _command_writing(name: str) -> str:
+    if name == COMPARISON_NAME:
+        return "python -m model evaluate --model FOLDER --compare embedded --record"
+    if name.startswith("training_sentences."):
+        return "python -m model sentence-index --folder FOLDER"
+    return "python -m model pretrain --out FOLDER"
+
+
+def cmd_ship(args) -> None:
+    folder = args.folder
+    missing = [name for name in SHIPPED_FILES if not (folder / name).exists()]
+    if missing:
+        steps = sorted({_command_writing(name) for name in missing})
+        raise UsageError(f"{folder}: missing {', '.join(missing)}; first: " + "; ".join(steps))
+    record = json.loads((folder / COMPARISON_NAME).read_text(encoding="utf-8"))
+    if record.get("against") != "embedded" or record.get("against_sha256") != weights_sha256(EMBEDDED_DIR):
+        raise UsageError(
+            f"{folder / COMPARISON_NAME} was not measured against the weights shipped now; run "
+            "python -m model evaluate --model FOLDER --compare embedded --record"
+        )
+    if not record["ships"]:
+        failed = [f"{c['lang']} {c['name']}" for c in record["rule"] if not c["passed"]]
+        raise UsageError(f"{folder} does not pass the shipping rule: {', '.join(failed)}")
+    for name in SHIPPED_FILES:
+        shutil.copyfile(folder / name, EMBEDDED_DIR / name)
+        (EMBEDDED_DIR / name).chmod(0o644)
+    print(
+        f"copied {len(SHIPPED_FILES)} files into {EMBEDDED_DIR}; now write what depends on the weights: "
+        "python -m app.core.examples, then python -m model card"
+    )
 
 
 def cmd_sentence_index(args) -> None:
