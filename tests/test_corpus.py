@@ -412,17 +412,18 @@ def test_a_source_held_out_elsewhere_gives_nothing_to_the_heldout_split():
     assert {d["source"] for d in held} == {"sanguo"} and len(held) == 5 and len(train) == 95
 
 
-def test_the_review_source_is_the_sentiment_training_split_only(tmp_path):
+def test_the_review_source_is_every_sentiment_review_outside_the_test_split(tmp_path):
+    """Training and validation reviews, as the whole training split was before validation was carved from it (the
+    shipped model read them all); never a test review."""
     from model.data.tasks import load_task
 
     task = load_task("sentiment-zh", seed=0)
     docs = C.source_documents("reviews-zh", tmp_path)
-    assert 0.99 * len(task.train) < len(docs) <= len(task.train) and {d["lang"] for d in docs} == {
-        "zh"
-    }  # a few are too short
+    outside_test = len(task.train) + len(task.validation)
+    assert 0.99 * outside_test < len(docs) <= outside_test and {d["lang"] for d in docs} == {"zh"}  # a few too short
     pretraining = {"".join(d["sentences"]) for d in docs}
     squeeze = lambda text: "".join(T.split_sentences(T.normalize_zh(text), "zh"))
-    assert squeeze(task.train[0][0]) in pretraining
+    assert squeeze(task.train[0][0]) in pretraining and squeeze(task.validation[0][0]) in pretraining
     assert not any(squeeze(text) in pretraining for text, _ in task.heldout), (
         "a held-out review would be pre-trained on"
     )
@@ -474,6 +475,55 @@ def test_sources_list_is_complete():
     assert [s["id"] for s in sources.SOURCES] == list(C.DOCUMENTS)
     for s in sources.SOURCES:
         assert s["lang"] in ("en", "zh") and s["licence"] and s["obtained"] and s["name"]
+
+
+def test_an_opt_in_source_joins_only_a_run_that_names_it_and_leaves_the_others_as_they_were(tmp_path, monkeypatch):
+    """jieba's word lists are measured on and off: off, the corpus is the default one; on, the same documents of
+    every other source, in the same train and held-out halves, and the lists besides."""
+    assert "jieba-words" not in sources.DEFAULT_SOURCES and "jieba-words" in C.DOCUMENTS
+    assert sources.corpus_sources() == sources.DEFAULT_SOURCES
+    assert sources.corpus_sources({"jieba-words": 2.0, "sotu": 3.0}) == [*sources.DEFAULT_SOURCES, "jieba-words"]
+
+    monkeypatch.setitem(
+        C.DOCUMENTS, "sanguo", lambda cache: [[f"第{i}回开始了。", f"这是第{i}回的话。"] for i in range(40)]
+    )
+    monkeypatch.setitem(C.DOCUMENTS, "jieba-words", lambda cache: [[f"飞机{i}、机场{i}。"] for i in range(40)])
+    off = C.build_corpus(tmp_path / "off", sources=["sanguo"], heldout_fraction=0.1, progress=False)
+    on = C.build_corpus(tmp_path / "on", sources=["sanguo", "jieba-words"], heldout_fraction=0.1, progress=False)
+    assert off["sources"]["sanguo"] == on["sources"]["sanguo"]
+    for split in ("train", "heldout"):
+        without = list(C.iter_documents(tmp_path / "off" / "corpus" / f"{split}.jsonl"))
+        within = [d for d in C.iter_documents(tmp_path / "on" / "corpus" / f"{split}.jsonl") if d["source"] == "sanguo"]
+        assert without == within
+
+
+def test_jieba_word_lists_hold_common_words_of_two_to_four_characters_each_once():
+    from model.data.sources import jieba_words as j
+
+    lines = [
+        "飞机 9091 n",
+        "的 318825 uj",
+        "AT&T 3 nz",
+        "雨伞 96 n",
+        "中华人民共和国 2000 ns",
+        "机场 7741 n",
+        "",
+        "电影院 411 n",
+    ]
+    assert j.common_words(lines) == [
+        "飞机",
+        "机场",
+        "电影院",
+    ]  # most frequent first; 1 or 5+ characters, rare, Latin: out
+    words = [f"词{chr(0x4E00 + i)}" for i in range(100)]
+    documents = list(j.word_lists(words))
+    sentences = [s for d in documents for s in d]
+    assert all(len(d) <= j.SENTENCES_PER_DOCUMENT for d in documents)
+    assert all(s.endswith("。") and len(s[:-1].split("、")) <= j.WORDS_PER_SENTENCE for s in sentences)
+    listed = [w for s in sentences for w in s[:-1].split("、")]
+    assert sorted(listed) == sorted(words) and listed != words  # each word once, not in the dictionary's order
+    assert list(j.word_lists(words)) == documents  # a fixed order: the corpus is rebuilt the same
+    assert j.SOURCE["standalone_sentences"] and j.SOURCE["opt_in"]
 
 
 def test_default_cache_dir(monkeypatch, tmp_path):

@@ -31,7 +31,7 @@ from xml.etree import ElementTree
 
 from . import CorpusSourceError
 from .fetch import FetchError, default_cache_dir
-from .sources import DOCUMENTS, SOURCE_BY_ID, SOURCES
+from .sources import DEFAULT_SOURCES, DOCUMENTS, SOURCE_BY_ID
 from .text import DEDUP_MIN_CHARS, approx_tokens, is_cjk_char, sentence_key
 
 # Bump when parsing or cleaning changes: cached per-source parses and a finished corpus with another version
@@ -228,7 +228,7 @@ def build_corpus(
     """
     cache = Path(cache_dir) if cache_dir is not None else default_cache_dir()
     out_dir = cache / "corpus"
-    wanted = [s["id"] for s in SOURCES] if sources is None else list(sources)
+    wanted = list(DEFAULT_SOURCES) if sources is None else list(sources)
     unknown = set(wanted) - set(SOURCE_BY_ID)
     if unknown:
         raise ValueError(f"unknown sources {sorted(unknown)}; known: {sorted(SOURCE_BY_ID)}")

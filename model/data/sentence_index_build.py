@@ -29,7 +29,7 @@ from .corpus import (
 )
 from .fetch import default_cache_dir
 from .sentence_index import DTYPE, INDEX_NAME, META_NAME, digest
-from .sources import SOURCES
+from .sources import DEFAULT_SOURCES, SOURCES
 from .text import sentence_key
 
 HELDOUT_SEED, HELDOUT_FRACTION = 0, 0.02  # the corpus build's defaults, which pre-training uses
@@ -37,7 +37,7 @@ HELDOUT_SEED, HELDOUT_FRACTION = 0, 0.02  # the corpus build's defaults, which p
 
 def read_sources(runs: list[dict]) -> list[str]:
     """The corpus sources every run read, in the corpus's order (a run without a list read all of them)."""
-    used = {s for run in runs for s in run.get("sources", [src["id"] for src in SOURCES])}
+    used = {s for run in runs for s in run.get("sources", DEFAULT_SOURCES)}
     return [s["id"] for s in SOURCES if s["id"] in used]
 
 

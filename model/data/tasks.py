@@ -151,16 +151,27 @@ def load_task(
         labels, examples = TOPIC_LABELS, topic_examples(cache_dir)
     else:
         labels, examples = NER_LABELS, ner_examples(cache_dir)
-    # The test split is drawn first, exactly as before the validation split existed: its figures stay comparable.
+    pool, heldout = _test_split(info["kind"], examples, heldout_fraction, seed)
     # The validation split is as large as the test split, so it is that share of what remains.
     remaining = heldout_fraction / (1 - heldout_fraction)
     if info["kind"] == "sequence":
-        train, heldout = stratified_split(examples, heldout_fraction, seed)
-        train, validation = stratified_split(train, remaining, seed)
+        train, validation = stratified_split(pool, remaining, seed)
     else:
-        train, heldout = random_split(examples, heldout_fraction, seed)
-        train, validation = random_split(train, remaining, seed)
+        train, validation = random_split(pool, remaining, seed)
     return TaskData(name, info["kind"], list(labels), train, heldout, info["licence"], info["language"], validation)
+
+
+def _test_split(kind: str, examples: list, fraction: float, seed: int) -> tuple[list, list]:
+    """(the pool training and validation are drawn from, the test split). The test split is drawn first, exactly as
+    before the validation split existed: its figures stay comparable."""
+    return (stratified_split if kind == "sequence" else random_split)(examples, fraction, seed)
+
+
+def sentiment_pool(*, seed: int = 0, cache_dir: Path | None = None) -> list[SequenceExample]:
+    """The sentiment-zh reviews outside its test split, in their order: training and validation together, the
+    text pre-training reads (``sources.reviews_zh``). It was the whole training split before validation was carved
+    from it, so the corpus, and the shipped model's index of what it read, stay as they were."""
+    return _test_split("sequence", sentiment_examples(cache_dir), HELDOUT_FRACTION, seed)[0]
 
 
 def stratified_split(examples: list[SequenceExample], fraction: float, seed: int) -> tuple[list, list]:

@@ -21,7 +21,7 @@ from ..checkpoint import EMBEDDED_DIR, load_folder, save_folder
 from ..data.corpus import build_corpus, extend_vocab, iter_documents
 from ..data.fetch import default_cache_dir
 from ..data.minilm import load_minilm
-from ..data.sources import STANDALONE_SOURCES
+from ..data.sources import STANDALONE_SOURCES, corpus_sources
 from ..modeling import BertForPreTraining
 from ..tokenization import BertTokenizer
 from . import card
@@ -71,7 +71,8 @@ def run_job(job: PretrainJob, settings: PretrainSettings, on_step: Callable[[int
     out_dir = job.out_dir or EMBEDDED_DIR
     ddp, device = setup_distributed()
     rank = torch.distributed.get_rank() if ddp else 0
-    stats = build_corpus(cache_dir, progress=rank == 0, skip_missing=job.skip_missing)
+    sources = corpus_sources(settings.source_weights)  # an opt-in source joins only a run that weights it
+    stats = build_corpus(cache_dir, sources=sources, progress=rank == 0, skip_missing=job.skip_missing)
     corpus_dir = cache_dir / "corpus"
     minilm_dir = load_minilm(cache_dir) if job.init == "minilm" else None
 
