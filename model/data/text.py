@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 # Sentence length limits, in characters. Longer sentences are cut at commas and semicolons, and dropped if
 # that is not possible; shorter ones are noise ("I.", "——").
@@ -306,6 +306,20 @@ def paragraph_sentences(paragraphs: Iterable[str], lang: str) -> list[str]:
     for p in paragraphs:
         out.extend(split_sentences(p, lang))
     return out
+
+
+def fortune_documents(text: str, lang: str, clean_line: Callable[[str], str | None]) -> Iterator[list[str]]:
+    """A fortune file's documents, one per ``%``-separated fortune: its blank-line blocks are paragraphs, each line
+    stripped and passed through ``clean_line`` (``None`` drops it), wrapped lines joined, then split into sentences."""
+    for fortune in re.split(r"\n%\n", text):
+        paragraphs = []
+        for block in blocks(fortune.splitlines()):
+            lines = [kept for kept in (clean_line(line.strip()) for line in block) if kept is not None]
+            if lines:
+                paragraphs.append(join_wrapped_lines(lines))
+        sentences = paragraph_sentences(paragraphs, lang)
+        if sentences:
+            yield sentences
 
 
 def blocks(lines: Iterable[str]) -> Iterator[list[str]]:

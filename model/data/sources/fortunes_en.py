@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ..fetch import fetch_deb
-from ..text import blocks, join_wrapped_lines, paragraph_sentences
+from ..text import fortune_documents
 
 FILES = (
     "cookie", "definitions", "education", "food", "humorists", "kids", "law", "love",
@@ -49,15 +49,7 @@ def parse_fortunes_en(text: str) -> Iterator[list[str]]:
     """One document per fortune (``%``-separated); attributions ("-- Mark Twain") and lines that are mostly not
     letters dropped, wrapped lines joined."""
     text = re.sub(r".\x08", "", text)  # overstrike: "_\bx" underlines x on a terminal
-    for fortune in re.split(r"\n%\n?", text):
-        paragraphs = []
-        for block in blocks(fortune.splitlines()):
-            lines = [ln for ln in block if not ln.strip().startswith("--") and _prose(ln)]
-            if lines:
-                paragraphs.append(join_wrapped_lines(lines))
-        sentences = paragraph_sentences(paragraphs, "en")
-        if sentences:
-            yield sentences
+    return fortune_documents(text, "en", lambda line: line if not line.startswith("--") and _prose(line) else None)
 
 
 def documents(cache: Path) -> Iterator[list[str]]:

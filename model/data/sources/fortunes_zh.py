@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ..fetch import fetch_deb
-from ..text import blocks, join_wrapped_lines, normalize_zh, paragraph_sentences, strip_ansi
+from ..text import fortune_documents, normalize_zh, strip_ansi
 
 SOURCE = {
     "id": "fortunes-zh",
@@ -18,30 +18,23 @@ SOURCE = {
 }
 
 
+def _clean_line(s: str) -> str | None:
+    """A line without its footnote marks, or None for a title, an attribution, a URL or a manual's heading."""
+    if (
+        s.startswith("--")
+        or re.match(r"^(表\s*)?\d+(\.\d+)+\.?\s", s)  # "12.4.4. 高级 gdb 命令": a manual's headings
+        or re.match(r"^(题目|作者|词牌|出处)\s*[:：]", s)
+        or re.fullmatch(r"《[^》]*》", s)
+        or re.search(r"https?://|www\.", s)
+        or re.fullmatch(r"\[\d+\].*", s)
+    ):
+        return None
+    return re.sub(r"\[\d+\]", "", s)
+
+
 def parse_fortunes_zh(text: str) -> Iterator[list[str]]:
     """One document per fortune (``%``-separated); colours, titles, attributions, URLs and footnote marks dropped."""
-    text = normalize_zh(strip_ansi(text))
-    for fortune in re.split(r"\n%\n", text):
-        paragraphs = []
-        for block in blocks(fortune.splitlines()):
-            lines = []
-            for ln in block:
-                s = ln.strip()
-                if (
-                    s.startswith("--")
-                    or re.match(r"^(表\s*)?\d+(\.\d+)+\.?\s", s)  # "12.4.4. 高级 gdb 命令": a manual's headings
-                    or re.match(r"^(题目|作者|词牌|出处)\s*[:：]", s)
-                    or re.fullmatch(r"《[^》]*》", s)
-                    or re.search(r"https?://|www\.", s)
-                    or re.fullmatch(r"\[\d+\].*", s)
-                ):
-                    continue
-                lines.append(re.sub(r"\[\d+\]", "", s))
-            if lines:
-                paragraphs.append(join_wrapped_lines(lines))
-        sentences = paragraph_sentences(paragraphs, "zh")
-        if sentences:
-            yield sentences
+    return fortune_documents(normalize_zh(strip_ansi(text)), "zh", _clean_line)
 
 
 def documents(cache: Path) -> Iterator[list[str]]:
