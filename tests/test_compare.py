@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -126,7 +127,19 @@ def test_evaluate_compare_prints_both_models_the_changes_and_the_verdict(hf_chec
     )
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
-    assert set(report) == {"command", "against", "mask_draws", "new", "old", "changes", "rule", "ships"}
+    assert set(report) == {
+        "command",
+        "against",
+        "against_sha256",
+        "mask_draws",
+        "new",
+        "old",
+        "changes",
+        "rule",
+        "ships",
+    }
+    # ship compares this hash with the weights shipped at the time, so a stale comparison cannot ship
+    assert report["against_sha256"] == hashlib.sha256((Path(folder) / "model.safetensors").read_bytes()).hexdigest()
     # --record keeps the same report beside the weights, where the model card reads it
     assert json.loads((Path(folder) / "comparison.json").read_text(encoding="utf-8")) == report
     assert report["changes"]["en"]["mask_top1"]["value"] == 0.0

@@ -689,10 +689,12 @@ def test_next_sentence_loss_leaves_out_unlabelled_pairs_and_is_zero_without_any(
     assert torch.all(model.cls.seq_relationship.weight.grad == 0)
 
 
-def test_tatoeba_and_the_word_lists_are_the_only_sources_of_standalone_sentences():
+def test_only_sources_of_unrelated_short_texts_are_standalone():
+    """Tatoeba's sentences, the word lists, film-review snippets and fortunes follow one another by chance, so
+    their pairs must not teach next-sentence prediction."""
     from model.data.sources import STANDALONE_SOURCES
 
-    assert STANDALONE_SOURCES == {"tatoeba-en", "tatoeba-zh", "jieba-words"}
+    assert STANDALONE_SOURCES == {"tatoeba-en", "tatoeba-zh", "jieba-words", "film-reviews-en", "fortunes-en"}
 
 
 def test_pretraining_continues_from_an_exported_folder_or_says_what_it_expected(monkeypatch, tmp_path, capsys):
