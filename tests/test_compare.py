@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -17,6 +16,7 @@ from test_evaluate import EchoModel
 from model.checkpoint import LoadedBert, load
 from model.training import compare as cmp
 from model.training import evaluate as ev
+from model.training.commands import weights_sha256
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -139,7 +139,7 @@ def test_evaluate_compare_prints_both_models_the_changes_and_the_verdict(hf_chec
         "ships",
     }
     # ship compares this hash with the weights shipped at the time, so a stale comparison cannot ship
-    assert report["against_sha256"] == hashlib.sha256((Path(folder) / "model.safetensors").read_bytes()).hexdigest()
+    assert report["against_sha256"] == weights_sha256(Path(folder))
     # --record keeps the same report beside the weights, where the model card reads it
     assert json.loads((Path(folder) / "comparison.json").read_text(encoding="utf-8")) == report
     assert report["changes"]["en"]["mask_top1"]["value"] == 0.0
