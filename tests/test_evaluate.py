@@ -121,6 +121,30 @@ def test_the_shipped_samples_are_held_out_text_and_what_the_corpus_gives():
     assert {p.source for p in modern} == set(ev.MODERN_SOURCES)
 
 
+def test_a_skipped_cloze_draw_continues_the_shipped_one_and_shares_no_sentence(monkeypatch):
+    """``skip`` gives the confirmation sample of bench/cloze_confirmation.py: the items that follow the first ones in
+    the same seeded draw, so the two samples share no sentence and the first is unchanged by the second."""
+    monkeypatch.setattr(ev, "CLOZE_PER_LANGUAGE", 30)
+    english = [
+        f"The {animal} saw {count} little houses near the river"
+        for animal in ("cat", "dog", "horse")
+        for count in range(1, 4000)
+    ]
+    chinese = [f"我们第{n}次去公园看花" for n in range(1, 12000)]
+    vocab = {"cat", "dog", "horse", "little", "houses", "near", "river", "saw"} | set("我们次去公园看花第")
+    sentences_by_lang = {"en": english, "zh": chinese}
+    first = ev.build_cloze(sentences_by_lang, vocab)
+    second = ev.build_cloze(sentences_by_lang, vocab, skip=30)
+    monkeypatch.setattr(ev, "CLOZE_PER_LANGUAGE", 60)
+    both = ev.build_cloze(sentences_by_lang, vocab)
+    for lang in ("en", "zh"):
+        in_first = [item for item in first if item.lang == lang]
+        in_second = [item for item in second if item.lang == lang]
+        assert len(in_first) == len(in_second) == 30
+        assert in_first + in_second == [item for item in both if item.lang == lang]
+        assert not {item.text for item in in_first} & {item.text for item in in_second}
+
+
 def test_cli_evaluate_prints_one_json_object(hf_checkpoint):
     result = subprocess.run(
         [sys.executable, "-m", "model", "evaluate", "--model", str(hf_checkpoint[0]), "--json"],

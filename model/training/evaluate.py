@@ -131,10 +131,13 @@ class ClozeItem:
     answer: str  # lower-cased
 
 
-def build_cloze(sentences_by_lang: dict[str, list[str]], vocab: set[str]) -> list[ClozeItem]:
+def build_cloze(sentences_by_lang: dict[str, list[str]], vocab: set[str], skip: int = 0) -> list[ClozeItem]:
     """Draw the everyday cloze sample (``python -m model evaluate --write-sample``) from Tatoeba's held-out
     sentences: short ones, one content word each (English) or one content character (Chinese) that is a single
-    token of ``vocab`` (BERT's uncased English vocabulary and the Chinese characters of the embedded model)."""
+    token of ``vocab`` (BERT's uncased English vocabulary and the Chinese characters of the embedded model).
+
+    ``skip`` passes over that many items per language first: ``skip=CLOZE_PER_LANGUAGE`` draws a second sample of
+    the same kind that shares no sentence with the shipped one (``bench/cloze_confirmation.py``)."""
     items = []
     for lang in ("en", "zh"):
         held = [s for s in sentences_by_lang[lang] if is_heldout(s)]
@@ -144,6 +147,7 @@ def build_cloze(sentences_by_lang: dict[str, list[str]], vocab: set[str]) -> lis
             held = [s for s in held if 5 <= len(s) <= 20]
         rng = random.Random(f"{SAMPLE_SEED}:cloze:{lang}")
         rng.shuffle(held)
+        drawn = 0
         for sentence in held:
             if lang == "en":
                 spans = [(m.start(), m.end()) for m in re.finditer(r"[A-Za-z]+", sentence)]
@@ -161,6 +165,9 @@ def build_cloze(sentences_by_lang: dict[str, list[str]], vocab: set[str]) -> lis
             if not spans:
                 continue
             a, b = rng.choice(spans)
+            drawn += 1
+            if drawn <= skip:
+                continue
             items.append(ClozeItem(lang, sentence[:a] + "[MASK]" + sentence[b:], sentence[a:b].lower()))
             if sum(item.lang == lang for item in items) == CLOZE_PER_LANGUAGE:
                 break
