@@ -51,7 +51,9 @@ def main() -> None:
     vocab = set(load("embedded").tokenizer.vocab())  # the vocabulary the shipped sample was drawn with
     tatoeba = sentences()
     if ev.build_cloze(tatoeba, vocab) != shipped:
-        raise SystemExit("the corpus no longer redraws the shipped cloze sample: its continuation would be another draw")
+        raise SystemExit(
+            "the corpus no longer redraws the shipped cloze sample: its continuation would be another draw"
+        )
     confirmation = ev.build_cloze(tatoeba, vocab, skip=ev.CLOZE_PER_LANGUAGE)
     shared = {item.text for item in shipped} & {item.text for item in confirmation}
     if shared:
