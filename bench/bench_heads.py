@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 
-FILL = {"en": "The capital of France is [MASK].", "zh": "北京是中国的[MASK]都。"}
+FILL = {"en": "The capital of Germany is [MASK].", "zh": "北京是中国的[MASK]都。"}
 NSP = {
     "en": ("I went to the shop to buy some bread.", "It was still warm when I got home."),
     "zh": ("我去商店买了一些面包。", "回到家的时候面包还是热的。"),

@@ -227,7 +227,7 @@ def main() -> None:
                 fill_mask_shown,
             )
             box = page.locator('[data-testid="stSidebar"] textarea').first
-            box.fill("The capital of France is [MASK].")  # the shared sentence had none: the page masked its last word
+            box.fill("The capital of Germany is [MASK].")  # the shared sentence had none: the page masked its last word
             box.press("Control+Enter")
             page.locator(CHART).first.wait_for()
             page.wait_for_selector(READY)

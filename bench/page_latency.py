@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT))
 SENTENCES = [
     "She opened the [MASK] and walked into the room.",
     "我去[MASK]场看电影，电影很好看。",
-    "The capital of France is [MASK].",
+    "The capital of Germany is [MASK].",
     "今天天气很[MASK]，我们去公园散步吧。",
 ]
 

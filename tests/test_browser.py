@@ -366,7 +366,7 @@ def test_the_layers_lab_turns_a_word_s_vectors_in_3d(page, server):
 
 
 def test_sentence_edit_updates_fill_mask_predictions(page, server):
-    open_page(page, server, "fill_mask", "en", text="The capital of France is [MASK].")
+    open_page(page, server, "fill_mask", "en", text="The capital of Germany is [MASK].")
     before = page.locator(CHART).first.get_attribute("aria-label")
     box = page.locator('[data-testid="stSidebar"] textarea').first
     box.fill("我去[MASK]场看电影")

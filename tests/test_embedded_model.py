@@ -201,7 +201,7 @@ def test_the_cards_example_list_is_every_example_the_pages_offer_today(bundle):
     examples = page_examples(bundle.tokenizer)
     assert (EMBEDDED_DIR / EXAMPLES_NAME).read_text(encoding="utf-8") == dumps(examples)
     listed = {(e["kind"], e["text"]) for e in examples}
-    assert ("fill", "The capital of France is [MASK].") in listed  # the head lab's
+    assert ("fill", "The capital of Germany is [MASK].") in listed  # the head lab's
     assert ("fill", "She opened the door and walked into the [MASK].") in listed  # the shared sentence, auto-masked
     assert any(kind == "score" and "我去机场看电影。" in text for kind, text in listed)
     assert {page for e in examples for page in e["pages"]} >= {"fill_mask", "gpt_vs_bert", "heads", "classroom"}
@@ -215,9 +215,9 @@ def test_the_cards_example_table_is_what_these_weights_answer(bundle):
     assert [line for line in rows if line.startswith("| ") and "`" in line] == [
         line for line in bundle.card.splitlines() if line.startswith("| ") and "`" in line
     ]
-    france = next(e for e in examples if e["text"] == "The capital of France is [MASK].")
-    top = inference.fill_mask(bundle, france["text"], top_k=3).masks[0].predictions
-    assert france["answer"] == ", ".join(f"{p.token} {p.prob:.0%}" for p in top)
+    capital = next(e for e in examples if e["text"] == "The capital of Germany is [MASK].")
+    top = inference.fill_mask(bundle, capital["text"], top_k=3).masks[0].predictions
+    assert capital["answer"] == ", ".join(f"{p.token} {p.prob:.0%}" for p in top)
 
 
 def test_the_card_shows_the_shipping_rule_as_measured():

