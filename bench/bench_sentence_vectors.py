@@ -82,7 +82,9 @@ def main() -> None:
         f"--threads {args.threads}` on {platform.processor() or platform.machine()}, {os.cpu_count()} cores "
         f"(shared with other work), torch {torch.__version__}, {time.strftime('%Y-%m-%d')}.",
         "",
-        f"Pool: {n} held-out English–Chinese pairs (Tatoeba's held-out split, no sentence the shipped model read in pre-training); for each English "
+        f"Pool: {n} English–Chinese pairs whose English is in Tatoeba's held-out split and was never read by the "
+        "shipped model (which read most of their Chinese sentences, one by one, as Tatoeba text: "
+        "`model/data/translation_pairs.py`); for each English "
         f"sentence, is its translation the nearest of the {n} Chinese sentences by cosine (recall@1), or among the "
         f"nearest five (recall@5)? Chance: {pct(1 / n)} and {pct(5 / n)}. 95% Wilson intervals.",
         "",
