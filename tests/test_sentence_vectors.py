@@ -128,7 +128,7 @@ def test_a_few_steps_of_contrastive_training_lower_the_loss_and_raise_recall(tin
     assert stopped.steps == 0 and stopped.stopped
 
 
-def test_the_shipped_pairs_keep_the_pool_out_of_training():
+def test_the_shipped_pairs_keep_the_pools_english_out_of_training():
     pool, train = load_pool(), load_train()
     assert 300 <= len(pool) <= 1000 and len(train) >= 2000
     assert all(is_heldout(en) for en, _ in pool)
