@@ -29,14 +29,9 @@ sys.path.insert(0, str(ROOT))
 from model.checkpoint import load  # noqa: E402
 from model.data.tatoeba import sentences  # noqa: E402
 from model.training import evaluate as ev  # noqa: E402
-from model.training.compare import SEED, _resamples, difference_figure, ratio_figure  # noqa: E402
+from model.training.compare import SEED, difference_figure, ratio_figure, resamples, shown  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "cloze_confirmation.md"
-
-
-def shown(f, signed: bool = False) -> str:
-    sign = "+" if signed else ""
-    return f"{f.value:{sign}.1%} [{f.low:{sign}.1%}, {f.high:{sign}.1%}]"
 
 
 def main() -> None:
@@ -48,7 +43,8 @@ def main() -> None:
 
     shipped = ev.load_cloze()
     old, new = load(args.old), load(args.new)
-    vocab = set(load("embedded").tokenizer.vocab())  # the vocabulary the shipped sample was drawn with
+    embedded = old if args.old == "embedded" else load("embedded")
+    vocab = set(embedded.tokenizer.vocab())  # the vocabulary the shipped sample was drawn with
     tatoeba = sentences()
     if ev.build_cloze(tatoeba, vocab) != shipped:
         raise SystemExit(
@@ -68,7 +64,7 @@ def main() -> None:
         for lang in sorted(a):
             hits_new, hits_old = a[lang]["top1"], b[lang]["top1"]
             ones = np.ones_like(hits_new)
-            index = _resamples(len(hits_new), rng)
+            index = resamples(len(hits_new), rng)
             lines.append(
                 f"{name:<13} {lang:<5} {len(hits_new):>5}  {shown(ratio_figure(hits_old, ones, index)):<22}  "
                 f"{shown(ratio_figure(hits_new, ones, index)):<22}  "

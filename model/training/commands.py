@@ -26,7 +26,7 @@ from ..tokenization import BertTokenizer
 from . import evaluate as ev
 from . import live
 from .card import COMPARISON_NAME, write_card
-from .compare import MASK_DRAWS, Figure, compare, figures, shipping_rule, weights_mb
+from .compare import MASK_DRAWS, compare, figures, shipping_rule, shown, weights_mb
 from .finetune import (
     DEMO_HELDOUT_SIZE,
     DEMO_TRAIN_SIZE,
@@ -290,7 +290,7 @@ def cmd_evaluate(args) -> None:
             return
         for lang, m in measured.items():
             for name, f in m.items():
-                print(f"{lang}  {name:<18} {_shown(f)}  ({f.units:,} units, {f.count:,} counted)")
+                print(f"{lang}  {name:<18} {shown(f)}  ({f.units:,} units, {f.count:,} counted)")
         return
     results = ev.evaluate(load(args.model))
     if args.json:
@@ -307,11 +307,6 @@ def cmd_evaluate(args) -> None:
             f"{m['cloze_top1']:>12.1%} {m['cloze_top5']:>6.1%}  "
             f"({m['pairs']}, {m['targets']}, {m['masks']}, {m['modern_pairs']}, {m['cloze_items']})"
         )
-
-
-def _shown(f: Figure, signed: bool = False) -> str:
-    sign = "+" if signed else ""
-    return f"{f.value:{sign}.1%} [{f.low:{sign}.1%}, {f.high:{sign}.1%}]"
 
 
 def print_comparison(args) -> None:
@@ -344,12 +339,12 @@ def print_comparison(args) -> None:
     for lang in changes:
         for name, change in changes[lang].items():
             print(
-                f"{lang}  {name:<18} {_shown(old_figures[lang][name])} -> {_shown(new_figures[lang][name])}  "
-                f"change {_shown(change, signed=True)}"
+                f"{lang}  {name:<18} {shown(old_figures[lang][name])} -> {shown(new_figures[lang][name])}  "
+                f"change {shown(change, signed=True)}"
             )
     print("\nthe shipping rule:")
     for c in verdict:
-        measured = f"{c.measured.value:.1f}" if c.lang == "-" else _shown(c.measured, signed=c.name != "NSP accuracy")
+        measured = f"{c.measured.value:.1f}" if c.lang == "-" else shown(c.measured, signed=c.name != "NSP accuracy")
         print(f"  {'pass' if c.passed else 'FAIL'}  {c.lang:<2} {c.name:<22} {c.bar:<28} {measured}")
     print("\nships" if all(c.passed for c in verdict) else "\ndoes not ship")
 
