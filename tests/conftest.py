@@ -14,6 +14,10 @@ import torch
 # Tests must never reach for the network, whatever the machine can do.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+# A string the app lacks (a key, a language, a placeholder's value) raises in tests, where the app itself logs it and
+# shows a stand-in (app.core.i18n). Set here, before any page runs: AppTest runs pages in this process, and the
+# browser tests' server inherits the environment.
+os.environ.setdefault("BERT_LAB_STRICT_STRINGS", "1")
 torch.set_num_threads(max(1, min(2, os.cpu_count() or 1)))
 
 WORDS = [

@@ -214,7 +214,8 @@ def test_page_strings_and_probability_bars_write_shares_by_the_rule():
     from app.core import i18n
     from app.core.charts import probability_bars, ranked_summary
 
-    i18n.STRINGS["conventions.test"] = {"en": "{p:.0%} and {q:.1%}, a change of {d:+.1%}", "zh": ""}
+    template = "{p:.0%} and {q:.1%}, a change of {d:+.1%}"
+    i18n.STRINGS["conventions.test"] = {"en": template, "zh": template}
     try:
         assert i18n.t("conventions.test", p=0.003, q=np.float32(0.99996), d=0.0) == "<1% and >99.9%, a change of +0.0%"
     finally:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.core.i18n import t
+from app.core.i18n import STRINGS, t
 from model.checkpoint import CheckpointError
 from model.inference import InputError
 
@@ -13,5 +13,4 @@ def explain(error: InputError | CheckpointError) -> str:
         return str(error)
     kind = "checkpoint" if isinstance(error, CheckpointError) else "error"
     key = f"common.{kind}_{error.code}"
-    text = t(key, **error.values)
-    return str(error) if text == key else text
+    return t(key, **error.values) if key in STRINGS else str(error)

@@ -97,7 +97,7 @@ TEXT = {
     "reveal_causal_less": {
         "en": "**Less sure.** Seeing both sides, the top guess is “{both}” at {both_p:.0%}; seeing only the left, "
         "“{left}” at {left_p:.0%}.",
-        "zh": "**更没把握。**看得到两侧时，首选是“{both}”，概率 {both_p:.0%}；只看左侧时，首选是“{left}”，概率 {left_p:.0%}。",
+        "zh": "**更没把握**。看得到两侧时，首选是“{both}”，概率 {both_p:.0%}；只看左侧时，首选是“{left}”，概率 {left_p:.0%}。",
     },
     "reveal_causal_more": {
         "en": "**More sure**, this time: seeing both sides, “{both}” at {both_p:.0%}; seeing only the left, “{left}” "
@@ -131,12 +131,12 @@ TEXT = {
     "reveal_entropy_wider": {
         "en": "**Wider.** The {layers} layers' heads average {first:.2f} bits of entropy in the first layer and "
         "{last:.2f} in the last.",
-        "zh": "**更分散。**{layers} 层中，第一层的头平均熵为 {first:.2f} 比特，最后一层为 {last:.2f} 比特。",
+        "zh": "**更分散**。{layers} 层中，第一层的头平均熵为 {first:.2f} 比特，最后一层为 {last:.2f} 比特。",
     },
     "reveal_entropy_narrower": {
         "en": "**Narrower.** The {layers} layers' heads average {first:.2f} bits of entropy in the first layer and "
         "{last:.2f} in the last.",
-        "zh": "**更集中。**{layers} 层中，第一层的头平均熵为 {first:.2f} 比特，最后一层为 {last:.2f} 比特。",
+        "zh": "**更集中**。{layers} 层中，第一层的头平均熵为 {first:.2f} 比特，最后一层为 {last:.2f} 比特。",
     },
     "reveal_layers": {
         "en": "**{total}**: the embedding output, then one vector per word after each of the {layers} layers.",

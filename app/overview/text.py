@@ -112,6 +112,11 @@ TEXT = {
     },
     # Guide
     "guide_header": {"en": "Where to go next", "zh": "接下来看什么"},
+    "guide_lessons": {
+        "en": "Step-by-step tours of the pages: each step outlines what to look at, asks a question, then shows what "
+        "the model really does.",
+        "zh": "按步骤带你走过各个页面：每一步框出要看的地方，提一个问题，再揭晓模型实际怎么做。",
+    },
     "guide_masking": {
         "en": "How MLM corrupts 15% of the tokens: 80% [MASK], 10% random, 10% unchanged.",
         "zh": "MLM 如何处理 15% 的 token：80% 换成 [MASK]，10% 换成随机词，10% 保持不变。",
@@ -151,6 +156,11 @@ TEXT = {
     "guide_finetune": {
         "en": "Add a task head and fine-tune the model yourself, in the browser.",
         "zh": "添加任务头，在浏览器里亲手微调模型。",
+    },
+    "guide_sentence_vectors": {
+        "en": "One vector per sentence: find a sentence's translation with raw BERT, mean pooling, MiniLM, or a model "
+        "you train in a minute.",
+        "zh": "每个句子一个向量：用原始 BERT、平均池化、MiniLM 或你花一分钟训练的模型，找出一句话的翻译。",
     },
     "guide_classroom": {
         "en": "For a class: the students follow the teacher's page and sentence, and answer a fill-in quiz.",

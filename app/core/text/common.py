@@ -54,6 +54,12 @@ TEXT = {
         "zh": "缺少 {path}：这是 BERT 检查点文件夹吗？",
     },
     "checkpoint_no_weights": {"en": "{path} holds no weights ({files}).", "zh": "{path} 中没有权重文件（{files}）。"},
+    "checkpoint_bad_zip": {
+        "en": "{path} cannot be used: a model's .zip must be a zip archive of one checkpoint folder with its "
+        "config.json, under 4 GiB unpacked, with no path outside that folder.",
+        "zh": "无法使用 {path}：模型的 .zip 必须是一个 zip 压缩包，里面是一个带 config.json 的检查点文件夹，"
+        "解压后不超过 4 GiB，且没有指向该文件夹之外的路径。",
+    },
     "checkpoint_unreadable": {"en": "{path} cannot be read: {reason}.", "zh": "无法读取 {path}：{reason}。"},
     "checkpoint_only_names": {
         "en": "{name!r}: only the names of folders inside the models folder are allowed here.",
