@@ -344,12 +344,15 @@ def test_training_options_refuse_bad_values_before_anything_runs(args, message):
     assert message in str(refused.value) and "\n" not in str(refused.value)
 
 
-def test_ship_copies_a_folder_only_when_its_comparison_against_the_shipped_weights_passes(
+def test_ship_copies_a_folder_only_when_its_comparison_of_these_weights_against_the_shipped_ones_passes(
     monkeypatch, tmp_path, capsys
 ):
     """``ship`` is the only way new weights replace the embedded ones: it refuses a folder whose comparison is
-    missing, failed, or was measured against other weights than those shipped now, and otherwise copies every file
-    the embedded folder ships with."""
+    missing, was measured on other weights than the folder holds now (trained further since) or against other
+    weights than those shipped now, or fails the small-step rule as re-derived from its counts (whatever its own
+    flags say), and otherwise copies every file the embedded folder ships with."""
+    from test_compare import measured
+
     from model.training import commands
 
     shipped = tmp_path / "embedded"
@@ -362,28 +365,44 @@ def test_ship_copies_a_folder_only_when_its_comparison_against_the_shipped_weigh
         (trained / name).write_text(f"new {name}")
     comparison = trained / commands.COMPARISON_NAME
 
-    def record(ships: bool, against_sha256: str) -> None:
-        rule = [{"lang": "en", "name": "everyday cloze top-1", "passed": ships}]
-        comparison.write_text(
-            json.dumps({"against": "embedded", "against_sha256": against_sha256, "rule": rule, "ships": ships})
-        )
+    def record(result, new: Path = trained, old: Path = shipped, **edits) -> None:
+        fields = dict(command="python -m model evaluate --compare embedded --record", against="embedded")
+        written = commands.comparison_record(result, new=new, old=old, **fields)
+        comparison.write_text(json.dumps({**written, **edits}))
 
-    now = commands.weights_sha256(shipped)
-    for ships, sha, says in (
-        (True, "0" * 64, "not measured against the weights shipped now"),
-        (False, now, "en everyday cloze top-1"),
-    ):
-        record(ships, sha)
+    def refused(says: str) -> None:
         result = run_main(["ship", "--folder", str(trained)], capsys)
-        assert result.returncode == 2 and says in result.stderr
+        assert result.returncode == 2 and says in result.stderr and "\n" not in result.stderr.strip()
         assert (shipped / "model.safetensors").read_bytes() == b"the weights shipped now"
 
+    passing, other = measured(), tmp_path / "other"
+    other.mkdir()
+    (other / "model.safetensors").write_bytes(b"other weights")
+    record(passing, old=other)
+    refused("not measured against the weights shipped now")
+    record(passing, new=other)
+    refused("not measured on the weights")
+    record(passing)
+    (trained / "model.safetensors").write_text("new model.safetensors, trained further")
+    refused("not measured on the weights")
+    (trained / "model.safetensors").write_text("new model.safetensors")
+    record(passing, new_sha256=None)  # a record from before records named the new weights
+    refused("not measured on the weights")
+    no_gain = measured(cloze_intervals={"en": (-0.01, 0.05), "zh": (-0.02, 0.05)})
+    record(no_gain)
+    refused("does not pass the small-step rule: en everyday cloze gain")
+    # a record edited to say it passes: ship re-derives the verdict and refuses it all the same
+    flags = json.loads(comparison.read_text())["small_step_rule"]
+    record(no_gain, small_step_rule=[{**line, "passed": True} for line in flags], ships=True)
+    refused("does not pass the small-step rule: en everyday cloze gain")
+    record(passing, weights_bytes=None, changes=None)
+    refused("lacks the counts and intervals the rules read")
+
     (trained / "training_sentences.u64").unlink()
-    result = run_main(["ship", "--folder", str(trained)], capsys)
-    assert result.returncode == 2 and "sentence-index" in result.stderr
+    refused("sentence-index")
     (trained / "training_sentences.u64").write_text("new training_sentences.u64")
 
-    record(True, now)
+    record(passing)
     assert run_main(["ship", "--folder", str(trained)], capsys).returncode == 0
     for name in commands.SHIPPED_FILES:
         assert (shipped / name).read_text() == (trained / name).read_text()

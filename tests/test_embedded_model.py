@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 
 import pytest
 
@@ -98,15 +99,31 @@ def _card_table(card: str, heading: str) -> dict[str, list[float]]:
     return {cells[0].strip(): [float(c.strip().rstrip("%")) / 100 for c in cells[1:]] for cells in rows}
 
 
-def test_the_shipped_weights_passed_the_shipping_rule(evaluation):
-    """The comparison ``python -m model ship`` required is the one that ships: every line of the rule passed, and
-    its everyday cloze for the new weights (the same 300 items a language, no random masks) is what these weights
-    score now, so the record belongs to the weights in the folder."""
+def test_the_shipped_weights_record_proves_they_passed_the_shipping_rules(evaluation):
+    """The comparison ``python -m model ship`` required proves itself rather than being trusted: it names these
+    weights by their hash, every figure it shows is the ratio of recorded integer counts, both rules re-derived from
+    those counts (and the recorded, seeded intervals) give every line as recorded and pass, and its everyday cloze
+    for the new weights (the same 300 items a language, no random masks) is what these weights score now."""
+    from model.training import compare as cmp
+
     record = json.loads((EMBEDDED_DIR / "comparison.json").read_text(encoding="utf-8"))
+    assert record["new_sha256"] == cmp.weights_sha256(EMBEDDED_DIR)
+    assert record["weights_bytes"] == (EMBEDDED_DIR / "model.safetensors").stat().st_size
+    measured = cmp.Comparison.from_record(record)
+    for lang, changes in measured.changes.items():
+        for name, change in changes.items():
+            new, old = measured.new[lang][name], measured.old[lang][name]
+            assert new.value == new.hits / new.count and old.value == old.hits / old.count, (lang, name)
+            assert change.value == new.value - old.value, (lang, name)
+    for rule in (cmp.big_step_rule, cmp.small_step_rule):
+        derived = [asdict(line) for line in rule(measured)]
+        assert derived == record[rule.__name__], rule.__name__
+        assert all(line["passed"] for line in derived), derived
     assert record["ships"] is True
-    assert record["rule"] and all(line["passed"] for line in record["rule"]), record["rule"]
     for lang in ("en", "zh"):
-        assert record["new"][lang]["cloze_top1"]["value"] == pytest.approx(evaluation[lang]["cloze_top1"], abs=1e-9)
+        cloze = measured.new[lang]["cloze_top1"]
+        assert cloze.count == evaluation[lang]["cloze_items"]
+        assert cloze.hits == round(evaluation[lang]["cloze_top1"] * evaluation[lang]["cloze_items"])
 
 
 def test_the_cards_held_out_table_is_what_evaluate_measures(bundle, evaluation):
@@ -227,6 +244,13 @@ def test_the_card_shows_the_shipping_rule_as_measured():
     def figure(value, low, high):
         return {"value": value, "low": low, "high": high, "units": 300, "count": 300}
 
+    weights = {
+        "name": "weights file (MB)",
+        "lang": "-",
+        "bar": "under 60",
+        "measured": figure(52.5, 52.5, 52.5),
+        "passed": True,
+    }
     comparison = {
         "command": "python -m model evaluate --model runs/x --compare embedded --record",
         "against": "embedded",
@@ -234,21 +258,25 @@ def test_the_card_shows_the_shipping_rule_as_measured():
         "old": {"en": {"cloze_top1": figure(0.14, 0.10, 0.18)}},
         "new": {"en": {"cloze_top1": figure(0.21, 0.165, 0.255)}},
         "changes": {"en": {"cloze_top1": figure(0.07, 0.03, 0.11)}},
-        "rule": [
+        "big_step_rule": [
             {
                 "name": "everyday cloze top-1",
                 "lang": "en",
-                "bar": "+6 points",
+                "bar": "+6 points, interval above 0",
                 "measured": figure(0.07, 0.03, 0.11),
                 "passed": True,
             },
+            weights,
+        ],
+        "small_step_rule": [
             {
-                "name": "weights file (MB)",
-                "lang": "-",
-                "bar": "under 60",
-                "measured": figure(52.5, 52.5, 52.5),
+                "name": "everyday cloze gain",
+                "lang": "en",
+                "bar": "interval above 0, one language",
+                "measured": figure(0.07, 0.03, 0.11),
                 "passed": True,
             },
+            weights,
         ],
         "ships": True,
     }
@@ -256,6 +284,8 @@ def test_the_card_shows_the_shipping_rule_as_measured():
     assert (
         "| en | everyday cloze top-1 | 14.0% [10.0%, 18.0%] | 21.0% [16.5%, 25.5%] | +7.0% [+3.0%, +11.0%] |" in lines
     )
-    assert "| - | weights file (MB) | under 60 | 52.5 MB | pass |" in lines
+    assert "| en | everyday cloze top-1 | +6 points, interval above 0 | +7.0% [+3.0%, +11.0%] | pass |" in lines
+    assert "| en | everyday cloze gain | interval above 0, one language | +7.0% [+3.0%, +11.0%] | pass |" in lines
+    assert lines.count("| - | weights file (MB) | under 60 | 52.5 MB | pass |") == 2  # one line in each rule
     assert lines[-1] == "**Ships.**"
     assert card.comparison_lines({**comparison, "ships": False})[-1] == "**Does not ship.**"

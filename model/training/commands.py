@@ -4,7 +4,6 @@ finetune, qa-data."""
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import shutil
 import sys
@@ -26,7 +25,17 @@ from ..tokenization import BertTokenizer
 from . import evaluate as ev
 from . import live
 from .card import COMPARISON_NAME, write_card
-from .compare import MASK_DRAWS, compare, figures, shipping_rule, shown, weights_mb
+from .compare import (
+    MASK_DRAWS,
+    Comparison,
+    Criterion,
+    big_step_rule,
+    compare,
+    figures,
+    shown,
+    small_step_rule,
+    weights_sha256,
+)
 from .finetune import (
     DEMO_HELDOUT_SIZE,
     DEMO_TRAIN_SIZE,
@@ -144,14 +153,15 @@ def register(sub) -> None:
     p.add_argument(
         "--intervals",
         action="store_true",
-        help=f"the figures the shipping rule reads, each pair masked {MASK_DRAWS} times, with 95%% intervals",
+        help=f"the figures the shipping rules read, each pair masked {MASK_DRAWS} times, with 95%% intervals",
     )
     p.add_argument(
         "--compare",
         metavar="MODEL",
         default=None,
         help="measure --model against MODEL (the shipped one: embedded) on the same masks: each change with its "
-        "paired 95%% interval, and the shipping rule's verdict",
+        "paired 95%% interval, and the verdicts of the big-step rule (issue 41) and the small-step rule (issue 53), "
+        "which ship applies",
     )
     p.add_argument(
         "--record",
@@ -166,8 +176,8 @@ def register(sub) -> None:
 
     p = sub.add_parser(
         "ship",
-        help="copy a model folder over the embedded model, only if its recorded comparison against the shipped "
-        "weights (evaluate --compare embedded --record) passes the shipping rule",
+        help="copy a model folder over the embedded model, only if its recorded comparison of these weights against "
+        "the shipped ones (evaluate --compare embedded --record) passes the small-step rule",
     )
     p.add_argument("--folder", type=Path, required=True, help="the trained model's folder (pretrain --out)")
     p.set_defaults(run=cmd_ship)
@@ -309,44 +319,62 @@ def cmd_evaluate(args) -> None:
         )
 
 
-def print_comparison(args) -> None:
-    """``evaluate --compare``: both models' figures, the changes with paired intervals, the rule's verdict."""
-    new, old = load(args.model), load(args.compare)
-    new_figures, old_figures = figures(new), figures(old)
-    changes = compare(new, old)
-    # A hub model has no folder here to weigh: its size is unknown, and the rule then fails it.
-    verdict = shipping_rule(changes, new_figures, weights_mb(new.path) if new.path else float("nan"))
-    measured = {
-        "command": "python -m model " + " ".join(sys.argv[1:]),
-        "against": args.compare,
+def comparison_record(measured: Comparison, *, command: str, against: str, new: Path | None, old: Path | None) -> dict:
+    """What ``evaluate --compare --record`` writes: the counts and intervals both rules are re-derived from, their
+    lines and verdict, and which weights were measured, both sides."""
+    small = small_step_rule(measured)
+    return {
+        "command": command,
+        "against": against,
         "mask_draws": MASK_DRAWS,
-        "new": {lang: {k: asdict(f) for k, f in m.items()} for lang, m in new_figures.items()},
-        "old": {lang: {k: asdict(f) for k, f in m.items()} for lang, m in old_figures.items()},
-        "changes": {lang: {k: asdict(f) for k, f in m.items()} for lang, m in changes.items()},
-        "rule": [asdict(c) for c in verdict],
-        "ships": all(c.passed for c in verdict),
-        # Which weights "old" was: ``ship`` accepts the verdict only against the weights shipped when it runs.
-        "against_sha256": weights_sha256(Path(old.path)) if old.path else None,
+        # ``ship`` accepts the record only for the folder's weights as they are now (not trained further since),
+        # measured against the weights shipped when it runs.
+        "new_sha256": weights_sha256(new) if new else None,
+        "against_sha256": weights_sha256(old) if old else None,
+        **measured.to_record(),
+        "big_step_rule": [asdict(c) for c in big_step_rule(measured)],
+        "small_step_rule": [asdict(c) for c in small],
+        "ships": all(c.passed for c in small),
     }
+
+
+def _print_rule(title: str, lines: list[Criterion]) -> None:
+    print(f"\n{title}:")
+    for c in lines:
+        measured = f"{c.measured.value:.1f}" if c.lang == "-" else shown(c.measured, signed=c.name != "NSP accuracy")
+        print(f"  {'pass' if c.passed else 'FAIL'}  {c.lang:<2} {c.name:<22} {c.bar:<32} {measured}")
+
+
+def print_comparison(args) -> None:
+    """``evaluate --compare``: both models' figures, the changes with paired intervals, both rules' verdicts."""
+    new, old = load(args.model), load(args.compare)
+    measured = compare(new, old)
+    record = comparison_record(
+        measured,
+        command="python -m model " + " ".join(sys.argv[1:]),
+        against=args.compare,
+        new=Path(new.path) if new.path else None,
+        old=Path(old.path) if old.path else None,
+    )
     if args.record:
         if new.path is None:
             raise UsageError("--record writes beside the weights: give --model a folder")
-        (Path(new.path) / COMPARISON_NAME).write_text(json.dumps(measured, indent=1) + "\n", encoding="utf-8")
+        (Path(new.path) / COMPARISON_NAME).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     if args.json:
-        print(json.dumps(measured))
+        print(json.dumps(record))
         return
     print(f"{args.model} against {args.compare}: each pair masked {MASK_DRAWS} times, 95% intervals\n")
-    for lang in changes:
-        for name, change in changes[lang].items():
+    for lang in measured.changes:
+        for name, change in measured.changes[lang].items():
             print(
-                f"{lang}  {name:<18} {shown(old_figures[lang][name])} -> {shown(new_figures[lang][name])}  "
+                f"{lang}  {name:<18} {shown(measured.old[lang][name])} -> {shown(measured.new[lang][name])}  "
                 f"change {shown(change, signed=True)}"
             )
-    print("\nthe shipping rule:")
-    for c in verdict:
-        measured = f"{c.measured.value:.1f}" if c.lang == "-" else shown(c.measured, signed=c.name != "NSP accuracy")
-        print(f"  {'pass' if c.passed else 'FAIL'}  {c.lang:<2} {c.name:<22} {c.bar:<28} {measured}")
-    print("\nships" if all(c.passed for c in verdict) else "\ndoes not ship")
+    big = big_step_rule(measured)
+    _print_rule("the big-step rule (issue 41), the record of the step to modern text", big)
+    print("  passes" if all(c.passed for c in big) else "  does not pass")
+    _print_rule("the small-step rule (issue 53), which ship applies", small_step_rule(measured))
+    print("\nships" if record["ships"] else "\ndoes not ship")
 
 
 def cmd_card(args) -> None:
@@ -372,13 +400,12 @@ SHIPPED_FILES = (
 )
 
 
-def weights_sha256(folder: Path) -> str:
-    return hashlib.sha256((folder / "model.safetensors").read_bytes()).hexdigest()
+RECORD_COMMAND = "python -m model evaluate --model FOLDER --compare embedded --record"
 
 
 def _command_writing(name: str) -> str:
     if name == COMPARISON_NAME:
-        return "python -m model evaluate --model FOLDER --compare embedded --record"
+        return RECORD_COMMAND
     if name.startswith("training_sentences."):
         return "python -m model sentence-index --folder FOLDER"
     return "python -m model pretrain --out FOLDER"
@@ -390,15 +417,20 @@ def cmd_ship(args) -> None:
     if missing:
         steps = sorted({_command_writing(name) for name in missing})
         raise UsageError(f"{folder}: missing {', '.join(missing)}; first: " + "; ".join(steps))
-    record = json.loads((folder / COMPARISON_NAME).read_text(encoding="utf-8"))
+    path, rerun = folder / COMPARISON_NAME, RECORD_COMMAND
+    record = json.loads(path.read_text(encoding="utf-8"))
+    if record.get("new_sha256") != weights_sha256(folder):
+        raise UsageError(f"{path} was not measured on the weights {folder} holds now; run {rerun}")
     if record.get("against") != "embedded" or record.get("against_sha256") != weights_sha256(EMBEDDED_DIR):
-        raise UsageError(
-            f"{folder / COMPARISON_NAME} was not measured against the weights shipped now; run "
-            "python -m model evaluate --model FOLDER --compare embedded --record"
-        )
-    if not record["ships"]:
-        failed = [f"{c['lang']} {c['name']}" for c in record["rule"] if not c["passed"]]
-        raise UsageError(f"{folder} does not pass the shipping rule: {', '.join(failed)}")
+        raise UsageError(f"{path} was not measured against the weights shipped now; run {rerun}")
+    # The verdict is re-derived from the recorded counts and intervals: the record's own pass flags are not read.
+    try:
+        measured = Comparison.from_record(record)
+    except (AttributeError, KeyError, TypeError):
+        raise UsageError(f"{path} lacks the counts and intervals the rules read; run {rerun}") from None
+    failed = [f"{c.lang} {c.name}" for c in small_step_rule(measured) if not c.passed]
+    if failed:
+        raise UsageError(f"{folder} does not pass the small-step rule: {', '.join(failed)}")
     for name in SHIPPED_FILES:
         shutil.copyfile(folder / name, EMBEDDED_DIR / name)
         (EMBEDDED_DIR / name).chmod(0o644)
