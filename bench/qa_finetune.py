@@ -4,13 +4,14 @@ weights, on the held-out questions, with intervals.
 For each task (qa-zh, qa-en) this runs exactly what the page's Start button runs with "compare pre-trained and
 random" ticked and every other setting at its default (``app.finetune.jobs.page_settings`` of the settings'
 defaults, ``app.finetune.jobs.start``: the child process, its niceness and threads, the time budget), then scores
-both trained readers, the longest-name reader and the random start:
+both trained readers and the readers without a model (the word matcher, on the reworded questions and on the same
+questions asked in place, before rewording; the longest name of the asked type; the random start):
 
 * on the page's held-out questions (the first 200), as the page shows them;
-* on every held-out question of the task (whole documents never trained on), for tighter intervals.
+* on every held-out question of the task (text the shipped model never read), for tighter intervals.
 
-Exact match and F1 with 95% bootstrap intervals (2,000 resamples of the questions), and the paired difference
-pre-trained minus random on the same questions (the same resamples for both).
+Exact match and F1 with 95% bootstrap intervals (2,000 resamples of the questions), and the paired differences
+pre-trained minus random and pre-trained minus the word matcher on the same questions (the same resamples).
 
     .venv/bin/python bench/qa_finetune.py [--tasks qa-zh,qa-en] [--write]
 """
@@ -85,6 +86,10 @@ def run_task(task_name: str, base) -> list[str]:
             name: qa.predicted_answers(job.trained_model(name), base.tokenizer, examples, settings.max_length)
             for name in snapshot.results
         }
+        readers["word matcher"] = qa.alignment_answers(examples)
+        readers["word matcher, question asked in place"] = qa.alignment_answers(
+            [e._replace(question=e.cloze) for e in examples]
+        )
         readers["longest name of the asked type"] = qa.longest_entity_answers(examples)
         index = rng.integers(0, len(examples), size=(RESAMPLES, len(examples)))
         scored = {name: per_question(answers, examples) for name, answers in readers.items()}
@@ -102,8 +107,9 @@ def run_task(task_name: str, base) -> list[str]:
             f"| random start (expectation) | – | {scope} ({len(examples):,}) | {100 * random_start.exact_match:.1f}% | "
             f"{100 * random_start.f1:.1f}% |"
         )
-        difference = scored["pretrained"][0] - scored["random"][0]
-        paired.append(f"{scope}: pre-trained minus random, exact match {cell(interval(difference, rng, index))}")
+        for other in ("random", "word matcher"):
+            difference = scored["pretrained"][0] - scored[other][0]
+            paired.append(f"{scope}: pre-trained minus {other}, exact match {cell(interval(difference, rng, index))}")
     lines += ["", *(f"- {line}" for line in paired), ""]
     return lines
 

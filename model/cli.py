@@ -19,6 +19,7 @@ from .data import CorpusSourceError
 from .data.fetch import FetchError
 from .modeling import count_parameters
 from .training import commands as training_commands
+from .training import task_commands
 
 EXIT_USAGE = 2
 
@@ -95,6 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_info)
 
     training_commands.register(sub)  # training and data commands live beside their code
+    task_commands.register(sub)  # fine-tuning: finetune, answer, qa-data
     analysis_commands.register(sub)  # the layers lab: probe, geometry
     sentence_commands.register(sub)  # sentence vectors: neighbours, contrastive training
     return parser

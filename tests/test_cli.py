@@ -234,8 +234,8 @@ def test_question_answering_finetune_ends_with_exact_match_and_f1():
 
 def test_finetune_without_flags_uses_the_fine_tuning_pages_recipe():
     from model.cli import build_parser
-    from model.training.commands import finetune_settings
     from model.training.finetune import DEMO_HELDOUT_SIZE, DEMO_TRAIN_SIZE, demo_settings
+    from model.training.task_commands import finetune_settings
 
     args = build_parser().parse_args(["finetune", "--task", "sentiment-zh", "--seconds", "60"])
     assert finetune_settings(args, "sequence") == demo_settings()
@@ -245,7 +245,7 @@ def test_finetune_without_flags_uses_the_fine_tuning_pages_recipe():
 @pytest.mark.parametrize(("precision", "bf16"), [("auto", None), ("bf16", True), ("fp32", False)])
 def test_precision_reaches_the_finetuning_settings(precision, bf16):
     from model.cli import build_parser
-    from model.training.commands import finetune_settings
+    from model.training.task_commands import finetune_settings
 
     args = build_parser().parse_args(["finetune", "--task", "sentiment-zh", "--precision", precision])
     assert finetune_settings(args, "sequence").bf16 is bf16

@@ -11,6 +11,7 @@ import collections
 
 import pytest
 
+from model.data import sentence_index
 from model.data import tasks as D
 
 # --- helpers ------------------------------------------------------------------------------------------------------
@@ -95,14 +96,16 @@ def test_stratified_split_is_deterministic_and_disjoint():
 # --- the real tasks ------------------------------------------------------------------------------------------------
 
 
-def _check_sequence_task(task: D.TaskData) -> None:
+def _check_sequence_task(task: D.TaskData, drawn: int | None = None) -> None:
+    """``drawn``: the test split's size as drawn, before the reviews pre-training read left it (default: as is)."""
     assert task.kind == "sequence"
     texts_train = {e.text for e in task.train}
     texts_held = {e.text for e in task.heldout}
     texts_validation = {e.text for e in task.validation}
     assert not texts_train & texts_held and not texts_train & texts_validation and not texts_validation & texts_held
     assert len(texts_train) == len(task.train) and len(texts_held) == len(task.heldout)
-    assert abs(len(task.validation) - len(task.heldout)) <= len(task.labels)  # as large as the test split
+    drawn = len(task.heldout) if drawn is None else drawn
+    assert abs(len(task.validation) - drawn) <= len(task.labels)  # as large as the test split was drawn
     for split in (task.train, task.validation, task.heldout):
         assert all(isinstance(e.text, str) and e.text and 0 <= e.label < len(task.labels) for e in split)
     # every label is in held-out in the same proportion as in train (stratified), within one example
@@ -111,16 +114,21 @@ def _check_sequence_task(task: D.TaskData) -> None:
     total_train, total_held = len(task.train), len(task.heldout)
     for label in range(len(task.labels)):
         expected = train_counts[label] / total_train * total_held
-        assert abs(held_counts[label] - expected) <= 2
+        assert abs(held_counts[label] - expected) <= 2 + (drawn - len(task.heldout))
 
 
 def test_sentiment_zh():
     task = D.load_task("sentiment-zh")
-    _check_sequence_task(task)
+    drawn = D._test_split("sequence", D.sentiment_examples(), D.HELDOUT_FRACTION, 0)[1]
+    read = sentence_index.shipped()
+    # the test split as drawn, less the reviews that repeat a sentence pre-training read (a few short ones)
+    assert task.heldout == [e for e in drawn if not read.read_any(e.text, "zh")]
+    assert 0 < len(drawn) - len(task.heldout) < 0.1 * len(drawn)
+    _check_sequence_task(task, len(drawn))
     assert task.labels == ["negative", "positive"] and task.language == "zh"
-    counts = collections.Counter(e.label for e in task.train + task.validation + task.heldout)
+    counts = collections.Counter(e.label for e in task.train + task.validation + drawn)
     assert counts[0] == counts[1] > 7000  # balanced, ~8.3k unique per class
-    assert 0.09 < len(task.heldout) / sum(counts.values()) < 0.11
+    assert 0.09 < len(drawn) / sum(counts.values()) < 0.11
     assert D.load_task("sentiment-zh").heldout == task.heldout  # deterministic
     assert D.load_task("sentiment-zh", seed=1).heldout != task.heldout
 

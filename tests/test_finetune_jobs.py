@@ -476,9 +476,11 @@ def test_a_question_answering_job_scores_its_answers_and_the_readers_without_a_m
     assert job.wait(120)
     snap = job.snapshot()
     assert snap.status == jobs.DONE and snap.kind == "span" and snap.heldout_size == 12
-    assert set(snap.span_scores) == {"pretrained", "random", "longest_entity", "random_start"}
+    assert set(snap.span_scores) == {"pretrained", "random", "alignment", "longest_entity", "random_start"}
     assert snap.span_scores["longest_entity"].exact_match == 0.0  # the longer name is never the answer
-    assert snap.baselines == {name: snap.span_scores[name].exact_match for name in ("longest_entity", "random_start")}
+    assert snap.span_scores["alignment"].exact_match == 0.0  # "w4 李", around the question word, is not in a passage
+    baselines = ("alignment", "longest_entity", "random_start")
+    assert snap.baselines == {name: snap.span_scores[name].exact_match for name in baselines}
     assert 0.0 < snap.span_scores["random_start"].exact_match < 0.5
     assert snap.span_scores["random"].exact_match == 1.0  # the word after 李, learnt from scratch
     assert all(0.0 <= h["accuracy"] <= 1.0 for h in snap.history)

@@ -10,10 +10,13 @@ import numpy as np
 import pytest
 import torch
 
-from model.checkpoint import load, load_folder, save_folder
+from model.checkpoint import EMBEDDED_DIR, load, load_folder, save_folder
+from model.cli import main
 from model.data import qa as data
+from model.data import sentence_index
 from model.data.qa_build import english_question
 from model.data.tasks import load_task
+from model.data.text import split_sentences
 from model.training import qa
 from model.training.finetune import FinetuneSettings, build_task_model, finetune
 
@@ -59,6 +62,24 @@ def test_a_saved_question_answering_model_loads_as_one(tiny_bundle, tmp_path):
         torch.testing.assert_close(loaded.model.state_dict()[key], value)
 
 
+def test_the_answer_command_reads_a_saved_reader(tiny_bundle, tmp_path, capsys):
+    model = build_task_model(tiny_bundle, ["start", "end"], "span", init="random", seed=1).eval()
+    save_folder(model, tiny_bundle.tokenizer, tmp_path / "qa")
+    passage = "he went to paris with anna"
+    assert main(["answer", "--model", str(tmp_path / "qa"), "--json", "--top-k", "2", "who went", passage]) == 0
+    result = json.loads(capsys.readouterr().out)
+    answers = result["answers"]
+    assert len(answers) == 2 and answers[0]["score"] >= answers[1]["score"]
+    for answer in answers:
+        start, end = answer["chars"]
+        assert passage[start:end] == answer["text"] and 0 < answer["probability"] <= 1
+    assert main(["answer", "--model", str(tmp_path / "qa"), "who", " "]) == 2  # an empty passage
+    assert "non-empty" in capsys.readouterr().err
+    save_folder(tiny_bundle.model, tiny_bundle.tokenizer, tmp_path / "mlm")
+    assert main(["answer", "--model", str(tmp_path / "mlm"), "who went", passage]) == 2
+    assert "not a question-answering model" in capsys.readouterr().err
+
+
 def test_a_chinese_cloze_question_asks_in_place():
     sentence = "江泽民在北京会见了新华社记者。"
     assert data.cloze_question(sentence, 0, 3, "谁") == "谁在北京会见了新华社记者？"
@@ -87,16 +108,63 @@ def test_an_english_cloze_question_takes_the_preposition_and_article_with_the_en
 @pytest.mark.parametrize("name", ["qa-zh", "qa-en"])
 def test_every_answer_sits_at_its_offset_and_held_out_documents_are_new(name):
     task = load_task(name)
-    assert task.kind == "span" and len(task.train) > 5_000 and len(task.heldout) > 500
+    assert task.kind == "span" and len(task.train) > 2_000 and len(task.heldout) > 300
     for example in task.train + task.heldout:
         assert example.passage[example.start : example.start + len(example.answer)] == example.answer
         assert example.answer not in example.question
         assert example.question.endswith(("?", "？"))
         assert (example.start, example.start + len(example.answer), example.kind) in example.entities
         assert len(example.passage) <= (data.MAX_PASSAGE_CHARS if name == "qa-zh" else 400)
+        # the type alone never answers: another name of the asked type is in the passage
+        assert data.needs_reading(example.passage, example.entities, example.kind, example.question)
     documents = [{e.document for e in part} for part in (task.train, task.validation, task.heldout)]
     assert not documents[0] & documents[1] and not documents[0] & documents[2] and not documents[1] & documents[2]
-    assert len(task.validation) > 300  # recipes are chosen on it, never on the test split
+    assert len(task.validation) > 150  # recipes are chosen on it, never on the test split
+
+
+@pytest.mark.parametrize("name", ["qa-zh", "qa-en"])
+def test_no_held_out_passage_was_read_by_the_shipped_model(name):
+    read = sentence_index.load(EMBEDDED_DIR)
+    lang = "zh" if name == "qa-zh" else "en"
+    heldout = load_task(name).heldout
+    sentences = {s for e in heldout for s in split_sentences(e.passage, lang)}
+    assert len(sentences) > 300
+    assert not [s for s in sentences if read.contains(s)]
+    if name == "qa-en":  # the debates, which no corpus source reads
+        assert all(e.document.startswith(data.HELDOUT_EN_PREFIX) for e in heldout)
+
+
+def test_a_reworded_question_keeps_what_it_asks_and_loses_the_passages_word_order():
+    cloze = "谁在北京会见了新华社记者？"
+    asked = {data.reworded_question(cloze, "PER", "zh", f"key {i}") for i in range(40)}
+    assert len(asked) > 5  # the keys draw different forms
+    for question in asked:
+        assert question.endswith("？") and any(w in question for w in data.ASKED_ZH["PER"])
+        assert "北京" in question or "新华社" in question  # what it asks about survives the noise
+    assert any(q.endswith(("的是谁？", "的是哪位？", "的是什么人？")) for q in asked)  # the cleft form
+    assert data.reworded_question(cloze, "PER", "zh", "k") == data.reworded_question(cloze, "PER", "zh", "k")
+    english = {data.reworded_question("The president met who in Paris?", "PERSON", "en", f"k{i}") for i in range(40)}
+    assert any(q.startswith(("Who ", "Which person ")) for q in english)  # fronted
+    assert all("Paris" in q or "president" in q for q in english)
+
+
+def test_the_word_matcher_answers_a_cloze_question_asked_in_place():
+    passage = "上个月，王芳进了杭州的一家银行工作。她的哥哥在上海。"
+    assert qa.alignment_answer("上个月，谁进了杭州的一家银行工作？", passage) == "王芳"
+    assert qa.alignment_answer("她的哥哥在哪里？", passage) == "上海"
+    english = "Last month Wang Fang joined a bank in Hangzhou. Her brother lives in Shanghai."
+    assert qa.alignment_answer("Last month who joined a bank in Hangzhou?", english) == "Wang Fang"
+    assert qa.alignment_answer("Her brother lives in where?", english) == "Shanghai"
+    assert qa.alignment_answer("What is this?", english) == ""  # no question word it knows, no answer
+
+
+@pytest.mark.parametrize("name", ["qa-zh", "qa-en"])
+def test_the_word_matcher_solves_the_cloze_questions_and_not_the_reworded_ones(name):
+    heldout = load_task(name).heldout
+    in_place = qa.alignment_scores([e._replace(question=e.cloze) for e in heldout])
+    reworded = qa.alignment_scores(heldout)
+    assert in_place.exact_match > 0.75  # the reason for rewording
+    assert reworded.exact_match <= 0.40  # issue 52's bar for the held-out sets
 
 
 @pytest.mark.parametrize("name", ["qa-zh", "qa-en"])

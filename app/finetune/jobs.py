@@ -53,6 +53,7 @@ from model.training.finetune import (
 from model.training.qa import (
     SPAN_MAX_LENGTH,
     SpanScores,
+    alignment_scores,
     answer,
     encode_spans,
     evaluate_spans,
@@ -99,7 +100,7 @@ class JobSnapshot:
     stop_reason: str | None  # "user" or "owner"; a time budget ends a run as done, with result.stopped
     seconds: float  # since the job started running
     # Held-out accuracy of what a classifier must beat (sentence tasks): "majority", "bag_of_characters"; the exact
-    # match of readers without a model (question answering): "longest_entity", "random_start"
+    # match of readers without a model (question answering): "alignment", "longest_entity", "random_start"
     baselines: dict[str, float] = field(default_factory=dict)
     # Question answering: each run's exact match and F1 on the held-out questions' text, and the baselines'
     span_scores: dict[str, SpanScores] = field(default_factory=dict)
@@ -236,6 +237,7 @@ class Job(BackgroundJob):
             self._set(baselines=sentence_baselines(key, train_examples, heldout_examples, len(labels)))
         if data.kind == "span":
             readers = {
+                "alignment": alignment_scores(heldout_examples),
                 "longest_entity": longest_entity_scores(heldout_examples),
                 "random_start": random_start_scores(
                     self.tokenizer, heldout_examples, max_length, typical_answer_tokens(train)

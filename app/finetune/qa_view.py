@@ -42,7 +42,7 @@ def results(snapshot: jobs.JobSnapshot, run_name) -> None:
     ]
     readers += [
         (t(f"finetune.baseline_{name}"), snapshot.span_scores[name])
-        for name in ("longest_entity", "random_start")
+        for name in ("alignment", "longest_entity", "random_start")
         if name in snapshot.span_scores
     ]
     names = [name for name, _ in readers]

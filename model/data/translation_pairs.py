@@ -77,14 +77,12 @@ def one_to_one(pairs: list[Pair]) -> list[Pair]:
     return kept
 
 
-def split(
-    pairs: list[Pair], read=frozenset(), pool_size: int = POOL_SIZE, train_size: int = TRAIN_SIZE, seed: int = SEED
-):
-    """(pool, train): the pool from pairs whose English is held out and not in ``read`` (what the model was pre-trained
-    on), training pairs from the rest with no held-out sentence and no pool sentence on either
+def split(pairs: list[Pair], read, pool_size: int = POOL_SIZE, train_size: int = TRAIN_SIZE, seed: int = SEED):
+    """(pool, train): the pool from pairs whose English is held out and not read (``read``: the model's
+    ``TrainingSentences``), training pairs from the rest with no held-out sentence and no pool sentence on either
     side; both drawn at random with ``seed``."""
     rng = random.Random(seed)
-    pool = one_to_one([p for p in pairs if is_heldout(p[0]) and p[0] not in read])
+    pool = one_to_one([p for p in pairs if is_heldout(p[0]) and not read.read_any(p[0], "en")])
     pool = sorted(rng.sample(pool, min(pool_size, len(pool))))
     in_pool = {s for pair in pool for s in pair}
     train = one_to_one(

@@ -1,5 +1,5 @@
-"""Data and training sub-commands of ``python -m model``: corpus, pretrain, evaluate, card, sentence-index, ship,
-finetune, qa-data."""
+"""Pre-training sub-commands of ``python -m model``: corpus, pretrain, evaluate, card, sentence-index, ship (the
+fine-tuning ones live in ``task_commands``)."""
 
 from __future__ import annotations
 
@@ -13,13 +13,10 @@ from pathlib import Path
 import torch
 from tqdm import tqdm
 
-from ..checkpoint import EMBEDDED_DIR, load, save_folder
+from ..checkpoint import EMBEDDED_DIR, load
 from ..cli_args import UsageError, add_model, non_negative_int, number_in, positive_int
 from ..data.fetch import default_cache_dir
-from ..data.qa import SHIPPED_EN
-from ..data.qa_build import build_en
 from ..data.sources import SOURCE_BY_ID
-from ..data.tasks import TASKS, load_task
 from ..data.tatoeba import sentences
 from ..tokenization import BertTokenizer
 from . import evaluate as ev
@@ -36,17 +33,7 @@ from .compare import (
     small_step_rule,
     weights_sha256,
 )
-from .finetune import (
-    DEMO_HELDOUT_SIZE,
-    DEMO_TRAIN_SIZE,
-    FinetuneSettings,
-    build_task_model,
-    demo_settings,
-    encode_examples,
-    finetune,
-)
 from .pretrain import PretrainSettings, limit_kernel_caches
-from .qa import SPAN_MAX_LENGTH, encode_spans, evaluate_spans
 from .starting_model import INIT_KEYWORDS
 
 PRECISIONS = {"auto": None, "bf16": True, "fp32": False}  # --precision -> the settings' bf16
@@ -129,7 +116,7 @@ def register(sub) -> None:
     p.add_argument("--eval-every", type=positive_int, default=200)
     p.add_argument("--checkpoint-every", type=positive_int, default=100)
     p.add_argument("--max-seconds", type=number_in(0, above_low=True), default=None)
-    _add_precision(p)
+    add_precision(p)
     p.add_argument("--threads", type=positive_int, default=None)
     p.add_argument(
         "--workers",
@@ -190,61 +177,8 @@ def register(sub) -> None:
     p.add_argument("--cache-dir", type=Path, default=None, help="default: $BERT_LAB_CACHE or ~/.cache/bert-lab")
     p.set_defaults(run=cmd_sentence_index)
 
-    p = sub.add_parser(
-        "qa-data",
-        help="build the English question-answering set (model/data/shipped/qa_en.jsonl.gz) by tagging State of "
-        "the Union addresses with spaCy, which it installs into the cache",
-    )
-    p.add_argument("--cache-dir", type=Path, default=None, help="default: $BERT_LAB_CACHE or ~/.cache/bert-lab")
-    p.add_argument("--out", type=Path, default=SHIPPED_EN)
-    p.set_defaults(run=cmd_qa_data)
 
-    p = sub.add_parser("finetune", help="fine-tune a task head on a labelled task")
-    p.add_argument("--task", required=True, help=", ".join(TASKS))
-    add_model(p)
-    p.add_argument("--init", choices=("pretrained", "random"), default="pretrained")
-    demo = demo_settings()  # the fine-tuning page's defaults: one recipe for both
-    p.add_argument("--train-size", type=positive_int, default=DEMO_TRAIN_SIZE)
-    p.add_argument("--heldout-size", type=positive_int, default=DEMO_HELDOUT_SIZE)
-    p.add_argument("--epochs", type=positive_int, default=demo.epochs)
-    p.add_argument("--batch-size", type=positive_int, default=demo.batch_size)
-    p.add_argument("--lr", type=number_in(0, above_low=True), default=demo.lr)
-    p.add_argument(
-        "--max-length",
-        type=positive_int,
-        default=None,
-        help=f"tokens per example; longer ones keep start and end (default: {demo.max_length}, and "
-        f"{SPAN_MAX_LENGTH} for question answering, whose question and passage need more)",
-    )
-    p.add_argument("--freeze-encoder", action="store_true")
-    p.add_argument(
-        "--trained-layers",
-        type=positive_int,
-        default=demo.trained_layers,
-        help="encoder layers trained, from the top; the embeddings and the layers below keep their pre-trained "
-        "weights (default: %(default)s; the model's layer count trains everything)",
-    )
-    p.add_argument(
-        "--head-lr-ratio",
-        type=number_in(0, above_low=True),
-        default=demo.head_lr_ratio,
-        help="the new head's learning rate over the encoder's (default: %(default)s)",
-    )
-    p.add_argument(
-        "--seconds",
-        type=number_in(0, above_low=True),
-        default=None,
-        help=f"stop training after this many seconds (the page's default is {demo.max_seconds:g}; here: no limit)",
-    )
-    _add_precision(p)
-    p.add_argument("--threads", type=positive_int, default=None)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--save", type=Path, default=None, help="write the fine-tuned model to this folder")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(run=cmd_finetune)
-
-
-def _add_precision(p) -> None:
+def add_precision(p) -> None:
     p.add_argument(
         "--precision",
         choices=tuple(PRECISIONS),
@@ -551,73 +485,3 @@ def cmd_pretrain_live(args) -> None:
         print(json.dumps(line, ensure_ascii=False), flush=True)
 
     live.run_live(args.lang, settings, on_eval=show)
-
-
-def finetune_settings(args, kind: str) -> FinetuneSettings:
-    return FinetuneSettings(
-        epochs=args.epochs,
-        batch_size=args.batch_size,
-        lr=args.lr,
-        max_length=args.max_length or (SPAN_MAX_LENGTH if kind == "span" else demo_settings().max_length),
-        freeze_encoder=args.freeze_encoder,
-        trained_layers=args.trained_layers,
-        head_lr_ratio=args.head_lr_ratio,
-        max_seconds=args.seconds,
-        bf16=PRECISIONS[args.precision],
-        seed=args.seed,
-    )
-
-
-def cmd_qa_data(args) -> None:
-    count = build_en(args.cache_dir, args.out)
-    print(f"{count:,} questions written to {args.out}")
-
-
-def cmd_finetune(args) -> None:
-    if args.task not in TASKS:
-        raise UsageError(f"unknown task {args.task!r}; choose one of {', '.join(TASKS)}")
-    if args.threads:
-        torch.set_num_threads(args.threads)
-    base = load(args.model)
-    task = load_task(args.task, seed=args.seed)
-    settings = finetune_settings(args, task.kind)
-    if settings.max_length > base.config.max_position_embeddings:
-        raise UsageError(
-            f"--max-length {settings.max_length} is more than the model's {base.config.max_position_embeddings} positions"
-        )
-    heldout_examples = task.heldout[: args.heldout_size]
-    if task.kind == "span":
-        train = encode_spans(base.tokenizer, task.train[: args.train_size], settings.max_length)
-        heldout = encode_spans(base.tokenizer, heldout_examples, settings.max_length)
-    else:
-        train = encode_examples(base.tokenizer, task.kind, task.train[: args.train_size], settings.max_length)
-        heldout = encode_examples(base.tokenizer, task.kind, heldout_examples, settings.max_length)
-    model = build_task_model(base, task.labels, task.kind, args.init, seed=args.seed)
-
-    def on_step(step: int, metrics: dict) -> None:
-        if not args.json and (step % 10 == 0 or step == metrics["total_steps"]):
-            print(
-                f"step {step}/{metrics['total_steps']}  loss {metrics['loss']:.4f}  acc {metrics['accuracy']:.3f}",
-                file=sys.stderr,
-            )
-
-    result = finetune(model, train, settings, labels=task.labels, heldout=heldout, on_step=on_step)
-    summary = {
-        "task": args.task,
-        "init": args.init,
-        "steps": result.steps,
-        "seconds": round(result.seconds, 2),
-        "eval_accuracy": result.evaluation.accuracy,
-    }
-    if task.kind == "token":
-        summary["eval_f1"] = result.evaluation.f1
-    if task.kind == "span":
-        scores = evaluate_spans(model, base.tokenizer, heldout_examples, settings.max_length)
-        summary.update(exact_match=scores.exact_match, f1=scores.f1, heldout=scores.answered)
-    if args.save:
-        save_folder(model, base.tokenizer, args.save)
-    print(
-        json.dumps(summary, ensure_ascii=False)
-        if args.json
-        else "  ".join(f"{k} {v:.4f}" if isinstance(v, float) else f"{k} {v}" for k, v in summary.items())
-    )

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from ..data.qa import SpanExample
+from ..data.qa import ASKED_EN, ASKED_ZH, SpanExample, named_in
 from ..task_heads import BertForQuestionAnswering
 from ..tokenization import BertTokenizer
 from .encoded import EncodedSet, padded
@@ -152,6 +152,8 @@ def answer(
                 "start": s,
                 "end": e,
                 "score": score,
+                # the start's and the end's probabilities together, each a softmax over the passage's tokens
+                "probability": probabilities["start"][s] * probabilities["end"][e],
                 "text": span_text(passage, encoded, s, e),
                 "chars": (encoded.char_spans[s][0], encoded.char_spans[e][1]),  # where the text sits in the passage
             }
@@ -200,12 +202,87 @@ def evaluate_spans(
     return scores_of(predicted_answers(model, tokenizer, examples, max_length), examples)
 
 
+# Every question word the sets ask with, longest first, so "which organization" is found before "which".
+QUESTION_WORDS = sorted({w for asked in (*ASKED_ZH.values(), *ASKED_EN.values()) for w in asked}, key=len, reverse=True)
+_CLAUSE_MARKS = re.compile(r"[,;:.!?，；：。！？、()（）]")
+MAX_MATCHED_UNITS = 12  # an answer longer than this is not what the matcher means by "what lies between"
+
+
+def _units_at(text: str) -> list[tuple[int, int, str]]:
+    """``answer_units``' words and characters with where each sits in ``text``: (start, end, unit)."""
+    return [(m.start(), m.end(), m.group()) for m in _UNITS.finditer(text.lower())]
+
+
+def _anchor_ends(anchor: list[str], passage: list[str], from_end: bool) -> list[tuple[int, int]]:
+    """Where the longest run of ``anchor``'s units next to the question word (its last units when ``from_end``,
+    its first otherwise) occurs in ``passage``: (length, index) pairs, index = the unit after the run (from_end)
+    or its first unit. Two units at least in Chinese, where one character matches almost anywhere."""
+    minimum = 2 if any(len(u) == 1 and not u.isascii() for u in anchor) else 1
+    for length in range(len(anchor), minimum - 1, -1):
+        run = anchor[-length:] if from_end else anchor[:length]
+        found = [i for i in range(len(passage) - length + 1) if passage[i : i + length] == run]
+        if found:
+            return [(length, i + length if from_end else i) for i in found]
+    return []
+
+
+def alignment_answer(question: str, passage: str) -> str:
+    """A reader without a model: find the question's words on both sides of its question word in the passage and
+    return what lies between. Where only one side is found, the answer runs from it to the clause's edge. This is
+    what solves a cloze question asked in place, where the question is the passage's clause word for word."""
+    lowered = question.lower()
+    found = [(lowered.find(w), w) for w in QUESTION_WORDS if lowered.find(w) >= 0]
+    if not found:
+        return ""
+    at, word = min(found, key=lambda f: (f[0], -len(f[1])))
+    left = [u for _, _, u in _units_at(question[:at])]
+    right = [u for _, _, u in _units_at(question[at + len(word) :])]
+    units = _units_at(passage)
+    words = [u for _, _, u in units]
+    lefts, rights = _anchor_ends(left, words, True), _anchor_ends(right, words, False)
+    spans = [(i, j) for _, i in lefts for _, j in rights if 0 < j - i <= MAX_MATCHED_UNITS]
+    if spans:
+        i, j = min(spans, key=lambda s: s[1] - s[0])
+    elif lefts:  # from the left side's end to the clause's end
+        i = lefts[0][1]
+        j = (
+            next(
+                (k for k in range(i, len(units)) if _CLAUSE_MARKS.search(passage[units[k - 1][1] : units[k][0]])),
+                len(units),
+            )
+            if i < len(units)
+            else i
+        )
+        j = min(j, i + MAX_MATCHED_UNITS)
+    elif rights:  # from the clause's start to the right side
+        j = rights[0][1]
+        i = next((k for k in range(j, 0, -1) if _CLAUSE_MARKS.search(passage[units[k - 1][1] : units[k][0]])), 0)
+        i = max(i, j - MAX_MATCHED_UNITS)
+    else:
+        return ""
+    if i >= j:
+        return ""
+    return passage[units[i][0] : units[j - 1][1]]
+
+
+def alignment_answers(examples: list[SpanExample]) -> list[str]:
+    return [alignment_answer(e.question, e.passage) for e in examples]
+
+
+def alignment_scores(examples: list[SpanExample]) -> SpanScores:
+    return scores_of(alignment_answers(examples), examples)
+
+
 def longest_entity_answers(examples: list[SpanExample]) -> list[str]:
     """A reader without a model: the longest tagged entity of the passage of the type the question word asks
     for (谁 a person, where a place ...) that the question does not already name."""
     return [
         max(
-            (e.passage[a:b] for a, b, kind in e.entities if kind == e.kind and e.passage[a:b] not in e.question),
+            (
+                e.passage[a:b]
+                for a, b, kind in e.entities
+                if kind == e.kind and not named_in(e.passage[a:b], e.question)
+            ),
             key=len,
             default="",
         )
@@ -250,6 +327,9 @@ __all__ = [
     "answer_f1",
     "answer_tokens",
     "answer_units",
+    "alignment_answer",
+    "alignment_answers",
+    "alignment_scores",
     "best_spans",
     "encode_question",
     "encode_spans",

