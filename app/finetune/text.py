@@ -54,19 +54,19 @@ TEXT = {
     "label_start": {"en": "start", "zh": "起始"},
     "label_end": {"en": "end", "zh": "结束"},
     "qa_how_made": {
-        "en": "How the questions were made: no set of questions written by people is available offline, so each "
-        "question starts as a sentence of its passage with one name replaced by a question word, then is reworded: "
-        "the question word changes and often moves to the front, and words are dropped, changed or swapped with a "
-        "neighbour (cloze translation with noise, Lewis et al. 2019). Asked without rewording, a matcher with no "
-        "model that finds the question's words around the question word in the passage answers almost all of them; "
-        "reworded, it answers far fewer (the dashed line), and every passage holds at least two names of the asked "
-        "type. The held-out passages are text the shipped model never read: People's Daily articles left out of "
-        "pre-training, and the 2016 US presidential debates.",
-        "zh": "问题是怎么来的：离线环境里没有人工编写的问答数据，所以每个问题先取自段落中的一句话，把其中一个名称换成疑问词，"
-        "再改写：换一个疑问词、常常把它移到句首或句末，并删掉、替换或调换一些词（带噪声的完形填空式改写，Lewis 等 2019）。"
-        "如果不改写，一个不用模型、只在段落里找疑问词两边的词的匹配器几乎全能答对；改写之后它答对的少得多（见虚线），"
-        "而且每段文字里所问类型的名称至少有两个。留出集的段落都是内置模型从未读过的文字：预训练没有用到的《人民日报》文章，"
-        "以及 2016 年美国总统辩论。",
+        "en": "How the questions were made: each is a sentence of its passage with one name replaced by a question "
+        "word, then reworded as Lewis et al. (2019) do, so that its words no longer sit around the answer as in the "
+        "passage (another question word, often moved to the front; words dropped, changed or swapped), and every "
+        "passage holds a second name of the asked type. A word matcher with no model, which answers with what lies "
+        "in the passage between the question's words on either side of its question word, solves most questions "
+        "before rewording and few after (the dashed line), so what the model scores above it is reading. The "
+        "held-out passages are text the shipped model never read: People's Daily passages left out of pre-training, "
+        "and the 2016 US presidential debates.",
+        "zh": "问题是怎么来的：每个问题先取自段落中的一句话，把其中一个名称换成疑问词，再按 Lewis 等（2019）的办法改写，"
+        "让问题里的词不再像段落里那样排在答案两边（换一个疑问词、常常移到句首或句末，删掉、替换或调换一些词），"
+        "而且每段文字里所问类型的名称至少有两个。一个不用模型的字词匹配器——在段落里找到问题中疑问词两边的词，取夹在中间的部分——"
+        "在改写前能答对大多数问题，改写后只能答对少数（见虚线），所以模型高出它的部分才是真正的阅读。"
+        "留出集的段落都是内置模型从未读过的文字：预训练没有用到的《人民日报》段落，以及 2016 年美国总统辩论。",
     },
     "max_length_span": {
         "en": "Tokens per example: {n} (a question and its passage need them)",
