@@ -1,8 +1,10 @@
 """No sentence the app shows or tests with is in the text its models are trained on.
 
 A fill-mask demo on a sentence the model read teaches recall, not language; a test on one measures memory. The
-sentences are every sentence-like string of the app (its examples, its pages' default texts, ``app/text/*``), the
-NSP lab's samples, the probe sentences and the tests' sentences; the training text is the live preset's
+sentences are every sentence-like string of the app (its examples, its pages' default texts, ``app/text/*``) and of
+``model/``, whose modules show a student sentences too (the live page's probes, the card's everyday probes, the
+commands' messages), the lessons, the NSP lab's samples, the layers lab's probe sentences and the tests' sentences; a
+sentence to fill in is taken whole, however short. The training text is the live preset's
 ``everyday_*.txt`` (shipped), the shipped model's training sentences (the hashed index beside its weights,
 ``model/data/sentence_index.py``, so this runs on a fresh clone) and, where ``python -m model corpus`` has built it,
 the training half of today's corpus, which the next model will read. A sentence found there goes into
@@ -19,11 +21,14 @@ from pathlib import Path
 
 from trained_sentences import BROWN_OPENING, SANGUO_OPENING
 
+from app.core.examples import page_examples
 from model.checkpoint import EMBEDDED_DIR
 from model.data import corpus as C
 from model.data import sentence_index
 from model.data.fetch import default_cache_dir
 from model.data.text import split_sentences
+from model.tokenization import BertTokenizer
+from model.training import card, live
 
 ROOT = Path(__file__).resolve().parent.parent
 # The corpus parser's tests quote the sources on purpose (real source text must parse), and so do the index's tests,
@@ -52,11 +57,29 @@ def _json_strings(node):
             yield from _json_strings(value)
 
 
+def probe_sentences() -> dict[str, str]:
+    """The sentences a student is asked to fill in, whole: the live page's probes, the card's everyday probes and the
+    pages' examples as the card lists them (the shared sentence masked as the fill-mask page masks it). Each is a
+    sentence by declaration: the six characters ``is_sentence`` asks of a string literal would pass over a probe of
+    five, such as the live page's Chinese probe before issue 52."""
+    found: dict[str, str] = {}
+    for text in live.PROBES.values():
+        found.setdefault(text, "model/training/live.py (PROBES)")
+    for rows in card.PROBES.values():
+        for text, _accepted in rows:
+            found.setdefault(text, "model/training/card.py (PROBES)")
+    for example in page_examples(BertTokenizer.from_folder(EMBEDDED_DIR)):
+        for line in example["text"].splitlines():
+            found.setdefault(line, f"page examples ({', '.join(example['pages'])})")
+    return found
+
+
 @functools.cache
 def app_sentences() -> dict[str, str]:
-    """Every sentence of the app, its pages and its tests (string literals, split into sentences) and of the NSP
-    samples, with where it was found."""
+    """Every sentence of the app, its pages, ``model/`` and the tests (string literals, split into sentences), of the
+    lessons and the NSP samples, and the probes whole (``probe_sentences``), with where it was found."""
     files = [*sorted((ROOT / "app").rglob("*.py")), *sorted((ROOT / "pages").glob("*.py")), ROOT / "streamlit_app.py"]
+    files += sorted((ROOT / "model").rglob("*.py"))
     files += [p for p in sorted((ROOT / "tests").glob("*.py")) if p.name not in QUOTES_THE_SOURCES]
     found: dict[str, str] = {}
     for path in files:
@@ -75,6 +98,8 @@ def app_sentences() -> dict[str, str]:
     for document in samples["documents"]:
         for sentence in document["sentences"]:
             found.setdefault(sentence, "app/nsp/nsp_samples.json")
+    for sentence, where in probe_sentences().items():
+        found.setdefault(sentence, where)
     return found
 
 
@@ -89,6 +114,10 @@ def test_the_collection_finds_the_apps_examples_and_the_tests_sentences():
     assert "app/lessons/bert_in_45_minutes.json" in found.values()
     assert found["Student 7 opened the [MASK] and walked in."].startswith("tests/")  # the first test file that has it
     assert not any(where.endswith("test_corpus.py") for where in found.values())
+    assert "model/training/commands.py" in found.values()  # model/'s messages, as the app's
+    probes = [*live.PROBES.values(), *(text for rows in card.PROBES.values() for text, _ in rows)]
+    assert all(probe in found for probe in probes) and not all(is_sentence(probe) for probe in probes)
+    assert "She opened the door and walked into the [MASK]." in found  # the fill-mask page's shared sentence, masked
 
 
 def test_sentence_index_ignores_case_and_punctuation_and_fills_a_mask_with_one_word():
@@ -105,11 +134,18 @@ def test_sentence_index_ignores_case_and_punctuation_and_fills_a_mask_with_one_w
     assert dropped == 1 and kept[0]["sentences"] == ["Then he left."]
 
 
+def live_preset_text() -> C.SentenceIndex:
+    """The sentences "Watch BERT learn" trains on (``model/training/live.py``)."""
+    return C.SentenceIndex(
+        line
+        for path in live.EVERYDAY.values()
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    )
+
+
 def test_no_app_sentence_is_in_the_live_presets_text():
-    lines = []
-    for name in ("everyday_en.txt", "everyday_zh.txt"):
-        lines += (ROOT / "model" / "data" / name).read_text(encoding="utf-8").splitlines()
-    overlap = _overlap(app_sentences(), C.SentenceIndex(line for line in lines if line.strip()))
+    overlap = _overlap(app_sentences(), live_preset_text())
     assert not overlap, "the live preset trains on these: change them or remove them from everyday_*.txt\n" + "\n".join(
         overlap
     )
@@ -184,6 +220,23 @@ def test_a_leaked_sentence_fails_the_check_with_or_without_its_mask():
     assert leaks({**app_sentences(), **planted}, sentence_index.load(EMBEDDED_DIR)) == [
         f"{where}: {sentence}" for sentence, where in planted.items()
     ]
+
+
+# Probes the shipped model read, as model/ held them before issue 52: the live page's Chinese probe (the live preset
+# and the shipped model read 我想要一杯茶。), five characters, below is_sentence's six; and a card probe.
+READ_LIVE_PROBE = "我想[MASK]一杯茶。"
+READ_CARD_PROBE = "The [MASK] barked at the stranger."
+
+
+def test_a_read_probe_in_model_fails_both_checks(monkeypatch):
+    monkeypatch.setitem(live.PROBES, "zh", READ_LIVE_PROBE)
+    monkeypatch.setitem(card.PROBES, "en", [*card.PROBES["en"], (READ_CARD_PROBE, ["dog", "dogs"])])
+    found = app_sentences.__wrapped__()  # collected anew: the cached collection holds the probes as shipped
+    assert leaks(found, sentence_index.load(EMBEDDED_DIR)) == [
+        f"model/training/live.py (PROBES): {READ_LIVE_PROBE}",
+        f"model/training/card.py (PROBES): {READ_CARD_PROBE}",
+    ]
+    assert _overlap(found, live_preset_text()) == [f"model/training/live.py (PROBES): {READ_LIVE_PROBE}"]
 
 
 def test_the_corpus_build_leaves_excluded_sentences_out_of_the_training_half_only(tmp_path, monkeypatch):

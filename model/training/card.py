@@ -28,7 +28,8 @@ EXAMPLES_NAME = "page_examples.json"  # python -m app.core.examples: every examp
 
 PROBES = {
     # Everyday fill-in-the-blank probes: a model that only knows word frequencies ("the", "的", ",") fails
-    # them. Each lists answers a person would accept; tests check that one of them is in the top 5.
+    # them. Each lists answers a person would accept; tests check that one of them is in the top 5. No word in a
+    # blank makes a sentence the model read (tests/test_app_sentences.py): on one it read, a probe measures memory.
     "en": [
         ("She opened the [MASK] and walked into the room.", ["door", "window", "gate"]),
         ("The capital of Germany is [MASK].", ["berlin"]),
@@ -38,7 +39,7 @@ PROBES = {
         ("Please sit down on the [MASK].", ["chair", "floor", "bed", "couch", "sofa", "bench", "ground", "grass"]),
         ("I brushed my [MASK] before going to bed.", ["teeth", "hair"]),
         (
-            "The cat is sleeping on the [MASK].",
+            "Our cat is sleeping on the [MASK].",
             ["bed", "floor", "couch", "sofa", "chair", "table", "ground", "grass", "roof", "mat"],
         ),
         ("She wrote a [MASK] to her mother.", ["letter", "note", "poem", "book", "message"]),
@@ -53,7 +54,7 @@ PROBES = {
             ["park", "garden", "yard", "street", "field", "house", "room", "snow", "water", "sand", "woods", "grass"],
         ),
         ("My father drives a red [MASK].", ["car", "truck", "bus", "van", "bicycle", "bike"]),
-        ("The [MASK] barked at the stranger.", ["dog", "dogs"]),
+        ("The [MASK] barked at the postman.", ["dog", "dogs"]),
         ("Water freezes when it is very [MASK].", ["cold"]),
         (
             "She put the milk in the [MASK].",
@@ -115,7 +116,7 @@ PROBES = {
     ],
     "zh": [
         ("我去[MASK]场看电影。", ["剧", "操", "广", "商", "会", "市", "球", "影", "现"]),
-        ("今天天气很[MASK]。", ["好", "热", "冷", "晴", "暖"]),
+        ("这几天天气很[MASK]。", ["好", "热", "冷", "晴", "暖"]),
         ("我们明天去北[MASK]开会。", ["京"]),
         ("他在银行工[MASK]。", ["作"]),
         ("中华人民共和[MASK]成立了。", ["国"]),
@@ -124,15 +125,15 @@ PROBES = {
         ("他在学[MASK]读书。", ["校", "院"]),
         ("我们一起去吃午[MASK]吧。", ["饭", "餐"]),
         ("外面下[MASK]了，记得带伞。", ["雨", "雪"]),
-        ("这本书很有意[MASK]。", ["思", "义"]),
-        ("我的手[MASK]没电了。", ["机", "表"]),
+        ("这本小说很有意[MASK]。", ["思", "义"]),
+        ("我的手[MASK]快没电了。", ["机", "表"]),
         ("她是一名老[MASK]。", ["师"]),
         ("请打开[MASK]户通风。", ["窗"]),
-        ("我喜欢吃苹[MASK]。", ["果"]),
+        ("妹妹喜欢吃苹[MASK]。", ["果"]),
         ("他坐飞[MASK]去上海。", ["机"]),
         ("这家饭店的菜很好[MASK]。", ["吃"]),
-        ("明天是星期[MASK]。", ["一", "二", "三", "四", "五", "六", "天", "日"]),
-        ("我们在公[MASK]里散步。", ["园"]),
+        ("后天是星期[MASK]。", ["一", "二", "三", "四", "五", "六", "天", "日"]),
+        ("他们在公[MASK]里散步。", ["园"]),
         ("他生病了，去医[MASK]看病。", ["院"]),
         ("电[MASK]里正在播新闻。", ["视", "台"]),
         ("这个房间很干[MASK]。", ["净"]),

@@ -51,8 +51,9 @@ LANGS = ("en", "zh")
 EVERYDAY = {lang: Path(__file__).resolve().parents[1] / "data" / f"everyday_{lang}.txt" for lang in ("en", "zh")}
 HELDOUT_EVERY = 20  # every 20th document is held out (5%)
 EVAL_SEED = 12345
-# A sentence whose blank needs the context: a frequency guesser says "the" / "的" for both.
-PROBES = {"en": "i want to [MASK] a cup of tea .", "zh": "我想[MASK]一杯茶。"}
+# A sentence whose blank needs the context: a frequency guesser says "the" / "的" for both. No word in a blank makes
+# a sentence of the preset's text (tests/test_app_sentences.py): on one it trains on, the page would show memory.
+PROBES = {"en": "i want to [MASK] a cup of tea .", "zh": "我想[MASK]一杯热茶。"}
 PROBE_LAYER, PROBE_HEAD = -1, 0  # the attention map the page redraws: the last layer's first head
 
 # Chosen by measuring on 2 shared cores (see bench/bench_live.py and the report of issue #19): wider or
