@@ -48,18 +48,23 @@ HELDOUT_PER_MILLE = 100  # documents, by hash
 WH_ZH = {"PER": "谁", "LOC": "哪里", "ORG": "哪个机构"}
 WH_EN = {"PERSON": "who", "GPE": "where", "LOC": "where", "ORG": "which organization", "DATE": "when"}
 # What a reworded question asks with, by entity type: the cloze's word first.
+# A student asks "which company", "what city", "哪家单位" as often as the type's own word.
 ASKED_ZH = {
-    "PER": ("谁", "哪位", "什么人"),
-    "LOC": ("哪里", "什么地方", "哪个地方"),
-    "ORG": ("哪个机构", "哪个单位", "哪个组织"),
+    "PER": ("谁", "哪位", "什么人", "哪个人"),
+    "LOC": ("哪里", "什么地方", "哪个地方", "哪儿"),
+    "ORG": ("哪个机构", "哪个单位", "哪个组织", "哪家单位", "哪个部门"),
 }
 ASKED_EN = {
-    "PERSON": ("who", "which person"),
-    "GPE": ("where", "which place"),
-    "LOC": ("where", "which place"),
-    "ORG": ("which organization", "what group", "which body"),
-    "DATE": ("when", "at what time"),
+    "PERSON": ("who", "which person", "whom"),
+    "GPE": ("where", "which place", "what city", "which country"),
+    "LOC": ("where", "which place", "what region"),
+    "ORG": ("which organization", "what group", "which body", "which company", "what institution"),
+    "DATE": ("when", "at what time", "in what year"),
 }
+# A fronted English question often carries an auxiliary after its question word ("Who did ...", "Where was ...");
+# the rewording cannot conjugate the verb, but the reader learns not to mind the extra word.
+AUXILIARIES_EN = ("did", "does", "was", "is", "has")
+AUXILIARY_CHANCE = 0.5
 # Function words a reworded question changes ("" drops the word).
 SWAPS_ZH = {"在": "于", "和": "与", "对": "对于", "把": "将", "的": "", "了": "", "也": "", "都": "", "是": "为"}
 SWAPS_EN = {
@@ -180,7 +185,8 @@ def reworded_question(cloze: str, kind: str, lang: str, key: str) -> str:
     if fronted:
         first, _, rest = left.partition(" ")
         left = f"{first.lower()} {rest}" if first.lower() in _SENTENCE_OPENERS_EN else left  # no longer first
-        words = [asked.capitalize(), *_noisy(_words(f"{left} {right}", lang), lang, rng)]
+        auxiliary = [rng.choice(AUXILIARIES_EN)] if rng.random() < AUXILIARY_CHANCE else []
+        words = [asked.capitalize(), *auxiliary, *_noisy(_words(f"{left} {right}", lang), lang, rng)]
     else:
         words = [*_noisy(_words(left, lang), lang, rng), asked, *_noisy(_words(right, lang), lang, rng)]
         words[0] = words[0][0].upper() + words[0][1:]
