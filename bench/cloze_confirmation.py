@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from model.checkpoint import load  # noqa: E402
+from model.data import sentence_index  # noqa: E402
 from model.data.tatoeba import sentences  # noqa: E402
 from model.training import evaluate as ev  # noqa: E402
 from model.training.compare import SEED, difference_figure, ratio_figure, resamples, shown  # noqa: E402
@@ -45,12 +46,12 @@ def main() -> None:
     old, new = load(args.old), load(args.new)
     embedded = old if args.old == "embedded" else load("embedded")
     vocab = set(embedded.tokenizer.vocab())  # the vocabulary the shipped sample was drawn with
-    tatoeba = sentences()
-    if ev.build_cloze(tatoeba, vocab) != shipped:
+    tatoeba, read = sentences(), sentence_index.shipped()
+    if ev.build_cloze(tatoeba, vocab, read) != shipped:
         raise SystemExit(
             "the corpus no longer redraws the shipped cloze sample: its continuation would be another draw"
         )
-    confirmation = ev.build_cloze(tatoeba, vocab, skip=ev.CLOZE_PER_LANGUAGE)
+    confirmation = ev.build_cloze(tatoeba, vocab, read, skip=ev.CLOZE_PER_LANGUAGE)
     shared = {item.text for item in shipped} & {item.text for item in confirmation}
     if shared:
         raise SystemExit(f"the confirmation sample shares {len(shared)} sentences with the shipped one")

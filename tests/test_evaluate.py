@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from types import SimpleNamespace
 
+import numpy as np
 import torch
 from trained_sentences import SANGUO_DONG_ZHUO, SANGUO_OPENING
 
@@ -121,28 +122,63 @@ def test_the_shipped_samples_are_held_out_text_and_what_the_corpus_gives():
     assert {p.source for p in modern} == set(ev.MODERN_SOURCES)
 
 
+def cloze_sentence(item: ev.ClozeItem) -> str:
+    """The sentence a cloze item was drawn from, its answer put back (lower case: the index ignores case)."""
+    return item.text.replace("[MASK]", item.answer)
+
+
+def read_only(sentences: list[str]) -> sentence_index.TrainingSentences:
+    """An index of a model that read ``sentences`` and nothing else."""
+    return sentence_index.TrainingSentences(np.sort([sentence_index.sentence_digest(s) for s in sentences]), [])
+
+
+# Sentences enough for two small cloze samples of 30 a language (2% of them are held out), and their words.
+CLOZE_SENTENCES = {
+    "en": [
+        f"The {animal} saw {count} little houses near the river"
+        for animal in ("cat", "dog", "horse")
+        for count in range(1, 4000)
+    ],
+    "zh": [f"我们第{n}次去公园看花" for n in range(1, 12000)],
+}
+CLOZE_VOCAB = {"cat", "dog", "horse", "little", "houses", "near", "river", "saw"} | set("我们次去公园看花第")
+
+
 def test_a_skipped_cloze_draw_continues_the_shipped_one_and_shares_no_sentence(monkeypatch):
     """``skip`` gives the confirmation sample of bench/cloze_confirmation.py: the items that follow the first ones in
     the same seeded draw, so the two samples share no sentence and the first is unchanged by the second."""
     monkeypatch.setattr(ev, "CLOZE_PER_LANGUAGE", 30)
-    english = [
-        f"The {animal} saw {count} little houses near the river"
-        for animal in ("cat", "dog", "horse")
-        for count in range(1, 4000)
-    ]
-    chinese = [f"我们第{n}次去公园看花" for n in range(1, 12000)]
-    vocab = {"cat", "dog", "horse", "little", "houses", "near", "river", "saw"} | set("我们次去公园看花第")
-    sentences_by_lang = {"en": english, "zh": chinese}
-    first = ev.build_cloze(sentences_by_lang, vocab)
-    second = ev.build_cloze(sentences_by_lang, vocab, skip=30)
+    nothing = read_only([])
+    first = ev.build_cloze(CLOZE_SENTENCES, CLOZE_VOCAB, nothing)
+    second = ev.build_cloze(CLOZE_SENTENCES, CLOZE_VOCAB, nothing, skip=30)
     monkeypatch.setattr(ev, "CLOZE_PER_LANGUAGE", 60)
-    both = ev.build_cloze(sentences_by_lang, vocab)
+    both = ev.build_cloze(CLOZE_SENTENCES, CLOZE_VOCAB, nothing)
     for lang in ("en", "zh"):
         in_first = [item for item in first if item.lang == lang]
         in_second = [item for item in second if item.lang == lang]
         assert len(in_first) == len(in_second) == 30
         assert in_first + in_second == [item for item in both if item.lang == lang]
         assert not {item.text for item in in_first} & {item.text for item in in_second}
+
+
+def test_a_cloze_draw_passes_over_what_the_model_read_and_keeps_every_other_item(monkeypatch):
+    monkeypatch.setattr(ev, "CLOZE_PER_LANGUAGE", 30)
+    unread = ev.build_cloze(CLOZE_SENTENCES, CLOZE_VOCAB, read_only([]))
+    planted = [unread[3], unread[30 + 7]]  # one English item, one Chinese
+    drawn = ev.build_cloze(CLOZE_SENTENCES, CLOZE_VOCAB, read_only([cloze_sentence(item) for item in planted]))
+    for lang in ("en", "zh"):
+        before = [item for item in unread if item.lang == lang and item not in planted]
+        after = [item for item in drawn if item.lang == lang]
+        assert len(after) == 30 and after[:29] == before and after[29] not in unread
+
+
+def test_no_everyday_cloze_item_is_a_sentence_the_shipped_model_read():
+    """The card says no training run read the cloze sentences: none of the shipped sample is in the shipped model's
+    index, its answer put back (a planted item the model read is caught)."""
+    read, items = sentence_index.shipped(), ev.load_cloze()
+    planted = ev.ClozeItem("zh", SANGUO_OPENING[0].replace("英", "[MASK]"), "英")
+    hits = [item.text for item in [*items, planted] if cloze_sentence(item) in read]
+    assert len(items) == 2 * ev.CLOZE_PER_LANGUAGE and hits == [planted.text]
 
 
 def test_cli_evaluate_prints_one_json_object(hf_checkpoint):

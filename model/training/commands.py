@@ -15,6 +15,7 @@ from tqdm import tqdm
 
 from ..checkpoint import EMBEDDED_DIR, load
 from ..cli_args import UsageError, add_model, non_negative_int, number_in, positive_int
+from ..data import sentence_index
 from ..data.fetch import default_cache_dir
 from ..data.sources import SOURCE_BY_ID
 from ..data.tatoeba import sentences
@@ -223,7 +224,7 @@ def cmd_evaluate(args) -> None:
         ev.write_sample(ev.build_sample(heldout, ev.SAMPLE_SOURCES))
         ev.write_sample(ev.build_sample(heldout, ev.MODERN_SOURCES, name="modern:"), ev.MODERN_PATH)
         vocab = set(load("embedded").tokenizer.vocab())
-        ev.write_cloze(ev.build_cloze(sentences(), vocab))
+        ev.write_cloze(ev.build_cloze(sentences(), vocab, sentence_index.shipped()))
     if args.compare is not None:
         print_comparison(args)
         return

@@ -31,6 +31,7 @@ import numpy as np
 import torch
 
 from ..checkpoint import LoadedBert
+from ..data.sentence_index import TrainingSentences
 from ..data.tatoeba import is_heldout
 from ..data.text import approx_tokens
 from ..inference import pretraining_model
@@ -131,10 +132,16 @@ class ClozeItem:
     answer: str  # lower-cased
 
 
-def build_cloze(sentences_by_lang: dict[str, list[str]], vocab: set[str], skip: int = 0) -> list[ClozeItem]:
+def build_cloze(
+    sentences_by_lang: dict[str, list[str]], vocab: set[str], read: TrainingSentences, skip: int = 0
+) -> list[ClozeItem]:
     """Draw the everyday cloze sample (``python -m model evaluate --write-sample``) from Tatoeba's held-out
     sentences: short ones, one content word each (English) or one content character (Chinese) that is a single
     token of ``vocab`` (BERT's uncased English vocabulary and the Chinese characters of the embedded model).
+
+    A sentence ``read`` holds (the shipped model's training sentences) is passed over: Tatoeba holds it out, but
+    another source or another spelling of it gave it to the model ("Well begun is half done."), and an item the model
+    read measures its memory. It is passed over after its word is drawn, so that every other item stays as it was.
 
     ``skip`` passes over that many items per language first: ``skip=CLOZE_PER_LANGUAGE`` draws a second sample of
     the same kind that shares no sentence with the shipped one (``bench/cloze_confirmation.py``)."""
@@ -165,6 +172,8 @@ def build_cloze(sentences_by_lang: dict[str, list[str]], vocab: set[str], skip: 
             if not spans:
                 continue
             a, b = rng.choice(spans)
+            if sentence in read:
+                continue
             drawn += 1
             if drawn <= skip:
                 continue
