@@ -232,13 +232,18 @@ def test_question_answering_trains_scores_and_reads_a_passage():
     at.run()
     assert not at.exception
     snapshot = job.snapshot()
-    assert snapshot.kind == "span" and set(snapshot.span_scores) == {"pretrained", "longest_entity", "random_start"}
+    readers = ("pretrained", "alignment", "longest_entity", "random_start")
+    assert snapshot.kind == "span" and set(snapshot.span_scores) == set(readers)
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Exact match"] == f"{snapshot.span_scores['pretrained'].exact_match:.1%}"
     scores = titled(at, "Held-out questions")
     exact = next(trace for trace in scores["data"] if trace["name"] == "Exact match")
-    assert labels(exact["y"]) == ["Pre-trained weights", "longest name of the asked type", "random start"]
-    readers = ("pretrained", "longest_entity", "random_start")
+    assert labels(exact["y"]) == [
+        "Pre-trained weights",
+        "word matcher",
+        "longest name of the asked type",
+        "random start",
+    ]
     assert exact["x"] == [round(100 * snapshot.span_scores[n].exact_match, 1) for n in readers]
     curves = titled(at, "Training curves")
     diamond = next(trace for trace in curves["data"] if trace["name"] == "Pre-trained weights: held-out")
