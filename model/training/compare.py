@@ -235,6 +235,11 @@ def _nsp_line(c: Comparison, lang: str) -> Criterion:
     return Criterion("NSP accuracy", lang, "90% or more", level, level.exact >= NSP_FLOOR)
 
 
+def _change_line(c: Comparison, lang: str, name: str, key: str, points: int, bar: str) -> Criterion:
+    """A line that asks a figure's change to be at least ``points`` (negative: a fall of at most that many)."""
+    return Criterion(name, lang, bar, c.changes[lang][key], c.change(lang, key) >= points * POINT)
+
+
 def big_step_rule(c: Comparison) -> list[Criterion]:
     """Issue 41's rule, line by line: the record of the step from older text to modern text."""
     out = []
@@ -248,20 +253,8 @@ def big_step_rule(c: Comparison) -> list[Criterion]:
                 changes["cloze_top1"],
                 c.change(lang, "cloze_top1") >= 6 * POINT and changes["cloze_top1"].low > 0,
             ),
-            Criterion(
-                "modern [MASK] top-1",
-                lang,
-                "+5 points",
-                changes["modern_mask_top1"],
-                c.change(lang, "modern_mask_top1") >= 5 * POINT,
-            ),
-            Criterion(
-                "original [MASK] top-1",
-                lang,
-                "-3 points at most",
-                changes["mask_top1"],
-                c.change(lang, "mask_top1") >= -3 * POINT,
-            ),
+            _change_line(c, lang, "modern [MASK] top-1", "modern_mask_top1", 5, "+5 points"),
+            _change_line(c, lang, "original [MASK] top-1", "mask_top1", -3, "-3 points at most"),
             _nsp_line(c, lang),
         ]
     return [*out, _weights_line(c)]
@@ -283,20 +276,8 @@ def small_step_rule(c: Comparison) -> list[Criterion]:
                 changes["cloze_top1"],
                 changes["cloze_top1"].high > 0,
             ),
-            Criterion(
-                "modern [MASK] top-1",
-                lang,
-                "-1 point at most",
-                changes["modern_mask_top1"],
-                c.change(lang, "modern_mask_top1") >= -1 * POINT,
-            ),
-            Criterion(
-                "original [MASK] top-1",
-                lang,
-                "-3 points at most",
-                changes["mask_top1"],
-                c.change(lang, "mask_top1") >= -3 * POINT,
-            ),
+            _change_line(c, lang, "modern [MASK] top-1", "modern_mask_top1", -1, "-1 point at most"),
+            _change_line(c, lang, "original [MASK] top-1", "mask_top1", -3, "-3 points at most"),
             _nsp_line(c, lang),
         ]
     return [*out, _weights_line(c)]
