@@ -240,24 +240,19 @@ def alignment_answer(question: str, passage: str) -> str:
     units = _units_at(passage)
     words = [u for _, _, u in units]
     lefts, rights = _anchor_ends(left, words, True), _anchor_ends(right, words, False)
+
+    def clause_break_before(k: int) -> bool:  # a clause mark between passage units k - 1 and k
+        return bool(_CLAUSE_MARKS.search(passage[units[k - 1][1] : units[k][0]]))
+
     spans = [(i, j) for _, i in lefts for _, j in rights if 0 < j - i <= MAX_MATCHED_UNITS]
     if spans:
         i, j = min(spans, key=lambda s: s[1] - s[0])
     elif lefts:  # from the left side's end to the clause's end
         i = lefts[0][1]
-        j = (
-            next(
-                (k for k in range(i, len(units)) if _CLAUSE_MARKS.search(passage[units[k - 1][1] : units[k][0]])),
-                len(units),
-            )
-            if i < len(units)
-            else i
-        )
-        j = min(j, i + MAX_MATCHED_UNITS)
+        j = min(next((k for k in range(i, len(units)) if clause_break_before(k)), len(units)), i + MAX_MATCHED_UNITS)
     elif rights:  # from the clause's start to the right side
         j = rights[0][1]
-        i = next((k for k in range(j, 0, -1) if _CLAUSE_MARKS.search(passage[units[k - 1][1] : units[k][0]])), 0)
-        i = max(i, j - MAX_MATCHED_UNITS)
+        i = max(next((k for k in range(j, 0, -1) if clause_break_before(k)), 0), j - MAX_MATCHED_UNITS)
     else:
         return ""
     if i >= j:
