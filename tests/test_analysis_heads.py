@@ -5,13 +5,14 @@ from __future__ import annotations
 import copy as copy_module
 import dataclasses
 import json
+import types
 
 import numpy as np
 import pytest
 import torch
 import torch.nn.functional as F
 
-from model.analysis import heads
+from model.analysis import budget, heads
 
 # ------------------------------------------------------------------------------------------- constructed maps
 
@@ -230,7 +231,7 @@ def test_token_views_are_shares_and_follow_the_chosen_head(tiny_bundle):
 def test_head_statistics_and_pruning_curve_on_the_tiny_model(tiny_bundle):
     stats = heads.head_statistics(tiny_bundle, "en")
     L, nh = 2, 4
-    assert stats.inputs == len(heads.sample_pairs("en")) and stats.tokens > stats.inputs * 10
+    assert stats.stride == 1 and stats.inputs == len(heads.sample_pairs("en")) and stats.tokens > stats.inputs * 10
     for name in ("cls", "sep", "punct", "self", "prev", "next"):
         assert stats.features[name].shape == (L, nh) and (0 <= stats.features[name]).all()
         assert (stats.features[name] <= 1).all()
@@ -251,6 +252,27 @@ def test_head_statistics_and_pruning_curve_on_the_tiny_model(tiny_bundle):
     sample = heads.encode_sample(tiny_bundle, heads.pruning_pairs("en"))
     half = heads.removal_mask(order, curve.removed[5], L, nh)
     assert curve.by_importance[5] == heads.mlm_top1(tiny_bundle, sample, half)
+
+
+@pytest.mark.parametrize(
+    ("layers", "hidden", "stride"), [(6, 384, 1), (2, 64, 1), (12, 768, 2), (24, 1024, 8), (24, 2048, 29)]
+)
+def test_a_larger_model_reads_a_share_of_the_sample_within_the_budget(layers, hidden, stride):
+    config = types.SimpleNamespace(num_hidden_layers=layers, hidden_size=hidden)
+    assert budget.sample_stride(config) == stride
+    within = budget.SAMPLE_BUDGET * 6 * 384**2  # the embedded model's work per token, times the budget
+    work = layers * hidden**2
+    assert work / stride <= within  # within the budget
+    assert stride == 1 or work / (stride - 1) > within  # and reading as much of the sample as the budget allows
+
+
+def test_a_model_that_reads_every_second_pair_averages_over_those_pairs(tiny_bundle, monkeypatch):
+    monkeypatch.setattr(heads, "sample_stride", lambda config: 2)
+    stats = heads.head_statistics(tiny_bundle, "zh")
+    pairs = heads.sample_pairs("zh")
+    assert stats.stride == 2 and stats.inputs == len(pairs[::2]) == (len(pairs) + 1) // 2
+    alone = heads.attention_statistics(tiny_bundle, heads.encode_sample(tiny_bundle, pairs[::2]))
+    assert np.allclose(stats.features["cls"], alone[0]["cls"])
 
 
 def test_heads_command_prints_one_json_object(hf_checkpoint, capsys):

@@ -18,10 +18,15 @@ import torch
 from apptest_helpers import charts, start_app_page
 
 from app.core.text.common import TEXT as COMMON
+from app.heads.text import TEXT as HEADS
+from app.sentence_vectors.text import TEXT as VECTORS
+from model.analysis.heads import sample_pairs
 from model.checkpoint import EMBEDDED_DIR
+from model.data.translation_pairs import load_pool
 
 PAGES = sorted(path.stem for path in (Path(__file__).resolve().parents[1] / "pages").glob("*.py"))
 SIZES = {"base": (12, 768, 12), "large": (24, 1024, 16)}
+STRIDES = {"base": 2, "large": 8}  # the share of a page's sample read at each size (model.analysis.budget)
 
 
 def write_checkpoint(folder: Path, layers: int, hidden: int, heads: int) -> Path:
@@ -91,3 +96,10 @@ def test_every_page_opens_on_the_model(checkpoint, embedded_figures, monkeypatch
         sidebar = [c.value for c in at.sidebar.caption]
         assert any(c.startswith(summary) for c in sidebar), (size, page, sidebar)
         assert not [w.value for w in at.sidebar.warning], (size, page)  # the model loaded, nothing fell back
+        # A model this size reads a share of the head lab's sample and of the sentence pool; the page says which.
+        notes = {
+            "heads": HEADS["sample_stride"][lang].format(stride=STRIDES[size], pairs=len(sample_pairs(lang))),
+            "sentence_vectors": VECTORS["pool_stride"][lang].format(stride=STRIDES[size], pool=len(load_pool())),
+        }
+        if page in notes:
+            assert any(notes[page] in c.value for c in at.caption), (size, [c.value for c in at.caption])

@@ -51,6 +51,11 @@ def render(context: PageContext) -> None:
             source=t(f"heads.source_{sample_lang}"),
             loss=stats.mlm_loss,
         )
+        + (
+            " " + t("heads.sample_stride", stride=stats.stride, pairs=len(heads.sample_pairs(sample_lang)))
+            if stats.stride > 1
+            else ""
+        )
     )
 
     STEPS = SETTINGS["heads_step"].options

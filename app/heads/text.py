@@ -33,6 +33,13 @@ TEXT = {
         ),
         "zh": "来自 BERT Lab 语料留出集的 {inputs} 个句对（{tokens:,} 个 token，{source}），每对按 [CLS] A [SEP] B [SEP] 输入。完整模型在留出集上的 MLM 损失：{loss:.3f}。",
     },
+    "sample_stride": {
+        "en": (
+            "A model this size reads one pair in {stride} of the sample's {pairs}, so that these statistics take "
+            "seconds rather than minutes."
+        ),
+        "zh": "模型这么大时只读样本 {pairs} 个句对中每 {stride} 个里的一个，好让这些统计几秒内算完，而不是几分钟。",
+    },
     "source_en": {"en": "Brown Corpus and Wikipedia", "zh": "Brown 语料库与维基百科"},
     "source_zh": {"en": "People's Daily 1998", "zh": "1998 年《人民日报》"},
     "no_mlm": {

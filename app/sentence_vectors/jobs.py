@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from app.core.jobs import ACTIVE, QUEUED, Owner, TrainingJob, queue_position
 from app.core.training_process import ContrastiveRequest, train_in_process
+from model.analysis.budget import sample_stride
 from model.checkpoint import LoadedBert
 from model.data.translation_pairs import load_pool, load_train
 from model.training.contrastive import ContrastiveSettings
@@ -44,6 +45,7 @@ class ContrastiveJob(TrainingJob):
         self.spec, self.budget = spec, float(budget)
         self.tokenizer = bundle.tokenizer
         self._start_model = bundle.model
+        self.stride = sample_stride(bundle.config)  # the page's share of the pool, which the run evaluates on
         self._steps: list[dict] = []
         self._model = None
 
@@ -73,7 +75,7 @@ class ContrastiveJob(TrainingJob):
             copy.deepcopy(self._start_model),  # the shared, read-only model stays untouched
             self.tokenizer,
             load_train(),
-            load_pool(),
+            load_pool()[:: self.stride],
             ContrastiveSettings(max_seconds=self.budget),
         )
         self._start_model = None

@@ -13,6 +13,7 @@ import numpy as np
 import streamlit as st
 
 from app.core.models import CACHE_TTL, get_model
+from model.analysis.budget import sample_stride
 from model.analysis.sentence_vectors import (
     POOLINGS,
     PoolVectors,
@@ -41,20 +42,30 @@ class Hit:
     cosine: float
 
 
+def pool_stride(spec: str) -> int:
+    """Every how many pairs of the held-out pool the page reads with the model ``spec``: 1 for the embedded model,
+    more for a larger one (``model.analysis.budget``), and every way on the page reads the same pairs."""
+    return sample_stride(get_model(spec).config)
+
+
+def pool(stride: int) -> tuple[tuple[str, str], ...]:
+    return load_pool()[::stride]
+
+
 @st.cache_resource(max_entries=4, show_spinner=False)
-def _pool_vectors(key: str, _model, _tokenizer, poolings: tuple[str, ...]) -> dict[str, PoolVectors]:
-    return pool_vectors(_model, _tokenizer, load_pool(), poolings)
+def _pool_vectors(key: str, _model, _tokenizer, poolings: tuple[str, ...], stride: int) -> dict[str, PoolVectors]:
+    return pool_vectors(_model, _tokenizer, pool(stride), poolings)
 
 
 def raw_pool_vectors(spec: str) -> dict[str, PoolVectors]:
     """The pool's [CLS] and mean vectors from the model ``spec`` (shared by every session)."""
     bundle = get_model(spec)
-    return _pool_vectors(f"raw:{spec}", bundle.model, bundle.tokenizer, POOLINGS)
+    return _pool_vectors(f"raw:{spec}", bundle.model, bundle.tokenizer, POOLINGS, pool_stride(spec))
 
 
-def trained_pool_vectors(job_id: str, model, tokenizer) -> PoolVectors:
+def trained_pool_vectors(job_id: str, model, tokenizer, stride: int) -> PoolVectors:
     """The pool's mean vectors from a session's trained model (cached under the job's unique id)."""
-    return _pool_vectors(f"trained:{job_id}", model, tokenizer, ("mean",))["mean"]
+    return _pool_vectors(f"trained:{job_id}", model, tokenizer, ("mean",), stride)["mean"]
 
 
 @st.cache_resource(max_entries=2, show_spinner=False)
@@ -71,8 +82,8 @@ def minilm_bundle() -> LoadedBert | None:
     return minilm(str(default_cache_dir()))
 
 
-def minilm_pool_vectors(bundle: LoadedBert) -> PoolVectors:
-    return _pool_vectors(f"minilm:{bundle.path}", bundle.model, bundle.tokenizer, ("mean",))["mean"]
+def minilm_pool_vectors(bundle: LoadedBert, stride: int) -> PoolVectors:
+    return _pool_vectors(f"minilm:{bundle.path}", bundle.model, bundle.tokenizer, ("mean",), stride)["mean"]
 
 
 def is_truncated(bundle: LoadedBert, text: str) -> bool:
@@ -85,12 +96,13 @@ def _query(key: str, text: str, _model, _tokenizer, poolings: tuple[str, ...]) -
     return {p: v.numpy()[0] for p, v in vectors.items()}
 
 
-def search(key: str, bundle_or_model, tokenizer, text: str, vectors: dict[str, PoolVectors], side: str):
+def search(key: str, bundle_or_model, tokenizer, text: str, vectors: dict[str, PoolVectors], side: str, stride: int):
     """Each pooling's ``TOP_K`` pool sentences nearest ``text`` on ``side``: {pooling: [Hit]}; ``vectors`` are the
-    pool's, by pooling ("cls", "mean"), from the same model; ``key`` names that model in the cache."""
+    pool's (every ``stride``-th pair), by pooling ("cls", "mean"), from the same model; ``key`` names that model in
+    the cache."""
     model = getattr(bundle_or_model, "model", bundle_or_model)
     query = _query(key, text, model, tokenizer, tuple(vectors))
-    sentences = pool_side(load_pool(), side)
+    sentences = pool_side(pool(stride), side)
     return {
         p: [Hit(*sentences[i], c) for i, c in neighbours(query[p], side_vectors(v, side), TOP_K)]
         for p, v in vectors.items()

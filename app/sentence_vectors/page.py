@@ -23,20 +23,23 @@ CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 def render(context: PageContext) -> None:
     """The page, drawn for one run."""
-    pairs = len(load_pool())
+    stride = logic.pool_stride(context.spec)
+    pairs = len(logic.pool(stride))
     st.title(t("sentence_vectors.title"))
     st.markdown(t("sentence_vectors.lead", pairs=pairs))
+    if stride > 1:
+        st.caption(t("sentence_vectors.pool_stride", stride=stride, pool=len(load_pool())))
 
     bundle = context.bundle
     with st.spinner():
         vectors = dict(logic.raw_pool_vectors(context.spec))
         minilm = logic.minilm_bundle()
         if minilm is not None:
-            vectors[logic.MINILM] = logic.minilm_pool_vectors(minilm)
+            vectors[logic.MINILM] = logic.minilm_pool_vectors(minilm, stride)
     job = job_view.current(JOB)
     trained = job.trained_model() if job is not None else None
     if trained is not None:
-        vectors[logic.TRAINED] = logic.trained_pool_vectors(job.id, trained, job.tokenizer)
+        vectors[logic.TRAINED] = logic.trained_pool_vectors(job.id, trained, job.tokenizer, job.stride)
     figures = logic.cached_figures(f"{context.spec}|{minilm is not None}|{job.id if trained else ''}", vectors)
     _figures(figures, pairs)
 
@@ -55,7 +58,7 @@ def render(context: PageContext) -> None:
     else:
         _query_notes(bundle, text)
         found = logic.search(
-            f"raw:{context.spec}", bundle, bundle.tokenizer, text, {p: vectors[p] for p in POOLINGS}, side
+            f"raw:{context.spec}", bundle, bundle.tokenizer, text, {p: vectors[p] for p in POOLINGS}, side, stride
         )
         columns = st.columns(3)
         for column, way in zip(columns, POOLINGS, strict=False):
@@ -67,7 +70,7 @@ def render(context: PageContext) -> None:
             ui.preformatted(logic.MINILM_COMMAND, column)  # wrapped, not a scrolled region
         else:
             english = {"mean": vectors[logic.MINILM]}
-            hits = logic.search(f"minilm:{minilm.path}", minilm, minilm.tokenizer, text, english, "en")
+            hits = logic.search(f"minilm:{minilm.path}", minilm, minilm.tokenizer, text, english, "en", stride)
             _hits(column, logic.MINILM, hits["mean"], "en")
             if CJK.search(text):
                 column.caption(t("sentence_vectors.minilm_cannot_read"))
@@ -214,11 +217,18 @@ def _training(context: PageContext, text: str, side: str, vectors: dict, pairs: 
         return
     st.subheader(t("sentence_vectors.trained_header"))
     trained = {"mean": vectors["mean"], logic.TRAINED: vectors[logic.TRAINED]}
+    bundle = context.bundle
     raw = logic.search(
-        f"raw:{context.spec}", context.bundle, context.bundle.tokenizer, text, {"mean": trained["mean"]}, side
+        f"raw:{context.spec}", bundle, bundle.tokenizer, text, {"mean": trained["mean"]}, side, job.stride
     )
     tuned = logic.search(
-        f"trained:{job.id}", job.trained_model(), job.tokenizer, text, {"mean": trained[logic.TRAINED]}, side
+        f"trained:{job.id}",
+        job.trained_model(),
+        job.tokenizer,
+        text,
+        {"mean": trained[logic.TRAINED]},
+        side,
+        job.stride,
     )
     left, right = st.columns(2)
     _hits(left, "mean", raw["mean"], side)

@@ -1,5 +1,12 @@
 TEXT = {
     "title": {"en": "From BERT to sentence vectors", "zh": "从 BERT 到句向量"},
+    "pool_stride": {
+        "en": (
+            "A model this size reads one pair in {stride} of the pool's {pool}, so that the page opens in seconds "
+            "rather than minutes; every way below searches those same pairs."
+        ),
+        "zh": "模型这么大时只读句对池 {pool} 对中每 {stride} 对里的一对，好让页面几秒内打开，而不是几分钟；下面每种方法检索的都是这些句对。",
+    },
     "lead": {
         "en": "Search engines and retrieval models turn each sentence into one vector and compare vectors by cosine. "
         "Raw BERT is poor at this: its vectors were never trained to be compared. Below, your sentence searches "

@@ -35,6 +35,7 @@ import torch.nn.functional as F
 
 from ..checkpoint import LoadedBert
 from ..inference import encode
+from .budget import sample_stride
 
 SAMPLE_DIR = Path(__file__).resolve().parent
 LANGUAGES = ("en", "zh")
@@ -224,6 +225,7 @@ class HeadStats:
     layers: int
     heads: int
     inputs: int  # sentence pairs in the sample
+    stride: int  # every how many pairs of the whole sample were read (sample_stride)
     tokens: int  # query rows averaged over
     features: dict[str, np.ndarray]  # FEATURES -> (L, nh)
     patterns: np.ndarray  # (L, nh) str: each head's most frequent type over the inputs
@@ -249,6 +251,7 @@ class HeadStats:
             "layers": self.layers,
             "heads": self.heads,
             "inputs": self.inputs,
+            "stride": self.stride,
             "tokens": self.tokens,
             "mlm_loss": round(self.mlm_loss, 5),
             "features": {k: grid(v) for k, v in self.features.items()},
@@ -334,7 +337,8 @@ def head_importance(bundle: LoadedBert, sample: Sample) -> tuple[np.ndarray, flo
 
 def head_statistics(bundle: LoadedBert, lang: str) -> HeadStats:
     """The statistics, patterns and importance of every head of ``bundle`` on the ``lang`` sample."""
-    sample = encode_sample(bundle, sample_pairs(lang))
+    stride = sample_stride(bundle.config)
+    sample = encode_sample(bundle, sample_pairs(lang)[::stride])
     features, patterns, share, rows, thumb_index, thumbnails = attention_statistics(bundle, sample)
     importance, loss = head_importance(bundle, sample)
     L, nh = patterns.shape
@@ -343,6 +347,7 @@ def head_statistics(bundle: LoadedBert, lang: str) -> HeadStats:
         layers=L,
         heads=nh,
         inputs=len(sample.tokens),
+        stride=stride,
         tokens=rows,
         features=features,
         patterns=patterns,

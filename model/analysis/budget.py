@@ -1,0 +1,21 @@
+"""How much of a fixed sample a model of a given size reads on a page.
+
+The head lab's statistics and the sentence-vectors pool are sized for the embedded model (6 layers, 384 wide). A
+model's work per token grows as layers x hidden^2, so BERT-Large does 28 times the embedded model's work: the whole
+sample would keep a page waiting minutes on a two-core machine. A larger model reads every k-th item instead, the
+smallest k that keeps its work within SAMPLE_BUDGET times the embedded model's, and the page says which share.
+"""
+
+from __future__ import annotations
+
+import math
+
+SAMPLE_BUDGET = 4
+EMBEDDED_WORK = 6 * 384**2  # the embedded model's layers x hidden^2
+
+
+def sample_stride(config) -> int:
+    """Every how many items of a sample a model of ``config``'s size reads: 1 for the embedded model, 2 for
+    BERT-Base, 8 for BERT-Large."""
+    work = config.num_hidden_layers * config.hidden_size**2
+    return max(1, math.ceil(work / (SAMPLE_BUDGET * EMBEDDED_WORK)))
