@@ -179,6 +179,15 @@ def test_encoded_answer_tokens_read_back_the_answer(name):
         assert qa.exact_match(qa.span_text(example.passage, question, start, end), example.answer) == 1.0
 
 
+@pytest.mark.parametrize("name", ["qa-zh", "qa-en"])
+def test_the_answer_cap_covers_all_but_one_in_a_thousand_training_answers(name):
+    tokenizer = load("embedded").tokenizer
+    encoded = qa.encode_spans(tokenizer, load_task(name).train, qa.SPAN_MAX_LENGTH)
+    lengths = (encoded.labels[:, 1] - encoded.labels[:, 0] + 1).numpy()  # answer tokens, end inclusive
+    assert np.mean(lengths <= qa.MAX_ANSWER_TOKENS) >= 0.999
+    assert np.mean(lengths <= qa.MAX_ANSWER_TOKENS - 1) < 0.999  # and no longer than that needs
+
+
 def test_best_spans_are_the_brute_force_best():
     rng = np.random.default_rng(0)
     for _ in range(20):

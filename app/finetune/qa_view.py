@@ -13,6 +13,7 @@ from app.core.numbers import percent
 from app.core.result_cache import CACHE_TTL
 from app.finetune import jobs, qa_charts
 from model.data.tasks import load_task
+from model.training.qa import MAX_ANSWER_TOKENS
 
 PICKED = 20  # held-out questions offered in the picker
 SPAN_LABEL_CHARS = 28  # a long span's bar label is cut, or at 800 px its name leaves no room for its bar
@@ -107,7 +108,7 @@ def try_reading(job: jobs.Job, snapshot: jobs.JobSnapshot, chosen: str, run_labe
     ui.plot(
         probability_bars([_label(s["text"]) for s in spans], span_probs, title=t("finetune.qa_top_spans")),
         key="finetune_qa_spans",
-        summary=t("finetune.qa_top_spans_note"),
+        summary=t("finetune.qa_top_spans_note", tokens=MAX_ANSWER_TOKENS),
     )
     ui.plot(
         qa_charts.start_end_rows(

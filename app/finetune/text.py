@@ -124,8 +124,8 @@ TEXT = {
     "qa_top_spans": {"en": "The 3 best answers", "zh": "最好的 3 个答案"},
     "qa_top_spans_note": {
         "en": "A span's probability is its start probability times its end probability; a span runs forward and is "
-        "at most 15 tokens long.",
-        "zh": "一个答案片段的概率 = 起点概率 × 终点概率；片段从前往后，最长 15 个词元。",
+        "at most {tokens} tokens long, as long as the longest training answers.",
+        "zh": "一个答案片段的概率 = 起点概率 × 终点概率；片段从前往后，最长 {tokens} 个词元，与训练答案中最长的相当。",
     },
     "qa_start": {"en": "start", "zh": "起点"},
     "qa_end": {"en": "end", "zh": "终点"},
