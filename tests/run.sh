@@ -15,7 +15,8 @@ if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/redis-server ] || ! fc-list 2>/
 fi
 
 [ -x .venv/bin/python ] || python3 -m venv .venv
-.venv/bin/python -m pip install -q --disable-pip-version-check -r requirements-dev.txt
+# The pinned versions the suite passed on (requirements-dev.txt holds the ranges they were chosen from).
+.venv/bin/python -m pip install -q --disable-pip-version-check -r requirements-dev.lock
 .venv/bin/ruff check --no-cache .
 .venv/bin/ruff format --no-cache --check .
 # Two workers, each given whole test files (their module fixtures, such as the browser tests' server, start once).

@@ -8,15 +8,16 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
 
+import cachetools
 import numpy as np
 
 CACHE_TTL = 3600  # seconds an entry is kept at most
 # The bound on every byte-bounded cache together (``BERT_LAB_RESULT_CACHE_MB``, default 1024): a class server's
 # memory beside the models and the training processes.
 DEFAULT_BUDGET_MB = 1024
+_MISSING = object()
 
 
 def budget_bytes() -> int:
@@ -50,45 +51,38 @@ def frozen(value):
 
 
 class ByteBoundedCache:
-    """A thread-safe LRU of results, by key, whose arrays together stay within ``budget()`` bytes. An entry larger
+    """A thread-safe LRU of results, by key, whose arrays together stay within ``budget()`` bytes and which expire
+    ``ttl`` seconds after they were made: cachetools' ``TTLCache`` with each entry's size in bytes. An entry larger
     than the whole budget is returned but not kept."""
 
     def __init__(self, budget: Callable[[], int] = budget_bytes, ttl: float = CACHE_TTL, clock=time.monotonic):
-        self._budget, self._ttl, self._clock = budget, ttl, clock
-        self._entries: OrderedDict[Hashable, tuple[float, int, object]] = OrderedDict()
-        self._lock = threading.Lock()
-        self.bytes = 0
+        self._entries = cachetools.TTLCache(maxsize=budget(), ttl=ttl, timer=clock, getsizeof=nbytes)
+        self._lock = threading.Lock()  # cachetools' caches are not thread-safe
 
     def get_or_make(self, key: Hashable, make: Callable[[], object]):
-        now = self._clock()
         with self._lock:
-            found = self._entries.get(key)
-            if found is not None and now - found[0] < self._ttl:
-                self._entries.move_to_end(key)
-                return found[2]
+            found = self._entries.get(key, _MISSING)
+        if found is not _MISSING:
+            return found
         value = frozen(make())  # outside the lock: another session's lookup need not wait for this pass
-        size = nbytes(value)
         with self._lock:
-            self._drop(key)
-            budget = self._budget()
-            if size <= budget:
-                self._entries[key] = (now, size, value)
-                self.bytes += size
-                while self.bytes > budget or (
-                    self._entries and now - next(iter(self._entries.values()))[0] >= self._ttl
-                ):
-                    self._drop(next(iter(self._entries)))
+            try:
+                self._entries[key] = value
+            except ValueError:  # larger than the whole budget
+                pass
         return value
 
-    def _drop(self, key: Hashable) -> None:
-        entry = self._entries.pop(key, None)
-        if entry is not None:
-            self.bytes -= entry[1]
+    @property
+    def bytes(self) -> int:
+        with self._lock:
+            self._entries.expire()
+            return int(self._entries.currsize)
 
     def __len__(self) -> int:
-        return len(self._entries)
+        with self._lock:
+            self._entries.expire()
+            return len(self._entries)
 
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
-            self.bytes = 0
