@@ -1,11 +1,14 @@
 """The house's rules, checked on the source: pages only route, imports run pages -> app -> model, a concept
-imports core and model only and core no concept, no import cycle and no import hidden in a function to dodge one,
+imports core and model only and core no concept (``.importlinter``), no import cycle and no import hidden in a function to dodge one,
 no file over 600 lines, and every ``st.session_state`` key declared in a settings registry."""
 
 from __future__ import annotations
 
 import ast
+import configparser
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -77,20 +80,21 @@ def test_a_page_only_routes_into_its_concept(name):
     assert "page.render(require_entry())" in source
 
 
-def test_imports_run_pages_to_app_to_model_and_concepts_import_core_and_model_only():
-    wrong = []
-    for module, path in MODULES.items():
-        source, targets = area(module), imported(path, top_level=True) | imported(path, top_level=False)
-        for target in targets:
-            goes_to = area(target)
-            allowed = {
-                "model": {"model"},
-                "core": {"core", "model"},
-                "app": {"core"},
-            }.get(source, {source, "core", "model"})
-            if goes_to not in allowed:
-                wrong.append(f"{module} -> {target}")
-    assert wrong == []
+def test_the_import_contracts_name_every_concept_and_are_kept():
+    """``.importlinter`` holds the import rules: model/ imports no app module and no UI library; a concept imports
+    core and model only, and core no concept. import-linter reads every import, inside functions too."""
+    config = configparser.ConfigParser()
+    config.read(ROOT / ".importlinter", encoding="utf-8")
+    assert config["importlinter:contract:concepts"]["layers"].replace("|", " ").split() == [*concept_names(), CORE]
+    lint = Path(sys.executable).parent / "lint-imports"
+    result = subprocess.run([lint, "--no-cache"], cwd=ROOT, capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert "Contracts: 2 kept, 0 broken." in result.stdout
+
+
+def test_the_apps_own_package_imports_core_only():
+    assert {area(m) for m in imported(ROOT / "app" / "__init__.py", top_level=True)} <= {"core"}
+    assert not imported(ROOT / "app" / "__init__.py", top_level=False)
 
 
 def test_no_import_cycle_and_no_app_module_imported_inside_a_function():
