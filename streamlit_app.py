@@ -13,7 +13,7 @@ from app.lessons import card as lesson_card
 st.set_page_config(page_title="BERT Lab", page_icon="app/icon.png", layout="wide")
 init_state()
 apply_display(st.session_state["presenter"])
-page = st.navigation(pages())
+page = st.navigation(pages(), expanded=True)  # every page listed: no "View more" hiding four, in English
 follow_teacher(page)  # class mode: a following student takes the teacher's page and settings first
 lesson_card.follow(page)  # a lesson's Next/Back or link: the step's page, with its settings, before the sidebar
 context = render_sidebar()

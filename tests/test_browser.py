@@ -8,6 +8,7 @@ view really rendered offline, hostile input shown as text. Screenshots go to
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -206,6 +207,24 @@ def test_every_page_renders_in_both_languages(page, server, name, lang):
     violations = audit(page)
     assert not violations, [(v["id"], [n["html"][:80] for n in v["nodes"][:3]]) for v in violations]
     shot(page, f"{name}_{lang}")
+
+
+@pytest.mark.parametrize(("locale", "lang"), [("en-US", "en"), ("zh-CN", "zh")])
+def test_a_first_visit_follows_the_browsers_language_and_lists_every_page(browser, server, locale, lang):
+    visitor = browser.new_context(locale=locale, viewport={"width": 1400, "height": 1000})  # its Accept-Language
+    page = visitor.new_page()
+    page.set_default_timeout(90_000)
+    try:
+        page.goto(f"{server}/")
+        wait_ready(page)
+        assert_no_exception(page)
+        assert f"lang={lang}" in page.url  # chosen, and carried by the link from now on
+        nav = page.locator('[data-testid="stSidebarNav"]')
+        for name in PAGE_FILES:  # every page in the interface language, none behind Streamlit's "View more"
+            expect(nav.get_by_text(NAV[name][lang], exact=True)).to_be_visible()
+        assert nav.get_by_text(re.compile(r"^View (\d+ more|less)$")).count() == 0
+    finally:
+        visitor.close()
 
 
 CHART = '[data-testid="stPlotlyChart"]'

@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from app.attention.text import TEXT as ATTENTION
 from app.core.navigation import PAGE_FILES
-from app.core.state import MAX_URL_TEXT, SETTINGS, url_value
+from app.core.state import MAX_URL_TEXT, SETTINGS, browser_language, url_value
 from app.core.text.common import TEXT as COMMON
 from app.fill_mask.text import TEXT as FILL_MASK
 from app.masking.text import TEXT as MASKING
@@ -257,3 +257,20 @@ def test_every_page_ends_with_the_same_on_the_command_line(page):
         parser.parse_args(arguments)  # exits (a test failure) on an argument the command line does not take
         if page in ("attention", "fill_mask"):
             assert sentence in arguments  # the page's own sentence, one argument
+
+
+@pytest.mark.parametrize(
+    ("locale", "lang"),
+    [
+        ("en-US", "en"),
+        ("en", "en"),
+        ("zh-CN", "zh"),
+        ("zh-Hant-TW", "zh"),
+        ("ZH_tw", "zh"),
+        ("fr-FR", None),
+        ("", None),
+    ],
+)
+def test_a_browsers_locale_gives_the_interface_language_when_the_app_has_it(locale, lang):
+    assert browser_language(locale) == lang
+    assert browser_language(None) is None

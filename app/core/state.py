@@ -85,10 +85,20 @@ def _linked_value(setting: Setting, raw: str | None) -> Any:
         return setting.default
 
 
+def browser_language(locale: str | None) -> str | None:
+    """The interface language a browser's locale asks for ("en-US" -> "en", "zh-Hant-TW" -> "zh"), when the app
+    has it; None otherwise."""
+    code = (locale or "").replace("_", "-").split("-")[0].lower()
+    return code if code in LANGUAGES else None
+
+
 def init_state() -> None:
-    """Fill session state on a session's first run: from the URL where it says something, else defaults."""
+    """Fill session state on a session's first run: from the URL where it says something, else defaults; a first
+    visit without a language in its link follows the browser's (its Accept-Language) until the reader chooses."""
     if st.session_state.get("_initialised"):
         return
+    if "lang" not in st.query_params and (lang := browser_language(st.context.locale)):
+        st.session_state.setdefault("lang", lang)
     for name, setting in SETTINGS.items():
         st.session_state.setdefault(name, _linked_value(setting, st.query_params.get(name)))
     text = st.query_params.get("text")
