@@ -12,7 +12,10 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import os
+import socket
 import tempfile
+import urllib.parse
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -364,15 +367,36 @@ def unpack_zip(path: Path) -> Path:
     return configs[0].parent
 
 
+HUB_PROBE_SECONDS = 2.0  # offline, the hub client retries for about 28 s; one connection attempt tells in 2
+
+
+def hub_reachable(timeout: float = HUB_PROBE_SECONDS) -> bool:
+    """Whether the hub's host (``HF_ENDPOINT``'s, else huggingface.co) takes a connection within ``timeout``."""
+    endpoint = urllib.parse.urlparse(os.environ.get("HF_ENDPOINT") or "https://huggingface.co")
+    port = endpoint.port or (443 if endpoint.scheme == "https" else 80)
+    try:
+        with socket.create_connection((endpoint.hostname, port), timeout=timeout):
+            return True
+    except OSError:  # no route, no name, refused, timed out
+        return False
+
+
 def download_from_hub(repo_id: str) -> Path:
     """Fetch the files a BERT folder needs; only where the machine is online. The config comes first, alone, and
     is checked (``read_config``: a BERT, of a size this app can hold) before any weights are downloaded: an id
-    that names something else, or an absurd model, costs one small file, not gigabytes."""
+    that names something else, or an absurd model, costs one small file, not gigabytes. Offline (the hub's host
+    does not answer in ``HUB_PROBE_SECONDS``), only a copy downloaded earlier is read."""
     try:  # imported here: only a hub id needs it, and its absence becomes a one-line CheckpointError
         from huggingface_hub import hf_hub_download, snapshot_download
     except ImportError:  # pragma: no cover - it is in requirements.txt
         raise CheckpointError(f"{repo_id}: loading from the hub needs the huggingface_hub package") from None
     patterns = ["config.json", "vocab.txt", "tokenizer.json", "tokenizer_config.json", "model.safetensors"]
+    if not hub_reachable():
+        try:
+            folder = snapshot_download(repo_id, allow_patterns=[*patterns, "pytorch_model.bin"], local_files_only=True)
+        except Exception as e:  # noqa: BLE001 - not in the local cache, in whatever form the client says it
+            raise _unreachable(repo_id, e) from None
+        return Path(folder)
     try:
         config_file = Path(hf_hub_download(repo_id, "config.json"))
     except Exception as e:  # noqa: BLE001 - network, auth and not-found errors all end the same way for the user

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import json
 import os
+import socket
+import time
 from pathlib import Path
 
 import huggingface_hub
 import pytest
 
+from model import checkpoint
 from model.checkpoint import CheckpointError, load, resolve
 
 
@@ -30,6 +33,7 @@ def _hub(monkeypatch, tmp_path: Path, config: dict) -> list[str]:
 
     monkeypatch.setattr(huggingface_hub, "hf_hub_download", config_download)
     monkeypatch.setattr(huggingface_hub, "snapshot_download", snapshot)
+    monkeypatch.setattr(checkpoint, "hub_reachable", lambda: True)  # the test's hub is online
     return asked
 
 
@@ -53,6 +57,40 @@ def test_a_sound_hub_config_goes_on_to_the_weights(monkeypatch, tmp_path):
         load("someone/small-bert")
     assert caught.value.code == "hub_unreachable"  # the test's hub has no weights to give
     assert asked == ["file:config.json", "snapshot"]
+
+
+def test_offline_a_hub_id_reads_only_an_earlier_download_and_fails_at_once(monkeypatch, tmp_path):
+    asked = []
+
+    def snapshot(repo_id, **kwargs):
+        asked.append(kwargs.get("local_files_only"))
+        if repo_id != "someone/downloaded-before":
+            raise huggingface_hub.errors.LocalEntryNotFoundError("not in the cache")
+        return str(tmp_path)
+
+    def download(*args, **kwargs):
+        raise AssertionError("offline, the network is not asked")
+
+    monkeypatch.setattr(huggingface_hub, "hf_hub_download", download)
+    monkeypatch.setattr(huggingface_hub, "snapshot_download", snapshot)
+    monkeypatch.setattr(checkpoint, "hub_reachable", lambda: False)
+    assert checkpoint.download_from_hub("someone/downloaded-before") == tmp_path
+    with pytest.raises(CheckpointError) as caught:
+        checkpoint.download_from_hub("someone/never-downloaded")
+    assert caught.value.code == "hub_unreachable" and asked == [True, True]
+
+
+def test_the_hub_probe_tells_a_listening_host_from_a_closed_port_within_its_timeout(monkeypatch):
+    listening = socket.create_server(("127.0.0.1", 0))
+    port = listening.getsockname()[1]
+    monkeypatch.setenv("HF_ENDPOINT", f"http://127.0.0.1:{port}")
+    assert checkpoint.hub_reachable()
+    listening.close()
+    start = time.monotonic()
+    assert not checkpoint.hub_reachable()
+    assert time.monotonic() - start < checkpoint.HUB_PROBE_SECONDS
+    monkeypatch.setenv("HF_ENDPOINT", "https://no-such-host.invalid")
+    assert not checkpoint.hub_reachable()
 
 
 @pytest.fixture

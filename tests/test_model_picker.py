@@ -6,6 +6,7 @@ message tells whether a server path exists."""
 from __future__ import annotations
 
 import shutil
+import time
 
 import pytest
 from apptest_helpers import open_app_page
@@ -71,3 +72,28 @@ def test_classroom_mode_offers_the_models_folders_entries_only(on_the_network, m
     assert list(folders.options) == ["tiny-bert"]
     assert at.session_state["model_folder"] == "tiny-bert"
     assert "etc" not in sidebar_text(at)
+
+
+def test_offline_a_hub_pick_asks_the_network_once_falls_back_and_offers_a_retry(monkeypatch):
+    from app.core import models as app_models
+    from app.core.text.common import TEXT as COMMON
+    from model import checkpoint
+
+    monkeypatch.delenv("BERT_LAB_MODELS_DIR", raising=False)
+    monkeypatch.setattr(app_models, "_HUB_FAILED", {})
+    asked = []
+    monkeypatch.setattr(checkpoint, "hub_reachable", lambda: asked.append("probe") or False)  # offline
+    at = open_app_page("fill_mask", "en")
+    start = time.monotonic()
+    at.sidebar.selectbox(key="w_model_choice").select("bert-base-uncased").run()
+    assert time.monotonic() - start < 10 and asked == ["probe"] and not at.exception
+    assert at.session_state["model_choice"] == "embedded"  # the picker shows the model that answers
+    assert at.sidebar.selectbox(key="w_model_choice").value == "embedded"
+    assert "bert-base-uncased" in sidebar_text(at)
+    at.sidebar.text_area[0].input("The capital of Italy is [MASK].").run()  # an edit and a page change later,
+    at.switch_page("pages/attention.py").run()
+    assert asked == ["probe"] and not at.exception  # the network was not asked again
+    retry = at.sidebar.button(key="model_retry")
+    assert retry.label == COMMON["model_retry"]["en"].format(name="bert-base-uncased")
+    retry.click().run()
+    assert asked == ["probe", "probe"] and at.session_state["model_choice"] == "embedded"

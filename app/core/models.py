@@ -160,12 +160,36 @@ def finetuned_label(task: str, init: str) -> str:
     return t("common.model_finetuned", task=t(f"finetune.task_{task}"), run=t(f"finetune.init_{init}"))
 
 
+# Hub models that failed to load in this process, with why. Offline, every try cost the hub client's 28 s of
+# retries, on every run of every page; a failed one is not asked for again until a reader presses Retry.
+_HUB_FAILED: dict[str, CheckpointError] = {}
+
+
+def hub_failure(spec: str) -> CheckpointError | None:
+    return _HUB_FAILED.get(spec)
+
+
+def try_hub_model(spec: str, *, again: bool = False) -> CheckpointError | None:
+    """Load a hub model now (once per process), or the error that stops it, remembered; ``again``: forget an
+    earlier failure and ask the network once more."""
+    if again:
+        _HUB_FAILED.pop(spec, None)
+    if spec not in _HUB_FAILED:
+        try:
+            get_model(spec)
+        except CheckpointError as e:
+            _HUB_FAILED[spec] = e
+    return _HUB_FAILED.get(spec)
+
+
 def load_chosen_model() -> tuple[LoadedBert, str]:
     """The model the sidebar chose and its spec; falls back to the embedded one with a message if that fails.
 
     The sidebar calls this once per run, before the page, and hands both to the page in its ``PageContext``.
     """
     spec = chosen_spec()
+    if hub_failure(spec) is not None:  # the sidebar says why, with a retry; the network is not asked again
+        return get_model("embedded"), "embedded"
     try:
         if spec in _LOADED_ONCE:
             bundle = get_model(spec)

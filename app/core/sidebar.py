@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from app.core.errors import explain
 from app.core.i18n import LANGUAGES, t
 from app.core.models import (
     HUB_MODELS,
@@ -11,8 +12,10 @@ from app.core.models import (
     choices,
     finetuned_choices,
     finetuned_label,
+    hub_failure,
     load_chosen_model,
     models_dir,
+    try_hub_model,
 )
 from app.core.state import DEFAULT_TEXT, MAX_URL_TEXT, PageContext, keep
 from app.core.tokens import escape_markdown, isolated, missing_scripts
@@ -26,6 +29,27 @@ def _follow_language() -> None:
     # The untouched default sentence follows the language; anything the user typed stays.
     if st.session_state["text"] in DEFAULT_TEXT.values():
         st.session_state["text"] = DEFAULT_TEXT[st.session_state["lang"]]
+
+
+def _pick_model(spec: str | None = None) -> None:
+    """A hub model is loaded as it is picked (or retried: ``spec``). If it cannot be, the picker goes back to the
+    embedded model, the one that answers, and the sidebar says why, with a retry."""
+    if spec is not None:
+        st.session_state["model_choice"] = spec
+    choice = st.session_state["model_choice"]
+    st.session_state["model_failed"] = None
+    if choice in HUB_MODELS and try_hub_model(choice, again=spec is not None) is not None:
+        st.session_state["model_choice"] = "embedded"
+        st.session_state["model_failed"] = choice
+
+
+def _hub_failed_notice() -> None:
+    failed = st.session_state.get("model_failed")
+    error = hub_failure(failed) if failed else None
+    if error is None:
+        return
+    st.error(t("common.model_failed", error=explain(error)))
+    st.button(t("common.model_retry", name=failed), on_click=_pick_model, args=(failed,), key="model_retry")
 
 
 def render_sidebar() -> PageContext:
@@ -52,8 +76,9 @@ def render_sidebar() -> PageContext:
             t("common.model"),
             offered,
             format_func=labels.get,
-            **keep("model_choice"),
+            **keep("model_choice", on_change=_pick_model),
         )
+        _hub_failed_notice()
         if st.session_state["model_choice"] == "folder":
             if classroom:
                 folders = available_folders()

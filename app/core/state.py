@@ -44,6 +44,7 @@ CORE_SESSION: dict[str, str] = {
     "_finetuned_bundles": "this session's fine-tuned models, loaded for the model picker",
     "_entry_ran": "the run's PageContext, from the entry script to the page (app.core.navigation)",
     "_pages": "this session's st.Page list and the language it is titled in (app.core.navigation)",
+    "model_failed": "the hub model the picker last failed to load, whose error and retry the sidebar shows",
 }
 # Keys made from a name: a widget's own copy of a setting (``keep``), a page's first visit (``start_in_language``).
 DERIVED_KEYS = (r"w_(?P<setting>\w+)", r"_(?P<page>\w+)_visited")

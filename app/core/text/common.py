@@ -43,6 +43,7 @@ TEXT = {
     "head_nsp": {"en": "next-sentence-prediction head", "zh": "下一句预测头"},
     "model_failed": {"en": "Could not load this model: {error}", "zh": "无法加载该模型：{error}"},
     "using_fallback": {"en": "Showing the embedded model instead.", "zh": "已改用内置模型。"},
+    "model_retry": {"en": "Try {name} again", "zh": "重试加载 {name}"},
     # CheckpointError codes (model/checkpoint.py); an error without a code shows the model's English message.
     "checkpoint_finetuned_gone": {
         "en": "this session's fine-tuned model is gone (a newer fine-tuning run replaced it).",
