@@ -16,7 +16,7 @@ from app.core.counting import counted
 from app.core.models import get_model
 from app.core.result_cache import CACHE_TTL
 from model import inference, results
-from model.analysis import heads
+from model.analysis import heads, heads_store
 
 Head = tuple[int, int]
 
@@ -45,8 +45,9 @@ def parse_off(value: str | None, layers: int, heads_per_layer: int) -> list[Head
 
 @st.cache_data(max_entries=8, ttl=CACHE_TTL, show_spinner=False)
 def statistics(spec: str, lang: str) -> heads.HeadStats:
-    """Per-head statistics, patterns and importance over the sample: seconds cold, then instant for everyone."""
-    return heads.head_statistics(get_model(spec), lang)
+    """Per-head statistics, patterns and importance over the sample: seconds the first time these weights are
+    measured, then read from disk by every server (``heads_store``) and held here for everyone."""
+    return heads_store.head_statistics(get_model(spec), lang)
 
 
 @st.cache_resource(show_spinner=False)

@@ -1,0 +1,89 @@
+"""The head lab's statistics kept on disk, per set of weights and language.
+
+``heads.head_statistics`` runs the model over its sample with gradients: 10-20 s for the embedded model on two
+cores, about a minute for BERT-Base. Computed once, they are read back by every later server, replica and process in
+milliseconds (issue 59: the head lab's first visit after a restart). A file belongs to one set of weights (its name
+holds ``search.weights_fingerprint``, as the corpus-search index's folder does), one sample share
+(``budget.sample_stride``) and one version of the code and sample that made it (a digest of their sources), so a
+changed model, sample or analysis is computed anew rather than read stale.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from ..checkpoint import LoadedBert
+from ..data.fetch import default_cache_dir
+from . import budget, heads
+from .search import weights_fingerprint
+
+_SOURCES = (Path(heads.__file__), Path(budget.__file__))
+
+
+def _code_digest(lang: str) -> str:
+    digest = hashlib.blake2b(digest_size=6)
+    for path in (*_SOURCES, heads.SAMPLE_DIR / f"sentences_{lang}.txt"):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def store_path(bundle: LoadedBert, lang: str, cache_dir: Path | None = None) -> Path:
+    cache = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+    stride = budget.sample_stride(bundle.config)
+    return cache / "heads" / f"{lang}-s{stride}-{_code_digest(lang)}-{weights_fingerprint(bundle)}.npz"
+
+
+def save(stats: heads.HeadStats, path: Path) -> None:
+    """Written to a temporary file and renamed: a reader never sees half a file."""
+    meta = {k: getattr(stats, k) for k in ("lang", "layers", "heads", "inputs", "stride", "tokens", "mlm_loss")}
+    arrays = {f"feature_{name}": values for name, values in stats.features.items()}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".npz")
+    with os.fdopen(handle, "wb") as fh:
+        np.savez(
+            fh,
+            meta=np.array(json.dumps(meta)),
+            patterns=stats.patterns.astype(str),
+            pattern_share=stats.pattern_share,
+            importance=stats.importance,
+            thumbnail_tokens=np.array(stats.thumbnail_tokens, dtype=str),
+            thumbnails=stats.thumbnails,
+            **arrays,
+        )
+    os.replace(temporary, path)
+
+
+def load(path: Path) -> heads.HeadStats:
+    with np.load(path, allow_pickle=False) as stored:
+        meta = json.loads(str(stored["meta"]))
+        return heads.HeadStats(
+            **meta,
+            features={name: stored[f"feature_{name}"] for name in heads.FEATURES},
+            patterns=stored["patterns"].astype(object),
+            pattern_share=stored["pattern_share"],
+            importance=stored["importance"],
+            thumbnail_tokens=stored["thumbnail_tokens"].tolist(),
+            thumbnails=stored["thumbnails"],
+        )
+
+
+def head_statistics(bundle: LoadedBert, lang: str, cache_dir: Path | None = None) -> heads.HeadStats:
+    """``heads.head_statistics``, read from the store when these weights were measured before, else computed and
+    stored (where the cache folder cannot be written, computed each time, as without a store)."""
+    path = store_path(bundle, lang, cache_dir)
+    try:
+        return load(path)
+    except (OSError, ValueError, KeyError):  # not there yet, or unreadable: measure again
+        pass
+    stats = heads.head_statistics(bundle, lang)
+    try:
+        save(stats, path)
+    except OSError:
+        pass
+    return stats
