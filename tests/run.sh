@@ -19,5 +19,6 @@ fi
 .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements-dev.lock
 .venv/bin/ruff check --no-cache .
 .venv/bin/ruff format --no-cache --check .
-# Two workers, each given whole test files (their module fixtures, such as the browser tests' server, start once).
-exec .venv/bin/python -m pytest -q -n 2 --dist loadfile "$@"
+# Two workers, each given whole test files (their module fixtures, such as the browser tests' server, start once),
+# the longest files first (tests/conftest.py's HEAVIEST_FIRST; xdist would otherwise order files by test count).
+exec .venv/bin/python -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder "$@"
