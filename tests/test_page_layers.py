@@ -147,3 +147,25 @@ def test_pca_3d_projects_on_the_three_directions_of_most_variance():
     assert np.allclose(distances, np.linalg.norm(spread[:, None] - spread[None], axis=-1), atol=1e-3)
     two, shares = pca_3d(rng.normal(size=(2, 16)))  # two points: one direction, the others zero
     assert np.allclose(two[:, 1:], 0) and shares[1] == pytest.approx(0, abs=1e-9) and shares[2] == 0
+
+
+def test_probes_measured_once_are_read_back_by_a_later_server(monkeypatch, tmp_path):
+    """A second server (here: caches cleared) shows the same report without computing a vector."""
+    import streamlit as st
+
+    from app.layers import logic
+    from model.analysis import lab
+
+    monkeypatch.setenv("BERT_LAB_CACHE", str(tmp_path))
+    first = open_page("en")
+    first.button(key="layers_run_probe").click().run(timeout=300)
+    measured = first.dataframe[0].value
+    assert list((tmp_path / "probes").glob("pos-en-pretrained-20-20-control-*.json"))
+
+    st.cache_data.clear()
+    logic._features.clear()
+    monkeypatch.setattr(lab, "probe_features", lambda *a, **k: pytest.fail("the vectors were computed again"))
+    again = open_page("en")
+    again.button(key="layers_run_probe").click().run(timeout=300)
+    assert not again.exception, again.exception[0].message if again.exception else ""
+    assert again.dataframe[0].value.equals(measured)

@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from pathlib import Path
 
 import numpy as np
 import streamlit as st
 
 from app.core.models import get_model
 from app.core.result_cache import CACHE_TTL
-from model.analysis import data, features, lab
+from model.analysis import data, features, lab, probing
+from model.analysis.result_store import result_path, stored_json
 
 DEFAULT_TASK = {"en": "pos-en", "zh": "pos-zh"}
 DEFAULT_WORD = {language: words[0] for language, words in lab.DEFAULT_WORDS.items()}
@@ -51,9 +53,27 @@ def probe_features(spec: str, task: str, init: str, train: int, test: int, on_pr
 # Small results, cached per model by spec (looked up inside, so only strings and numbers are hashed).
 
 
+_PROBE_SOURCES = tuple(Path(module.__file__) for module in (lab, probing, features, data))
+
+
+def _probe_report_path(spec: str, task: str, init: str, train: int, test: int, control: bool) -> Path:
+    question = f"{task}-{init}-{train}-{test}-{'control' if control else 'task'}"
+    return result_path("probes", get_model(spec), question, _PROBE_SOURCES, ".json")
+
+
+def probe_report_stored(spec: str, task: str, init: str, train: int, test: int, control: bool) -> bool:
+    """Whether these weights' report was measured before (on disk): the page then needs no vectors at all."""
+    return _probe_report_path(spec, task, init, train, test, control).exists()
+
+
 @st.cache_data(max_entries=64, ttl=CACHE_TTL, show_spinner=False)
 def probe_report(spec: str, task: str, init: str, train: int, test: int, control: bool) -> dict:
-    return lab.run_probes(probe_features(spec, task, init, train, test), control=control).to_json()
+    """The probes' report, measured once per set of weights and read from disk by every later server
+    (``model.analysis.result_store``): 18-21 s the first time on two loaded cores, then milliseconds."""
+    return stored_json(
+        _probe_report_path(spec, task, init, train, test, control),
+        lambda: lab.run_probes(probe_features(spec, task, init, train, test), control=control).to_json(),
+    )
 
 
 @st.cache_data(max_entries=16, ttl=CACHE_TTL, show_spinner=False)

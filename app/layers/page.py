@@ -78,6 +78,8 @@ def render(context: PageContext) -> None:
         try:
             bar = st.progress(0.0, text=t("layers.loading_corpus"))
             for init in inits:
+                if lab.probe_report_stored(spec, task, init, train, test, show_control and init == "pretrained"):
+                    continue  # measured before on these weights: no vectors needed
                 model_name = t(f"layers.model_{init}")
 
                 def on_progress(done: int, total: int, model_name=model_name) -> None:

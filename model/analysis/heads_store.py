@@ -2,51 +2,34 @@
 
 ``heads.head_statistics`` runs the model over its sample with gradients: 10-20 s for the embedded model on two
 cores, about a minute for BERT-Base. Computed once, they are read back by every later server, replica and process in
-milliseconds (issue 59: the head lab's first visit after a restart). A file belongs to one set of weights (its name
-holds ``search.weights_fingerprint``, as the corpus-search index's folder does), one sample share
-(``budget.sample_stride``) and one version of the code and sample that made it (a digest of their sources), so a
-changed model, sample or analysis is computed anew rather than read stale.
+milliseconds (issue 59: the head lab's first visit after a restart). A file belongs to one set of weights, one
+sample share (``budget.sample_stride``) and one version of the code and sample that made it (``result_store``).
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
 
 from ..checkpoint import LoadedBert
-from ..data.fetch import default_cache_dir
 from . import budget, heads
-from .search import weights_fingerprint
-
-_SOURCES = (Path(heads.__file__), Path(budget.__file__))
-
-
-def _code_digest(lang: str) -> str:
-    digest = hashlib.blake2b(digest_size=6)
-    for path in (*_SOURCES, heads.SAMPLE_DIR / f"sentences_{lang}.txt"):
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
+from .result_store import result_path, write_atomically
 
 
 def store_path(bundle: LoadedBert, lang: str, cache_dir: Path | None = None) -> Path:
-    cache = Path(cache_dir) if cache_dir is not None else default_cache_dir()
-    stride = budget.sample_stride(bundle.config)
-    return cache / "heads" / f"{lang}-s{stride}-{_code_digest(lang)}-{weights_fingerprint(bundle)}.npz"
+    sources = (Path(heads.__file__), Path(budget.__file__), heads.SAMPLE_DIR / f"sentences_{lang}.txt")
+    question = f"{lang}-s{budget.sample_stride(bundle.config)}"
+    return result_path("heads", bundle, question, sources, ".npz", cache_dir)
 
 
 def save(stats: heads.HeadStats, path: Path) -> None:
-    """Written to a temporary file and renamed: a reader never sees half a file."""
     meta = {k: getattr(stats, k) for k in ("lang", "layers", "heads", "inputs", "stride", "tokens", "mlm_loss")}
     arrays = {f"feature_{name}": values for name, values in stats.features.items()}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".npz")
-    with os.fdopen(handle, "wb") as fh:
-        np.savez(
+    write_atomically(
+        path,
+        lambda fh: np.savez(
             fh,
             meta=np.array(json.dumps(meta)),
             patterns=stats.patterns.astype(str),
@@ -55,8 +38,8 @@ def save(stats: heads.HeadStats, path: Path) -> None:
             thumbnail_tokens=np.array(stats.thumbnail_tokens, dtype=str),
             thumbnails=stats.thumbnails,
             **arrays,
-        )
-    os.replace(temporary, path)
+        ),
+    )
 
 
 def load(path: Path) -> heads.HeadStats:

@@ -1,0 +1,63 @@
+"""Analysis results kept on disk, per set of weights: measured once, read back by every later server and process.
+
+A result's file name holds what made it: the weights' fingerprint (``search.weights_fingerprint``, as the
+corpus-search index's folder does), the question asked (a task, a language, sizes), and a digest of the source files
+of the code and data that computed it, so that a changed model, sample or analysis is measured anew rather than read
+stale. Files are written to a temporary name and renamed: a reader never sees half a file. Where the cache folder
+cannot be written, results are computed each time, as without a store.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import BinaryIO
+
+from ..checkpoint import LoadedBert
+from ..data.fetch import default_cache_dir
+from .search import weights_fingerprint
+
+
+def code_digest(sources: Iterable[Path]) -> str:
+    digest = hashlib.blake2b(digest_size=6)
+    for path in sources:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def result_path(
+    kind: str, bundle: LoadedBert, question: str, sources: Iterable[Path], suffix: str, cache_dir: Path | None = None
+) -> Path:
+    """``CACHE/kind/question-code-weights.suffix``; ``question`` is made of letters, digits, ``-`` and ``.``."""
+    cache = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+    return cache / kind / f"{question}-{code_digest(sources)}-{weights_fingerprint(bundle)}{suffix}"
+
+
+def write_atomically(path: Path, write: Callable[[BinaryIO], None]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=path.suffix)
+    try:
+        with os.fdopen(handle, "wb") as fh:
+            write(fh)
+        os.replace(temporary, path)
+    finally:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+
+
+def stored_json(path: Path, compute: Callable[[], dict]) -> dict:
+    """The JSON result at ``path``, else ``compute()``'s, stored there."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):  # not there yet, or unreadable: measure again
+        pass
+    value = compute()
+    try:
+        write_atomically(path, lambda fh: fh.write(json.dumps(value).encode("utf-8")))
+    except OSError:
+        pass
+    return value
