@@ -57,6 +57,11 @@ def build_parser() -> argparse.ArgumentParser:
         default="independent",
         help="independent: every [MASK] from one pass (default); iterative: fill the most confident, run again",
     )
+    p.add_argument(
+        "--by-layer",
+        action="store_true",
+        help="the first [MASK] read by the MLM head after every layer (the logit lens), not only the last",
+    )
     _add_ablate(p)
     p.add_argument("--json", action="store_true")
     p.add_argument("texts", nargs="+", metavar="TEXT", help="'-' reads one text per line from stdin")
@@ -124,7 +129,20 @@ def cmd_fill_mask(args) -> None:
     texts = _texts(args)
     bundle = load(args.model)
     options = dict(top_k=args.top_k, causal=args.causal, removed_heads=_removed_heads(args))
-    if args.decode == "iterative":
+    if args.by_layer:
+        if args.causal or args.ablate or args.decode != "independent":
+            raise UsageError("--by-layer reads the whole model as it is: leave out --causal, --ablate and --decode")
+        for text in texts:
+            lens = inference.logit_lens(bundle, text, top_k=args.top_k)
+            lines = [f"{text}\n  [MASK] (token {lens.index}), answer {lens.answer.token}:"]
+            for layer, top in enumerate(lens.layers):
+                guesses = ", ".join(f"{p.token} {p.prob:.3f}" for p in top)
+                where = "embeddings" if layer == 0 else f"layer {layer}"
+                lines.append(
+                    f"  {where}: {guesses}  | answer {lens.answer_probs[layer]:.3f} (rank {lens.answer_ranks[layer]})"
+                )
+            _emit(args, lens.to_json(), "\n".join(lines))
+    elif args.decode == "iterative":
         for text in texts:  # one forward pass per [MASK], each depending on the last: nothing to batch
             result = inference.fill_mask_iterative(bundle, text, **options)
             masks = [(s.index, s.predictions) for s in sorted(result.steps, key=lambda s: s.index)]

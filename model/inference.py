@@ -25,6 +25,7 @@ from .results import (
     FillMaskResult,
     FillStep,
     IterativeFillResult,
+    LogitLensResult,
     MaskPredictions,
     NspResult,
     PllResult,
@@ -317,6 +318,27 @@ def fill_masks(
         yield from results
         if error is not None:
             raise error
+
+
+@torch.inference_mode()
+def logit_lens(bundle: LoadedBert, text: str, *, top_k: int = 5) -> LogitLensResult:
+    """What the model would answer at the first [MASK] if it stopped after each layer: the MLM head (transform,
+    then the tied word embeddings) applied to that position's hidden state after the embeddings and after every
+    layer. The head was trained on the last layer only, so early layers' answers show what their vectors already
+    hold in the words' own space, not a prediction the model makes."""
+    _check_top_k(top_k)
+    model = pretraining_model(bundle)
+    enc = encode(bundle, text)
+    index = _mask_positions(bundle, text, enc)[0]
+    ids, types = _tensors(enc)
+    hidden = model.bert(ids, types, output_hidden_states=True).hidden_states  # L + 1 of (1, T, H)
+    rows = torch.stack([h[0, index] for h in hidden])  # (L + 1, H)
+    probs = model.cls.predictions(rows).float().softmax(dim=-1)  # (L + 1, V)
+    layers = _top_predictions(bundle, probs, top_k)
+    answer = layers[-1][0]
+    column = probs[:, answer.id]  # (L + 1,)
+    ranks = (probs > column[:, None]).sum(dim=-1) + 1
+    return LogitLensResult(text, enc.tokens, index, layers, answer, column.tolist(), ranks.tolist())
 
 
 def _length_batches(lengths: list[int]) -> list[list[int]]:

@@ -150,3 +150,28 @@ class EmbeddingResult:
     sum: np.ndarray
     normalized: np.ndarray
     truncated: bool
+
+
+@dataclass
+class LogitLensResult:
+    """The MLM head read after every layer at one [MASK] (nostalgebraist's "logit lens", 2020): layer 0 is the
+    embedding sum, the last layer is what fill-mask answers."""
+
+    text: str
+    tokens: list[str]
+    index: int  # the [MASK] read: its position among the wordpieces, [CLS] = 0
+    layers: list[list[Prediction]]  # per layer, 0 .. L: the top-k tokens
+    answer: Prediction  # the last layer's top-1
+    answer_probs: list[float]  # its probability after each layer
+    answer_ranks: list[int]  # its rank after each layer, 1 = top
+
+    def to_json(self) -> dict:
+        return {
+            "text": self.text,
+            "tokens": self.tokens,
+            "index": self.index,
+            "layers": [[{"token": p.token, "id": p.id, "prob": p.prob} for p in layer] for layer in self.layers],
+            "answer": {"token": self.answer.token, "id": self.answer.id, "prob": self.answer.prob},
+            "answer_probs": self.answer_probs,
+            "answer_ranks": self.answer_ranks,
+        }

@@ -31,6 +31,21 @@ def run_main(args: list[str], capsys) -> subprocess.CompletedProcess:
     return subprocess.CompletedProcess(args, code, out, err)
 
 
+def test_fill_mask_by_layer_prints_the_logit_lens_and_ends_at_fill_masks_answer(hf_checkpoint, tiny_bundle):
+    from model import inference
+
+    folder, text = str(hf_checkpoint[0]), "a door walked the [MASK] cinema ."
+    result = run("fill-mask", "--model", folder, "--by-layer", "--top-k", "2", "--json", text)
+    assert result.returncode == 0, result.stderr
+    (lens,) = [json.loads(line) for line in result.stdout.splitlines()]
+    assert len(lens["layers"]) == tiny_bundle.config.num_hidden_layers + 1
+    assert all(len(layer) == 2 for layer in lens["layers"]) and lens["answer_ranks"][-1] == 1
+    answer = inference.fill_mask(tiny_bundle, text, top_k=1).masks[0].predictions[0]
+    assert lens["answer"]["id"] == answer.id == lens["layers"][-1][0]["id"]
+    refused = run("fill-mask", "--model", folder, "--by-layer", "--causal", text)
+    assert refused.returncode == 2 and "--by-layer" in refused.stderr
+
+
 def test_fill_mask_json_lines(hf_checkpoint):
     folder = str(hf_checkpoint[0])
     result = run(

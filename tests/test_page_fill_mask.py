@@ -319,3 +319,29 @@ def test_score_section_hostile_input_never_raises(lang):
     at.button(key="fill_mask_score_run").click().run()
     assert any("8" in i.value and "12" in i.value for i in score_section(at).info)
     assert len(_score_chart(at)["layout"]["yaxis"]["categoryarray"]) == 8
+
+
+@pytest.mark.parametrize(
+    ("lang", "text"), [("en", "Seven purple giraffes [MASK] the violin."), ("zh", "我们坐[MASK]铁去学校。")]
+)
+def test_the_logit_lens_shows_the_answer_after_every_layer(lang, text):
+    at = open_page(lang, text)
+    assert not at.exception
+    lens = inference.logit_lens(_embedded(), text, top_k=1)
+    (chart,) = charts(section(at, "fill_mask_by_layer"))
+    assert chart["chart_title"] == TEXT["lens_title"][lang]
+    (bars,) = chart["data"]
+    expected = [TEXT["lens_embeddings"][lang].format(token=lens.layers[0][0].token)] + [
+        TEXT["lens_layer"][lang].format(depth=k, token=top[0].token) for k, top in enumerate(lens.layers) if k
+    ]
+    assert list(bars["y"]) == expected
+    assert list(bars["x"]) == pytest.approx([round(100 * p, 1) for p in lens.answer_probs])
+    assert lens.layers[-1][0].token == inference.fill_mask(_embedded(), text, top_k=1).masks[0].predictions[0].token
+    assert TEXT["lens_note"][lang] in [c.value for c in at.caption]
+
+
+@pytest.mark.parametrize(("ranks", "settled"), [([5, 3, 1, 2, 1, 1], 4), ([1, 1, 1], 0), ([3, 1], 1), ([1, 2, 1], 2)])
+def test_the_answer_settles_where_it_stays_the_top_guess_to_the_end(ranks, settled):
+    from app.fill_mask.logic import settled_layer
+
+    assert settled_layer(ranks) == settled

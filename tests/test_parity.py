@@ -213,3 +213,24 @@ def test_task_head_matches_transformers_classification(hf_checkpoint, per_token)
         ref = reference(input_ids=ids, token_type_ids=types, attention_mask=mask, labels=labels)
     torch.testing.assert_close(out.logits, ref.logits, atol=TOL, rtol=0)
     torch.testing.assert_close(out.loss, ref.loss, atol=TOL, rtol=0)
+
+
+def test_logit_lens_is_transformers_hidden_states_read_by_its_mlm_head(hf_checkpoint, tiny_bundle):
+    from model import inference
+
+    text = "a door walked the [MASK] cinema ."
+    lens = inference.logit_lens(tiny_bundle, text, top_k=3)
+    ids = torch.tensor([tiny_bundle.tokenizer.encode(text).ids])
+    with torch.no_grad():
+        hidden = hf_checkpoint[1].bert(ids, output_hidden_states=True).hidden_states
+        probs = torch.stack([hf_checkpoint[1].cls.predictions(h[0, lens.index]) for h in hidden]).softmax(-1)
+    assert len(lens.layers) == tiny_bundle.config.num_hidden_layers + 1 == len(hidden)
+    for layer, top in enumerate(lens.layers):
+        expected = probs[layer].topk(3)
+        assert [p.id for p in top] == expected.indices.tolist()
+        torch.testing.assert_close(torch.tensor([p.prob for p in top]), expected.values, atol=1e-5, rtol=0)
+    torch.testing.assert_close(torch.tensor(lens.answer_probs), probs[:, lens.answer.id], atol=1e-5, rtol=0)
+    assert lens.answer_ranks == [int((row > row[lens.answer.id]).sum()) + 1 for row in probs]
+    assert lens.answer_ranks[-1] == 1
+    filled = inference.fill_mask(tiny_bundle, text, top_k=3).masks[0].predictions  # the last layer is fill-mask's
+    assert [p.id for p in filled] == [p.id for p in lens.layers[-1]]

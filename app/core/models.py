@@ -236,6 +236,11 @@ def fill_mask_iterative(spec: str, text: str, top_k: int = 5) -> results.Iterati
 
 
 @st.cache_data(max_entries=512, ttl=CACHE_TTL, show_spinner=False)
+def logit_lens(spec: str, text: str) -> results.LogitLensResult:
+    return inference.logit_lens(get_model(spec), text, top_k=1)
+
+
+@st.cache_data(max_entries=512, ttl=CACHE_TTL, show_spinner=False)
 def pseudo_log_likelihood(spec: str, text: str) -> results.PllResult:
     return inference.pseudo_log_likelihood(get_model(spec), text)
 

@@ -28,7 +28,7 @@ from app.core.charts import (
 from app.core.numbers import percent
 from app.core.palette import BLUE, SKY
 from app.core.shared_charts import ITERATIVE_COLOR
-from model.results import FillStep, PllResult
+from model.results import FillStep, LogitLensResult, PllResult
 
 # Neighbouring tokens of a sentence's bar alternate between these, so each token's share can be told apart.
 TOKEN_COLORS = (BLUE, SKY)
@@ -131,4 +131,26 @@ def pll_summary(results: Sequence[PllResult], template: str) -> str:
     ranked = sorted(results, key=lambda r: r.pll, reverse=True)
     return template.format(
         best=ranked[0].text, best_score=ranked[0].pll, worst=ranked[-1].text, worst_score=ranked[-1].pll
+    )
+
+
+def lens_bars(lens: LogitLensResult, *, title: str, embeddings_label: str, layer_label: str) -> Chart:
+    """One bar per layer, the embeddings at the top: the final answer's probability when the MLM head reads the
+    [MASK] there, each bar named by that layer's own top guess (``{token}``; ``layer_label`` also takes
+    ``{depth}``, the number of layers read: hidden state k is the k-th layer's output, so it is counted already)."""
+    labels = [
+        (embeddings_label if depth == 0 else layer_label).format(depth=depth, token=top[0].token)
+        for depth, top in enumerate(lens.layers)
+    ]
+    return probability_bars(labels, lens.answer_probs, title=title)
+
+
+def lens_summary(lens: LogitLensResult, settled: int, template: str) -> str:
+    """{answer}, its probability after the embeddings ({start}) and after the last layer ({end}), and the layer
+    from which it stays the top guess ({settled})."""
+    return template.format(
+        answer=quoted(lens.answer.token),
+        start=percent(lens.answer_probs[0], 1),
+        end=percent(lens.answer_probs[-1], 1),
+        settled=settled,
     )

@@ -107,3 +107,11 @@ def score_rows(results: list[PllResult]) -> list[list]:
 
 
 SCORE_HEADER = ["rank", "sentence", "pll", "position", "token", "log_prob"]
+
+
+def settled_layer(answer_ranks: list[int]) -> int:
+    """The first layer (0 = the embeddings) from which the final answer stays the top guess to the end."""
+    layer = len(answer_ranks) - 1
+    while layer > 0 and answer_ranks[layer - 1] == 1:
+        layer -= 1
+    return layer

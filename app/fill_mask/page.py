@@ -18,7 +18,7 @@ from app.core.shared_charts import prediction_bars, predictions_summary
 from app.core.state import SETTINGS, PageContext, keep, sentence_now, start_in_language
 from app.core.tokens import escape_markdown, last_word_position, mask_selected, token_surface
 from app.fill_mask import logic as lab
-from app.fill_mask.charts import fill_order_bars, fill_order_summary, pll_bars, pll_summary
+from app.fill_mask.charts import fill_order_bars, fill_order_summary, lens_bars, lens_summary, pll_bars, pll_summary
 from model.inference import InputError
 
 
@@ -60,7 +60,8 @@ def render(context: PageContext) -> None:
         masked = mask_selected(base_text, offsets, st.session_state[pick_key] or [])
         st.session_state["text"] = st.session_state["fill_mask_derived"] = masked
 
-    def fill_section() -> None:
+    def fill_section() -> str | None:
+        """The predictions; the text they were made on (with the [MASK] this section may have added), or None."""
         _example_buttons(t("fill_mask.examples"), ("example_en", "example_zh"))
 
         text = context.text
@@ -131,7 +132,7 @@ def render(context: PageContext) -> None:
         readable = lab.readable_tokens(enc.tokens, token_surface(text, enc.offsets))
         if decode == "iterative":
             iterative_results(text, enc, readable, bidirectional, top_k)
-            return
+            return text
         causal = models.fill_mask(spec, text, top_k, True)  # the same text, just validated
         ui.truncation_notice(bidirectional, bundle.tokenizer.max_length)
         if len(bidirectional.masks) > 1:  # what the independent guesses say together
@@ -176,6 +177,7 @@ def render(context: PageContext) -> None:
             data=lambda: {kind: result.to_json() for kind, result in results.items()},
             key="fill_mask",
         )
+        return text
 
     def iterative_results(text: str, enc, readable: list[str], independent, top_k: int) -> None:
         """All at once beside one at a time: the two filled sentences, the order of filling, and per mask the
@@ -292,7 +294,10 @@ def render(context: PageContext) -> None:
 
     # Two sections one after the other (not tabs: the scores stay in view when there is no [MASK] to fill).
     with st.container(key="fill_mask_predict"):
-        fill_section()
+        predicted = fill_section()
+    if predicted is not None:
+        with st.container(key="fill_mask_by_layer"):
+            _lens_section(spec, predicted)
     with st.container(key="fill_mask_score"):
         st.header(t("fill_mask.score_heading"), divider="gray")
         score_section()
@@ -308,5 +313,26 @@ def render(context: PageContext) -> None:
         spec,
         ["fill-mask", context.text, "--top-k", str(st.session_state["fill_mask_top_k"])],
         ["fill-mask", context.text, "--causal"],
+        ["fill-mask", context.text, "--by-layer"],
         ["score", *context.text.splitlines()[:1]],
     )
+
+
+def _lens_section(spec: str, text: str) -> None:
+    """The first [MASK] read after every layer (the logit lens): where in the stack the answer appears."""
+    lens = ui.run_or_explain(models.logit_lens, spec, text)
+    if lens is None:
+        return
+    st.subheader(t("fill_mask.lens_heading"))
+    st.markdown(t("fill_mask.lens_lead", answer=escape_markdown(lens.answer.token)))
+    ui.plot(
+        lens_bars(
+            lens,
+            title=t("fill_mask.lens_title"),
+            embeddings_label=t("fill_mask.lens_embeddings"),
+            layer_label=t("fill_mask.lens_layer"),
+        ),
+        key="fill_mask_lens",
+        summary=lens_summary(lens, lab.settled_layer(lens.answer_ranks), t("fill_mask.lens_summary")),
+    )
+    st.caption(t("fill_mask.lens_note"))

@@ -17,6 +17,29 @@ TEXT = {
         "en": "Sentence: “He went to the ___ to swim.”\n\n- **GPT** (left to right), at ___, sees only “He went to the”: it does not know that “to swim” follows ❌\n- **BERT** (MLM) sees “He went to the” and “to swim” at the same time: the full context gives a more accurate prediction ✅",
         "zh": "句子：“我去___场看电影”\n\n- **GPT**（从左到右）处理到 ___ 时，只能看到“我去”，不知道后面是“场看电影” ❌\n- **BERT**（MLM）同时看到“我去”和“场看电影”：完整的上下文让预测更准确 ✅",
     },
+    "lens_heading": {"en": "Layer by layer: when does the answer appear?", "zh": "逐层看：答案在哪一层出现？"},
+    "lens_lead": {
+        "en": (
+            "The same MLM head that reads the last layer can read the [MASK]'s vector after any layer (the "
+            '"logit lens"). Each bar is the probability of the final answer, {answer}, at that depth, named by '
+            "what that layer alone would have guessed."
+        ),
+        "zh": "读取最后一层的那个 MLM 头，也可以读取 [MASK] 在任何一层之后的向量（“logit lens”）。每根柱子是最终答案 {answer} 在该深度的概率，柱名是只读到这一层时的首选词。",
+    },
+    "lens_title": {"en": "The final answer's probability after each layer", "zh": "最终答案在每一层之后的概率"},
+    "lens_embeddings": {"en": "embeddings · top: {token}", "zh": "嵌入层 · 首选：{token}"},
+    "lens_layer": {"en": "after layer {depth} · top: {token}", "zh": "第 {depth} 层之后 · 首选：{token}"},
+    "lens_summary": {
+        "en": "{answer}: {start} after the embeddings, {end} after the last layer; the top guess from layer {settled} on.",
+        "zh": "{answer}：嵌入层之后 {start}，最后一层之后 {end}；从第 {settled} 层起一直是首选。",
+    },
+    "lens_note": {
+        "en": (
+            "The head was trained on the last layer only: early layers' guesses show what their vectors already "
+            "hold in the words' own space, not a prediction the model makes there. Only the first [MASK] is read."
+        ),
+        "zh": "这个头只在最后一层上训练过：前几层的首选词只说明它们的向量在词的空间里已经含有什么，并不是模型在那一层做出的预测。只读取第一个 [MASK]。",
+    },
     "compare_note": {
         "en": "Below, every [MASK] gets two answers from the same weights: blue, with BERT's bidirectional attention; "
         "orange, with GPT's causal mask, where each position sees only itself and what is to its left. "
