@@ -90,7 +90,9 @@ def test_offline_a_hub_pick_asks_the_network_once_falls_back_and_offers_a_retry(
     assert at.session_state["model_choice"] == "embedded"  # the picker shows the model that answers
     assert at.sidebar.selectbox(key="w_model_choice").value == "embedded"
     assert "bert-base-uncased" in sidebar_text(at)
-    at.sidebar.text_area[0].input("Seven purple giraffes [MASK] the violin at dawn.").run()  # an edit and a page change later,
+    at.sidebar.text_area[0].input(
+        "Seven purple giraffes [MASK] the violin at dawn."
+    ).run()  # an edit and a page change later,
     at.switch_page("pages/attention.py").run()
     assert asked == ["probe"] and not at.exception  # the network was not asked again
     retry = at.sidebar.button(key="model_retry")
