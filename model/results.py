@@ -175,3 +175,34 @@ class LogitLensResult:
             "answer_probs": self.answer_probs,
             "answer_ranks": self.answer_ranks,
         }
+
+
+@dataclass
+class TokenAttributions:
+    """Integrated gradients at one [MASK] (``model.analysis.attribution``): each token's credit for the move in
+    log p(answer) from the baseline (``start``) to the sentence (``end``); the scores add up to ``end - start``
+    but for the integral's error ``delta``."""
+
+    text: str
+    tokens: list[str]
+    special: list[bool]
+    index: int  # the [MASK] read
+    answer: Prediction  # the model's top guess there, and its probability
+    scores: list[float]  # per token; 0 for [CLS], [SEP] and the [MASK] read, which the path leaves alone
+    start: float  # log p(answer) at the baseline
+    end: float  # log p(answer) for the sentence
+    delta: float  # Captum's convergence delta: sum(scores) - (end - start)
+    steps: int
+
+    def to_json(self) -> dict:
+        return {
+            "text": self.text,
+            "tokens": self.tokens,
+            "index": self.index,
+            "answer": {"token": self.answer.token, "id": self.answer.id, "prob": self.answer.prob},
+            "scores": self.scores,
+            "start_log_prob": self.start,
+            "end_log_prob": self.end,
+            "delta": self.delta,
+            "steps": self.steps,
+        }

@@ -345,3 +345,25 @@ def test_the_answer_settles_where_it_stays_the_top_guess_to_the_end(ranks, settl
     from app.fill_mask.logic import settled_layer
 
     assert settled_layer(ranks) == settled
+
+
+@pytest.mark.parametrize(
+    ("lang", "text"), [("en", "Seven purple giraffes [MASK] the violin."), ("zh", "我们坐[MASK]铁去学校。")]
+)
+def test_integrated_gradients_give_each_word_its_share_of_the_answer(lang, text):
+    from model.analysis.attribution import integrated_gradients
+
+    at = open_page(lang, text)
+    assert not charts(section(at, "fill_mask_attribution"))  # on request only: a sentence's edit stays fast
+    at.toggle(key="w_fill_mask_attribution").set_value(True).run()
+    assert not at.exception
+    result = integrated_gradients(_embedded(), text)
+    (chart,) = charts(section(at, "fill_mask_attribution"))
+    assert chart["chart_title"] == TEXT["ig_title"][lang]
+    (bars,) = chart["data"]
+    words = [i for i, special in enumerate(result.special) if not special and i != result.index]
+    assert list(bars["y"]) == [result.tokens[i] for i in words]  # every word, in the sentence's order
+    assert list(bars["x"]) == pytest.approx([round(result.scores[i], 3) for i in words])
+    assert sum(result.scores) == pytest.approx(result.end - result.start, abs=0.01 * abs(result.end - result.start))
+    note = TEXT["ig_note"][lang].format(steps=result.steps, delta=f"{abs(result.delta):.3f}")
+    assert note in [c.value for c in at.caption]

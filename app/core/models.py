@@ -24,6 +24,7 @@ from app.core.errors import explain
 from app.core.i18n import t
 from app.core.result_cache import CACHE_TTL, ByteBoundedCache
 from model import inference, results
+from model.analysis import attribution
 from model.checkpoint import CheckpointError, LoadedBert, load
 
 HUB_MODELS = ("bert-base-uncased", "bert-base-chinese")
@@ -238,6 +239,11 @@ def fill_mask_iterative(spec: str, text: str, top_k: int = 5) -> results.Iterati
 @st.cache_data(max_entries=512, ttl=CACHE_TTL, show_spinner=False)
 def logit_lens(spec: str, text: str) -> results.LogitLensResult:
     return inference.logit_lens(get_model(spec), text, top_k=1)
+
+
+@st.cache_data(max_entries=256, ttl=CACHE_TTL, show_spinner=False)
+def integrated_gradients(spec: str, text: str) -> results.TokenAttributions:
+    return attribution.integrated_gradients(get_model(spec), text)
 
 
 @st.cache_data(max_entries=512, ttl=CACHE_TTL, show_spinner=False)

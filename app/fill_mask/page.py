@@ -18,7 +18,16 @@ from app.core.shared_charts import prediction_bars, predictions_summary
 from app.core.state import SETTINGS, PageContext, keep, sentence_now, start_in_language
 from app.core.tokens import escape_markdown, last_word_position, mask_selected, token_surface
 from app.fill_mask import logic as lab
-from app.fill_mask.charts import fill_order_bars, fill_order_summary, lens_bars, lens_summary, pll_bars, pll_summary
+from app.fill_mask.charts import (
+    attribution_bars,
+    attribution_summary,
+    fill_order_bars,
+    fill_order_summary,
+    lens_bars,
+    lens_summary,
+    pll_bars,
+    pll_summary,
+)
 from model.inference import InputError
 
 
@@ -298,6 +307,8 @@ def render(context: PageContext) -> None:
     if predicted is not None:
         with st.container(key="fill_mask_by_layer"):
             _lens_section(spec, predicted)
+        with st.container(key="fill_mask_attribution"):
+            _attribution_section(spec, predicted)
     with st.container(key="fill_mask_score"):
         st.header(t("fill_mask.score_heading"), divider="gray")
         score_section()
@@ -336,3 +347,21 @@ def _lens_section(spec: str, text: str) -> None:
         summary=lens_summary(lens, lab.settled_layer(lens.answer_ranks), t("fill_mask.lens_summary")),
     )
     st.caption(t("fill_mask.lens_note"))
+
+
+def _attribution_section(spec: str, text: str) -> None:
+    """Integrated gradients at the first [MASK], on request: each word's credit for the model's answer there."""
+    st.subheader(t("fill_mask.ig_heading"))
+    if not st.toggle(t("fill_mask.ig_toggle"), **keep("fill_mask_attribution")):
+        return
+    result = ui.run_or_explain(models.integrated_gradients, spec, text)
+    if result is None:
+        return
+    answer = escape_markdown(result.answer.token)
+    st.markdown(t("fill_mask.ig_lead", answer=answer, start=f"{result.start:.2f}", end=f"{result.end:.2f}"))
+    ui.plot(
+        attribution_bars(result, title=t("fill_mask.ig_title"), axis_title=t("fill_mask.ig_axis")),
+        key="fill_mask_ig",
+        summary=attribution_summary(result, t("fill_mask.ig_summary")),
+    )
+    st.caption(t("fill_mask.ig_note", steps=result.steps, delta=f"{abs(result.delta):.3f}"))

@@ -40,6 +40,29 @@ TEXT = {
         ),
         "zh": "这个头只在最后一层上训练过：前几层的首选词只说明它们的向量在词的空间里已经含有什么，并不是模型在那一层做出的预测。只读取第一个 [MASK]。",
     },
+    "ig_heading": {"en": "Which words pushed it there?", "zh": "是哪些词把答案推到这里的？"},
+    "ig_lead": {
+        "en": (
+            "Integrated gradients (Sundararajan et al. 2017) walk from a sentence of blanks ([PAD] in every word's "
+            "place) to yours and add up how much each word moved log p({answer}) on the way. Blue pushed toward "
+            "the answer, vermillion away; together the bars make the whole move, {start} → {end}."
+        ),
+        "zh": "积分梯度（Sundararajan 等，2017）从一个全是空白（每个词都换成 [PAD]）的句子走到你的句子，沿途累计每个词让 log p({answer}) 变了多少。蓝色把答案往上推，朱红色往下拉；所有柱子加起来就是整段变化：{start} → {end}。",
+    },
+    "ig_toggle": {"en": "Measure each word's share (about a second)", "zh": "计算每个词的贡献（约一秒）"},
+    "ig_title": {"en": "Each word's share of log p(answer)", "zh": "每个词对 log p(答案) 的贡献"},
+    "ig_axis": {"en": "change in log p(answer)", "zh": "log p(答案) 的变化"},
+    "ig_summary": {
+        "en": "{word} pushed {answer} most ({score}); log p went from {start} to {end}.",
+        "zh": "推动 {answer} 最多的是 {word}（{score}）；log p 从 {start} 变为 {end}。",
+    },
+    "ig_note": {
+        "en": (
+            "Computed with Captum over {steps} points of the path; the bars miss the whole move by {delta}. [CLS], "
+            "[SEP] and the [MASK] stay in place on the path, so they get no credit."
+        ),
+        "zh": "用 Captum 在路径上取 {steps} 个点计算；柱子之和与整段变化相差 {delta}。[CLS]、[SEP] 和 [MASK] 在路径上保持不变，所以不计功劳。",
+    },
     "compare_note": {
         "en": "Below, every [MASK] gets two answers from the same weights: blue, with BERT's bidirectional attention; "
         "orange, with GPT's causal mask, where each position sees only itself and what is to its left. "
