@@ -57,15 +57,25 @@ def build_parser() -> argparse.ArgumentParser:
         default="independent",
         help="independent: every [MASK] from one pass (default); iterative: fill the most confident, run again",
     )
-    p.add_argument(
-        "--by-layer",
-        action="store_true",
-        help="the first [MASK] read by the MLM head after every layer (the logit lens), not only the last",
-    )
     _add_ablate(p)
     p.add_argument("--json", action="store_true")
     p.add_argument("texts", nargs="+", metavar="TEXT", help="'-' reads one text per line from stdin")
     p.set_defaults(run=cmd_fill_mask)
+
+    p = sub.add_parser("lens", help="the first [MASK] read by the MLM head after every layer (the logit lens)")
+    add_model(p)
+    p.add_argument("--top-k", type=int, default=3, metavar="K")
+    p.add_argument("--word", help="a token to follow: its probability and rank after every layer")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("text", metavar="TEXT")
+    p.set_defaults(run=cmd_lens)
+
+    p = sub.add_parser("attribute", help="integrated gradients: each word's share of the answer at the first [MASK]")
+    add_model(p)
+    p.add_argument("--steps", type=int, default=48, metavar="N", help="points on the path (default: 48)")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("text", metavar="TEXT")
+    p.set_defaults(run=cmd_attribute)
 
     p = sub.add_parser("score", help="pseudo-log-likelihood of whole sentences (Salazar et al. 2020)")
     add_model(p)
@@ -129,20 +139,7 @@ def cmd_fill_mask(args) -> None:
     texts = _texts(args)
     bundle = load(args.model)
     options = dict(top_k=args.top_k, causal=args.causal, removed_heads=_removed_heads(args))
-    if args.by_layer:
-        if args.causal or args.ablate or args.decode != "independent":
-            raise UsageError("--by-layer reads the whole model as it is: leave out --causal, --ablate and --decode")
-        for text in texts:
-            lens = inference.logit_lens(bundle, text, top_k=args.top_k)
-            lines = [f"{text}\n  [MASK] (token {lens.index}), answer {lens.answer.token}:"]
-            for layer, top in enumerate(lens.layers):
-                guesses = ", ".join(f"{p.token} {p.prob:.3f}" for p in top)
-                where = "embeddings" if layer == 0 else f"layer {layer}"
-                lines.append(
-                    f"  {where}: {guesses}  | answer {lens.answer_probs[layer]:.3f} (rank {lens.answer_ranks[layer]})"
-                )
-            _emit(args, lens.to_json(), "\n".join(lines))
-    elif args.decode == "iterative":
+    if args.decode == "iterative":
         for text in texts:  # one forward pass per [MASK], each depending on the last: nothing to batch
             result = inference.fill_mask_iterative(bundle, text, **options)
             masks = [(s.index, s.predictions) for s in sorted(result.steps, key=lambda s: s.index)]
@@ -161,6 +158,36 @@ def _emit_fill(args, bundle, result, masks, tail: list[str]) -> None:
         preds = ", ".join(f"{p.token} {p.prob:.3f}" for p in predictions)
         lines.append(f"  [MASK] {n} (token {index}): {preds}")
     _emit(args, result.to_json(), "\n".join(lines + tail))
+
+
+def cmd_lens(args) -> None:
+    bundle = load(args.model)
+    lens = inference.logit_lens(bundle, args.text, top_k=args.top_k, word=args.word)
+    lines = [
+        f"{args.text}\n  [MASK] (token {lens.index}): {lens.answer.token}, first ranked first after layer {lens.first_top}"
+    ]
+    for depth, top in enumerate(lens.layers):
+        guesses = ", ".join(f"{p.token} {p.prob:.3f}" for p in top)
+        line = f"  {'embeddings' if depth == 0 else f'layer {depth}'}: {guesses}"
+        if lens.word is not None:
+            line += f"  | {lens.word.token} {lens.word_probs[depth]:.3f} (rank {lens.word_ranks[depth]})"
+        lines.append(line)
+    _emit(args, lens.to_json(), "\n".join(lines))
+
+
+def cmd_attribute(args) -> None:
+    from .analysis.attribution import integrated_gradients  # Captum is imported only where it is used
+
+    bundle = load(args.model)
+    if not 2 <= args.steps <= 1000:
+        raise UsageError("--steps must be from 2 to 1000")
+    result = integrated_gradients(bundle, args.text, steps=args.steps)
+    scores = "  ".join(f"{token} {score:+.3f}" for token, score in zip(result.tokens, result.scores))
+    text = (
+        f"{args.text}\n  [MASK] (token {result.index}): {result.answer.token}; log p {result.start:.3f} -> "
+        f"{result.end:.3f} from a baseline of [PAD]s (delta {result.delta:+.4f})\n  {scores}"
+    )
+    _emit(args, result.to_json(), text)
 
 
 def cmd_score(args) -> None:

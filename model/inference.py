@@ -320,13 +320,30 @@ def fill_masks(
             raise error
 
 
+def word_token(bundle: LoadedBert, word: str) -> Prediction:
+    """The one vocabulary token ``word`` is for this model (prob 0: not a prediction); an InputError when it is
+    none, or several pieces (a lens follows one token)."""
+    pieces = bundle.tokenizer.encode(word.strip()[:100]).ids[1:-1]  # without [CLS] and [SEP]
+    if len(pieces) != 1 or pieces[0] == bundle.tokenizer.unk_token_id:
+        tokens = " ".join(bundle.tokenizer.id_to_token(i) for i in pieces)
+        raise InputError(
+            "word_pieces",
+            f"{word!r} is not one token for this model ({tokens}): name a single token, such as one of these.",
+            word=word,
+            tokens=tokens,
+        )
+    return Prediction(bundle.tokenizer.id_to_token(pieces[0]), pieces[0], 0.0)
+
+
 @torch.inference_mode()
-def logit_lens(bundle: LoadedBert, text: str, *, top_k: int = 5) -> LogitLensResult:
-    """What the model would answer at the first [MASK] if it stopped after each layer: the MLM head (transform,
-    then the tied word embeddings) applied to that position's hidden state after the embeddings and after every
-    layer. The head was trained on the last layer only, so early layers' answers show what their vectors already
-    hold in the words' own space, not a prediction the model makes."""
+def logit_lens(bundle: LoadedBert, text: str, *, top_k: int = 3, word: str | None = None) -> LogitLensResult:
+    """What the model would answer at the first [MASK] if it stopped after each layer: the MLM head (its transform
+    and LayerNorm, then the tied word embeddings) applied to that position's hidden state after the embeddings and
+    after every layer; and, where a ``word`` is named, its probability and rank at each. The head was trained on the
+    last layer only, so early layers' answers show what their vectors already hold in the words' own space, not a
+    prediction the model makes."""
     _check_top_k(top_k)
+    followed = word_token(bundle, word) if word else None
     model = pretraining_model(bundle)
     enc = encode(bundle, text)
     index = _mask_positions(bundle, text, enc)[0]
@@ -334,11 +351,17 @@ def logit_lens(bundle: LoadedBert, text: str, *, top_k: int = 5) -> LogitLensRes
     hidden = model.bert(ids, types, output_hidden_states=True).hidden_states  # L + 1 of (1, T, H)
     rows = torch.stack([h[0, index] for h in hidden])  # (L + 1, H)
     probs = model.cls.predictions(rows).float().softmax(dim=-1)  # (L + 1, V)
+
+    def track(token_id: int) -> tuple[list[float], list[int]]:
+        column = probs[:, token_id]  # (L + 1,)
+        return column.tolist(), ((probs > column[:, None]).sum(dim=-1) + 1).tolist()
+
     layers = _top_predictions(bundle, probs, top_k)
     answer = layers[-1][0]
-    column = probs[:, answer.id]  # (L + 1,)
-    ranks = (probs > column[:, None]).sum(dim=-1) + 1
-    return LogitLensResult(text, enc.tokens, index, layers, answer, column.tolist(), ranks.tolist())
+    word_probs, word_ranks = track(followed.id) if followed else (None, None)
+    if followed:
+        followed = Prediction(followed.token, followed.id, word_probs[-1])
+    return LogitLensResult(text, enc.tokens, index, layers, answer, *track(answer.id), followed, word_probs, word_ranks)
 
 
 def _length_batches(lengths: list[int]) -> list[list[int]]:

@@ -164,16 +164,31 @@ class LogitLensResult:
     answer: Prediction  # the last layer's top-1
     answer_probs: list[float]  # its probability after each layer
     answer_ranks: list[int]  # its rank after each layer, 1 = top
+    word: Prediction | None = None  # a token the reader follows, with its probability at the last layer
+    word_probs: list[float] | None = None
+    word_ranks: list[int] | None = None
+
+    @property
+    def first_top(self) -> int:
+        """The first layer (0 = the embeddings) at which the final answer ranks first."""
+        return self.answer_ranks.index(1)
 
     def to_json(self) -> dict:
+        def token(p: Prediction | None) -> dict | None:
+            return None if p is None else {"token": p.token, "id": p.id, "prob": p.prob}
+
         return {
             "text": self.text,
             "tokens": self.tokens,
             "index": self.index,
-            "layers": [[{"token": p.token, "id": p.id, "prob": p.prob} for p in layer] for layer in self.layers],
-            "answer": {"token": self.answer.token, "id": self.answer.id, "prob": self.answer.prob},
+            "layers": [[token(p) for p in layer] for layer in self.layers],
+            "answer": token(self.answer),
             "answer_probs": self.answer_probs,
             "answer_ranks": self.answer_ranks,
+            "first_top": self.first_top,
+            "word": token(self.word),
+            "word_probs": self.word_probs,
+            "word_ranks": self.word_ranks,
         }
 
 

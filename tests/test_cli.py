@@ -31,19 +31,25 @@ def run_main(args: list[str], capsys) -> subprocess.CompletedProcess:
     return subprocess.CompletedProcess(args, code, out, err)
 
 
-def test_fill_mask_by_layer_prints_the_logit_lens_and_ends_at_fill_masks_answer(hf_checkpoint, tiny_bundle):
+def test_lens_and_attribute_print_json_that_ends_at_fill_masks_answer(hf_checkpoint, tiny_bundle):
     from model import inference
 
     folder, text = str(hf_checkpoint[0]), "a door walked the [MASK] cinema ."
-    result = run("fill-mask", "--model", folder, "--by-layer", "--top-k", "2", "--json", text)
+    answer = inference.fill_mask(tiny_bundle, text, top_k=1).masks[0].predictions[0]
+    result = run("lens", "--model", folder, "--top-k", "2", "--word", "door", "--json", text)
     assert result.returncode == 0, result.stderr
     (lens,) = [json.loads(line) for line in result.stdout.splitlines()]
-    assert len(lens["layers"]) == tiny_bundle.config.num_hidden_layers + 1
+    assert len(lens["layers"]) == len(lens["word_ranks"]) == tiny_bundle.config.num_hidden_layers + 1
     assert all(len(layer) == 2 for layer in lens["layers"]) and lens["answer_ranks"][-1] == 1
-    answer = inference.fill_mask(tiny_bundle, text, top_k=1).masks[0].predictions[0]
-    assert lens["answer"]["id"] == answer.id == lens["layers"][-1][0]["id"]
-    refused = run("fill-mask", "--model", folder, "--by-layer", "--causal", text)
-    assert refused.returncode == 2 and "--by-layer" in refused.stderr
+    assert lens["answer"]["id"] == answer.id == lens["layers"][-1][0]["id"] and lens["word"]["token"] == "door"
+    result = run("attribute", "--model", folder, "--json", text)
+    assert result.returncode == 0, result.stderr
+    (scores,) = [json.loads(line) for line in result.stdout.splitlines()]
+    assert scores["answer"]["id"] == answer.id and len(scores["scores"]) == len(lens["tokens"])
+    change = scores["end_log_prob"] - scores["start_log_prob"]
+    assert abs(sum(scores["scores"]) - change) <= 0.01 * abs(change) + 1e-4  # completeness
+    refused = run("lens", "--model", folder, "--word", "no-such-word-here", text)
+    assert refused.returncode == 2 and "not one token" in refused.stderr
 
 
 def test_fill_mask_json_lines(hf_checkpoint):

@@ -327,7 +327,7 @@ def test_score_section_hostile_input_never_raises(lang):
 def test_the_logit_lens_shows_the_answer_after_every_layer(lang, text):
     at = open_page(lang, text)
     assert not at.exception
-    lens = inference.logit_lens(_embedded(), text, top_k=1)
+    lens = inference.logit_lens(_embedded(), text, top_k=3)
     (chart,) = charts(section(at, "fill_mask_by_layer"))
     assert chart["chart_title"] == TEXT["lens_title"][lang]
     (bars,) = chart["data"]
@@ -338,13 +338,17 @@ def test_the_logit_lens_shows_the_answer_after_every_layer(lang, text):
     assert list(bars["x"]) == pytest.approx([round(100 * p, 1) for p in lens.answer_probs])
     assert lens.layers[-1][0].token == inference.fill_mask(_embedded(), text, top_k=1).masks[0].predictions[0].token
     assert TEXT["lens_note"][lang] in [c.value for c in at.caption]
-
-
-@pytest.mark.parametrize(("ranks", "settled"), [([5, 3, 1, 2, 1, 1], 4), ([1, 1, 1], 0), ([3, 1], 1), ([1, 2, 1], 2)])
-def test_the_answer_settles_where_it_stays_the_top_guess_to_the_end(ranks, settled):
-    from app.fill_mask.logic import settled_layer
-
-    assert settled_layer(ranks) == settled
+    table = section(at, "fill_mask_by_layer").dataframe[0].value
+    assert list(table.iloc[:, 0]) == [TEXT["lens_embeddings_row"][lang]] + [str(k) for k in range(1, len(lens.layers))]
+    assert table.iloc[-1, 1].split(" · ")[0].startswith(lens.answer.token + " ")  # the top 3, the answer first
+    word = "the" if lang == "en" else "地"
+    at.text_input(key="w_fill_mask_follow").input(word).run()
+    followed = inference.logit_lens(_embedded(), text, top_k=3, word=word)
+    table = section(at, "fill_mask_by_layer").dataframe[0].value
+    assert list(table.columns)[2] == TEXT["lens_col_rank"][lang].format(word=word)
+    assert list(table.iloc[:, 2]) == followed.word_ranks
+    at.text_input(key="w_fill_mask_follow").input("zzqxjw").run()  # not one token: said, and the lens stays
+    assert not at.exception and at.warning and charts(section(at, "fill_mask_by_layer"))
 
 
 @pytest.mark.parametrize(

@@ -237,8 +237,8 @@ def fill_mask_iterative(spec: str, text: str, top_k: int = 5) -> results.Iterati
 
 
 @st.cache_data(max_entries=512, ttl=CACHE_TTL, show_spinner=False)
-def logit_lens(spec: str, text: str) -> results.LogitLensResult:
-    return inference.logit_lens(get_model(spec), text, top_k=1)
+def logit_lens(spec: str, text: str, word: str = "") -> results.LogitLensResult:
+    return inference.logit_lens(get_model(spec), text, top_k=3, word=word or None)
 
 
 @st.cache_data(max_entries=256, ttl=CACHE_TTL, show_spinner=False)

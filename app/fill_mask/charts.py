@@ -146,14 +146,14 @@ def lens_bars(lens: LogitLensResult, *, title: str, embeddings_label: str, layer
     return probability_bars(labels, lens.answer_probs, title=title)
 
 
-def lens_summary(lens: LogitLensResult, settled: int, template: str) -> str:
-    """{answer}, its probability after the embeddings ({start}) and after the last layer ({end}), and the layer
-    from which it stays the top guess ({settled})."""
+def lens_summary(lens: LogitLensResult, template: str) -> str:
+    """{answer}, its probability after the embeddings ({start}) and after the last layer ({end}), and the first
+    layer at which it ranks first ({first})."""
     return template.format(
         answer=quoted(lens.answer.token),
         start=percent(lens.answer_probs[0], 1),
         end=percent(lens.answer_probs[-1], 1),
-        settled=settled,
+        first=lens.first_top,
     )
 
 

@@ -4,9 +4,10 @@ downloads and the iterative decoder's rounds. Nothing here imports Streamlit."""
 from __future__ import annotations
 
 from app.core.charts import distinct
+from app.core.numbers import percent
 from app.core.tokens import candidate_flags, escape_markdown
 from model.inference import fill_in
-from model.results import FillMaskResult, IterativeFillResult, PllResult
+from model.results import FillMaskResult, IterativeFillResult, LogitLensResult, PllResult
 from model.tokenization import Encoding
 
 
@@ -109,9 +110,20 @@ def score_rows(results: list[PllResult]) -> list[list]:
 SCORE_HEADER = ["rank", "sentence", "pll", "position", "token", "log_prob"]
 
 
-def settled_layer(answer_ranks: list[int]) -> int:
-    """The first layer (0 = the embeddings) from which the final answer stays the top guess to the end."""
-    layer = len(answer_ranks) - 1
-    while layer > 0 and answer_ranks[layer - 1] == 1:
-        layer -= 1
-    return layer
+def lens_rows(
+    lens: LogitLensResult, followed: LogitLensResult | None, names: dict[str, str], embeddings: str
+) -> tuple[list[str], list[list]]:
+    """The logit lens as a table: per layer (``embeddings`` for layer 0) its top guesses with their
+    probabilities, and the followed word's rank and probability where there is one. ``names``: the column names
+    "layer", "top", and "rank" and "prob" with a {word} placeholder."""
+    header = [names["layer"], names["top"]]
+    if followed is not None:
+        word = followed.word.token
+        header += [names["rank"].format(word=word), names["prob"].format(word=word)]
+    rows = []
+    for depth, top in enumerate(lens.layers):
+        row = [embeddings if depth == 0 else str(depth), " · ".join(f"{p.token} {percent(p.prob, 1)}" for p in top)]
+        if followed is not None:
+            row += [followed.word_ranks[depth], percent(followed.word_probs[depth], 1)]
+        rows.append(row)
+    return header, rows

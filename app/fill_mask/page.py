@@ -324,18 +324,31 @@ def render(context: PageContext) -> None:
         spec,
         ["fill-mask", context.text, "--top-k", str(st.session_state["fill_mask_top_k"])],
         ["fill-mask", context.text, "--causal"],
-        ["fill-mask", context.text, "--by-layer"],
+        [
+            "lens",
+            context.text,
+            *(["--word", st.session_state["fill_mask_follow"]] if st.session_state["fill_mask_follow"] else []),
+        ],
+        ["attribute", context.text],
         ["score", *context.text.splitlines()[:1]],
     )
 
 
 def _lens_section(spec: str, text: str) -> None:
-    """The first [MASK] read after every layer (the logit lens): where in the stack the answer appears."""
+    """The first [MASK] read after every layer (the logit lens): where in the stack the answer appears, and the
+    rank of a word the reader follows."""
     lens = ui.run_or_explain(models.logit_lens, spec, text)
     if lens is None:
         return
     st.subheader(t("fill_mask.lens_heading"))
     st.markdown(t("fill_mask.lens_lead", answer=escape_markdown(lens.answer.token)))
+    word = st.text_input(t("fill_mask.lens_follow"), **keep("fill_mask_follow")).strip()
+    followed = None
+    if word:
+        try:
+            followed = models.logit_lens(spec, text, word)
+        except InputError as error:
+            st.warning(explain(error))
     ui.plot(
         lens_bars(
             lens,
@@ -344,8 +357,15 @@ def _lens_section(spec: str, text: str) -> None:
             layer_label=t("fill_mask.lens_layer"),
         ),
         key="fill_mask_lens",
-        summary=lens_summary(lens, lab.settled_layer(lens.answer_ranks), t("fill_mask.lens_summary")),
+        summary=lens_summary(lens, t("fill_mask.lens_summary")),
     )
+    header, rows = lab.lens_rows(
+        lens,
+        followed,
+        {key: t(f"fill_mask.lens_col_{key}") for key in ("layer", "top", "rank", "prob")},
+        t("fill_mask.lens_embeddings_row"),
+    )
+    st.dataframe({name: [row[i] for row in rows] for i, name in enumerate(header)}, hide_index=True)
     st.caption(t("fill_mask.lens_note"))
 
 

@@ -7,6 +7,8 @@ from app.core.settings import Setting
 SETTINGS: dict[str, Setting] = {
     "fill_mask_top_k": Setting(5, low=1, high=20),
     "fill_mask_decode": Setting("independent", options=("independent", "iterative")),
+    # The word the logit lens follows through the layers (one token).
+    "fill_mask_follow": Setting("", high=100, kind="text", shared=False),
     # Integrated gradients cost about a second per sentence: on request, so a lesson's edits stay instant.
     "fill_mask_attribution": Setting(False, kind="flag"),
     # Candidate sentences to score: a reader's own text, not something to put in a link.

@@ -30,9 +30,18 @@ TEXT = {
     "lens_embeddings": {"en": "embeddings · top: {token}", "zh": "嵌入层 · 首选：{token}"},
     "lens_layer": {"en": "after layer {depth} · top: {token}", "zh": "第 {depth} 层之后 · 首选：{token}"},
     "lens_summary": {
-        "en": "{answer}: {start} after the embeddings, {end} after the last layer; the top guess from layer {settled} on.",
-        "zh": "{answer}：嵌入层之后 {start}，最后一层之后 {end}；从第 {settled} 层起一直是首选。",
+        "en": "{answer}: {start} after the embeddings, {end} after the last layer; it first ranks first after layer {first}.",
+        "zh": "{answer}：嵌入层之后 {start}，最后一层之后 {end}；它在第 {first} 层之后第一次排到首位。",
     },
+    "lens_follow": {
+        "en": "Follow a word through the layers (one token, e.g. water)",
+        "zh": "跟踪一个词穿过各层（一个词元，例如：水）",
+    },
+    "lens_col_layer": {"en": "After layer", "zh": "哪一层之后"},
+    "lens_col_top": {"en": "Top 3", "zh": "前 3 名"},
+    "lens_col_rank": {"en": "Rank of “{word}”", "zh": "“{word}”的名次"},
+    "lens_col_prob": {"en": "p(“{word}”)", "zh": "p(“{word}”)"},
+    "lens_embeddings_row": {"en": "embeddings", "zh": "嵌入层"},
     "lens_note": {
         "en": (
             "The head was trained on the last layer only: early layers' guesses show what their vectors already "
