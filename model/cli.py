@@ -77,6 +77,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("text", metavar="TEXT")
     p.set_defaults(run=cmd_attribute)
 
+    p = sub.add_parser("trace", help="causal tracing: which layer at which token carries the first [MASK]'s answer")
+    add_model(p)
+    p.add_argument("--json", action="store_true")
+    p.add_argument("text", metavar="TEXT")
+    p.set_defaults(run=cmd_trace)
+
     p = sub.add_parser("score", help="pseudo-log-likelihood of whole sentences (Salazar et al. 2020)")
     add_model(p)
     p.add_argument("--json", action="store_true")
@@ -188,6 +194,23 @@ def cmd_attribute(args) -> None:
         f"{result.end:.3f} from a baseline of [PAD]s (delta {result.delta:+.4f})\n  {scores}"
     )
     _emit(args, result.to_json(), text)
+
+
+def cmd_trace(args) -> None:
+    from .analysis.tracing import causal_trace
+
+    trace = causal_trace(load(args.model), args.text)
+    lines = [
+        f"{args.text}\n  [MASK] (token {trace.index}): {trace.answer.token} {trace.answer.prob:.3f} clean, "
+        f"{trace.corrupted_prob:.3f} with noise on tokens {trace.corrupted}"
+    ]
+    for kind, grid in trace.restored.items():
+        depth, position = trace.strongest(kind)
+        best = grid[depth, position]
+        lines.append(
+            f"  {kind}: besides the [MASK], most restored at layer {depth + 1}, {trace.tokens[position]} ({best:.3f})"
+        )
+    _emit(args, trace.to_json(), "\n".join(lines))
 
 
 def cmd_score(args) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 
+import numpy as np
 import pytest
 from apptest_helpers import charts, data_downloads, labels, open_app_page
 from streamlit.testing.v1 import AppTest
@@ -371,3 +372,23 @@ def test_integrated_gradients_give_each_word_its_share_of_the_answer(lang, text)
     assert sum(result.scores) == pytest.approx(result.end - result.start, abs=0.01 * abs(result.end - result.start))
     note = TEXT["ig_note"][lang].format(steps=result.steps, delta=f"{abs(result.delta):.3f}")
     assert note in [c.value for c in at.caption]
+
+
+@pytest.mark.parametrize(
+    ("lang", "text"), [("en", "Seven purple giraffes [MASK] the violin."), ("zh", "我们坐[MASK]铁去学校。")]
+)
+def test_causal_tracing_maps_each_layer_and_token_on_request(lang, text):
+    from model.analysis.tracing import causal_trace
+
+    at = open_page(lang, text)
+    assert not charts(section(at, "fill_mask_tracing"))  # on request only
+    at.toggle(key="w_fill_mask_trace").set_value(True).run()
+    assert not at.exception
+    trace = causal_trace(_embedded(), text)
+    shown = charts(section(at, "fill_mask_tracing"))
+    assert [c["chart_title"] for c in shown] == [TEXT[f"trace_{k}_title"][lang] for k in ("layer", "attention", "ffn")]
+    for chart, kind in zip(shown, ("layer", "attention", "ffn")):
+        (cells,) = chart["data"]
+        assert np.allclose(np.asarray(cells["z"], dtype=float), trace.restored[kind])
+    layer, token = trace.strongest("layer")
+    assert f"{trace.restored['layer'][layer, token]:.3f}" in shown[0]["alt"]

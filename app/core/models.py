@@ -24,7 +24,7 @@ from app.core.errors import explain
 from app.core.i18n import t
 from app.core.result_cache import CACHE_TTL, ByteBoundedCache
 from model import inference, results
-from model.analysis import attribution
+from model.analysis import attribution, tracing
 from model.checkpoint import CheckpointError, LoadedBert, load
 
 HUB_MODELS = ("bert-base-uncased", "bert-base-chinese")
@@ -239,6 +239,11 @@ def fill_mask_iterative(spec: str, text: str, top_k: int = 5) -> results.Iterati
 @st.cache_data(max_entries=512, ttl=CACHE_TTL, show_spinner=False)
 def logit_lens(spec: str, text: str, word: str = "") -> results.LogitLensResult:
     return inference.logit_lens(get_model(spec), text, top_k=3, word=word or None)
+
+
+@st.cache_data(max_entries=64, ttl=CACHE_TTL, show_spinner=False)
+def causal_trace(spec: str, text: str) -> tracing.TraceResult:
+    return tracing.causal_trace(get_model(spec), text)
 
 
 @st.cache_data(max_entries=256, ttl=CACHE_TTL, show_spinner=False)

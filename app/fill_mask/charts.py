@@ -18,6 +18,7 @@ from app.core.charts import (
     base_layout,
     category_axis,
     chart,
+    heatmap,
     left_margin,
     plotly_text,
     probability_bars,
@@ -26,9 +27,11 @@ from app.core.charts import (
     value_axis,
     wrapped,
 )
+from app.core.counting import counted
 from app.core.numbers import percent
 from app.core.palette import BLUE, SKY, VERMILLION
 from app.core.shared_charts import ITERATIVE_COLOR
+from model.analysis.tracing import TraceResult
 from model.results import FillStep, LogitLensResult, PllResult, TokenAttributions
 
 # Neighbouring tokens of a sentence's bar alternate between these, so each token's share can be told apart.
@@ -193,3 +196,19 @@ def attribution_summary(result: TokenAttributions, template: str) -> str:
         start=f"{result.start:.2f}",
         end=f"{result.end:.2f}",
     )
+
+
+def trace_map(grid, tokens: Sequence[str], *, title: str, layer_label: str, zmax: float) -> Chart:
+    """Layers (rows, the first at the top) by tokens: the answer's probability with that piece put back."""
+    layers = [layer_label.format(depth=counted(depth)) for depth in range(len(grid))]
+    return heatmap(
+        grid, list(tokens), layers, title=title, zmin=0.0, zmax=zmax, hover="%{y} · %{x}: %{z:.3f}<extra></extra>"
+    )
+
+
+def trace_summary(trace: TraceResult, kind: str, template: str) -> str:
+    """Where, apart from the [MASK] itself (whose last layers hold the answer read out), putting back one piece
+    brings back the most ({layer}, {token}, {prob})."""
+    depth, position = trace.strongest(kind)
+    prob = trace.restored[kind][depth, position]
+    return template.format(layer=counted(depth), token=quoted(trace.tokens[position]), prob=f"{prob:.3f}")

@@ -27,7 +27,10 @@ from app.fill_mask.charts import (
     lens_summary,
     pll_bars,
     pll_summary,
+    trace_map,
+    trace_summary,
 )
+from model.analysis import tracing
 from model.inference import InputError
 
 
@@ -309,6 +312,8 @@ def render(context: PageContext) -> None:
             _lens_section(spec, predicted)
         with st.container(key="fill_mask_attribution"):
             _attribution_section(spec, predicted)
+        with st.container(key="fill_mask_tracing"):
+            _trace_section(spec, predicted)
     with st.container(key="fill_mask_score"):
         st.header(t("fill_mask.score_heading"), divider="gray")
         score_section()
@@ -385,3 +390,49 @@ def _attribution_section(spec: str, text: str) -> None:
         summary=attribution_summary(result, t("fill_mask.ig_summary")),
     )
     st.caption(t("fill_mask.ig_note", steps=result.steps, delta=f"{abs(result.delta):.3f}"))
+
+
+def _trace_section(spec: str, text: str) -> None:
+    """Causal tracing at the first [MASK], on request: which layer at which token carries the answer."""
+    st.subheader(t("fill_mask.trace_heading"))
+    if not st.toggle(t("fill_mask.trace_toggle"), **keep("fill_mask_trace")):
+        return
+    with st.spinner():
+        trace = ui.run_or_explain(models.causal_trace, spec, text)
+    if trace is None:
+        return
+    st.markdown(
+        t(
+            "fill_mask.trace_lead",
+            answer=escape_markdown(trace.answer.token),
+            clean=f"{trace.answer.prob:.3f}",
+            corrupted=f"{trace.corrupted_prob:.3f}",
+        )
+    )
+    top = max(float(grid.max()) for grid in trace.restored.values())
+    layer_label = t("fill_mask.trace_layer")
+    ui.plot(
+        trace_map(
+            trace.restored["layer"],
+            trace.tokens,
+            title=t("fill_mask.trace_layer_title"),
+            layer_label=layer_label,
+            zmax=top,
+        ),
+        key="fill_mask_trace_layer",
+        summary=trace_summary(trace, "layer", t("fill_mask.trace_summary")),
+    )
+    for column, kind in zip(st.columns(2), ("attention", "ffn"), strict=True):
+        with column:
+            ui.plot(
+                trace_map(
+                    trace.restored[kind],
+                    trace.tokens,
+                    title=t(f"fill_mask.trace_{kind}_title"),
+                    layer_label=layer_label,
+                    zmax=top,
+                ),
+                key=f"fill_mask_trace_{kind}",
+                summary=trace_summary(trace, kind, t("fill_mask.trace_summary")),
+            )
+    st.caption(t("fill_mask.trace_note", noise=f"{tracing.NOISE:g}", samples=tracing.SAMPLES))

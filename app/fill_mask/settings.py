@@ -11,6 +11,8 @@ SETTINGS: dict[str, Setting] = {
     "fill_mask_follow": Setting("", high=100, kind="text", shared=False),
     # Integrated gradients cost about a second per sentence: on request, so a lesson's edits stay instant.
     "fill_mask_attribution": Setting(False, kind="flag"),
+    # Causal tracing runs the sentence a few hundred times (about 2-4 s on two cores): on request too.
+    "fill_mask_trace": Setting(False, kind="flag"),
     # Candidate sentences to score: a reader's own text, not something to put in a link.
     "fill_mask_candidates": Setting("", high=4000, kind="text", shared=False),
 }

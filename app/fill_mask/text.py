@@ -49,6 +49,31 @@ TEXT = {
         ),
         "zh": "这个头只在最后一层上训练过：前几层的首选词只说明它们的向量在词的空间里已经含有什么，并不是模型在那一层做出的预测。只读取第一个 [MASK]。",
     },
+    "trace_heading": {"en": "Where is the answer carried? (causal tracing)", "zh": "答案藏在哪里？（因果追踪）"},
+    "trace_toggle": {"en": "Trace it (a few seconds)", "zh": "开始追踪（需要几秒）"},
+    "trace_lead": {
+        "en": (
+            "Meng et al. (2022) blur the sentence's words with noise, then put back one piece of the clean run at one "
+            "layer and one token, and see how much of the answer returns. {answer} has {clean} on the clean "
+            "sentence and {corrupted} on the blurred one; a bright cell brings much of it back."
+        ),
+        "zh": "Meng 等（2022）先用噪声把句子里的词搅模糊，再把干净运行中某一层、某个词元的一块放回去，看答案能恢复多少。{answer} 在干净句子上是 {clean}，在模糊句子上是 {corrupted}；越亮的格子恢复得越多。",
+    },
+    "trace_layer_title": {"en": "Putting back a layer's output", "zh": "放回某一层的输出"},
+    "trace_attention_title": {"en": "Only its attention's part", "zh": "只放回注意力的部分"},
+    "trace_ffn_title": {"en": "Only its feed-forward's part", "zh": "只放回前馈网络的部分"},
+    "trace_layer": {"en": "layer {depth}", "zh": "第 {depth} 层"},
+    "trace_summary": {
+        "en": "Apart from the [MASK] itself, putting back layer {layer} at {token} brings the answer back most ({prob}).",
+        "zh": "除了 [MASK] 本身，放回第 {layer} 层在 {token} 处的一块，答案恢复得最多（{prob}）。",
+    },
+    "trace_note": {
+        "en": (
+            "Noise at {noise}× the embeddings' standard deviation on every word (not [CLS], [SEP] or the [MASK]), "
+            "averaged over {samples} draws. The [MASK]'s own column lights up late: there the answer is read out."
+        ),
+        "zh": "噪声为嵌入标准差的 {noise} 倍，加在每个词上（[CLS]、[SEP] 和 [MASK] 除外），对 {samples} 次抽样取平均。[MASK] 自己那一列在后几层变亮：答案就是在那里读出的。",
+    },
     "ig_heading": {"en": "Which words pushed it there?", "zh": "是哪些词把答案推到这里的？"},
     "ig_lead": {
         "en": (

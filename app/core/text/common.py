@@ -168,6 +168,10 @@ TEXT = {
         "en": "Every [MASK] is past the model's {limit} tokens, which is all it reads: shorten the text or move the [MASK] forward.",
         "zh": "所有 [MASK] 都在模型能读的前 {limit} 个 token 之后：请缩短文本，或把 [MASK] 移到前面。",
     },
+    "error_bad_corrupt": {
+        "en": "Choose words of the sentence to corrupt (not [CLS], [SEP] or the [MASK]).",
+        "zh": "请选择句子里要加噪的词（不能是 [CLS]、[SEP] 或 [MASK]）。",
+    },
     "error_word_pieces": {
         "en": "“{word}” is not one token for this model ({tokens}): name a single token, such as one of these.",
         "zh": "“{word}”对这个模型来说不是一个词元（{tokens}）：请填一个词元，比如其中之一。",
