@@ -680,15 +680,17 @@ FOCUSED = """() => {
 
 def test_the_keyboard_reaches_past_the_charts_and_works_the_buttons(page, server):
     open_page(page, server, "fill_mask", "en", text="He went to the [MASK] to swim.")
-    # BERT's chart and the left-to-right model's: both drawn before counting what follows them.
+    # BERT's and the left-to-right model's predictions, then the logit lens: all drawn before counting what follows.
     page.wait_for_function(
         "() => [...document.querySelectorAll('[data-testid=\"stPlotlyChart\"]')]"
-        ".filter(c => c.querySelector('.main-svg')).length >= 2",
+        ".filter(c => c.querySelector('.main-svg')).length >= 3",
         timeout=30_000,
     )
     charts = page.locator(CHART).count()
-    assert charts >= 2
-    assert page.get_by_text("Most likely: “").count() == charts  # each chart's finding in words, under it
+    predictions = page.locator(f".st-key-fill_mask_predict {CHART}").count()
+    assert predictions >= 2 and charts == predictions + 1  # and the lens
+    assert page.get_by_text("Most likely: “").count() == predictions  # each chart's finding in words, under it
+    assert page.get_by_text("after the embeddings,").count() == 1  # the lens's, under it
     # Tab from the top of the page to the box of candidate sentences below the charts.
     stops = []
     for _ in range(150):

@@ -157,6 +157,8 @@ def test_probes_measured_once_are_read_back_by_a_later_server(monkeypatch, tmp_p
     from model.analysis import lab
 
     monkeypatch.setenv("BERT_LAB_CACHE", str(tmp_path))
+    st.cache_data.clear()  # a report another test of this process left in memory would never reach the disk
+    logic._features.clear()
     first = open_page("en")
     first.button(key="layers_run_probe").click().run(timeout=300)
     measured = first.dataframe[0].value
