@@ -13,6 +13,8 @@ import sys
 from . import inference
 from .analysis import commands as analysis_commands
 from .analysis import heads, sentence_commands
+from .analysis.attribution import IG_STEPS, integrated_gradients
+from .analysis.tracing import causal_trace
 from .checkpoint import CheckpointError, load
 from .cli_args import UsageError, add_model
 from .data import CorpusSourceError
@@ -72,7 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("attribute", help="integrated gradients: each word's share of the answer at the first [MASK]")
     add_model(p)
-    p.add_argument("--steps", type=int, default=48, metavar="N", help="points on the path (default: 48)")
+    p.add_argument("--steps", type=int, default=IG_STEPS, metavar="N", help=f"points on the path (default: {IG_STEPS})")
     p.add_argument("--json", action="store_true")
     p.add_argument("text", metavar="TEXT")
     p.set_defaults(run=cmd_attribute)
@@ -182,11 +184,9 @@ def cmd_lens(args) -> None:
 
 
 def cmd_attribute(args) -> None:
-    from .analysis.attribution import integrated_gradients  # Captum is imported only where it is used
-
-    bundle = load(args.model)
     if not 2 <= args.steps <= 1000:
         raise UsageError("--steps must be from 2 to 1000")
+    bundle = load(args.model)
     result = integrated_gradients(bundle, args.text, steps=args.steps)
     scores = "  ".join(f"{token} {score:+.3f}" for token, score in zip(result.tokens, result.scores))
     text = (
@@ -197,8 +197,6 @@ def cmd_attribute(args) -> None:
 
 
 def cmd_trace(args) -> None:
-    from .analysis.tracing import causal_trace
-
     trace = causal_trace(load(args.model), args.text)
     lines = [
         f"{args.text}\n  [MASK] (token {trace.index}): {trace.answer.token} {trace.answer.prob:.3f} clean, "

@@ -112,6 +112,15 @@ def test_find_cycle_reports_a_cycle():
     assert find_cycle({"a": {"b"}, "b": set()}) is None
 
 
+def test_model_does_not_import_the_pages():
+    # .importlinter forbids model -> app; pages/ is no package it can name, so it is checked here.
+    for name, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                for target in targets(name, path, node):
+                    assert target.split(".")[0] != "pages", f"{name} imports {target}"
+
+
 def test_no_model_module_is_longer_than_600_lines():
     lengths = {name: len(path.read_text(encoding="utf-8").splitlines()) for name, path in MODULES.items()}
     too_long = {name: n for name, n in lengths.items() if n > MAX_LINES}

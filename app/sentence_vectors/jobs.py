@@ -75,7 +75,7 @@ class ContrastiveJob(TrainingJob):
             copy.deepcopy(self._start_model),  # the shared, read-only model stays untouched
             self.tokenizer,
             load_train(),
-            load_pool()[:: self.stride],
+            load_pool(self.stride),
             ContrastiveSettings(max_seconds=self.budget),
         )
         self._start_model = None

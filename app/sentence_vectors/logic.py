@@ -48,13 +48,9 @@ def pool_stride(spec: str) -> int:
     return sample_stride(get_model(spec).config)
 
 
-def pool(stride: int) -> tuple[tuple[str, str], ...]:
-    return load_pool()[::stride]
-
-
 @st.cache_resource(max_entries=4, show_spinner=False)
 def _pool_vectors(key: str, _model, _tokenizer, poolings: tuple[str, ...], stride: int) -> dict[str, PoolVectors]:
-    return pool_vectors(_model, _tokenizer, pool(stride), poolings)
+    return pool_vectors(_model, _tokenizer, load_pool(stride), poolings)
 
 
 def raw_pool_vectors(spec: str) -> dict[str, PoolVectors]:
@@ -102,7 +98,7 @@ def search(key: str, bundle_or_model, tokenizer, text: str, vectors: dict[str, P
     the cache."""
     model = getattr(bundle_or_model, "model", bundle_or_model)
     query = _query(key, text, model, tokenizer, tuple(vectors))
-    sentences = pool_side(pool(stride), side)
+    sentences = pool_side(load_pool(stride), side)
     return {
         p: [Hit(*sentences[i], c) for i, c in neighbours(query[p], side_vectors(v, side), TOP_K)]
         for p, v in vectors.items()

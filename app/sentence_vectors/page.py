@@ -24,7 +24,7 @@ CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 def render(context: PageContext) -> None:
     """The page, drawn for one run."""
     stride = logic.pool_stride(context.spec)
-    pairs = len(logic.pool(stride))
+    pairs = len(load_pool(stride))
     st.title(t("sentence_vectors.title"))
     st.markdown(t("sentence_vectors.lead", pairs=pairs))
     if stride > 1:

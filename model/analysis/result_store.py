@@ -14,6 +14,7 @@ import json
 import os
 import tempfile
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 from pathlib import Path
 from typing import BinaryIO
 
@@ -22,7 +23,9 @@ from ..data.fetch import default_cache_dir
 from .search import weights_fingerprint
 
 
-def code_digest(sources: Iterable[Path]) -> str:
+@lru_cache(maxsize=64)
+def _code_digest(sources: tuple[Path, ...]) -> str:
+    """Read once per process: the sources of a running server do not change under it."""
     digest = hashlib.blake2b(digest_size=6)
     for path in sources:
         digest.update(path.read_bytes())
@@ -34,7 +37,7 @@ def result_path(
 ) -> Path:
     """``CACHE/kind/question-code-weights.suffix``; ``question`` is made of letters, digits, ``-`` and ``.``."""
     cache = Path(cache_dir) if cache_dir is not None else default_cache_dir()
-    return cache / kind / f"{question}-{code_digest(sources)}-{weights_fingerprint(bundle)}{suffix}"
+    return cache / kind / f"{question}-{_code_digest(tuple(sources))}-{weights_fingerprint(bundle)}{suffix}"
 
 
 def write_atomically(path: Path, write: Callable[[BinaryIO], None]) -> None:

@@ -58,34 +58,35 @@ class TraceResult:
         }
 
 
-def _parts(layer, x, mask):
-    """One encoder block, in its three pieces: the attention's contribution, the feed-forward's, the output."""
+def _block(layer, x, mask, put_back=None) -> dict[str, torch.Tensor]:
+    """One encoder block in its pieces (each ``KINDS``): the attention's contribution to the residual, the
+    feed-forward's, and the block's output. ``put_back(kind, piece)``, where given, changes a piece in place as soon
+    as it is computed, so that what follows reads the changed one."""
     y, _ = layer.attention.self(x, mask, False)
-    attention = layer.attention.output.dense(y)  # (B, T, H)
-    a = layer.attention.output.LayerNorm(attention + x)
-    ffn = layer.output.dense(layer.intermediate(a))  # (B, T, H)
-    return attention, a, ffn, layer.output.LayerNorm(ffn + a)
+    pieces = {"attention": layer.attention.output.dense(y)}  # (B, T, H)
+    if put_back:
+        put_back("attention", pieces["attention"])
+    a = layer.attention.output.LayerNorm(pieces["attention"] + x)
+    pieces["ffn"] = layer.output.dense(layer.intermediate(a))  # (B, T, H)
+    if put_back:
+        put_back("ffn", pieces["ffn"])
+    pieces["layer"] = layer.output.LayerNorm(pieces["ffn"] + a)
+    if put_back:
+        put_back("layer", pieces["layer"])
+    return pieces
 
 
 def _run_from(model, start: int, x, mask, kind: str, tokens: torch.Tensor, clean: list[dict]):
     """Layers ``start`` .. L-1 on a batch of B = len(tokens) copies of ``x``, the piece ``kind`` of layer ``start``
     put back at row b's token ``tokens[b]`` from the clean run; the last hidden states."""
     rows = torch.arange(len(tokens))
+
+    def put_back(piece_kind: str, piece: torch.Tensor) -> None:
+        if piece_kind == kind:
+            piece[rows, tokens] = clean[start][kind][0, tokens]
+
     for depth, layer in enumerate(model.bert.encoder.layer[start:], start):
-        if depth != start:
-            x = _parts(layer, x, mask)[3]
-            continue
-        y, _ = layer.attention.self(x, mask, False)
-        attention = layer.attention.output.dense(y)
-        if kind == "attention":
-            attention[rows, tokens] = clean[depth]["attention"][0, tokens]
-        a = layer.attention.output.LayerNorm(attention + x)
-        ffn = layer.output.dense(layer.intermediate(a))
-        if kind == "ffn":
-            ffn[rows, tokens] = clean[depth]["ffn"][0, tokens]
-        x = layer.output.LayerNorm(ffn + a)
-        if kind == "layer":
-            x[rows, tokens] = clean[depth]["out"][0, tokens]
+        x = _block(layer, x, mask, put_back if depth == start else None)["layer"]
     return x
 
 
@@ -112,10 +113,10 @@ def causal_trace(
         return model.cls.predictions(x[:, index]).float().softmax(-1)  # (B, V)
 
     x = model.bert.embeddings(ids, types)[0]
-    clean = []
+    clean = []  # per layer, its pieces on the clean run
     for layer in model.bert.encoder.layer:
-        attention, _, ffn, x = _parts(layer, x, mask)
-        clean.append({"attention": attention, "ffn": ffn, "out": x})
+        clean.append(_block(layer, x, mask))
+        x = clean[-1]["layer"]
     clean_probs = head(x)[0]
     target = int(clean_probs.argmax())
     answer = Prediction(bundle.tokenizer.id_to_token(target), target, float(clean_probs[target]))
@@ -128,7 +129,7 @@ def causal_trace(
     before = []  # the corrupted input of each layer, per draw
     for layer in model.bert.encoder.layer:
         before.append(x)
-        x = _parts(layer, x, mask)[3]
+        x = _block(layer, x, mask)["layer"]
     corrupted_prob = float(head(x)[:, target].mean())
 
     L = len(model.bert.encoder.layer)
