@@ -38,11 +38,11 @@ def warm_up() -> None:
     for module in pkgutil.walk_packages(app.__path__, "app."):
         importlib.import_module(module.name)
     from app.core import models
-    from app.core.i18n import LANGUAGES
+    from app.core.i18n import TEXT_LANGUAGES
     from app.heads import logic as heads_lab
 
     models.warm_up("embedded")
-    for lang in LANGUAGES:
+    for lang in TEXT_LANGUAGES:
         heads_lab.statistics("embedded", lang)
 
 

@@ -26,8 +26,10 @@ from pathlib import Path
 from classroom_load import ROOT, free_port, settled, start_server
 
 sys.path.insert(0, str(ROOT))
-from app.attention.text import TEXT as ATTENTION  # noqa: E402
+from app.core.i18n import strings_of  # noqa: E402
 from app.core.navigation import PAGE_FILES  # noqa: E402 - after the path is set
+
+ATTENTION = strings_of("attention")
 
 CHROMIUM = "/usr/bin/chromium"
 RUNNING = '[data-testid="stApp"][data-test-script-state="running"]'

@@ -54,7 +54,10 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from app.finetune.text import TEXT as FINETUNE_TEXT  # noqa: E402 - after the path is set
+from app.core.i18n import strings_of  # noqa: E402
+
+FINETUNE_TEXT = strings_of("finetune")
+
 
 FINETUNE_QUERY = "lang=en"
 QUEUED_TEXT = FINETUNE_TEXT["queued"]["en"].split("{")[0].strip()  # the queue message, up to its first number

@@ -49,9 +49,11 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from classroom_load import StudentTab, free_port, p95, server_cpu, server_mb, settled, start_server  # noqa: E402
 
-from app.attention.text import TEXT as ATTENTION  # noqa: E402
-from app.classroom.text import TEXT as CLASS  # noqa: E402
-from app.fill_mask.text import TEXT as FILL_MASK  # noqa: E402
+from app.core.i18n import strings_of  # noqa: E402
+
+ATTENTION = strings_of("attention")
+CLASS = strings_of("classroom")
+FILL_MASK = strings_of("fill_mask")
 
 SENTENCE = "Student {i} opened the [MASK] and walked into the hall."
 TEACHER_SENTENCE = "The teacher opened the [MASK] and the class walked in."

@@ -22,8 +22,10 @@ from browser_latency import CHROMIUM, DRAWN, READY
 from classroom_load import ROOT, free_port, settled, start_server
 
 sys.path.insert(0, str(ROOT))
+from app.core.i18n import strings_of  # noqa: E402
 from app.lessons.data import lessons  # noqa: E402 - after the path is set
-from app.lessons.text import TEXT  # noqa: E402
+
+TEXT = strings_of("lessons")
 
 CARD = ".st-key-lessons_card"
 SHOWS_STEP = "([selector, text]) => (document.querySelector(selector)?.innerText || '').includes(text)"

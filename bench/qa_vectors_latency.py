@@ -21,7 +21,10 @@ from browser_latency import CHROMIUM, cpu_seconds, wait_drawn
 from classroom_load import ROOT, free_port, settled, start_server
 
 sys.path.insert(0, str(ROOT))
-from app.finetune.text import TEXT as FINETUNE  # noqa: E402 - after the path is set
+from app.core.i18n import strings_of  # noqa: E402
+
+FINETUNE = strings_of("finetune")
+
 
 SENTENCES = (
     "My sister bakes bread every Sunday morning.",

@@ -88,7 +88,7 @@ def app_sentences() -> dict[str, str]:
                 for sentence in split_sentences(line, "zh" if _CJK.search(line) else "en"):
                     if is_sentence(sentence):
                         found.setdefault(sentence, str(path.relative_to(ROOT)))
-    for path in sorted((ROOT / "app" / "lessons").glob("*.json")):  # a lesson's sentences, instructions, questions
+    for path in sorted((ROOT / "app" / "locales").rglob("*.json")):  # every string the pages show, lessons' too
         for text in _json_strings(json.loads(path.read_text(encoding="utf-8"))):
             for line in text.splitlines():
                 for sentence in split_sentences(line, "zh" if _CJK.search(line) else "en"):
@@ -110,8 +110,8 @@ def _overlap(sentences: dict[str, str], index: C.SentenceIndex) -> list[str]:
 def test_the_collection_finds_the_apps_examples_and_the_tests_sentences():
     found = app_sentences()
     assert len(found) > 1000
-    assert "app/heads/text.py" in found.values() and "app/nsp/nsp_samples.json" in found.values()
-    assert "app/lessons/bert_in_45_minutes.json" in found.values()
+    assert "app/locales/zh/heads.json" in found.values() and "app/nsp/nsp_samples.json" in found.values()
+    assert "app/locales/en/lesson_bert_in_45_minutes.json" in found.values()
     assert found["Student 7 opened the [MASK] and walked in."].startswith("tests/")  # the first test file that has it
     assert not any(where.endswith("test_corpus.py") for where in found.values())
     assert "model/training/commands.py" in found.values()  # model/'s messages, as the app's

@@ -17,12 +17,14 @@ import pytest
 import torch
 from apptest_helpers import charts, start_app_page
 
-from app.core.text.common import TEXT as COMMON
-from app.heads.text import TEXT as HEADS
-from app.sentence_vectors.text import TEXT as VECTORS
+from app.core.i18n import strings_of
 from model.analysis.heads import sample_pairs
 from model.checkpoint import EMBEDDED_DIR
 from model.data.translation_pairs import load_pool
+
+COMMON = strings_of("common")
+HEADS = strings_of("heads")
+VECTORS = strings_of("sentence_vectors")
 
 PAGES = sorted(path.stem for path in (Path(__file__).resolve().parents[1] / "pages").glob("*.py"))
 SIZES = {"base": (12, 768, 12), "large": (24, 1024, 16)}

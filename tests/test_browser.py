@@ -21,17 +21,19 @@ from accessibility import audit
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
-from app.attention.text import TEXT as ATTENTION
 from app.core.navigation import PAGE_FILES
-from app.core.text.nav import TEXT as NAV
 from app.lessons.data import lessons
-from app.lessons.text import TEXT as LESSONS
-from app.nsp.text import TEXT as NSP
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 # When a page's run has finished, and when all of it is drawn: as the browser benchmark waits for them.
 from browser_latency import DRAWN, READY  # noqa: E402
+
+from app.core.i18n import STRINGS, strings_of  # noqa: E402
+
+ATTENTION = strings_of("attention")
+LESSONS = strings_of("lessons")
+NSP = strings_of("nsp")
 
 CHROMIUM = "/usr/bin/chromium"
 SHOTS = ROOT / "screenshots"
@@ -62,9 +64,19 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
+    yield from _serve(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def pseudo_server(tmp_path_factory):
+    """The app with its English strings in the pseudo-locale: accented and a third longer (app.core.pseudo_locale)."""
+    yield from _serve(tmp_path_factory, BERT_LAB_PSEUDO_LOCALE="1")
+
+
+def _serve(tmp_path_factory, **extra_env):
     port = _free_port()
     home = tmp_path_factory.mktemp("home")
-    env = {**os.environ, "HOME": str(home), "HF_HUB_OFFLINE": "1"}
+    env = {**os.environ, "HOME": str(home), "HF_HUB_OFFLINE": "1", **extra_env}
     env.pop("BERT_LAB_MODELS_DIR", None)
     # A file, not a pipe: nobody reads a pipe while the tests run, and a full one would stall the server.
     log = (home / "server.log").open("w")
@@ -195,7 +207,7 @@ def test_every_page_renders_in_both_languages(page, server, name, lang):
     # Told where its server is (serve.py), a page opened by its address asks there at once, not first under
     # its own address (a 404, then the right one).
     assert asked and all(url.startswith(f"{server}/_stcore/") for url in asked), asked
-    title = NAV[name][lang]
+    title = STRINGS[f"{name}.nav"][lang]
     assert page.get_by_text(title).count() > 0, f"{title!r} not on the {name} page"
     # Measured, not asserted (2 shared cores). The first of these runs on the freshly started server, in a browser
     # that has yet to fetch Streamlit's scripts; the others open a page by its address.
@@ -209,7 +221,7 @@ def test_every_page_renders_in_both_languages(page, server, name, lang):
     shot(page, f"{name}_{lang}")
 
 
-@pytest.mark.parametrize(("locale", "lang"), [("en-US", "en"), ("zh-CN", "zh")])
+@pytest.mark.parametrize(("locale", "lang"), [("en-US", "en"), ("zh-CN", "zh"), ("zh-TW", "zh-Hant")])
 def test_a_first_visit_follows_the_browsers_language_and_lists_every_page(browser, server, locale, lang):
     visitor = browser.new_context(locale=locale, viewport={"width": 1400, "height": 1000})  # its Accept-Language
     page = visitor.new_page()
@@ -221,7 +233,7 @@ def test_a_first_visit_follows_the_browsers_language_and_lists_every_page(browse
         assert f"lang={lang}" in page.url  # chosen, and carried by the link from now on
         nav = page.locator('[data-testid="stSidebarNav"]')
         for name in PAGE_FILES:  # every page in the interface language, none behind Streamlit's "View more"
-            expect(nav.get_by_text(NAV[name][lang], exact=True)).to_be_visible()
+            expect(nav.get_by_text(STRINGS[f"{name}.nav"][lang], exact=True)).to_be_visible()
         assert nav.get_by_text(re.compile(r"^View (\d+ more|less)$")).count() == 0
     finally:
         visitor.close()
@@ -368,7 +380,9 @@ def test_a_map_zooms_and_saves_as_png_or_as_interactive_html(page, server):
 
 def test_the_layers_lab_turns_a_word_s_vectors_in_3d(page, server):
     """The 3-D view of the geometry section: drawn by WebGL (plotly's gl3d), named for screen readers."""
-    from app.layers.text import TEXT
+    from app.core.i18n import strings_of
+
+    TEXT = strings_of("layers")
 
     open_page(page, server, "layers", "en", layers_geometry_ran=1, layers_contexts=8, layers_word="bank")
     named = TEXT["projection_3d_title"]["en"].split(": ")[1][:30]  # "its first three principal components"
@@ -485,7 +499,9 @@ def test_hostile_input_stays_text(page, server, name):
 
 def test_fine_tuning_runs_live_and_shows_its_score(page, server):
     """Start a short run with the mouse and keyboard; the live curves appear, then the held-out score."""
-    from app.finetune.text import TEXT
+    from app.core.i18n import strings_of
+
+    TEXT = strings_of("finetune")
     from model.data.tasks import TASKS
 
     open_page(page, server, "finetune", "en")
@@ -521,7 +537,9 @@ def test_fine_tuning_runs_live_and_shows_its_score(page, server):
 def test_question_answering_trains_and_marks_its_answer_in_the_passage(page, server):
     """The Chinese reader: a few steps (stopped early, so the test stays short), its scores beside the readers
     without a model, then a held-out passage with the answer marked, and a question longer than its passage."""
-    from app.finetune.text import TEXT
+    from app.core.i18n import strings_of
+
+    TEXT = strings_of("finetune")
 
     open_page(page, server, "finetune", "zh", finetune_task="qa-zh", finetune_size=100, finetune_budget=30)
     page.get_by_role("button", name=TEXT["start"]["zh"]).click()
@@ -600,19 +618,23 @@ def settled_layout(page) -> dict:
     return page.evaluate(LAYOUT_CHECK)
 
 
-def test_an_800_pixel_screen_cuts_no_label_and_scrolls_nothing_sideways(page, server):
+def test_an_800_pixel_screen_cuts_no_label_and_scrolls_nothing_sideways(page, server, pseudo_server):
+    """The pages whose toggles, buttons and links were cut at 800 px, in the pseudo-locale (English a third
+    longer: a translation that runs longer than English still fits) and in Chinese."""
     page.set_viewport_size({"width": 800, "height": 900})
-    # The pages whose toggles, buttons and links were cut at 800 px; Chinese labels wrap anywhere already.
-    for name, lang in (
-        ("overview", "en"),
-        ("attention", "en"),
-        ("layers", "en"),
-        ("fill_mask", "en"),
-        ("layers", "zh"),
-        ("embeddings", "en"),
+    for name, where, lang in (
+        ("overview", pseudo_server, "en"),
+        ("attention", pseudo_server, "en"),
+        ("layers", pseudo_server, "en"),
+        ("fill_mask", pseudo_server, "en"),
+        ("embeddings", pseudo_server, "en"),
+        ("layers", server, "zh"),
+        ("fill_mask", server, "zh-Hant"),
     ):
-        open_page(page, server, name, lang)
+        open_page(page, where, name, lang)
+        assert_no_exception(page)
         assert settled_layout(page) == {"overflow": 0, "cut": []}, (name, lang)
+        shot(page, f"{name}_{'pseudo' if where == pseudo_server else lang}_800")
 
 
 def test_a_phone_finds_the_sentence_box_without_opening_the_sidebar(page, server):
@@ -637,7 +659,9 @@ def test_a_phone_finds_the_sentence_box_without_opening_the_sidebar(page, server
 
 def test_embeddings_tabs_draw_the_heatmap_of_the_open_one(page, server):
     """The part heatmaps are drawn one at a time: opening a tab reruns the page and draws that part's."""
-    from app.embeddings.text import TEXT
+    from app.core.i18n import strings_of
+
+    TEXT = strings_of("embeddings")
 
     open_page(page, server, "embeddings", "en")
     charts = page.locator(CHART)
@@ -727,7 +751,9 @@ def test_the_keyboard_reaches_past_the_charts_and_works_the_buttons(page, server
 def test_live_pretraining_draws_its_curves_and_the_probe(page, server):
     """Start the shortest live pre-training run the page offers; once its first evaluation is in, the curves and
     the probe sentence's top-5 are drawn. The run is then stopped: the rest of it would only add points."""
-    from app.pretrain_live.text import TEXT
+    from app.core.i18n import strings_of
+
+    TEXT = strings_of("pretrain_live")
 
     open_page(page, server, "pretrain_live", "en", pretrain_live_budget="30")
     page.get_by_role("button", name=TEXT["start"]["en"]).click()

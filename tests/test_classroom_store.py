@@ -320,7 +320,9 @@ def test_redis_stopping_mid_class_pauses_class_mode_and_the_class_resumes_when_i
     from test_page_classroom import class_started
 
     from app.classroom import session
-    from app.classroom.text import TEXT as CLASS_TEXT
+    from app.core.i18n import strings_of
+
+    CLASS_TEXT = strings_of("classroom")
 
     port = free_port()
     server = _start_redis(port, "--dir", str(tmp_path))

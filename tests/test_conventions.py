@@ -43,7 +43,7 @@ def test_an_even_spread_over_four_tokens_is_two_bits():
 
 
 NATS = re.compile(r"\bnats?\b|奈特|\bnat[）)]")
-BITS = re.compile(r"\bbits?\b|比特")
+BITS = re.compile(r"\bbits?\b|比特|位元")
 
 
 def test_no_page_gives_an_entropy_in_nats_alone():
@@ -57,7 +57,7 @@ def test_no_page_gives_an_entropy_in_nats_alone():
     for key, lang, text in entropy_strings:
         if NATS.search(text):
             assert BITS.search(text), f"{key} ({lang}) gives an entropy in nats only: {text}"
-        if re.search(r"\((bits|nats)\)|（(比特|nat)）", text):
+        if re.search(r"\((bits|nats)\)|（(比特|位元|nat)）", text):
             assert BITS.search(text), f"{key} ({lang}): {text}"
 
 

@@ -8,16 +8,18 @@ import time
 import numpy as np
 import pytest
 
-from app.attention.text import TEXT as ATTENTION
 from app.core import attention_stats as stats
+from app.core.i18n import strings_of
 from app.core.jobs import Owner
 from app.core.models import finetuned_spec, get_model
-from app.core.text.common import TEXT as COMMON
 from app.finetune import jobs
-from app.finetune.text import TEXT as FINETUNE
 from model.inference import attention_maps
 from model.training.finetune import demo_settings
 from tests.apptest_helpers import charts, heatmap_matrix, open_app_page
+
+ATTENTION = strings_of("attention")
+COMMON = strings_of("common")
+FINETUNE = strings_of("finetune")
 
 # --- the per-head change ---------------------------------------------------------------------------------
 
@@ -85,8 +87,7 @@ def with_job(name: str, finished, lang: str = "en", choose: bool = True, **state
         name,
         lang,
         finetune_owner=owner,
-        finetune_job=job,
-        finetune_spec="embedded",
+        session_models=job,
         model_choice=spec if choose else None,
         **state,
     ), spec

@@ -53,7 +53,9 @@ def test_every_section_survives_hostile_sentence(name, view, case):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_sidebar_names_what_becomes_unknown(lang):
-    from app.core.text.common import TEXT
+    from app.core.i18n import strings_of
+
+    TEXT = strings_of("common")
     from app.core.tokens import isolated
 
     at = start_app_page("masking", lang, text="I ❤ tea 😀😀 and ☃**x**")

@@ -61,14 +61,14 @@ def test_in_the_app_a_gap_is_logged_once_and_shows_no_key(strings, in_the_app, c
 def test_a_page_missing_a_string_fails_its_test_but_serves_the_student(monkeypatch, caplog):
     """The overview's guide without one page's line: the strict run stops on the key; the app's run draws the page,
     the link without its text, and logs the key."""
-    monkeypatch.delitem(i18n.STRINGS, "overview.guide_lessons")
+    monkeypatch.delitem(i18n.STRINGS, "lessons.guide")
     strict = start_app_page("overview")
-    assert strict.exception and "overview.guide_lessons" in strict.exception[0].message
+    assert strict.exception and "lessons.guide" in strict.exception[0].message
 
     monkeypatch.delenv(STRICT_ENV)
     monkeypatch.setattr(i18n, "_logged", set())
     with caplog.at_level(logging.WARNING, logger="app.core.i18n"):
         served = open_app_page("overview")
     shown = [m.value for m in served.markdown] + [link.proto.label for link in served.get("page_link")]
-    assert not any("overview.guide_" in text for text in shown)
-    assert any("'overview.guide_lessons'" in record.getMessage() for record in caplog.records)
+    assert not any("lessons.guide" in text for text in shown)
+    assert any("'lessons.guide'" in record.getMessage() for record in caplog.records)

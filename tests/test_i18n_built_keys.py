@@ -1,5 +1,5 @@
-"""Every key the app builds at run time (``t(f"overview.guide_{name}")`` over the page list) has a string in both
-languages.
+"""Every key the app builds at run time (``t(f"{name}.guide")`` over the page list) has a string in every
+language.
 
 The sites are found in the source: every ``t(...)`` in ``app/`` whose key is not a plain string. Each site's keys are
 built by evaluating its own key expression over the values its names take:
@@ -29,7 +29,7 @@ import numpy as np
 import pytest
 
 from app.core import attention_stats
-from app.core.i18n import LANGUAGES, STRINGS
+from app.core.i18n import LANGUAGES, STRINGS, TEXT_LANGUAGES, forms
 from model.analysis import search_pool
 from model.data.tasks import TASKS
 
@@ -452,8 +452,10 @@ BINDINGS = {
     ),
     ("app/core/errors.py", "key"): lambda site: error_codes(),
     ("app/core/model_facts.py", "f'model_facts.tokens_{code}'"): lambda site: each(code=corpus_languages()),
-    ("app/core/models.py", "f'finetune.task_{task}'"): lambda site: each(task=TASKS),
-    ("app/core/models.py", "f'finetune.init_{init}'"): lambda site: each(init=finetune_runs()),
+    ("app/finetune/jobs.py", "f'finetune.task_{self.task}'"): lambda site: each(
+        self=[SimpleNamespace(task=name) for name in TASKS]
+    ),
+    ("app/finetune/jobs.py", "f'finetune.init_{init}'"): lambda site: each(init=finetune_runs()),
     ("app/core/ui.py", "f'common.head_{head}'"): lambda site: each(
         head=literals_only({"require_pretraining_head", "missing_head"}, ("app",), position=1)
     ),
@@ -473,6 +475,7 @@ BINDINGS = {
     ),
     ("app/finetune/page.py", "head_key"): lambda site: each(info=TASKS.values()),
     ("app/finetune/page.py", "f'finetune.licence_{task}'"): lambda site: each(task=TASKS),
+    ("app/finetune/page.py", "f'finetune.about_{task}'"): lambda site: each(task=TASKS),
     ("app/heads/page.py", "f'heads.source_{sample_lang}'"): lambda site: each(sample_lang=site.module.heads.LANGUAGES),
     ("app/heads/page.py", "f'heads.step{step + 1}_title'"): lambda site: each(
         step=site.module.SETTINGS["heads_step"].options[:-1]  # the steps with a next one
@@ -499,7 +502,7 @@ BINDINGS = {
         error=[SimpleNamespace(code=c) for c in literals_only({"SearchError"}, ("model",))]
     ),
     ("app/layers/search_section.py", "f'layers.metric_{metric}'"): lambda site: each(metric=site.module.METRICS),
-    ("app/lessons/page.py", "f'nav.{step.page}'"): lambda site: each(step=lesson_steps()),
+    ("app/lessons/page.py", "f'{step.page}.nav'"): lambda site: each(step=lesson_steps()),
     ("app/lessons/reveals.py", "f'lessons.reveal_nsp_{answer}'"): reveal_answers,
     ("app/lessons/reveals.py", "f'lessons.reveal_embedding_{answer}'"): reveal_answers,
     ("app/lessons/reveals.py", "f'lessons.kind_{answer}'"): reveal_answers,
@@ -512,7 +515,7 @@ BINDINGS = {
     ("app/masking/page.py", "f'masking.series_{name}'"): lambda site: each(name=site.module.lab.DrawStatistics.SERIES),
     ("app/nsp/page.py", "f'nsp.{what}_{source}'"): lambda site: each(source=nsp_sources()),
     # The guide lists every page but the overview, which it is on.
-    ("app/overview/page.py", "f'overview.guide_{name}'"): lambda site: each(
+    ("app/overview/page.py", "f'{name}.guide'"): lambda site: each(
         name=[name for name in site.module.PAGE_FILES if name != "overview"]
     ),
     ("app/overview/page.py", "f'overview.row_{key}'"): lambda site: each(
@@ -524,14 +527,15 @@ BINDINGS = {
     ("app/pretrain_live/page.py", "f'pretrain_live.run_{run}'"): lambda site: each(
         run=[run for runs in site.module.jobs.EXPERIMENTS.values() for run, _ in runs]
     ),
-    ("app/pretrain_live/page.py", "f'pretrain_live.why_{lang}'"): lambda site: each(lang=LANGUAGES),
-    ("app/pretrain_live/page.py", "f'pretrain_live.corpus_{lang}'"): lambda site: each(lang=LANGUAGES),
+    ("app/pretrain_live/page.py", "f'pretrain_live.why_{lang}'"): lambda site: each(lang=TEXT_LANGUAGES),
+    ("app/pretrain_live/page.py", "f'pretrain_live.corpus_{lang}'"): lambda site: each(lang=TEXT_LANGUAGES),
     ("app/sentence_vectors/page.py", "f'sentence_vectors.way_{way}'"): lambda site: each(way=site.module.WAYS),
 }
 
 # Sites whose key may have no string, by design, and what shows then.
 OPTIONAL = {
     ("app/finetune/page.py", "key"): "a label's name where one is written (finetune.label_...), else the label itself",
+    ("app/core/sidebar.py", "key"): "a script's name where one is written (common.script_...), else its Unicode name",
 }
 
 
@@ -577,9 +581,10 @@ def test_every_key_built_at_run_time_is_enumerated():
 
 
 @pytest.mark.parametrize("site", checked_sites(), ids=lambda site: f"{site.path}:{site.call.lineno}:{site.name[1]}")
-def test_every_key_built_at_run_time_has_a_string_in_both_languages(site):
+def test_every_key_built_at_run_time_has_a_string_in_every_language(site):
+    # A plural string is its forms; a language has the forms it needs ("other" at least).
     missing = {
-        key: [lang for lang in ("en", "zh") if not (STRINGS.get(key, {}).get(lang) or "").strip()]
+        key: [lang for lang in LANGUAGES if not any((STRINGS.get(k, {}).get(lang) or "").strip() for k in forms(key))]
         for key in built_keys(site)
     }
     assert not {key: langs for key, langs in missing.items() if langs}
@@ -594,7 +599,9 @@ def test_every_lookup_that_fills_a_string_gives_each_placeholder_a_value():
         if not given or None in given or site.name in OPTIONAL:
             continue
         keys = [site.key.value] if isinstance(site.key, ast.Constant) else built_keys(site)
-        for key, lang in itertools.product(keys, LANGUAGES):
+        for key, lang in itertools.product([form for built in keys for form in forms(built)], LANGUAGES):
+            if lang not in STRINGS[key]:
+                continue  # a plural form this language does not have
             fields = {name for _, name, _, _ in string.Formatter().parse(STRINGS[key][lang]) if name is not None}
             if fields - given:
                 lacking.append(f"{site.path}:{site.call.lineno} {key} ({lang}) lacks {sorted(fields - given)}")
@@ -606,7 +613,7 @@ def test_the_keys_cover_every_page_and_the_guide_asks_for_each():
     from app.core.navigation import PAGE_FILES
 
     by_site = {site.name: built_keys(site) for site in checked_sites()}
-    assert by_site[("app/core/navigation.py", "f'nav.{name}'")] == {f"nav.{name}" for name in PAGE_FILES}
-    guide = by_site[("app/overview/page.py", "f'overview.guide_{name}'")]
-    assert guide == {f"overview.guide_{name}" for name in PAGE_FILES if name != "overview"}
+    assert by_site[("app/core/navigation.py", "f'{name}.nav'")] == {f"{name}.nav" for name in PAGE_FILES}
+    guide = by_site[("app/overview/page.py", "f'{name}.guide'")]
+    assert guide == {f"{name}.guide" for name in PAGE_FILES if name != "overview"}
     assert sum(len(keys) for keys in by_site.values()) > 300

@@ -6,14 +6,13 @@ space or punctuation follows. Chinese writes no space after its full stop, so ``
 asterisks; ``**更没把握**。看得到`` is bold. Streamlit renders Markdown with a CommonMark parser (GitHub's flavour:
 tables and strikethrough besides), as markdown-it does here.
 
-The strings: the i18n catalogue (every ``text.py``), the lessons' JSON files, and the shipped model's card, which the
+The strings: the locale files (app/locales/, the lessons' words included) and the shipped model's card, which the
 overview shows. A ``{placeholder}`` is filled the way ``t()`` fills it, with a word and with a quoted share in turn:
 whether ``**`` closes depends on the character beside it.
 """
 
 from __future__ import annotations
 
-import json
 import re
 import string
 
@@ -21,7 +20,6 @@ import pytest
 from markdown_it import MarkdownIt
 
 from app.core.i18n import LANGUAGES, STRINGS, shares
-from app.lessons.data import LESSONS_DIR
 from model.checkpoint import EMBEDDED_DIR
 
 MARKDOWN = MarkdownIt("commonmark").enable(["table", "strikethrough"])
@@ -65,29 +63,10 @@ def filled(template: str, word: str) -> str:
     return template.format_map(values)
 
 
-def lesson_strings() -> list[tuple[str, str, str]]:
-    """(where, language, text) of every string in the lesson files: each {"en", "zh"} pair at any depth."""
-    found = []
-
-    def collect(node, where: str) -> None:
-        if isinstance(node, dict):
-            found.extend((where, lang, node[lang]) for lang in LANGUAGES if isinstance(node.get(lang), str))
-            for key, value in node.items():
-                if key not in LANGUAGES:
-                    collect(value, f"{where}.{key}")
-        elif isinstance(node, list):
-            for index, value in enumerate(node):
-                collect(value, f"{where}[{index}]")
-
-    for path in sorted(LESSONS_DIR.glob("*.json")):
-        collect(json.loads(path.read_text(encoding="utf-8")), path.name)
-    return found
-
-
 def every_string() -> list[tuple[str, str, str]]:
-    catalogue = [(key, lang, entry[lang]) for key, entry in STRINGS.items() for lang in LANGUAGES]
+    catalogue = [(key, lang, text) for key, entry in STRINGS.items() for lang, text in entry.items()]
     card = EMBEDDED_DIR / "README.md"
-    return catalogue + lesson_strings() + [(card.name, "en", card.read_text(encoding="utf-8"))]
+    return catalogue + [(card.name, "en", card.read_text(encoding="utf-8"))]
 
 
 def markers_shown(text: str) -> list[str]:
@@ -109,7 +88,7 @@ def test_the_check_sees_a_marker_that_does_not_close_and_passes_one_that_does():
     assert markers_shown("Layer 1 __init") != []
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_no_string_shows_a_markdown_marker(lang):
     strings = [(where, text) for where, language, text in every_string() if language == lang]
     assert len(strings) > 1000

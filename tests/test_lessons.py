@@ -12,15 +12,17 @@ from apptest_helpers import APP
 from streamlit.testing.v1 import AppTest
 
 from app.classroom.session import room_store
+from app.core.i18n import STRINGS, strings_of
 from app.core.navigation import PAGE_FILES
 from app.core.state import SETTINGS
 from app.lessons import data
 from app.lessons.data import LESSONS_DIR, check_lesson, lessons, page_anchors, read_lesson
 from app.lessons.reveals import REVEALS
-from app.lessons.text import TEXT
 from model import inference
 from model.checkpoint import EMBEDDED_DIR, read_config
 from model.checkpoint import load as load_model
+
+TEXT = strings_of("lessons")
 
 BERT45, HEADS = "bert_in_45_minutes", "inside_the_heads_and_layers"
 
@@ -66,9 +68,7 @@ def title(at: AppTest) -> str:
 
 
 def page_title(page: str, lang: str) -> str:
-    from app.core.registry import concept_modules
-
-    return concept_modules("text")[page].TEXT["title"][lang]
+    return STRINGS[f"{page}.title"][lang]
 
 
 # --- the lesson files -----------------------------------------------------------------------------------------------
@@ -119,8 +119,9 @@ def test_the_check_finds_each_kind_of_mistake():
         "step 1: page 'layers' draws no container 'layers_geometry'"
     ]
     assert broken(reveal={"kind": "typed_in"}) == ["step 1: no reveal 'typed_in'"]
-    assert broken(answer={"kind": "choice", "options": [{"value": "A", "en": "a", "zh": "a"}]}) == [
-        "step 1: a choice needs two or more options in both languages",
+    every = {"en": "a", "zh": "a", "zh-Hant": "a"}
+    assert broken(answer={"kind": "choice", "options": [{"value": "A", "label": every}]}) == [
+        "step 1: a choice needs two or more options in every language",
         "step 1: option values must be distinct, lower case and not empty",
     ]
 

@@ -76,7 +76,9 @@ def test_classroom_mode_offers_the_models_folders_entries_only(on_the_network, m
 
 def test_offline_a_hub_pick_asks_the_network_once_falls_back_and_offers_a_retry(monkeypatch):
     from app.core import models as app_models
-    from app.core.text.common import TEXT as COMMON
+    from app.core.i18n import strings_of
+
+    COMMON = strings_of("common")
     from model import checkpoint
 
     monkeypatch.delenv("BERT_LAB_MODELS_DIR", raising=False)

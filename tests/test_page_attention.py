@@ -21,8 +21,10 @@ from streamlit.testing.v1 import AppTest
 from test_bertviz_view import embedded_params
 
 from app.attention.bertviz_view import MAX_BERTVIZ_TOKENS
-from app.attention.text import TEXT
-from app.core.text.common import TEXT as COMMON
+from app.core.i18n import strings_of
+
+TEXT = strings_of("attention")
+COMMON = strings_of("common")
 
 SHORT = "She opened the door and walked into the room."  # 12 tokens with [CLS] and [SEP]
 

@@ -10,13 +10,15 @@ import pytest
 from apptest_helpers import APP, charts, figure_of, labels
 from streamlit.testing.v1 import AppTest
 
-from app.attention.text import TEXT as ATTENTION
 from app.classroom import session
 from app.classroom.charts import MATCH_COLOR, OTHER_COLOR, guess_bars
 from app.classroom.store import MAX_GUESS, bert_word
-from app.classroom.text import TEXT
+from app.core.i18n import strings_of
 from app.core.models import fill_mask
-from app.fill_mask.text import TEXT as FILL_MASK
+
+ATTENTION = strings_of("attention")
+TEXT = strings_of("classroom")
+FILL_MASK = strings_of("fill_mask")
 
 
 def new_session(lang: str, **query) -> AppTest:

@@ -15,8 +15,10 @@ from apptest_helpers import (
 )
 from streamlit.testing.v1 import AppTest
 
-from app.core.text.common import TEXT as COMMON
-from app.embeddings.text import TEXT
+from app.core.i18n import strings_of
+
+COMMON = strings_of("common")
+TEXT = strings_of("embeddings")
 
 
 def open_page(lang: str, text: str | None = None) -> AppTest:

@@ -9,11 +9,13 @@ import pytest
 from apptest_helpers import charts, data_downloads, labels, open_app_page
 from streamlit.testing.v1 import AppTest
 
+from app.core.i18n import strings_of
 from app.core.shared_charts import BIDIRECTIONAL_COLOR, CAUSAL_COLOR, ITERATIVE_COLOR
-from app.core.text.common import TEXT as COMMON
 from app.core.tokens import escape_markdown
-from app.fill_mask.text import TEXT
 from model import inference
+
+COMMON = strings_of("common")
+TEXT = strings_of("fill_mask")
 
 
 def open_page(lang: str, text: str | None = None) -> AppTest:

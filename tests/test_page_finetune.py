@@ -22,11 +22,13 @@ from apptest_helpers import (
 from apptest_helpers import charts as page_charts
 from streamlit.testing.v1 import AppTest
 
+from app.core.i18n import strings_of
 from app.core.palette import LIGHT, ORANGE, PALE
 from app.core.state import SETTINGS
 from app.finetune import charts, jobs
-from app.finetune.text import TEXT
 from model.data.tasks import load_task
+
+TEXT = strings_of("finetune")
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
 HOSTILE_INPUTS = {
@@ -129,7 +131,7 @@ def test_a_tiny_training_draws_live_curves_stops_and_shows_results():
     at.selectbox(key="w_finetune_budget").set_value(30)
     at.button(key="finetune_start").click().run()
     assert not at.exception
-    job = at.session_state["finetune_job"]
+    job = at.session_state["session_models"]
     assert (
         at.get("progress") and at.button(key="finetune_start").disabled and not at.button(key="finetune_stop").disabled
     )
@@ -221,7 +223,7 @@ def test_question_answering_trains_scores_and_reads_a_passage():
     at.slider(key="w_finetune_size").set_value(100)
     at.selectbox(key="w_finetune_budget").set_value(30)
     at.button(key="finetune_start").click().run()
-    job = at.session_state["finetune_job"]
+    job = at.session_state["session_models"]
     assert job.snapshot().settings.max_length == 128
     deadline = time.time() + 90
     while not job.snapshot().history:

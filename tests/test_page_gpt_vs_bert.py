@@ -21,10 +21,12 @@ from apptest_helpers import (
 )
 from streamlit.testing.v1 import AppTest
 
+from app.core.i18n import strings_of
 from app.core.shared_charts import BIDIRECTIONAL_COLOR, CAUSAL_COLOR, paired_maps
-from app.core.text.common import TEXT as COMMON
 from app.gpt_vs_bert import charts as logic
-from app.gpt_vs_bert.text import TEXT
+
+COMMON = strings_of("common")
+TEXT = strings_of("gpt_vs_bert")
 
 SHORT = "She opened the door and walked into the room."  # 12 tokens with [CLS] and [SEP]
 

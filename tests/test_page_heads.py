@@ -10,12 +10,14 @@ import pytest
 from apptest_helpers import charts, data_downloads, figure_of, heatmap_matrix, open_app_page, panel_titles, traces
 from streamlit.proto.PlotlyChart_pb2 import PlotlyChart as PlotlyChartProto
 
+from app.core.i18n import strings_of
 from app.core.palette import allowed
 from app.heads import charts as head_charts
-from app.heads.text import TEXT
 from model import inference, results
 from model.analysis import heads
 from model.checkpoint import load_folder
+
+TEXT = strings_of("heads")
 
 N_LAYERS, N_HEADS = 2, 4  # the tiny test checkpoint
 

@@ -12,8 +12,10 @@ import numpy as np
 import pytest
 from apptest_helpers import charts, data_downloads, open_app_page, panel_titles
 
-from app.layers.text import TEXT
+from app.core.i18n import strings_of
 from model.checkpoint import load
+
+TEXT = strings_of("layers")
 
 N_LAYERS = load("embedded").config.num_hidden_layers + 1
 
@@ -127,7 +129,7 @@ def test_task_and_word_come_from_a_shared_link():
 def test_a_word_the_corpus_lacks_is_explained():
     at = open_page("en", layers_word="qqqzzz", layers_geometry_ran=True)
     corpus = TEXT["corpus_en"]["en"]
-    assert [w.value for w in at.warning] == [TEXT["word_error_too_few"]["en"].format(corpus=corpus, n=0)]
+    assert [w.value for w in at.warning] == [TEXT["word_error_too_few_other"]["en"].format(corpus=corpus, n=0)]
     at.text_input(key="w_layers_word").set_value("two words").run()
     assert [w.value for w in at.warning] == [TEXT["word_error_not_one_word"]["en"]]
 

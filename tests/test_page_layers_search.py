@@ -14,10 +14,11 @@ import re
 import pytest
 from apptest_helpers import HOSTILE_INPUTS, charts, open_app_page
 
-from app.core.i18n import LANGUAGES
-from app.layers.text import TEXT
+from app.core.i18n import TEXT_LANGUAGES, strings_of
 from model.analysis import search
 from model.checkpoint import load
+
+TEXT = strings_of("layers")
 
 SENTENCES = {"en": "I went to the bank to get money.", "zh": "他坐飞机去上海开会。"}
 N_LAYERS = load("embedded").config.num_hidden_layers + 1
@@ -41,7 +42,7 @@ def match_lines(at) -> list[str]:
     return [line for m in at.markdown for line in m.value.splitlines() if re.match(r"\d+\. `", line)]
 
 
-@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("lang", TEXT_LANGUAGES)
 def test_the_page_shows_the_20_nearest_tokens_and_what_they_share(lang):
     text = SENTENCES[lang]
     at = open_app_page("layers", lang, text=text)

@@ -15,10 +15,12 @@ from apptest_helpers import (
 )
 from streamlit.testing.v1 import AppTest
 
+from app.core.i18n import strings_of
 from app.masking.charts import OUTCOME_COLORS
 from app.masking.logic import NOT_CANDIDATE
-from app.masking.text import TEXT
 from model.training.pretraining_data import MASKED
+
+TEXT = strings_of("masking")
 
 LONG_EN = "She opened the door and walked into the room, and the cinema was dark and the film was already playing."
 

@@ -21,8 +21,8 @@ from apptest_helpers import charts as page_charts
 from streamlit.testing.v1 import AppTest
 
 from app.core import models
+from app.core.i18n import strings_of
 from app.core.palette import BLUE, PALE, VERMILLION
-from app.core.text.common import TEXT as COMMON
 from app.nsp import charts
 from app.nsp.samples import (
     DATA_PATH,
@@ -35,9 +35,11 @@ from app.nsp.samples import (
     pick_runs,
     provenance,
 )
-from app.nsp.text import TEXT
 from model.data.corpus import iter_documents
 from model.data.fetch import default_cache_dir
+
+COMMON = strings_of("common")
+TEXT = strings_of("nsp")
 
 
 def open_page(lang: str = "en", text: str | None = None, mode: str | None = None) -> AppTest:

@@ -10,11 +10,13 @@ import pytest
 from apptest_helpers import open_app_page, static_figures
 from streamlit.testing.v1 import AppTest
 
+from app.core.i18n import strings_of
 from app.core.navigation import PAGE_FILES, PAGES_DIR
-from app.core.text.common import TEXT as COMMON
 from app.overview import charts
-from app.overview.text import TEXT
 from model.modeling import BertConfig, bert_base, bert_large, count_parameters
+
+COMMON = strings_of("common")
+TEXT = strings_of("overview")
 
 
 def open_page(lang: str = "en", **state) -> AppTest:

@@ -13,9 +13,11 @@ from apptest_helpers import figure_of, labels, legend_names
 from streamlit.testing.v1 import AppTest
 
 from app.core import jobs as core_jobs
+from app.core.i18n import strings_of
 from app.pretrain_live import jobs as live_jobs
-from app.pretrain_live.text import TEXT
 from model.training.live import live_settings, run_live
+
+TEXT = strings_of("pretrain_live")
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
 

@@ -7,11 +7,13 @@ import pytest
 from apptest_helpers import HOSTILE_INPUTS, chart_titles, open_app_page, preformatted
 from apptest_helpers import charts as page_charts
 
+from app.core.i18n import strings_of
 from app.core.jobs import Owner
 from app.sentence_vectors import jobs
-from app.sentence_vectors.text import TEXT
 from model.checkpoint import load
 from model.data.translation_pairs import load_pool
+
+TEXT = strings_of("sentence_vectors")
 
 
 def open_page(lang: str = "en", text: str | None = None, **state):

@@ -15,7 +15,7 @@ from streamlit.testing.v1 import AppTest
 
 import serve
 from app.core import models
-from app.core.i18n import LANGUAGES
+from app.core.i18n import TEXT_LANGUAGES
 from app.core.navigation import PAGE_FILES
 from app.heads import logic as heads_lab
 from model import inference
@@ -39,7 +39,7 @@ def test_serve_is_an_app_of_the_entry_script_that_warms_the_model_as_it_starts(m
     statistics = []
     monkeypatch.setattr(heads_lab, "statistics", lambda spec, lang: statistics.append((spec, lang)))
     thread.run()  # what the thread does: load the model, trace its two forward passes, the head lab's statistics
-    assert statistics == [("embedded", lang) for lang in LANGUAGES]
+    assert statistics == [("embedded", lang) for lang in TEXT_LANGUAGES]
     bundle = models.get_model("embedded")
     assert set(inference._traced[bundle.model.bert]) == {inference._AttentionMaps, inference._MaskRows}
     # It loaded into the cache the pages read: a page run afterwards loads nothing.

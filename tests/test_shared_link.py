@@ -10,12 +10,14 @@ import pytest
 from apptest_helpers import APP, preformatted
 from streamlit.testing.v1 import AppTest
 
-from app.attention.text import TEXT as ATTENTION
+from app.core.i18n import language_for_locale, strings_of
 from app.core.navigation import PAGE_FILES
-from app.core.state import MAX_URL_TEXT, SETTINGS, browser_language, url_value
-from app.core.text.common import TEXT as COMMON
-from app.fill_mask.text import TEXT as FILL_MASK
-from app.masking.text import TEXT as MASKING
+from app.core.state import MAX_URL_TEXT, SETTINGS, url_value
+
+ATTENTION = strings_of("attention")
+COMMON = strings_of("common")
+FILL_MASK = strings_of("fill_mask")
+MASKING = strings_of("masking")
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 PAGES = Path(__file__).resolve().parents[1] / "pages"
@@ -163,7 +165,7 @@ def test_a_sentence_too_long_for_a_link_says_so(lang):
     at = open_link({"lang": lang})
     at.session_state["text"] = long
     at.run()
-    note = COMMON["url_text_cut"][lang].format(limit=f"{MAX_URL_TEXT:,}", n=f"{len(long):,}")
+    note = COMMON["url_text_cut"][lang].format(limit=MAX_URL_TEXT, n=len(long))
     assert note in [c.value for c in at.sidebar.caption]
     assert at.query_params["text"] == long[:MAX_URL_TEXT]
     at.session_state["text"] = long[:MAX_URL_TEXT]
@@ -242,7 +244,9 @@ def test_every_page_ends_with_the_same_on_the_command_line(page):
     as one argument however it is spelt."""
     import shlex
 
-    from app.core.text.common import TEXT as COMMON
+    from app.core.i18n import strings_of
+
+    COMMON = strings_of("common")
     from model.cli import build_parser
 
     sentence = 'It\'s a "quoted" [MASK] sentence.'
@@ -264,13 +268,20 @@ def test_every_page_ends_with_the_same_on_the_command_line(page):
     [
         ("en-US", "en"),
         ("en", "en"),
+        ("en-GB", "en"),
         ("zh-CN", "zh"),
-        ("zh-Hant-TW", "zh"),
-        ("ZH_tw", "zh"),
+        ("zh", "zh"),
+        ("zh-SG", "zh"),
+        ("zh-Hans-HK", "zh"),
+        ("zh-Hant-TW", "zh-Hant"),
+        ("ZH_tw", "zh-Hant"),
+        ("zh-HK", "zh-Hant"),
+        ("zh-Hant", "zh-Hant"),
         ("fr-FR", None),
+        ("sr-Latn", None),
         ("", None),
     ],
 )
 def test_a_browsers_locale_gives_the_interface_language_when_the_app_has_it(locale, lang):
-    assert browser_language(locale) == lang
-    assert browser_language(None) is None
+    assert language_for_locale(locale) == lang
+    assert language_for_locale(None) is None

@@ -16,7 +16,6 @@ from app.core.models import (
     attention,
     before_after_pairs,
     finetuned_choices,
-    finetuned_label,
     head_change,
     head_statistics,
     spec_display_name,
@@ -135,7 +134,7 @@ def render(context: PageContext) -> None:
             st.subheader(t("attention.finetune_title"))
             st.markdown(t("attention.finetune_intro"))
             if st.toggle(t("attention.finetune_toggle"), key="attention_finetune"):
-                tuned_labels = {name: finetuned_label(*finetuned_choices()[name]) for name in tuned_pairs}
+                tuned_labels = {name: finetuned_choices()[name] for name in tuned_pairs}
                 tuned = next(iter(tuned_pairs))
                 if len(tuned_pairs) > 1:
                     tuned = st.radio(

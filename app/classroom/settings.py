@@ -28,3 +28,6 @@ SESSION: dict[str, str] = {
     "classroom_guess": "the student's guess box",
     "classroom_quiz_text": "the teacher's question box",
 }
+
+# The example sentences the page offers (string keys by kind), which the model card lists (app/core/examples.py).
+EXAMPLES = {"fill": ("quiz_default",)}

@@ -2,7 +2,7 @@
 
 A class meets the model first through these sentences, so the card lists each with the model's top 3 (or, for the
 sentence-scoring candidates, the order it ranks them in): a miss is visible, not hidden (issue 41). Each concept
-declares its examples in its ``text.py`` (``EXAMPLES``: string keys by kind); the shared sentence that every page
+declares its examples in its ``settings.py`` (``EXAMPLES``: string keys by kind); the shared sentence that every page
 opens on is listed too, masked as the fill-mask page masks it when it holds no [MASK].
 
     python -m app.core.examples            # writes model/embedded/page_examples.json
@@ -18,6 +18,7 @@ import json
 import re
 from pathlib import Path
 
+from app.core.i18n import STRINGS, TEXT_LANGUAGES
 from app.core.registry import concept_modules
 from app.core.state import DEFAULT_TEXT
 from app.core.tokens import last_word_position, mask_selected
@@ -43,17 +44,17 @@ def page_examples(tokenizer: BertTokenizer) -> list[dict]:
         if page not in entry["pages"]:
             entry["pages"].append(page)
 
-    for lang in ("en", "zh"):
+    for lang in TEXT_LANGUAGES:
         text = DEFAULT_TEXT[lang]
         enc = tokenizer.encode(text)
         position = last_word_position(enc, tokenizer.mask_token_id)
         for page in SHARED_PAGES:
             add(page, "fill", mask_selected(text, enc.offsets, [position]) if position is not None else text)
-    for page, module in concept_modules("text").items():
+    for page, module in concept_modules("settings").items():
         for kind, keys in getattr(module, "EXAMPLES", {}).items():
             for key in keys:
-                for lang in ("en", "zh"):
-                    add(page, kind, module.TEXT[key][lang])
+                for lang in TEXT_LANGUAGES:
+                    add(page, kind, STRINGS[f"{page}.{key}"][lang])
     return sorted(found.values(), key=lambda e: (e["kind"] != "fill", e["lang"], e["text"]))
 
 

@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import streamlit as st
+from babel.numbers import format_compact_decimal
 
 from app.core import models
-from app.core.i18n import t
+from app.core.i18n import LANGUAGES_INFO, reads, t
 from model.checkpoint import EMBEDDED_DIR, CheckpointError, LoadedBert, read_config
 from model.modeling import BertConfig, bert_base, count_parameters
 from model.training.card import read_runs
@@ -149,10 +150,9 @@ def hub_online() -> bool:
 
 
 def _amount(n: float, lang: str) -> str:
-    """A count of tokens or words as a reader says it: "8.8 million", "880 万"."""
-    if lang == "zh":
-        return f"{n / 1e8:.1f}".removesuffix(".0") + " 亿" if n >= 1e8 else f"{n / 1e4:,.0f} 万"
-    return f"{n / 1e9:.1f}".removesuffix(".0") + " billion" if n >= 1e9 else f"{n / 1e6:.1f} million"
+    """A count of tokens or words as a reader of ``lang`` says it (CLDR's long compact form): "8.8 million",
+    "880万", "33億"."""
+    return format_compact_decimal(n, locale=LANGUAGES_INFO[lang].babel, format_type="long", fraction_digits=1)
 
 
 def _choose(switch: Switch) -> None:
@@ -195,8 +195,10 @@ def show(bundle: LoadedBert, lang: str, key: str) -> None:
     else:
         lines.append(t("model_facts.no_records"))
     st.info("\n\n".join(lines), icon=":material/info:")
-    hub = HUB_FOR_LANG[lang]
-    switches = bigger_models(facts.parameters, lang=lang, folders=local_folders(), hub_available=hub_available(hub))
+    hub = HUB_FOR_LANG[reads(lang)]
+    switches = bigger_models(
+        facts.parameters, lang=reads(lang), folders=local_folders(), hub_available=hub_available(hub)
+    )
     for switch in switches:
         label = t(
             "model_facts.switch",

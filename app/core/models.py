@@ -3,8 +3,8 @@
 Per-sentence results are cached with ``st.cache_data`` keyed by the model spec and the inputs. Pages call
 the functions here, never the model directly, so no page can change the shared weights.
 
-A session's own fine-tuned model (``app.finetune.jobs``) is chosen by a spec ``finetuned:<job id>:<run>`` and
-resolved from that session's state only, never from a process-wide table: another session cannot load it,
+A session's own fine-tuned model is chosen by a spec ``finetuned:<job id>:<run>`` and resolved from that
+session's state only (``SESSION_MODELS``, which the fine-tuning lab fills; core knows the shape, not the lab), never from a process-wide table: another session cannot load it,
 and a cached result keyed by the spec is reachable only through the job's random 128-bit id, which never
 leaves the session (the choice is not written into shared links).
 
@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Protocol
 
 import streamlit as st
+import torch
 
 from app.core import attention_stats
 from app.core.errors import explain
@@ -26,9 +28,28 @@ from app.core.result_cache import CACHE_TTL, ByteBoundedCache
 from model import inference, results
 from model.analysis import attribution, tracing
 from model.checkpoint import CheckpointError, LoadedBert, load
+from model.data import sentence_index
+from model.tokenization import BertTokenizer
 
 HUB_MODELS = ("bert-base-uncased", "bert-base-chinese")
 FINETUNED_PREFIX = "finetuned:"
+SESSION_MODELS = "session_models"  # where a session keeps its own trained models: a ``SessionModels``
+
+
+class SessionModels(Protocol):
+    """A session's own trained models, as the page that trains them keeps them (``app.finetune.jobs.Job``)."""
+
+    id: str  # random and never shown: it makes the models' specs
+    tokenizer: BertTokenizer
+    base_spec: str  # the model they were trained from: their "before"
+
+    def runs(self) -> dict[str, str]:
+        """The finished runs, each with its name on a page."""
+
+    def trained_model(self, run: str) -> torch.nn.Module | None: ...
+
+    def from_pretrained(self, run: str) -> bool:
+        """Whether the run started from pre-trained weights (a run from random ones has no "before" worth seeing)."""
 
 
 def models_dir() -> Path | None:
@@ -71,6 +92,8 @@ def get_model(spec: str) -> LoadedBert:
 def _shared_model(spec: str) -> LoadedBert:
     """Load once per process; the weights are frozen so no page or session can change them."""
     bundle = load(spec, models_dir=models_dir())
+    # What a student types in Traditional characters reaches the model in the Simplified form it learned.
+    bundle.tokenizer.fold_traditional(sentence_index.read_as_simplified(bundle.path))
     bundle.model.eval()
     bundle.model.requires_grad_(False)
     _LOADED_ONCE.add(spec)
@@ -95,19 +118,19 @@ def finetuned_spec(job_id: str, init: str) -> str:
     return f"{FINETUNED_PREFIX}{job_id}:{init}"
 
 
-def finetuned_choices() -> dict[str, tuple[str, str]]:
-    """This session's finished fine-tuned models, spec → (task, run), in the job's run order."""
-    job = st.session_state.get("finetune_job")
-    if job is None:
+def finetuned_choices() -> dict[str, str]:
+    """This session's finished fine-tuned models, spec → its name on a page, in the runs' order."""
+    source: SessionModels | None = st.session_state.get(SESSION_MODELS)
+    if source is None:
         return {}
-    return {finetuned_spec(job.id, init): (job.task, init) for init in job.inits if job.trained_model(init) is not None}
+    return {finetuned_spec(source.id, run): label for run, label in source.runs().items()}
 
 
 def _session_finetuned(spec: str) -> LoadedBert:
     """A fine-tuned model of THIS session's job, frozen like the shared ones; a ``CheckpointError`` when the
     session has no such model (a newer job replaced it, or the spec came from somewhere else)."""
     job_id, _, init = spec.removeprefix(FINETUNED_PREFIX).partition(":")
-    job = st.session_state.get("finetune_job")
+    job: SessionModels | None = st.session_state.get(SESSION_MODELS)
     model = job.trained_model(init) if job is not None and job.id == job_id else None
     if model is None:
         raise CheckpointError(f"{spec}: no such fine-tuned model in this session", "finetuned_gone")
@@ -125,10 +148,12 @@ def before_after_pairs(spec: str) -> dict[str, str]:
     """This session's fine-tuned models that started from pre-trained weights, each with the spec of the model
     it was fine-tuned from (its "before"); the sidebar's model ``spec`` first when it is one of them. A run from
     random weights has no "before" worth comparing: it did not start from the pre-trained maps."""
-    base = st.session_state.get("finetune_spec", "embedded")
-    tuned = [name for name, (_, init) in finetuned_choices().items() if init != "random"]
+    source: SessionModels | None = st.session_state.get(SESSION_MODELS)
+    if source is None:
+        return {}
+    tuned = [finetuned_spec(source.id, run) for run in source.runs() if source.from_pretrained(run)]
     tuned.sort(key=lambda name: name != spec)
-    return {name: base for name in tuned}
+    return {name: source.base_spec for name in tuned}
 
 
 def chosen_spec() -> str:
@@ -147,18 +172,13 @@ def display_name(bundle: LoadedBert) -> str:
     if bundle.name == "embedded":
         return t("common.model_embedded_name")
     if bundle.name.startswith(FINETUNED_PREFIX):
-        task, init = finetuned_choices().get(bundle.name, ("?", "?"))
-        return finetuned_label(task, init)
+        return finetuned_choices().get(bundle.name, "?")
     return Path(bundle.name).name
 
 
 def spec_display_name(spec: str) -> str:
     """``display_name`` of the model a spec names (a page's own model is in its context; this is for another)."""
     return display_name(get_model(spec))
-
-
-def finetuned_label(task: str, init: str) -> str:
-    return t("common.model_finetuned", task=t(f"finetune.task_{task}"), run=t(f"finetune.init_{init}"))
 
 
 # Hub models that failed to load in this process, with why. Offline, every try cost the hub client's 28 s of

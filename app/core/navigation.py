@@ -10,25 +10,13 @@ from app.core.i18n import lang, t
 from app.core.state import PageContext
 
 PAGES_DIR = Path(__file__).resolve().parents[2] / "pages"
-PAGE_FILES = (
-    "overview",
-    "lessons",
-    "masking",
-    "nsp",
-    "embeddings",
-    "attention",
-    "heads",
-    "layers",
-    "fill_mask",
-    "gpt_vs_bert",
-    "pretrain_live",
-    "finetune",
-    "sentence_vectors",
-    "classroom",
-)
+# The page registry, in teaching order: a page's name is its concept folder (``app/<name>/``), its router
+# (``pages/<name>.py``) and its strings' prefix in the locale files, where ``<name>.nav`` titles it in the
+# navigation and ``<name>.guide`` says what it shows in the overview's guide. Navigation, the overview, lessons
+# and the tests all read this table; adding a page is its folder, its router, its strings and a line here.
 # Emoji rather than Material icons: Streamlit fetches Material icons from a font CDN, which an offline
 # classroom cannot reach.
-ICONS = {
+PAGES = {
     "overview": "🧭",
     "lessons": "📚",
     "masking": "🎭",
@@ -44,6 +32,7 @@ ICONS = {
     "sentence_vectors": "🧲",
     "classroom": "🎓",
 }
+PAGE_FILES = tuple(PAGES)
 
 
 ENTRY_MARK = "_entry_ran"
@@ -84,8 +73,8 @@ def pages() -> list:
         # The first page is the default: it lives at "/" (Streamlit ignores its url_path).
         st.Page(
             PAGES_DIR / f"{name}.py",
-            title=t(f"nav.{name}"),
-            icon=ICONS[name],
+            title=t(f"{name}.nav"),
+            icon=PAGES[name],
             url_path=name,
             default=name == PAGE_FILES[0],
         )

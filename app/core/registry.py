@@ -1,6 +1,6 @@
-"""The concepts' own declarations, gathered by name: each concept folder's ``text.py`` (its strings) and
-``settings.py`` (what it remembers). Core reads them this way so that it never imports a concept by name: a new
-concept is a new folder, and nothing in core changes."""
+"""The concepts' own declarations, gathered by name: each concept folder's ``settings.py`` (what it remembers, and
+the example sentences it offers). Core reads them this way so that it never imports a concept by name: a new
+concept is a new folder (and its strings a file in each ``app/locales/<language>/``), and nothing in core changes."""
 
 from __future__ import annotations
 

@@ -5,13 +5,12 @@ from __future__ import annotations
 import streamlit as st
 
 from app.core.errors import explain
-from app.core.i18n import LANGUAGES, t
+from app.core.i18n import LANGUAGES, LANGUAGES_INFO, STRINGS, t
 from app.core.models import (
     HUB_MODELS,
     available_folders,
     choices,
     finetuned_choices,
-    finetuned_label,
     hub_failure,
     load_chosen_model,
     models_dir,
@@ -21,7 +20,6 @@ from app.core.state import DEFAULT_TEXT, MAX_URL_TEXT, PageContext, keep
 from app.core.tokens import escape_markdown, isolated, missing_scripts
 from model.modeling import count_parameters
 
-LANGUAGE_NAMES = {"zh": "中文", "en": "English"}
 MAX_UNKNOWN_SHOWN = 8  # a text full of emoji lists a few, not a wall of them
 
 
@@ -29,6 +27,12 @@ def _follow_language() -> None:
     # The untouched default sentence follows the language; anything the user typed stays.
     if st.session_state["text"] in DEFAULT_TEXT.values():
         st.session_state["text"] = DEFAULT_TEXT[st.session_state["lang"]]
+
+
+def _script_name(code: str) -> str:
+    """A writing system as the reader calls it: Japanese's two kana scripts are one name, listed once."""
+    key = f"common.script_{code}"
+    return t(key) if key in STRINGS else code.title()
 
 
 def _pick_model(spec: str | None = None) -> None:
@@ -58,7 +62,7 @@ def render_sidebar() -> PageContext:
         st.radio(
             t("common.language"),
             LANGUAGES,
-            format_func=LANGUAGE_NAMES.get,
+            format_func=lambda code: LANGUAGES_INFO[code].name,
             horizontal=True,
             **keep("lang", on_change=_follow_language),
         )
@@ -71,7 +75,7 @@ def render_sidebar() -> PageContext:
             st.session_state["model_choice"] = "embedded"
         labels = {"embedded": t("common.model_embedded"), "folder": t("common.model_folder")}
         labels.update({name: t("common.model_hub", name=name) for name in HUB_MODELS})
-        labels.update({spec: finetuned_label(task, init) for spec, (task, init) in finetuned.items()})
+        labels.update(finetuned)
         st.selectbox(
             t("common.model"),
             offered,
@@ -106,7 +110,7 @@ def render_sidebar() -> PageContext:
                 hidden=config.hidden_size,
                 heads=config.num_attention_heads,
                 params=f"{count_parameters(config)['total'] / 1e6:.1f}M",
-                vocab=f"{bundle.tokenizer.vocab_size:,}",
+                vocab=bundle.tokenizer.vocab_size,
             )
         )
         st.text_area(
@@ -116,18 +120,19 @@ def render_sidebar() -> PageContext:
             height=100,
             max_chars=None,
         )
-        text, context_lang = st.session_state["text"], st.session_state["lang"]
+        text = st.session_state["text"]
         unknown = bundle.tokenizer.unknown_spans(text)
         if unknown:
             shown = "  ".join(isolated(escape_markdown(span)) for span in unknown[:MAX_UNKNOWN_SHOWN])
             shown += " …" if len(unknown) > MAX_UNKNOWN_SHOWN else ""
             st.caption(t("common.unknown_tokens", spans=shown))
-        scripts = missing_scripts(text, bundle.tokenizer.encode(text), bundle.tokenizer.unk_token_id, context_lang)
+        codes = missing_scripts(text, bundle.tokenizer.encode(text), bundle.tokenizer.unk_token_id)
+        scripts = list(dict.fromkeys(map(_script_name, codes)))
         if scripts:
             st.warning(t("common.unknown_script", scripts=t("common.list_separator").join(scripts)))
         st.caption(t("common.share_hint"))
         if len(text) > MAX_URL_TEXT:
-            st.caption(t("common.url_text_cut", limit=f"{MAX_URL_TEXT:,}", n=f"{len(text):,}"))
+            st.caption(t("common.url_text_cut", limit=MAX_URL_TEXT, n=len(text)))
     return PageContext(bundle, spec, text, st.session_state["lang"])
 
 

@@ -14,16 +14,13 @@ from typing import Any
 
 import streamlit as st
 
-from app.core.i18n import LANGUAGES
+from app.core.i18n import LANGUAGES, STRINGS, language_for_locale, reads
 from app.core.jobs import Owner
 from app.core.registry import concept_modules
 from app.core.settings import MAX_LAYERS, Setting, url_value
 from model.checkpoint import LoadedBert
 
-DEFAULT_TEXT = {
-    "zh": "我去电影院看电影，电影很好看。",
-    "en": "She opened the door and walked into the room.",
-}
+DEFAULT_TEXT = {lang: STRINGS["common.default_text"][lang] for lang in LANGUAGES}  # the sentence every page opens on
 MAX_URL_TEXT = 2000  # characters of the sentence kept in a shared link
 ALWAYS_IN_URL = ("lang", "text", "layer", "head")
 
@@ -41,6 +38,7 @@ CORE_SESSION: dict[str, str] = {
     "text": "the shared sentence every page reads (a link carries it too, cut to MAX_URL_TEXT)",
     "_initialised": "whether init_state has filled this session",
     "job_owner": "the session's token for its background jobs: a job lives only as long as the session holds it",
+    "session_models": "this session's own trained models (app.core.models.SessionModels): the fine-tuning lab's job",
     "_finetuned_bundles": "this session's fine-tuned models, loaded for the model picker",
     "_entry_ran": "the run's PageContext, from the entry script to the page (app.core.navigation)",
     "_pages": "this session's st.Page list and the language it is titled in (app.core.navigation)",
@@ -72,7 +70,12 @@ class PageContext:
     bundle: LoadedBert
     spec: str  # the model really loaded: the chosen one, or "embedded" when that failed
     text: str
-    lang: str
+    lang: str  # the interface's language
+
+    @property
+    def reads(self) -> str:
+        """The language of the text the page gives the model (its samples, examples, tasks): "zh" or "en"."""
+        return reads(self.lang)
 
 
 def _linked_value(setting: Setting, raw: str | None) -> Any:
@@ -86,19 +89,12 @@ def _linked_value(setting: Setting, raw: str | None) -> Any:
         return setting.default
 
 
-def browser_language(locale: str | None) -> str | None:
-    """The interface language a browser's locale asks for ("en-US" -> "en", "zh-Hant-TW" -> "zh"), when the app
-    has it; None otherwise."""
-    code = (locale or "").replace("_", "-").split("-")[0].lower()
-    return code if code in LANGUAGES else None
-
-
 def init_state() -> None:
     """Fill session state on a session's first run: from the URL where it says something, else defaults; a first
     visit without a language in its link follows the browser's (its Accept-Language) until the reader chooses."""
     if st.session_state.get("_initialised"):
         return
-    if "lang" not in st.query_params and (lang := browser_language(st.context.locale)):
+    if "lang" not in st.query_params and (lang := language_for_locale(st.context.locale)):
         st.session_state.setdefault("lang", lang)
     for name, setting in SETTINGS.items():
         st.session_state.setdefault(name, _linked_value(setting, st.query_params.get(name)))

@@ -72,24 +72,9 @@ def isolated(text: str) -> str:
     return f"\u2068{text}\u2069"
 
 
-# Scripts by the first word of their letters' Unicode names; the CJK ideographs and Latin letters the embedded
-# model reads are not "missing" when a span is unknown for another reason (an emoji beside them).
-SCRIPT_NAMES = {
-    "ARABIC": {"en": "Arabic", "zh": "阿拉伯文"},
-    "HEBREW": {"en": "Hebrew", "zh": "希伯来文"},
-    "CYRILLIC": {"en": "Cyrillic", "zh": "西里尔字母"},
-    "GREEK": {"en": "Greek", "zh": "希腊字母"},
-    "DEVANAGARI": {"en": "Devanagari", "zh": "天城文"},
-    "BENGALI": {"en": "Bengali", "zh": "孟加拉文"},
-    "TAMIL": {"en": "Tamil", "zh": "泰米尔文"},
-    "THAI": {"en": "Thai", "zh": "泰文"},
-    "HANGUL": {"en": "Korean (Hangul)", "zh": "韩文"},
-    "HIRAGANA": {"en": "Japanese kana", "zh": "日文假名"},
-    "KATAKANA": {"en": "Japanese kana", "zh": "日文假名"},
-    "ARMENIAN": {"en": "Armenian", "zh": "亚美尼亚文"},
-    "GEORGIAN": {"en": "Georgian", "zh": "格鲁吉亚文"},
-    "ETHIOPIC": {"en": "Ethiopic", "zh": "埃塞俄比亚文"},
-}
+# Scripts by the first word of their letters' Unicode names (their names for a reader: ``common.script_<NAME>``);
+# the CJK ideographs and Latin letters the embedded model reads are not "missing" when a span is unknown for
+# another reason (an emoji beside them).
 READ_SCRIPTS = ("LATIN", "CJK")
 
 
@@ -97,10 +82,11 @@ def _script(char: str) -> str:
     return unicodedata.name(char, "").split(" ")[0]
 
 
-def missing_scripts(text: str, enc: Encoding, unk_token_id: int, lang: str) -> list[str]:
-    """The writing systems of ``text`` that the vocabulary holds only as single letters or not at all, named in
-    ``lang``, each once, in order: a script whose every piece is [UNK] or one letter long is one the model never
-    learnt to read (BERT's vocabulary keeps many scripts' letters, so Arabic comes out as ``م ##ر ##ح``, not [UNK])."""
+def missing_scripts(text: str, enc: Encoding, unk_token_id: int) -> list[str]:
+    """The writing systems of ``text`` that the vocabulary holds only as single letters or not at all, by the first
+    word of their Unicode names (``ARABIC``), each once, in order: a script whose every piece is [UNK] or one letter
+    long is one the model never learnt to read (BERT's vocabulary keeps many scripts' letters, so Arabic comes out as
+    ``م ##ر ##ح``, not [UNK])."""
     seen: dict[str, bool] = {}  # script -> whether some piece of it is a whole run of letters
     for token_id, (start, end), special in zip(enc.ids, enc.offsets, enc.special, strict=True):
         letters = [c for c in text[start:end] if unicodedata.category(c).startswith("L")]
@@ -108,5 +94,4 @@ def missing_scripts(text: str, enc: Encoding, unk_token_id: int, lang: str) -> l
         if not script or script in READ_SCRIPTS:
             continue
         seen[script] = seen.get(script, False) or (token_id != unk_token_id and len(letters) > 1)
-    names = (SCRIPT_NAMES.get(script, {}).get(lang, script.title()) for script, read in seen.items() if not read)
-    return list(dict.fromkeys(names))
+    return [script for script, read in seen.items() if not read]

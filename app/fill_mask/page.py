@@ -53,7 +53,7 @@ def render(context: PageContext) -> None:
 
     def _example_buttons(label: str, keys: tuple[str, str]) -> None:
         """The reader's language first; the other stays offered, since the model reads both."""
-        if context.lang == "zh":
+        if context.reads == "zh":
             keys = tuple(reversed(keys))
         label_column, *example_columns = st.columns([1, 2, 4], vertical_alignment="center")
         label_column.markdown(label)

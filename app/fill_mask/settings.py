@@ -22,3 +22,6 @@ SESSION: dict[str, str] = {
     "fill_mask_base": "the sentence as the reader last typed it, whose tokens the mask buttons show (a click can also undo)",
     "fill_mask_derived": "the sentence the mask buttons made from fill_mask_base (while it is the shared one, the buttons keep the base)",
 }
+
+# The example sentences the page offers (string keys by kind), which the model card lists (app/core/examples.py).
+EXAMPLES = {"fill": ("example_en", "example_zh"), "score": ("score_default",)}

@@ -31,8 +31,10 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import torch
 
+from app.core.i18n import t
 from app.core.jobs import ACTIVE, DONE, FAILED, QUEUED, RUNNING, STOPPED, BackgroundJob, Owner, queue_position
 from app.core.training_process import Request, TrainingFailed, train_in_process
+from app.finetune.settings import INITS
 from model.checkpoint import LoadedBert, save_folder, zip_folder
 from model.data.tasks import TASKS, load_task
 from model.inference import InputError, attention_maps, check_text
@@ -65,7 +67,6 @@ from model.training.qa import (
 log = logging.getLogger(__name__)
 
 HELDOUT_LIMIT = DEMO_HELDOUT_SIZE
-INITS = ("pretrained", "random")  # where a single run starts
 FROZEN = "frozen"  # a run from the pre-trained weights with the encoder frozen: the feature-based baseline
 COMPARE = "compare"
 # Runs of a comparison, in order, all on the same data and budget.
@@ -136,7 +137,14 @@ class Job(BackgroundJob):
     thread_name = "finetune-job"
 
     def __init__(
-        self, owner: Owner, base: LoadedBert, task: str, settings: FinetuneSettings, init: str, train_size: int
+        self,
+        owner: Owner,
+        base: LoadedBert,
+        task: str,
+        settings: FinetuneSettings,
+        init: str,
+        train_size: int,
+        base_spec: str = "embedded",
     ):
         if init not in INITS + (FROZEN, *COMPARISONS):
             raise ValueError(f"init must be one of {INITS + (FROZEN, *COMPARISONS)}, not {init!r}")
@@ -146,6 +154,7 @@ class Job(BackgroundJob):
         self.inits = COMPARISONS.get(init, (init,))
         self.requested_size = int(train_size)
         self.tokenizer = base.tokenizer
+        self.base_spec = base_spec  # what the sidebar called ``base``: the "before" of the trained models
         self._base: LoadedBert | None = base  # dropped once the copies are made
         self._state = _State()
         self._models: dict[str, BertForTaskHead] = {}
@@ -189,6 +198,18 @@ class Job(BackgroundJob):
             if self._state.status not in (DONE, STOPPED):
                 return None
             return self._models.get(init or self.inits[0])
+
+    def runs(self) -> dict[str, str]:
+        """The finished runs, each with its name in the model picker (``app.core.models.SessionModels``)."""
+        task = t(f"finetune.task_{self.task}")
+        return {
+            init: t("common.model_finetuned", task=task, run=t(f"finetune.init_{init}"))
+            for init in self.inits
+            if self.trained_model(init) is not None
+        }
+
+    def from_pretrained(self, run: str) -> bool:
+        return run != "random"
 
     # --- the background thread -----------------------------------------------------------------------------
 
@@ -349,10 +370,17 @@ def page_settings(values) -> FinetuneSettings:
 
 
 def start(
-    owner: Owner, base: LoadedBert, task_name: str, settings: FinetuneSettings, init: str, train_size: int
+    owner: Owner,
+    base: LoadedBert,
+    task_name: str,
+    settings: FinetuneSettings,
+    init: str,
+    train_size: int,
+    base_spec: str = "embedded",
 ) -> Job:
-    """Start fine-tuning a copy of ``base`` on ``task_name`` in the background; ``init`` may be "compare"."""
-    return Job(owner, base, task_name, settings, init, train_size).start()
+    """Start fine-tuning a copy of ``base`` (the sidebar's ``base_spec``) on ``task_name`` in the background;
+    ``init`` may be "compare"."""
+    return Job(owner, base, task_name, settings, init, train_size, base_spec).start()
 
 
 # --- pure helpers the page renders from -----------------------------------------------------------------------

@@ -27,7 +27,7 @@ def render(context: PageContext) -> None:
     """The page, drawn for one run."""
     # A reader's first visit opens on a task in their language (the first such task), unless a link chose one.
     start_in_language(
-        "finetune", {"finetune_task": next(n for n, task in TASKS.items() if task["language"] == context.lang)}
+        "finetune", {"finetune_task": next(n for n, task in TASKS.items() if task["language"] == context.reads)}
     )
 
     def label_name(label: str) -> str:
@@ -55,7 +55,7 @@ def render(context: PageContext) -> None:
     head_labels = TASKS[task]["labels"]
     head_key = f"finetune.head_{info['kind']}"
     st.markdown(
-        f"{info[context.lang]}  \n`{t(head_key, hidden=hidden, n=len(head_labels), labels=' / '.join(map(label_name, head_labels)))}`"
+        f"{t(f'finetune.about_{task}')}  \n`{t(head_key, hidden=hidden, n=len(head_labels), labels=' / '.join(map(label_name, head_labels)))}`"
     )
     if info["kind"] == "span":
         st.caption(t("finetune.qa_how_made"))
@@ -136,16 +136,17 @@ def render(context: PageContext) -> None:
             (True, True): "compare-all",
         }.get((state["finetune_compare"], state["finetune_compare_frozen"]))
         init = comparison or state["finetune_init"]
-        state["finetune_spec"] = base_spec
-        return jobs.start(state["job_owner"], base, state["finetune_task"], settings, init, state["finetune_size"])
+        return jobs.start(
+            state["job_owner"], base, state["finetune_task"], settings, init, state["finetune_size"], base_spec
+        )
 
-    job: jobs.Job | None = job_view.current("finetune_job")
+    job: jobs.Job | None = job_view.current(models.SESSION_MODELS)
     # A new run would replace the very model it starts from (a session keeps one job): start from a pre-trained one.
     from_finetuned = spec.startswith(models.FINETUNED_PREFIX)
     if from_finetuned:
         st.info(t("finetune.start_from_pretrained"))
     active = job_view.buttons(
-        "finetune_job",
+        models.SESSION_MODELS,
         start_job,
         labels=(t("finetune.start"), t("finetune.stop")),
         key="finetune",
@@ -262,7 +263,7 @@ def render(context: PageContext) -> None:
             if snapshot.baselines:
                 st.caption(t("finetune.baselines_note_span" if snapshot.kind == "span" else "finetune.baselines_note"))
 
-    job_view.live("finetune_job", active, live_view, t("finetune.no_job"))
+    job_view.live(models.SESSION_MODELS, active, live_view, t("finetune.no_job"))
     if job is None:
         st.stop()
     snapshot = job.snapshot()
@@ -410,7 +411,7 @@ def render(context: PageContext) -> None:
 
     st.markdown(f"**{t('finetune.attention_header')}**")
     st.caption(t("finetune.attention_note_token" if snapshot.kind == "token" else "finetune.attention_note"))
-    before = ui.run_or_explain(models.attention, st.session_state.get("finetune_spec", spec), text)
+    before = ui.run_or_explain(models.attention, job.base_spec, text)
     if before is None:
         st.stop()
     if before.tokens != answer["attention_tokens"]:

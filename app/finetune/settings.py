@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from app.core.settings import MAX_LAYERS, Setting
-from app.finetune.jobs import INITS
 from model.data.tasks import TASKS
 from model.training.finetune import DEMO_TRAIN_SIZE, demo_settings
 
 _FINETUNE = demo_settings()
+
+INITS = ("pretrained", "random")  # where a single run starts
 
 SETTINGS: dict[str, Setting] = {
     "finetune_task": Setting(next(iter(TASKS)), options=tuple(TASKS)),
@@ -25,7 +26,6 @@ SETTINGS: dict[str, Setting] = {
     "finetune_init": Setting(INITS[0], options=INITS),
 }
 
-SESSION: dict[str, str] = {
-    "finetune_job": "this session's fine-tuning job (app.finetune.jobs.Job), running or finished",
-    "finetune_spec": "the spec of the model the job fine-tuned, its 'before' on the attention page",
-}
+# The lab's job (app.finetune.jobs.Job, running or finished) is core's ``session_models``: the sidebar offers its
+# trained models, and the attention page compares them with the model they started from.
+SESSION: dict[str, str] = {}

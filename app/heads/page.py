@@ -17,7 +17,7 @@ from model.analysis import heads
 
 def render(context: PageContext) -> None:
     """The page, drawn for one run."""
-    start_in_language("heads", {"heads_lang": context.lang})
+    start_in_language("heads", {"heads_lang": context.reads})
 
     st.title(t("heads.title"))
     st.markdown(t("heads.intro"))

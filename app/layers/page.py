@@ -19,7 +19,7 @@ def render(context: PageContext) -> None:
     """The page, drawn for one run."""
     start_in_language(
         "layers",
-        {"layers_task": lab.DEFAULT_TASK[context.lang], "layers_word": lab.DEFAULT_WORD[context.lang]},
+        {"layers_task": lab.DEFAULT_TASK[context.reads], "layers_word": lab.DEFAULT_WORD[context.reads]},
     )
 
     INITS = ("pretrained", "random")

@@ -17,7 +17,7 @@ import streamlit as st
 
 from app.core import ui
 from app.core.i18n import lang, t
-from app.core.navigation import ICONS, PAGE_FILES, pages
+from app.core.navigation import PAGE_FILES, PAGES, pages
 from app.core.settings import url_value
 from app.core.state import SETTINGS, PageContext
 from app.core.tokens import escape_markdown
@@ -163,7 +163,7 @@ def show(page, context: PageContext, class_quiz=None) -> None:
         st.markdown(step.instruction[context.lang])
         if page_name != step.page:
             target = next(p for p in pages() if _page_name(p) == step.page)
-            st.page_link(target, label=t("lessons.go_to_page", page=target.title), icon=ICONS[step.page])
+            st.page_link(target, label=t("lessons.go_to_page", page=target.title), icon=PAGES[step.page])
         _question(lesson, step, number, context, class_quiz)
         with st.container(horizontal=True, key="lessons_moves"):
             if not following:  # a following student moves with the teacher
@@ -198,7 +198,8 @@ def _question(lesson: Lesson, step: Step, number: int, context: PageContext, cla
         )
     else:
         st.text_input(f"**{question}**", max_chars=40, key=answer_key)
-    given = (st.session_state.get(answer_key) or "").strip()
+    # A typed word is compared with the model's words as the model reads it (機 typed is the model's 机).
+    given = context.bundle.tokenizer.folded((st.session_state.get(answer_key) or "").strip())
     quiz = class_quiz.current() if class_quiz is not None else None
     class_question = quiz if quiz is not None and quiz.sentence == question else None
     revealed = st.session_state.get("lessons_revealed") == (lesson.name, number)

@@ -1,14 +1,18 @@
-"""Lessons are data: one JSON file per lesson in this folder, with both languages' strings in it. Adding a lesson is
-adding a file; ``check_lesson`` says what is wrong with one (the tests run it over every file).
+"""Lessons are data: one JSON file per lesson in this folder for its steps, and its words in the locale files,
+``app/locales/<language>/lesson_<name>.json``. Adding a lesson is adding those files; ``check_lesson`` says what is
+wrong with one (the tests run it over every file).
 
-A file holds ``title`` and ``summary`` ({"en", "zh"}) and ``steps``, each step:
+In the lesson's file, ``"@"`` stands for words: the locale files hold them under a key made of the place's path,
+without the containers' names (``step2.instruction``, ``step2.settings.text``, ``step1.option_80`` for an option's
+label), and reading the lesson puts ``{language: string}`` there. A file holds ``title`` and ``summary`` ("@") and
+``steps``, each step:
 
 * ``page``: the page the step is on (a name from ``app.core.navigation.PAGE_FILES``);
 * ``settings``: values the step gives that page's settings (``text``, ``layer``, ``head`` or the page's own
-  ``<page>_...``); a value may be {"en", "zh"} when it depends on the language (a sentence);
+  ``<page>_...``); a value may be "@" when it depends on the language (a sentence);
 * ``highlight``: the key of the page's ``st.container`` to outline;
-* ``instruction`` and ``question``: {"en", "zh"};
-* ``answer``: {"kind": "choice", "options": [{"value", "en", "zh"}, ...]} or {"kind": "text"};
+* ``instruction`` and ``question``: "@";
+* ``answer``: {"kind": "choice", "options": [{"value", "label": "@"}, ...]} or {"kind": "text"};
 * ``reveal``: {"kind": one of ``app.lessons.reveals.REVEALS``, ...its parameters}: computed live, never typed here.
 """
 
@@ -21,13 +25,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from app.core.i18n import LANGUAGES
+from app.core.i18n import LANGUAGES, STRINGS
 from app.core.navigation import PAGE_FILES
 from app.core.settings import url_value
 
 LESSONS_DIR = Path(__file__).resolve().parent
 APP_DIR = LESSONS_DIR.parent
 CORE_STEP_SETTINGS = ("text", "layer", "head")  # core settings a step may set: the sidebar's sentence, layer, head
+WORDS = "@"  # in a lesson's file: the words for this place are in the locale files
+_CONTAINERS = ("steps", "answer", "options", "label")  # path parts a locale key leaves out
 _CONTAINER_KEY = re.compile(r"""st\.container\([^)]*\bkey\s*=\s*["']([A-Za-z0-9_]+)["']""")
 
 
@@ -47,7 +53,7 @@ class Step:
 
     def options(self, lang: str) -> dict[str, str]:
         """A choice question's options: value → label in ``lang`` (empty for a typed answer)."""
-        return {str(o["value"]): o[lang] for o in self.answer.get("options", ())}
+        return {str(o["value"]): o["label"][lang] for o in self.answer.get("options", ())}
 
 
 @dataclass(frozen=True)
@@ -59,13 +65,30 @@ class Lesson:
 
 
 def read_lesson(path: Path) -> Lesson:
-    raw = json.loads(path.read_text(encoding="utf-8"))
+    raw = _with_words(json.loads(path.read_text(encoding="utf-8")), f"lesson_{path.stem}", [])
     return Lesson(
         name=path.stem,
         title=raw["title"],
         summary=raw["summary"],
         steps=tuple(Step(**step) for step in raw["steps"]),
     )
+
+
+def _with_words(node: Any, prefix: str, path: list[str]) -> Any:
+    """``node`` with each "@" replaced by its strings, ``{language: string}`` ("" where a language lacks one)."""
+    if node == WORDS:
+        entry = STRINGS.get(".".join([prefix, *(part for part in path if part not in _CONTAINERS)]), {})
+        return {lang: entry.get(lang, "") for lang in LANGUAGES}
+    if isinstance(node, dict):
+        return {key: _with_words(value, prefix, [*path, key]) for key, value in node.items()}
+    if isinstance(node, list):
+        if path and path[-1] == "steps":
+            return [_with_words(step, prefix, [*path, f"step{n}"]) for n, step in enumerate(node, start=1)]
+        return [
+            _with_words(item, prefix, [*path, f"option_{item['value']}"] if path[-1:] == ["options"] else path)
+            for item in node
+        ]
+    return node
 
 
 @functools.cache
@@ -138,8 +161,8 @@ def check_lesson(lesson: Lesson, settings: dict, reveals: dict) -> list[str]:
         kind = step.answer.get("kind")
         if kind == "choice":
             options = step.answer.get("options") or []
-            if len(options) < 2 or not all(_both({lang: o.get(lang) for lang in LANGUAGES}) for o in options):
-                problems.append(f"{where}: a choice needs two or more options in both languages")
+            if len(options) < 2 or not all(_both(o.get("label")) for o in options):
+                problems.append(f"{where}: a choice needs two or more options in every language")
             values = [str(o.get("value", "")) for o in options]
             if len(set(values)) != len(values) or any(v != v.strip().lower() or not v for v in values):
                 problems.append(f"{where}: option values must be distinct, lower case and not empty")

@@ -20,7 +20,7 @@ def render(context: PageContext) -> None:
         with st.expander(t("lessons.outline", title=lesson.title[context.lang])):
             st.markdown(
                 "\n".join(
-                    f"{number}. **{t(f'nav.{step.page}')}**: {step.question[context.lang]}"
+                    f"{number}. **{t(f'{step.page}.nav')}**: {step.question[context.lang]}"
                     for number, step in enumerate(lesson.steps, start=1)
                 )
             )

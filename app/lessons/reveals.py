@@ -85,7 +85,7 @@ def repeated_token_embedding(context: PageContext, params: dict) -> Reveal:
 
 def attention_target(context: PageContext, params: dict) -> Reveal:
     """Where one word looks most in the sidebar's layer and head: itself, a neighbour, [CLS]/[SEP], or elsewhere."""
-    word = params["word"][context.lang]
+    word = context.bundle.tokenizer.folded(params["word"][context.lang])  # as the tokens show it
     result = models.attention(context.spec, context.text)
     tokens = [token.lower() for token in result.tokens]
     if word.lower() not in tokens:
@@ -150,7 +150,7 @@ def classifier_size(context: PageContext, params: dict) -> Reveal:
     head = config.hidden_size * 2 + 2  # a (hidden → 2) matrix and its 2 biases
     total = count_parameters(config)["total"]
     answer = "thousands" if head < 10_000 else "millions" if head < total else "more"
-    text = t("lessons.reveal_classifier", weights=f"{head:,}", total=f"{total:,}", share=head / total)
+    text = t("lessons.reveal_classifier", weights=head, total=total, share=head / total)
     return Reveal(answer, text)
 
 
@@ -200,7 +200,7 @@ def untrained_loss(context: PageContext, params: dict) -> Reveal:
     vocab = context.bundle.tokenizer.vocab_size
     loss = math.log(vocab)
     answer = "small" if loss < 3 else "ten" if loss < 30 else "hundred"
-    return Reveal(answer, t("lessons.reveal_untrained_loss", vocab=f"{vocab:,}", loss=loss))
+    return Reveal(answer, t("lessons.reveal_untrained_loss", vocab=vocab, loss=loss))
 
 
 REVEALS = {

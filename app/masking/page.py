@@ -164,7 +164,7 @@ def render(context: PageContext) -> None:
         chart = convergence_chart(
             stats.draws,
             series,
-            title=t("masking.stats_title", n=f"{requested:,}"),
+            title=t("masking.stats_title", n=requested),
             x_title=t("masking.stats_x"),
             y_title=t("masking.stats_y"),
             target_suffix=t("masking.target"),

@@ -41,7 +41,7 @@ def render(context: PageContext) -> None:
             help=t("nsp.draw_number", n=draw + 1),
         )
         samples = load_samples()
-        pair = draw_pair(samples, context.lang, draw)
+        pair = draw_pair(samples, context.reads, draw)
         first, second = pair_text(pair)
         truth = pair.is_next
         origin = provenance(samples, pair)

@@ -38,8 +38,8 @@ _CLEAN_EN = re.compile(r"[A-Z][A-Za-z ,'\-]*[a-z][.!?]")
 _UNWANTED_ZH = re.compile(r"[‘’：；《》（）—…「」『』a-zA-Z]")
 
 
-def is_clean_sentence(sentence: str, lang: str) -> bool:
-    if lang == "en":
+def is_clean_sentence(sentence: str, corpus_lang: str) -> bool:
+    if corpus_lang == "en":
         return 25 <= len(sentence) <= 110 and bool(_CLEAN_EN.fullmatch(sentence)) and "--" not in sentence
     return (
         8 <= len(sentence) <= 45

@@ -8,7 +8,7 @@ import streamlit as st
 from app.core import ui
 from app.core.i18n import t
 from app.core.models import display_name
-from app.core.navigation import ICONS, PAGE_FILES, PAGES_DIR
+from app.core.navigation import PAGE_FILES, PAGES, PAGES_DIR
 from app.core.state import PageContext
 from app.overview import charts
 from model.modeling import bert_base, bert_large
@@ -99,8 +99,8 @@ def render(context: PageContext) -> None:
     for name in PAGE_FILES:
         if name == "overview":
             continue
-        parts = {"page": t(f"nav.{name}"), "text": t(f"overview.guide_{name}")}
+        parts = {"page": t(f"{name}.nav"), "text": t(f"{name}.guide")}
         if (PAGES_DIR / f"{name}.py").exists():
-            st.page_link(str(PAGES_DIR / f"{name}.py"), label=t("overview.guide_link", **parts), icon=ICONS[name])
+            st.page_link(str(PAGES_DIR / f"{name}.py"), label=t("overview.guide_link", **parts), icon=PAGES[name])
         else:
-            st.markdown(f"{ICONS[name]} " + t("overview.guide_soon", **parts))
+            st.markdown(f"{PAGES[name]} " + t("overview.guide_soon", **parts))

@@ -16,7 +16,7 @@ from model.training.live import MEASURED_120S, MODEL_SIZES, PROBES, VOCAB_SIZE, 
 
 def render(context: PageContext) -> None:
     """The page, drawn for one run."""
-    lang = context.lang
+    lang = context.reads  # the language the two minutes train on
 
     st.title(t("pretrain_live.title"))
     st.markdown(t("pretrain_live.intro"))

