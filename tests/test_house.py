@@ -191,3 +191,23 @@ def test_core_reaches_a_concept_only_through_the_registry_and_only_its_settings(
         path = ROOT / "app" / name / "settings.py"
         reached = imported(path, top_level=True) | imported(path, top_level=False)
         assert {area(m) for m in reached} <= {"core", "model"}, name
+
+
+MAX_FUNCTION_LINES = 80
+MAX_RENDER_LINES = 40
+
+
+def _functions(path: Path):
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            yield node.name, node.lineno, node.end_lineno - node.lineno + 1
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "app").rglob("*.py")), ids=lambda p: str(p.relative_to(ROOT)))
+def test_a_page_reads_as_its_sections(path):
+    """No function in app/ over 80 lines (a nested one counts in its parent's too), and a page's ``render`` under 40:
+    it reads as its sections in order, each a named function."""
+    long = [(name, line, size) for name, line, size in _functions(path) if size > MAX_FUNCTION_LINES]
+    assert not long
+    if path.name == "page.py":
+        assert [size for name, _, size in _functions(path) if name == "render"][0] < MAX_RENDER_LINES

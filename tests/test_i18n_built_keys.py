@@ -429,9 +429,8 @@ def reveal_answers(site: Site) -> list[dict]:
 
 
 def layers_inits() -> tuple:
-    """The layers lab's models, as its page lists them (``INITS``, a tuple in ``render``)."""
-    render = next(n for n in parsed("app/layers/page.py").body if isinstance(n, ast.FunctionDef) and n.name == "render")
-    return ast.literal_eval(only_assignment(render, "INITS"))
+    """The layers lab's models, as its page lists them (``INITS``)."""
+    return importlib.import_module("app.layers.page").INITS
 
 
 # Per site, the values of the names the code does not spell out where the site is. Each entry takes the site and

@@ -15,22 +15,37 @@ def render(context: PageContext) -> None:
     """The page, drawn for one run."""
     st.title(t("embeddings.title"))
     st.markdown(t("embeddings.intro"))
-
-    bundle = context.bundle
-    pair = None
-    if st.toggle(t("embeddings.use_pair"), key="embeddings_use_pair"):
-        pair = st.text_input(t("embeddings.pair_label"), value=t("embeddings.default_pair"), key="embeddings_pair")
-        st.caption(t("embeddings.pair_hint"))
-
+    pair = second_sentence()
     result = run_or_explain(embeddings, context.spec, context.text, pair)
     if result is None:
         st.stop()
-    truncation_notice(result, bundle.tokenizer.max_length)
+    truncation_notice(result, context.bundle.tokenizer.max_length)
     parts = logic.parts_of(result)
-    tokens = result.tokens
-    hidden = parts["token"].shape[1]
     part_labels = {name: t(f"embeddings.part_{name}") for name in logic.PARTS}
+    dims = the_parts_as_heatmaps(parts, result.tokens, part_labels)
+    input_table(result)
+    # Show, then tell: the parts and their sum above, how the input is built below, folded.
+    with st.expander(t("embeddings.explain_heading")):
+        st.markdown(t("embeddings.source_block"))
+        st.markdown(t("embeddings.explain"))
+    one_token_summed(parts, result.tokens, part_labels, dims)
+    position_similarity(context.bundle)
+    downloads(parts, result)
 
+
+def second_sentence() -> str | None:
+    """Sentence B, when the reader adds one (its tokens get segment 1)."""
+    if not st.toggle(t("embeddings.use_pair"), key="embeddings_use_pair"):
+        return None
+    pair = st.text_input(t("embeddings.pair_label"), value=t("embeddings.default_pair"), key="embeddings_pair")
+    st.caption(t("embeddings.pair_hint"))
+    return pair
+
+
+def the_parts_as_heatmaps(parts: dict, tokens: list[str], part_labels: dict[str, str]) -> int:
+    """Each part (token, segment, position, their sum, after LayerNorm) over the first dimensions, one tab each;
+    returns how many dimensions the reader chose."""
+    hidden = parts["token"].shape[1]
     # a lesson step outlines this part (app.lessons)
     with st.container(key="embeddings_sum_section"):
         st.subheader(t("embeddings.heatmaps_title"))
@@ -56,7 +71,12 @@ def render(context: PageContext) -> None:
                     summary=charts.part_summary(parts[name], tokens, dims, t("embeddings.summary_part")),
                 )
                 st.caption(t(f"embeddings.caption_{name}"))
+    return dims
 
+
+def input_table(result) -> None:
+    """Each token with its position and segment."""
+    tokens = result.tokens
     st.subheader(t("embeddings.table_title"))
     st.dataframe(
         logic.input_table(tokens, result.token_type_ids),
@@ -72,11 +92,10 @@ def render(context: PageContext) -> None:
     if "[UNK]" in tokens:
         st.caption(t("embeddings.unk_note"))
 
-    # Show, then tell: the parts and their sum above, how the input is built below, folded.
-    with st.expander(t("embeddings.explain_heading")):
-        st.markdown(t("embeddings.source_block"))
-        st.markdown(t("embeddings.explain"))
 
+def one_token_summed(parts: dict, tokens: list[str], part_labels: dict[str, str], dims: int) -> None:
+    """One token's three vectors, their sum and its LayerNorm, and their lengths."""
+    hidden = parts["token"].shape[1]
     st.subheader(t("embeddings.token_title"))
     index = st.selectbox(
         t("embeddings.token_pick"),
@@ -110,6 +129,9 @@ def render(context: PageContext) -> None:
     st.markdown(t("embeddings.sum_check", hidden=hidden, error=f"{view.max_sum_error:.1g}"))
     st.markdown(t("embeddings.norms_note", before=view.norms["sum"], after=view.norms["normalized"]))
 
+
+def position_similarity(bundle) -> None:
+    """How alike the learned position embeddings are, position by position."""
     st.subheader(t("embeddings.position_title"))
     positions = logic.position_table(bundle.model)
     st.markdown(t("embeddings.position_explain", last=len(positions) - 1, total=bundle.config.max_position_embeddings))
@@ -124,6 +146,9 @@ def render(context: PageContext) -> None:
     st.caption(t("embeddings.download_similarity"))
     download_buttons("position_similarity", lambda: logic.similarity_rows(similarity), key="embeddings_similarity")
 
+
+def downloads(parts: dict, result) -> None:
+    tokens = result.tokens
     st.subheader(t("embeddings.downloads_title"))
     st.caption(t("embeddings.downloads_note"))
     if len(tokens) > logic.MAX_DOWNLOAD_TOKENS:

@@ -91,6 +91,34 @@ def training_curves(
     last step, named by the ``heldout_name`` template: "did fine-tuning beat the baselines?" at a glance.
 
     Redrawn every second while a run trains: plain lists (at most a few thousand points), built in one go."""
+    curves, raw = run_traces(history, run_names, step_title, window)
+    marks = heldout_marks(history, heldout or {}, run_names, heldout_name)
+    lines = [
+        horizontal_line(round(100 * accuracy, 2), f"{name} {percent(accuracy)}", colour=BASELINE, panel="2")
+        for name, accuracy in (baselines or {}).items()
+    ]
+    # The step axes span the whole run from the start, so a live chart grows across them instead of rescaling.
+    last_step = max([h.get("total_steps", h["step"]) for h in history] + [1])
+    panels = side_by_side((loss_title, accuracy_title))
+    margin = {"t": 30, "l": left_margin(["0.25"]), "b": BOTTOM_ROOM + BOTTOM_TITLE_ROOM + LEGEND_ROOM}
+    layout = base_layout(390, margin, legend=legend_below(), showlegend=True)
+    layout |= {
+        "xaxis": panels["xaxis"] | steps_axis(last_step, step_title, 0),
+        "xaxis2": panels["xaxis2"] | steps_axis(last_step, step_title, 1),
+        # Loss over its own range, so that its fall fills the panel; accuracy on the whole 0-100% scale.
+        "yaxis": panels["yaxis"] | value_axis(),
+        "yaxis2": panels["yaxis2"] | value_axis(percent=True, range=[0, 100]),
+        "annotations": panels["annotations"] + [label for _, label in lines],
+        "shapes": [shape for shape, _ in lines],
+    }
+    # Each run's running mean first: its legend entry stands for the run.
+    return chart(curves + raw + marks, layout, title)
+
+
+def run_traces(
+    history: Sequence[Mapping], run_names: Mapping[str, str], step_title: str, window: int
+) -> tuple[list[dict], list[dict]]:
+    """Each run's running means (``curves``) and raw values (``raw``), loss and accuracy, one colour per run."""
     curves, raw = [], []
     for init, name in run_names.items():
         steps = [h for h in history if h["init"] == init]
@@ -128,8 +156,15 @@ def training_curves(
                     "<extra></extra>",
                 }
             )
+    return curves, raw
+
+
+def heldout_marks(
+    history: Sequence[Mapping], heldout: Mapping[str, float], run_names: Mapping[str, str], heldout_name: str
+) -> list[dict]:
+    """A diamond per finished run at its last step, on the accuracy panel: its held-out accuracy."""
     marks = []
-    for init, accuracy in (heldout or {}).items():
+    for init, accuracy in heldout.items():
         last = max((h["step"] for h in history if h["init"] == init), default=0)
         name = plotly_text(heldout_name.format(run=run_names.get(init, init)))
         marks.append(
@@ -150,26 +185,7 @@ def training_curves(
                 "yaxis": "y2",
             }
         )
-    lines = [
-        horizontal_line(round(100 * accuracy, 2), f"{name} {percent(accuracy)}", colour=BASELINE, panel="2")
-        for name, accuracy in (baselines or {}).items()
-    ]
-    # The step axes span the whole run from the start, so a live chart grows across them instead of rescaling.
-    last_step = max([h.get("total_steps", h["step"]) for h in history] + [1])
-    panels = side_by_side((loss_title, accuracy_title))
-    margin = {"t": 30, "l": left_margin(["0.25"]), "b": BOTTOM_ROOM + BOTTOM_TITLE_ROOM + LEGEND_ROOM}
-    layout = base_layout(390, margin, legend=legend_below(), showlegend=True)
-    layout |= {
-        "xaxis": panels["xaxis"] | steps_axis(last_step, step_title, 0),
-        "xaxis2": panels["xaxis2"] | steps_axis(last_step, step_title, 1),
-        # Loss over its own range, so that its fall fills the panel; accuracy on the whole 0-100% scale.
-        "yaxis": panels["yaxis"] | value_axis(),
-        "yaxis2": panels["yaxis2"] | value_axis(percent=True, range=[0, 100]),
-        "annotations": panels["annotations"] + [label for _, label in lines],
-        "shapes": [shape for shape, _ in lines],
-    }
-    # Each run's running mean first: its legend entry stands for the run.
-    return chart(curves + raw + marks, layout, title)
+    return marks
 
 
 def confusion_heatmap(

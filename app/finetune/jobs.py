@@ -253,63 +253,12 @@ class Job(BackgroundJob):
             heldout = encode_examples(self.tokenizer, data.kind, heldout_examples, max_length)
         labels = list(data.labels)
         self._set(kind=data.kind, labels=tuple(labels), train_size=len(train), heldout_size=len(heldout))
-        if data.kind == "sequence":
-            key = (self.task, self.settings.seed, len(train_examples), len(heldout_examples))
-            self._set(baselines=sentence_baselines(key, train_examples, heldout_examples, len(labels)))
-        if data.kind == "span":
-            readers = {
-                "alignment": alignment_scores(heldout_examples),
-                "longest_entity": longest_entity_scores(heldout_examples),
-                "random_start": random_start_scores(
-                    self.tokenizer, heldout_examples, max_length, typical_answer_tokens(train)
-                ),
-            }
-            self._set(
-                baselines={name: scores.exact_match for name, scores in readers.items()}, span_scores=dict(readers)
-            )
+        self._score_baselines(data.kind, train_examples, heldout_examples, train, len(labels))
         for init in self.inits:
             if self._should_stop():
                 break
-            self._set(phase="loading", current_init=init)
-            frozen = init == FROZEN
-            request = Request(
-                build_task_model(
-                    self._base, labels, data.kind, "pretrained" if frozen else init, seed=self.settings.seed
-                ),
-                train,
-                heldout,
-                labels,
-                replace(self.settings, freeze_encoder=True) if frozen else self.settings,
-            )
-
-            def record(metrics: dict, init=init) -> None:
-                with self._lock:
-                    self._state.phase = "training"
-                    self._state.history.append({"init": init, **metrics})
-
-            trained = train_in_process(
-                request,
-                on_step=record,
-                on_evaluating=lambda: self._set(phase="evaluating"),
-                should_stop=self._stop.is_set,
-                abandoned=self._owner_gone,
-            )
-            if trained is None:
+            if not self._train_run(init, data.kind, labels, train, heldout, heldout_examples):
                 break
-            result, model = trained
-            # Measured here, while the base model is still at hand; a frozen run's encoder does not move.
-            moved = layer_changes(self._base.model, model) if init == "pretrained" else None
-            # A reader is scored on the answers' text (exact match, F1), which the child's token counts cannot give.
-            scores = (
-                evaluate_spans(model, self.tokenizer, heldout_examples, max_length) if data.kind == "span" else None
-            )
-            with self._lock:
-                self._models[init] = model
-                self._state.results[init] = result
-                if moved is not None:
-                    self._state.layer_changes[init] = moved
-                if scores is not None:
-                    self._state.span_scores[init] = scores
         if self._owner_gone():
             self._finish_stopped()
             return
@@ -320,6 +269,67 @@ class Job(BackgroundJob):
             current_init=None,
             ended=time.time(),
         )
+
+    def _score_baselines(self, kind: str, train_examples: list, heldout_examples: list, train, num_labels: int) -> None:
+        """What a model must beat: a sentence task's majority class and bag of characters, a span task's readers."""
+        if kind == "sequence":
+            key = (self.task, self.settings.seed, len(train_examples), len(heldout_examples))
+            self._set(baselines=sentence_baselines(key, train_examples, heldout_examples, num_labels))
+        if kind == "span":
+            readers = {
+                "alignment": alignment_scores(heldout_examples),
+                "longest_entity": longest_entity_scores(heldout_examples),
+                "random_start": random_start_scores(
+                    self.tokenizer, heldout_examples, self.settings.max_length, typical_answer_tokens(train)
+                ),
+            }
+            self._set(
+                baselines={name: scores.exact_match for name, scores in readers.items()}, span_scores=dict(readers)
+            )
+
+    def _train_run(self, init: str, kind: str, labels: list[str], train, heldout, heldout_examples: list) -> bool:
+        """One run in a training process, its result kept; False when its owner left and the process was killed."""
+        self._set(phase="loading", current_init=init)
+        frozen = init == FROZEN
+        request = Request(
+            build_task_model(self._base, labels, kind, "pretrained" if frozen else init, seed=self.settings.seed),
+            train,
+            heldout,
+            labels,
+            replace(self.settings, freeze_encoder=True) if frozen else self.settings,
+        )
+
+        def record(metrics: dict) -> None:
+            with self._lock:
+                self._state.phase = "training"
+                self._state.history.append({"init": init, **metrics})
+
+        trained = train_in_process(
+            request,
+            on_step=record,
+            on_evaluating=lambda: self._set(phase="evaluating"),
+            should_stop=self._stop.is_set,
+            abandoned=self._owner_gone,
+        )
+        if trained is None:
+            return False
+        result, model = trained
+        # Measured here, while the base model is still at hand; a frozen run's encoder does not move.
+        moved = layer_changes(self._base.model, model) if init == "pretrained" else None
+        # A reader is scored on the answers' text (exact match, F1), which the child's token counts cannot give.
+        scores = (
+            evaluate_spans(model, self.tokenizer, heldout_examples, self.settings.max_length)
+            if kind == "span"
+            else None
+        )
+        with self._lock:
+            self._models[init] = model
+            self._state.results[init] = result
+            if moved is not None:
+                self._state.layer_changes[init] = moved
+            if scores is not None:
+                self._state.span_scores[init] = scores
+        return True
 
     def _finish_stopped(self) -> None:
         """End as stopped; with its owner gone nobody can look at the model, so free it now."""

@@ -3,6 +3,8 @@ labelled data, watch the curves live, score held-out data, try a sentence, see [
 
 from __future__ import annotations
 
+import functools
+
 import streamlit as st
 
 from app.core import job_view, models, ui
@@ -29,28 +31,82 @@ def render(context: PageContext) -> None:
     start_in_language(
         "finetune", {"finetune_task": next(n for n, task in TASKS.items() if task["language"] == context.reads)}
     )
+    hidden, layer_count = context.bundle.config.hidden_size, context.bundle.config.num_hidden_layers
+    intro(hidden)
+    # --- 1. set-up
+    task = choose_task()
+    describe_task(task, hidden)
+    training_settings(task)
+    encoder_settings(layer_count)
+    job: jobs.Job | None = job_view.current(models.SESSION_MODELS)
+    active = start_and_stop(context)
+    # --- 2. live progress
+    live_progress(active, layer_count)
+    if job is None:
+        st.stop()
+    snapshot = job.snapshot()
+    if not snapshot.finished or not snapshot.results:
+        st.stop()
+    # --- 3. held-out results
+    heldout_results(snapshot)
+    how_far_the_layers_moved(snapshot, layer_count)
+    model_downloads(job, snapshot)
+    # --- 4. try a sentence
+    chosen = model_to_try(job, snapshot)
+    if snapshot.kind == "span":
+        qa_view.try_reading(job, snapshot, chosen, run_labels()[chosen])
+        st.stop()
+    text, answer = try_sentence(job, snapshot, chosen)
+    cls_attention_before_and_after(job, snapshot, chosen, text, answer)
 
-    def label_name(label: str) -> str:
-        key = f"finetune.label_{label}"
-        return t(key) if key in STRINGS else label
 
-    def run_name(init: str) -> str:
-        return t(f"finetune.init_{init}")
+def label_name(label: str) -> str:
+    key = f"finetune.label_{label}"
+    return t(key) if key in STRINGS else label
 
+
+def run_name(init: str) -> str:
+    return t(f"finetune.init_{init}")
+
+
+def run_labels() -> dict[str, str]:
+    # A plain dict for the labels: a format_func must not read the session (AppTest calls it outside a run).
+    return {init: run_name(init) for init in (*jobs.INITS, jobs.FROZEN)}
+
+
+def baseline_name(task_name: str, key: str) -> str:
+    """ "majority class", or "bag of characters" (words, for an English task)."""
+    if key == "bag_of_characters":
+        return t(f"finetune.baseline_bag_{TASKS[task_name]['language']}")
+    return t(f"finetune.baseline_{key}")
+
+
+def part_name(part: str) -> str:
+    if part.startswith("layer "):
+        return t("finetune.layer_part_layer", n=part.split()[1])
+    return t(f"finetune.layer_part_{part}")
+
+
+def intro(hidden: int) -> None:
     st.title(t("finetune.title"))
     st.markdown(t("finetune.intro"))
-    spec, bundle = context.spec, context.bundle
-    hidden = bundle.config.hidden_size
     ui.stages_figure([t("finetune.paradigm"), t("finetune.paradigm_finetune")], [BLUE, ORANGE], carry=True)
     ui.stages_figure([t("finetune.examples", hidden=hidden)], [BLUE, GREEN, PURPLE])
     st.caption(t("finetune.examples_note", hidden=hidden, n_tags=len(NER_LABELS)))
 
-    # --- 1. set-up --------------------------------------------------------------------------------------------
+
+# --- 1. set-up --------------------------------------------------------------------------------------------------
+
+
+def choose_task() -> str:
     # a lesson step outlines this part (app.lessons)
     with st.container(key="finetune_setup"):
         st.subheader(t("finetune.setup_header"))
         task_labels = {name: t(f"finetune.task_{name}") for name in TASKS}
-        task = st.selectbox(t("finetune.task"), tuple(TASKS), format_func=task_labels.get, **keep("finetune_task"))
+        return st.selectbox(t("finetune.task"), tuple(TASKS), format_func=task_labels.get, **keep("finetune_task"))
+
+
+def describe_task(task: str, hidden: int) -> None:
     info = TASKS[task]
     head_labels = TASKS[task]["labels"]
     head_key = f"finetune.head_{info['kind']}"
@@ -61,6 +117,8 @@ def render(context: PageContext) -> None:
         st.caption(t("finetune.qa_how_made"))
     st.caption(t("finetune.licence", licence=t(f"finetune.licence_{task}")))
 
+
+def training_settings(task: str) -> None:
     size_column, optimiser_column, budget_column = st.columns(3)
     size, epochs = SETTINGS["finetune_size"], SETTINGS["finetune_epochs"]
     with size_column:
@@ -78,7 +136,7 @@ def render(context: PageContext) -> None:
             t("finetune.batch_size"), SETTINGS["finetune_batch"].options, horizontal=True, **keep("finetune_batch")
         )
     with budget_column:
-        if info["kind"] == "span":
+        if TASKS[task]["kind"] == "span":
             st.caption(t("finetune.max_length_span", n=SPAN_MAX_LENGTH))
         else:
             st.radio(
@@ -96,13 +154,16 @@ def render(context: PageContext) -> None:
             help=t("finetune.budget_help"),
             **keep("finetune_budget"),
         )
+
+
+def encoder_settings(layer_count: int) -> None:
+    """How much of the encoder trains, and which runs: from the pre-trained weights, from random ones, compared."""
     frozen = st.toggle(
         t("finetune.freeze"),
         help=t("finetune.freeze_help"),
         disabled=st.session_state.get("finetune_compare_frozen", False),  # that comparison trains both ways
         **keep("finetune_freeze"),
     )
-    layer_count = bundle.config.num_hidden_layers
     if layer_count > 1:  # a slider needs two ends; a one-layer model trains its layer either way
         st.session_state["finetune_layers"] = min(st.session_state["finetune_layers"], layer_count)
         st.slider(
@@ -117,32 +178,34 @@ def render(context: PageContext) -> None:
     compare_frozen = st.checkbox(
         t("finetune.compare_frozen"), help=t("finetune.compare_frozen_help"), **keep("finetune_compare_frozen")
     )
-    init_labels = {init: run_name(init) for init in (*jobs.INITS, jobs.FROZEN)}
     st.radio(
         t("finetune.init"),
         jobs.INITS,
-        format_func=init_labels.get,
+        format_func=run_labels().get,
         horizontal=True,
         disabled=compare or compare_frozen,
         **keep("finetune_init"),
     )
 
-    def start_job(base, base_spec: str) -> jobs.Job:
-        state = st.session_state
-        settings = jobs.page_settings(state)
-        comparison = {
-            (True, False): jobs.COMPARE,
-            (False, True): "compare-frozen",
-            (True, True): "compare-all",
-        }.get((state["finetune_compare"], state["finetune_compare_frozen"]))
-        init = comparison or state["finetune_init"]
-        return jobs.start(
-            state["job_owner"], base, state["finetune_task"], settings, init, state["finetune_size"], base_spec
-        )
 
-    job: jobs.Job | None = job_view.current(models.SESSION_MODELS)
+def start_job(base, base_spec: str) -> jobs.Job:
+    state = st.session_state
+    settings = jobs.page_settings(state)
+    comparison = {
+        (True, False): jobs.COMPARE,
+        (False, True): "compare-frozen",
+        (True, True): "compare-all",
+    }.get((state["finetune_compare"], state["finetune_compare_frozen"]))
+    init = comparison or state["finetune_init"]
+    return jobs.start(
+        state["job_owner"], base, state["finetune_task"], settings, init, state["finetune_size"], base_spec
+    )
+
+
+def start_and_stop(context: PageContext) -> bool:
+    """Start and Stop; True while the session's job is active."""
     # A new run would replace the very model it starts from (a session keeps one job): start from a pre-trained one.
-    from_finetuned = spec.startswith(models.FINETUNED_PREFIX)
+    from_finetuned = context.spec.startswith(models.FINETUNED_PREFIX)
     if from_finetuned:
         st.info(t("finetune.start_from_pretrained"))
     active = job_view.buttons(
@@ -150,127 +213,135 @@ def render(context: PageContext) -> None:
         start_job,
         labels=(t("finetune.start"), t("finetune.stop")),
         key="finetune",
-        args=(bundle, spec),
+        args=(context.bundle, context.spec),
         start_disabled=from_finetuned,
     )
     st.caption(t("finetune.copy_note"))
+    return active
 
-    # --- 2. live progress -------------------------------------------------------------------------------------
+
+# --- 2. live progress -------------------------------------------------------------------------------------------
+
+
+def live_progress(active: bool, layer_count: int) -> None:
     st.subheader(t("finetune.progress_header"))
-
-    def encoder_training(s) -> str:
-        """How much of the encoder a run trains: none of it, its top layers, or all of it."""
-        if s.freeze_encoder:
-            return t("finetune.frozen_yes")
-        if s.trained_layers is not None and s.trained_layers < layer_count:
-            return t("finetune.frozen_below", n=s.trained_layers, total=layer_count)
-        return t("finetune.frozen_no")
-
-    def describe_settings(snapshot: jobs.JobSnapshot) -> str:
-        s = snapshot.settings
-        return t(
-            "finetune.run_settings",
-            task=snapshot.task,
-            size=snapshot.train_size or "…",
-            epochs=s.epochs,
-            lr=f"{s.lr:g}",
-            batch=s.batch_size,
-            max_length=s.max_length,
-            frozen=encoder_training(s),
-            budget=f"{s.max_seconds:g}",
-        )
-
-    def baseline_name(task_name: str, key: str) -> str:
-        """ "majority class", or "bag of characters" (words, for an English task)."""
-        if key == "bag_of_characters":
-            return t(f"finetune.baseline_bag_{TASKS[task_name]['language']}")
-        return t(f"finetune.baseline_{key}")
-
-    def show_running(snapshot: jobs.JobSnapshot) -> None:
-        run = run_name(snapshot.current_init) if snapshot.current_init else ""
-        if snapshot.phase == "evaluating":
-            st.info(t("finetune.evaluating", run=run, n=snapshot.heldout_size), icon="🧮")
-        elif snapshot.phase == "training":
-            last = jobs.last_step(snapshot, snapshot.current_init) or {"step": 0, "seconds": 0}
-            st.info(
-                t(
-                    "finetune.training",
-                    run=run,
-                    step=last["step"],
-                    seconds=last["seconds"],
-                    total=jobs.steps_per_run(snapshot.train_size, snapshot.settings),
-                ),
-                icon="🏋️",
-            )
-        else:
-            st.info(t("finetune.loading"), icon="📦")
-
-    def done_text(snapshot: jobs.JobSnapshot) -> str:
-        training, total = jobs.time_figures(snapshot)
-        if total is None:
-            return t("finetune.done", training=training)
-        return t("finetune.done_total", training=training, total=total)
-
     status_text = job_view.StatusText(
         queued=t("finetune.queued"),
         stopped=t("finetune.stopped"),
         stopped_owner=t("finetune.stopped_owner"),
         failed=t("finetune.failed"),
     )
-
-    def show_status(snapshot: jobs.JobSnapshot) -> None:
-        job_view.show_status(
-            snapshot, status_text, running=lambda: show_running(snapshot), done=lambda: done_text(snapshot)
-        )
-        for init, result in snapshot.results.items():
-            if result.stopped and snapshot.stop_reason is None:
-                st.caption(
-                    t(
-                        "finetune.budget_reached",
-                        run=run_name(init),
-                        steps=result.steps,
-                        total=jobs.steps_per_run(snapshot.train_size, snapshot.settings),
-                    )
-                )
-
-    def live_view(snapshot: jobs.JobSnapshot) -> None:
-        st.caption(describe_settings(snapshot))
-        show_status(snapshot)
-        share = jobs.progress(snapshot)
-        st.progress(share, text=t("finetune.progress", share=share))
-        if snapshot.history:
-            run_names = {i: run_name(i) for i in snapshot.inits}
-            heldout = {init: result.evaluation.accuracy for init, result in snapshot.results.items()}
-            # A reader's held-out mark is its exact match, the figure its results give, once it is scored.
-            heldout |= {init: scores.exact_match for init, scores in snapshot.span_scores.items() if init in heldout}
-            ui.plot(
-                charts.training_curves(
-                    snapshot.history,
-                    run_names=run_names,
-                    loss_title=t("finetune.loss"),
-                    accuracy_title=t("finetune.accuracy"),
-                    step_title=t("finetune.step"),
-                    title=t("finetune.curves_title"),
-                    baselines={baseline_name(snapshot.task, key): value for key, value in snapshot.baselines.items()},
-                    heldout=heldout,
-                    heldout_name=t("finetune.heldout_marker"),
-                ),
-                key="finetune_curves",
-                summary=charts.curves_summary(
-                    snapshot.history, run_names, t("finetune.summary_curves"), heldout, t("finetune.summary_heldout")
-                ),
-            )
-            if snapshot.baselines:
-                st.caption(t("finetune.baselines_note_span" if snapshot.kind == "span" else "finetune.baselines_note"))
-
+    live_view = functools.partial(live_job, status_text=status_text, layer_count=layer_count)
     job_view.live(models.SESSION_MODELS, active, live_view, t("finetune.no_job"))
-    if job is None:
-        st.stop()
-    snapshot = job.snapshot()
-    if not snapshot.finished or not snapshot.results:
-        st.stop()
 
-    # --- 3. held-out results ----------------------------------------------------------------------------------
+
+def live_job(snapshot: jobs.JobSnapshot, *, status_text: job_view.StatusText, layer_count: int) -> None:
+    """What the page polls once a second: the run's settings, its status, its progress and its curves."""
+    st.caption(describe_settings(snapshot, layer_count))
+    show_status(snapshot, status_text)
+    share = jobs.progress(snapshot)
+    st.progress(share, text=t("finetune.progress", share=share))
+    if snapshot.history:
+        training_curves(snapshot)
+        if snapshot.baselines:
+            st.caption(t("finetune.baselines_note_span" if snapshot.kind == "span" else "finetune.baselines_note"))
+
+
+def encoder_training(s, layer_count: int) -> str:
+    """How much of the encoder a run trains: none of it, its top layers, or all of it."""
+    if s.freeze_encoder:
+        return t("finetune.frozen_yes")
+    if s.trained_layers is not None and s.trained_layers < layer_count:
+        return t("finetune.frozen_below", n=s.trained_layers, total=layer_count)
+    return t("finetune.frozen_no")
+
+
+def describe_settings(snapshot: jobs.JobSnapshot, layer_count: int) -> str:
+    s = snapshot.settings
+    return t(
+        "finetune.run_settings",
+        task=snapshot.task,
+        size=snapshot.train_size or "…",
+        epochs=s.epochs,
+        lr=f"{s.lr:g}",
+        batch=s.batch_size,
+        max_length=s.max_length,
+        frozen=encoder_training(s, layer_count),
+        budget=f"{s.max_seconds:g}",
+    )
+
+
+def show_running(snapshot: jobs.JobSnapshot) -> None:
+    run = run_name(snapshot.current_init) if snapshot.current_init else ""
+    if snapshot.phase == "evaluating":
+        st.info(t("finetune.evaluating", run=run, n=snapshot.heldout_size), icon="🧮")
+    elif snapshot.phase == "training":
+        last = jobs.last_step(snapshot, snapshot.current_init) or {"step": 0, "seconds": 0}
+        st.info(
+            t(
+                "finetune.training",
+                run=run,
+                step=last["step"],
+                seconds=last["seconds"],
+                total=jobs.steps_per_run(snapshot.train_size, snapshot.settings),
+            ),
+            icon="🏋️",
+        )
+    else:
+        st.info(t("finetune.loading"), icon="📦")
+
+
+def done_text(snapshot: jobs.JobSnapshot) -> str:
+    training, total = jobs.time_figures(snapshot)
+    if total is None:
+        return t("finetune.done", training=training)
+    return t("finetune.done_total", training=training, total=total)
+
+
+def show_status(snapshot: jobs.JobSnapshot, status_text: job_view.StatusText) -> None:
+    job_view.show_status(
+        snapshot, status_text, running=lambda: show_running(snapshot), done=lambda: done_text(snapshot)
+    )
+    for init, result in snapshot.results.items():
+        if result.stopped and snapshot.stop_reason is None:
+            st.caption(
+                t(
+                    "finetune.budget_reached",
+                    run=run_name(init),
+                    steps=result.steps,
+                    total=jobs.steps_per_run(snapshot.train_size, snapshot.settings),
+                )
+            )
+
+
+def training_curves(snapshot: jobs.JobSnapshot) -> None:
+    run_names = {i: run_name(i) for i in snapshot.inits}
+    heldout = {init: result.evaluation.accuracy for init, result in snapshot.results.items()}
+    # A reader's held-out mark is its exact match, the figure its results give, once it is scored.
+    heldout |= {init: scores.exact_match for init, scores in snapshot.span_scores.items() if init in heldout}
+    ui.plot(
+        charts.training_curves(
+            snapshot.history,
+            run_names=run_names,
+            loss_title=t("finetune.loss"),
+            accuracy_title=t("finetune.accuracy"),
+            step_title=t("finetune.step"),
+            title=t("finetune.curves_title"),
+            baselines={baseline_name(snapshot.task, key): value for key, value in snapshot.baselines.items()},
+            heldout=heldout,
+            heldout_name=t("finetune.heldout_marker"),
+        ),
+        key="finetune_curves",
+        summary=charts.curves_summary(
+            snapshot.history, run_names, t("finetune.summary_curves"), heldout, t("finetune.summary_heldout")
+        ),
+    )
+
+
+# --- 3. held-out results ----------------------------------------------------------------------------------------
+
+
+def heldout_results(snapshot: jobs.JobSnapshot) -> None:
     st.subheader(t("finetune.results_header"))
     labels = list(snapshot.labels)
     if snapshot.kind == "span":
@@ -289,69 +360,71 @@ def render(context: PageContext) -> None:
     result_columns = st.columns(len(snapshot.results)) if snapshot.kind != "span" else []
     for column, (init, result) in zip(result_columns, snapshot.results.items()):
         with column:
-            st.markdown(f"**{run_name(init)}**")
-            metric_columns = st.columns(4 if result.evaluation.f1 is not None else 3)
-            metric_columns[0].metric(t("finetune.heldout_accuracy"), f"{percent(result.evaluation.accuracy, 1)}")
-            if result.evaluation.f1 is not None:
-                metric_columns[-3].metric(t("finetune.entity_f1"), f"{percent(result.evaluation.f1, 1)}")
-            metric_columns[-2].metric(t("finetune.steps_done"), result.steps)
-            metric_columns[-1].metric(t("finetune.seconds"), f"{result.seconds:.0f}")
-            ui.plot(
-                charts.confusion_heatmap(
-                    jobs.row_shares(result.evaluation.confusion),
-                    result.evaluation.confusion,
-                    [label_name(label) for label in labels],
-                    true_title=t("finetune.true_label"),
-                    predicted_title=t("finetune.predicted_label"),
-                    title=t("finetune.confusion_title", run=run_name(init)),
-                ),
-                key=f"finetune_confusion_{init}",
-                summary=charts.confusion_summary(
-                    result.evaluation.confusion,
-                    [label_name(label) for label in labels],
-                    t("finetune.summary_confusion"),
-                    t("finetune.summary_confusion_none"),
-                ),
-            )
-            st.caption(t("finetune.download_confusion", run=run_name(init)))
-            table = jobs.confusion_rows(result.evaluation, labels, t("finetune.confusion_corner"))  # a few cells
-            ui.download_buttons(
-                f"finetune_confusion_{init}", lambda table=table: table, key=f"finetune_confusion_{init}"
-            )
+            run_result(init, result, labels)
     st.caption(t("finetune.download_history"))
     ui.download_buttons("finetune_history", lambda: jobs.history_rows(snapshot.history), key="finetune_history")
 
-    def part_name(part: str) -> str:
-        if part.startswith("layer "):
-            return t("finetune.layer_part_layer", n=part.split()[1])
-        return t(f"finetune.layer_part_{part}")
 
-    if "pretrained" in snapshot.layer_changes:
-        st.subheader(t("finetune.layers_header"))
-        st.caption(t("finetune.layers_note"))
-        trained = snapshot.settings.trained_layers
-        if trained is not None and trained < layer_count:
-            st.caption(t("finetune.layers_frozen_note", n=trained, total=layer_count))
-        changes = snapshot.layer_changes["pretrained"]
-        ui.plot(
-            charts.layer_change_bars(
-                {"pretrained": changes},
-                part_names=[part_name(p) for p in changes],
-                run_names={"pretrained": run_name("pretrained")},
-                axis_title=t("finetune.layers_axis"),
-                title=t("finetune.layers_title"),
-            ),
-            key="finetune_layers",
-            summary=charts.layer_change_summary(changes, [part_name(p) for p in changes], t("finetune.summary_layers")),
-        )
-        st.caption(t("finetune.download_layers"))
-        ui.download_buttons(
-            "finetune_layer_changes",
-            lambda: (["part", "relative_change"], [[part, round(value, 6)] for part, value in changes.items()]),
-            lambda: changes,
-            key="finetune_layer_changes",
-        )
+def run_result(init: str, result, labels: list[str]) -> None:
+    st.markdown(f"**{run_name(init)}**")
+    metric_columns = st.columns(4 if result.evaluation.f1 is not None else 3)
+    metric_columns[0].metric(t("finetune.heldout_accuracy"), f"{percent(result.evaluation.accuracy, 1)}")
+    if result.evaluation.f1 is not None:
+        metric_columns[-3].metric(t("finetune.entity_f1"), f"{percent(result.evaluation.f1, 1)}")
+    metric_columns[-2].metric(t("finetune.steps_done"), result.steps)
+    metric_columns[-1].metric(t("finetune.seconds"), f"{result.seconds:.0f}")
+    ui.plot(
+        charts.confusion_heatmap(
+            jobs.row_shares(result.evaluation.confusion),
+            result.evaluation.confusion,
+            [label_name(label) for label in labels],
+            true_title=t("finetune.true_label"),
+            predicted_title=t("finetune.predicted_label"),
+            title=t("finetune.confusion_title", run=run_name(init)),
+        ),
+        key=f"finetune_confusion_{init}",
+        summary=charts.confusion_summary(
+            result.evaluation.confusion,
+            [label_name(label) for label in labels],
+            t("finetune.summary_confusion"),
+            t("finetune.summary_confusion_none"),
+        ),
+    )
+    st.caption(t("finetune.download_confusion", run=run_name(init)))
+    table = jobs.confusion_rows(result.evaluation, labels, t("finetune.confusion_corner"))  # a few cells
+    ui.download_buttons(f"finetune_confusion_{init}", lambda table=table: table, key=f"finetune_confusion_{init}")
 
+
+def how_far_the_layers_moved(snapshot: jobs.JobSnapshot, layer_count: int) -> None:
+    if "pretrained" not in snapshot.layer_changes:
+        return
+    st.subheader(t("finetune.layers_header"))
+    st.caption(t("finetune.layers_note"))
+    trained = snapshot.settings.trained_layers
+    if trained is not None and trained < layer_count:
+        st.caption(t("finetune.layers_frozen_note", n=trained, total=layer_count))
+    changes = snapshot.layer_changes["pretrained"]
+    ui.plot(
+        charts.layer_change_bars(
+            {"pretrained": changes},
+            part_names=[part_name(p) for p in changes],
+            run_names={"pretrained": run_name("pretrained")},
+            axis_title=t("finetune.layers_axis"),
+            title=t("finetune.layers_title"),
+        ),
+        key="finetune_layers",
+        summary=charts.layer_change_summary(changes, [part_name(p) for p in changes], t("finetune.summary_layers")),
+    )
+    st.caption(t("finetune.download_layers"))
+    ui.download_buttons(
+        "finetune_layer_changes",
+        lambda: (["part", "relative_change"], [[part, round(value, 6)] for part, value in changes.items()]),
+        lambda: changes,
+        key="finetune_layer_changes",
+    )
+
+
+def model_downloads(job: jobs.Job, snapshot: jobs.JobSnapshot) -> None:
     st.caption(t("finetune.download_model_note"))
     model_columns = st.columns(len(snapshot.results))
     for column, init in zip(model_columns, snapshot.results):
@@ -366,8 +439,12 @@ def render(context: PageContext) -> None:
                 key=f"finetune_model_zip_{init}",
             )
 
-    # --- 4. try a sentence ------------------------------------------------------------------------------------
 
+# --- 4. try a sentence ------------------------------------------------------------------------------------------
+
+
+def model_to_try(job: jobs.Job, snapshot: jobs.JobSnapshot) -> str:
+    """The trained run to try (the page stops when there is none)."""
     st.subheader(t("finetune.try_header_span" if snapshot.kind == "span" else "finetune.try_header"))
     trained = [init for init in snapshot.inits if job.trained_model(init) is not None]
     if not trained:
@@ -375,11 +452,13 @@ def render(context: PageContext) -> None:
     chosen = trained[0]
     if len(trained) > 1:
         chosen = st.radio(
-            t("finetune.try_model"), trained, format_func=init_labels.get, horizontal=True, key="finetune_try_model"
+            t("finetune.try_model"), trained, format_func=run_labels().get, horizontal=True, key="finetune_try_model"
         )
-    if snapshot.kind == "span":
-        qa_view.try_reading(job, snapshot, chosen, init_labels[chosen])
-        st.stop()
+    return chosen
+
+
+def try_sentence(job: jobs.Job, snapshot: jobs.JobSnapshot, chosen: str) -> tuple[str, dict]:
+    """A sentence typed in, and the chosen run's tags or label for it (the page stops while there is none)."""
     text = st.text_input(
         t("finetune.try_input"), value=t(f"finetune.try_default_{snapshot.task}"), key=f"finetune_try_{snapshot.task}"
     )
@@ -408,7 +487,13 @@ def render(context: PageContext) -> None:
             key="finetune_probs",
             summary=ranked_summary([label_name(name) for name in names], probs, t("common.summary_most_likely")),
         )
+    return text, answer
 
+
+def cls_attention_before_and_after(
+    job: jobs.Job, snapshot: jobs.JobSnapshot, chosen: str, text: str, answer: dict
+) -> None:
+    """What [CLS] attends to in the base model and in the fine-tuned one (the page stops where they differ)."""
     st.markdown(f"**{t('finetune.attention_header')}**")
     st.caption(t("finetune.attention_note_token" if snapshot.kind == "token" else "finetune.attention_note"))
     before = ui.run_or_explain(models.attention, job.base_spec, text)

@@ -17,53 +17,64 @@ def render(context: PageContext) -> None:
     """The page, drawn for one run."""
     st.title(t("gpt_vs_bert.title"))
     st.markdown(t("gpt_vs_bert.intro"))
-
-    spec, bundle = context.spec, context.bundle
-
     st.header(t("gpt_vs_bert.live_header"))
     st.markdown(t("gpt_vs_bert.live_intro"))
-    model_facts.show(bundle, context.lang, key="gpt_vs_bert_model")
-    text = context.text
+    model_facts.show(context.bundle, context.lang, key="gpt_vs_bert_model")
+    attention_both_ways(context.spec, context.bundle, context.text)
+    masked_text = predictions_both_ways(context.spec, context.bundle, context.text)
+    # Show, then tell: the one model read both ways above, the two families compared below, folded.
+    the_two_families()
+    ui.for_engineers(
+        context.spec, ["fill-mask", masked_text, "--causal"], ["attention", context.text, "--causal", "--json"]
+    )
+
+
+def attention_both_ways(spec: str, bundle, text: str) -> None:
+    """The sentence's attention read causally (GPT) and bidirectionally (BERT), averaged over heads, side by side."""
     # Both readings take the same input, so a bad input is explained once, by the first call.
     bidirectional = ui.run_or_explain(models.attention, spec, text, None, False)
     causal = models.attention(spec, text, None, True) if bidirectional is not None else None
-    if causal is not None:
-        ui.truncation_notice(bidirectional, bundle.tokenizer.max_length)
-        causal_mean = charts.mean_over_heads(causal.attentions)
-        bidirectional_mean = charts.mean_over_heads(bidirectional.attentions)
-        st.markdown(
-            t(
-                "gpt_vs_bert.upper_share",
-                causal=charts.upper_triangle_share(causal_mean),
-                bidirectional=charts.upper_triangle_share(bidirectional_mean),
-            )
+    if causal is None:
+        return
+    ui.truncation_notice(bidirectional, bundle.tokenizer.max_length)
+    causal_mean = charts.mean_over_heads(causal.attentions)
+    bidirectional_mean = charts.mean_over_heads(bidirectional.attentions)
+    st.markdown(
+        t(
+            "gpt_vs_bert.upper_share",
+            causal=charts.upper_triangle_share(causal_mean),
+            bidirectional=charts.upper_triangle_share(bidirectional_mean),
         )
-        causal_shown, tokens = charts.crop(causal_mean, causal.tokens)
-        bidirectional_shown, _ = charts.crop(bidirectional_mean, bidirectional.tokens)
-        if len(tokens) < len(causal.tokens):
-            st.caption(t("gpt_vs_bert.cropped", shown=len(tokens), total=len(causal.tokens)))
-        bidirectional_map, causal_map = paired_maps(
-            bidirectional_shown,
-            causal_shown,
-            tokens,
-            titles=(t("gpt_vs_bert.bidirectional_title"), t("gpt_vs_bert.causal_title")),
-        )
-        causal_column, bidirectional_column = st.columns(2)  # GPT first, as in the table and the sketch below
-        with causal_column:
-            link = t("common.summary_strongest_link")
-            ui.plot(causal_map, key="gpt_vs_bert_attention_causal", summary=strongest_link(causal_shown, tokens, link))
-        with bidirectional_column:
-            summary = strongest_link(bidirectional_shown, tokens, link)
-            ui.plot(bidirectional_map, key="gpt_vs_bert_attention_bidirectional", summary=summary)
-        ui.download_buttons(
-            "attention_causal_vs_bidirectional",
-            lambda: (
-                ["reading", "row", "column", "row_token", "column_token", "weight"],
-                charts.attention_rows(tokens, {"causal": causal_shown, "bidirectional": bidirectional_shown}),
-            ),
-            key="gpt_vs_bert_attention",
-        )
+    )
+    causal_shown, tokens = charts.crop(causal_mean, causal.tokens)
+    bidirectional_shown, _ = charts.crop(bidirectional_mean, bidirectional.tokens)
+    if len(tokens) < len(causal.tokens):
+        st.caption(t("gpt_vs_bert.cropped", shown=len(tokens), total=len(causal.tokens)))
+    bidirectional_map, causal_map = paired_maps(
+        bidirectional_shown,
+        causal_shown,
+        tokens,
+        titles=(t("gpt_vs_bert.bidirectional_title"), t("gpt_vs_bert.causal_title")),
+    )
+    causal_column, bidirectional_column = st.columns(2)  # GPT first, as in the table and the sketch below
+    with causal_column:
+        link = t("common.summary_strongest_link")
+        ui.plot(causal_map, key="gpt_vs_bert_attention_causal", summary=strongest_link(causal_shown, tokens, link))
+    with bidirectional_column:
+        summary = strongest_link(bidirectional_shown, tokens, link)
+        ui.plot(bidirectional_map, key="gpt_vs_bert_attention_bidirectional", summary=summary)
+    ui.download_buttons(
+        "attention_causal_vs_bidirectional",
+        lambda: (
+            ["reading", "row", "column", "row_token", "column_token", "weight"],
+            charts.attention_rows(tokens, {"causal": causal_shown, "bidirectional": bidirectional_shown}),
+        ),
+        key="gpt_vs_bert_attention",
+    )
 
+
+def predictions_both_ways(spec: str, bundle, text: str) -> str:
+    """The first [MASK] filled by each reading, with what each sees; returns the masked sentence it used."""
     # a lesson step outlines this part (app.lessons)
     with st.container(key="gpt_vs_bert_mask"):
         st.header(t("gpt_vs_bert.mask_header"))
@@ -80,28 +91,37 @@ def render(context: PageContext) -> None:
         ui.truncation_notice(bidirectional_fill, bundle.tokenizer.max_length)
         if len(bidirectional_fill.masks) > 1:
             st.caption(t("gpt_vs_bert.several_masks", n=len(bidirectional_fill.masks)))
-        first_mask = bidirectional_fill.masks[0].index
-        causal_column, bidirectional_column = st.columns(2)
-        for column, mode, result in (
-            (causal_column, "causal", causal_fill),
-            (bidirectional_column, "bidirectional", bidirectional_fill),
-        ):
-            predictions = result.masks[0].predictions
-            with column:
-                st.markdown(t(f"gpt_vs_bert.{mode}_sees"))
-                visible = charts.visible_tokens(result.tokens, first_mask, mode == "causal")
-                ui.preformatted(" ".join(visible))
-                ui.plot(
-                    probability_bars(
-                        [p.token for p in predictions],
-                        [p.prob for p in predictions],
-                        title=t(f"gpt_vs_bert.{mode}_predictions"),
-                        color=CAUSAL_COLOR if mode == "causal" else BIDIRECTIONAL_COLOR,
-                    ),
-                    key=f"gpt_vs_bert_{mode}_predictions",
-                    summary=predictions_summary(predictions, t("common.summary_most_likely")),
-                )
+        _prediction_columns(causal_fill, bidirectional_fill)
         st.caption(t("gpt_vs_bert.weights_note"))
+    _prediction_downloads(masked_text, causal_fill, bidirectional_fill)
+    return masked_text
+
+
+def _prediction_columns(causal_fill, bidirectional_fill) -> None:
+    first_mask = bidirectional_fill.masks[0].index
+    causal_column, bidirectional_column = st.columns(2)
+    for column, mode, result in (
+        (causal_column, "causal", causal_fill),
+        (bidirectional_column, "bidirectional", bidirectional_fill),
+    ):
+        predictions = result.masks[0].predictions
+        with column:
+            st.markdown(t(f"gpt_vs_bert.{mode}_sees"))
+            visible = charts.visible_tokens(result.tokens, first_mask, mode == "causal")
+            ui.preformatted(" ".join(visible))
+            ui.plot(
+                probability_bars(
+                    [p.token for p in predictions],
+                    [p.prob for p in predictions],
+                    title=t(f"gpt_vs_bert.{mode}_predictions"),
+                    color=CAUSAL_COLOR if mode == "causal" else BIDIRECTIONAL_COLOR,
+                ),
+                key=f"gpt_vs_bert_{mode}_predictions",
+                summary=predictions_summary(predictions, t("common.summary_most_likely")),
+            )
+
+
+def _prediction_downloads(masked_text: str, causal_fill, bidirectional_fill) -> None:
     # The labels now: the files are made when the reader clicks, outside the run (and its session's language).
     fill_header = [t(f"gpt_vs_bert.col_{c}") for c in ("mode", "rank", "token", "prob")]
     causal_label, bidirectional_label = t("gpt_vs_bert.mode_causal"), t("gpt_vs_bert.mode_bidirectional")
@@ -120,7 +140,9 @@ def render(context: PageContext) -> None:
         key="gpt_vs_bert_fill",
     )
 
-    # Show, then tell: the one model read both ways above, the two families compared below, folded.
+
+def the_two_families() -> None:
+    """Folded: GPT and BERT compared in a table, and the two sketched."""
     with st.expander(t("gpt_vs_bert.table_header")):
         comparison = [row.split("|") for row in t("gpt_vs_bert.rows").splitlines()]
         aspect = t("gpt_vs_bert.col_dimension")
@@ -128,4 +150,3 @@ def render(context: PageContext) -> None:
         st.caption(t("gpt_vs_bert.foundation"))
     with st.expander(t("gpt_vs_bert.sketch_header")):
         ui.stages_figure([t("common.sketch_gpt"), t("common.sketch_bert")], [CAUSAL_COLOR, BIDIRECTIONAL_COLOR])
-    ui.for_engineers(spec, ["fill-mask", masked_text, "--causal"], ["attention", text, "--causal", "--json"])

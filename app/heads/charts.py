@@ -258,23 +258,7 @@ def head_grid(
     }
     data = [cells, targets]
     if removed:
-        data.append(
-            {
-                "type": "scatter",
-                "mode": "markers",
-                "name": plotly_text(removed_name),
-                "x": [head for _, head in removed],
-                "y": [layer for layer, _ in removed],
-                "marker": {
-                    "symbol": "x",
-                    "size": REMOVED_SIZE,
-                    "color": "#FFFFFF",
-                    "line": {"color": "#000000", "width": 1.5},
-                },
-                "hoverinfo": "skip",
-                "showlegend": True,
-            }
-        )
+        data.append(removed_crosses(removed, removed_name))
     margin = {
         "l": 40 + AXIS_TITLE_ROOM,
         "r": COLORBAR_ROOM + 30,  # the colour bar's title beside its numbers
@@ -292,6 +276,25 @@ def head_grid(
         plot_bgcolor="#FFFFFF",
     )
     return chart(data, layout, title)
+
+
+def removed_crosses(removed: Sequence[tuple[int, int]], removed_name: str) -> dict:
+    """A cross on each removed head of ``head_grid``; it takes no hover, so a click reaches the point under it."""
+    return {
+        "type": "scatter",
+        "mode": "markers",
+        "name": plotly_text(removed_name),
+        "x": [head for _, head in removed],
+        "y": [layer for layer, _ in removed],
+        "marker": {
+            "symbol": "x",
+            "size": REMOVED_SIZE,
+            "color": "#FFFFFF",
+            "line": {"color": "#000000", "width": 1.5},
+        },
+        "hoverinfo": "skip",
+        "showlegend": True,
+    }
 
 
 def clicked_heads(selection: Mapping, n_heads: int) -> list[tuple[int, int]]:

@@ -20,32 +20,50 @@ from app.masking import logic as lab
 from app.masking.charts import convergence_chart, convergence_summary, strip_summary, token_strip
 from model.training.pretraining_data import KEPT, MASKED, RANDOM
 
+MAX_STRIP_TOKENS = 128  # beyond this the picture is taller than a screen; the table and CSV keep all
+DRAW_COUNTS = (100, 1000, 5000)
+MAX_FOREIGN_NAMED = 6  # the caption names a few such replacements; the strip shows them all
+SERIES_COLORS = (BLUE, VERMILLION, ORANGE, GREEN)
+
 
 def render(context: PageContext) -> None:
     """The page, drawn for one run."""
-    MAX_STRIP_TOKENS = 128  # beyond this the picture is taller than a screen; the table and CSV keep all
-    DRAW_COUNTS = (100, 1000, 5000)
-    MAX_FOREIGN_NAMED = 6  # the caption names a few such replacements; the strip shows them all
-    SERIES_COLORS = (BLUE, VERMILLION, ORANGE, GREEN)
-
     st.title(t("masking.title"))
     st.markdown(t("masking.lead"))
-
     st.caption(t("masking.lab_intro"))
-
     bundle, text = context.bundle, context.text
     enc = ui.run_or_explain(models.tokenize, context.spec, text)  # an empty text: the shared prompt
     if enc is None:
         st.stop()
     ui.truncation_notice(enc, bundle.tokenizer.max_length)
+    settings, seed = masking_controls()
+    # Whole words need the Chinese word segmenter, which loads its dictionary on first use (about a second).
+    with (
+        st.spinner(t("masking.loading_segmenter"), show_time=False) if settings.whole_word else contextlib.nullcontext()
+    ):
+        draw = lab.draw_masking(enc, bundle.tokenizer, seed=seed, settings=settings, text=text)
+    if draw.candidates == 0:
+        st.warning(t("masking.no_candidates"))
+        st.stop()
+    one_draw(draw)
+    why_and_how()
+    the_labels(draw)
+    predictions(bundle, draw)
+    st.divider()
+    statistics_over_draws(enc, bundle.tokenizer, seed, settings)
 
-    def _new_seed() -> None:
-        st.session_state["masking_seed"] = random.randrange(1, 100_000)
 
-    def _request_statistics() -> None:
-        # Once asked for, the statistics stay on the page and follow every later change of the settings.
-        st.session_state["masking_stats_draws"] = st.session_state.get("masking_draw_count") or 1000
+def _new_seed() -> None:
+    st.session_state["masking_seed"] = random.randrange(1, 100_000)
 
+
+def _request_statistics() -> None:
+    # Once asked for, the statistics stay on the page and follow every later change of the settings.
+    st.session_state["masking_stats_draws"] = st.session_state.get("masking_draw_count") or 1000
+
+
+def masking_controls() -> tuple[lab.MaskingSettings, int]:
+    """The rate, the 80/10/10 split, the seed and whole-word masking; returns the settings and the seed."""
     left, right = st.columns(2)
     rate, split, seed_range = SETTINGS["masking_rate"], SETTINGS["masking_split"], SETTINGS["masking_seed"]
     rate_percent = left.slider(
@@ -72,13 +90,11 @@ def render(context: PageContext) -> None:
             kept=round(settings.kept_prob * 100),
         )
     )
-    # Whole words need the Chinese word segmenter, which loads its dictionary on first use (about a second).
-    with st.spinner(t("masking.loading_segmenter"), show_time=False) if whole_word else contextlib.nullcontext():
-        draw = lab.draw_masking(enc, bundle.tokenizer, seed=int(seed), settings=settings, text=text)
-    if draw.candidates == 0:
-        st.warning(t("masking.no_candidates"))
-        st.stop()
+    return settings, int(seed)
 
+
+def one_draw(draw) -> None:
+    """The sentence as BERT reads it after one seeded draw: what was chosen and what each became."""
     # a lesson step outlines this part (app.lessons)
     with st.container(key="masking_sequences"):
         st.subheader(t("masking.sequences_heading"))
@@ -115,7 +131,9 @@ def render(context: PageContext) -> None:
     if shown < len(draw.tokens):
         st.caption(t("masking.strip_truncated", shown=shown, total=len(draw.tokens)))
 
-    # Show, then tell: the draw above, the reasons for it below, folded.
+
+def why_and_how() -> None:
+    """Folded: why BERT masks, the 15% and 80/10/10 recipe, and the reasons for the mix."""
     with st.expander(t("masking.why_heading")):
         st.markdown(t("masking.why_body"))
         st.markdown(t("masking.why_example"))
@@ -125,6 +143,9 @@ def render(context: PageContext) -> None:
     with st.expander(t("masking.reasons_heading")):
         st.markdown(t("masking.reasons_body"))
 
+
+def the_labels(draw) -> None:
+    """Each chosen position: what the model read there and the label it is scored on."""
     st.subheader(t("masking.labels_heading"))
     st.caption(t("masking.labels_caption"))
     outcome_names = {code: t(f"masking.outcome_{lab.OUTCOME_KEYS[code]}") for code in (MASKED, RANDOM, KEPT)}
@@ -132,6 +153,9 @@ def render(context: PageContext) -> None:
     st.dataframe(pd.DataFrame(draw.chosen_rows(outcome_names), columns=columns), hide_index=True)
     ui.download_buttons("mlm_draw", lambda: (draw.ROW_HEADER, draw.rows()), data=draw.to_json, key="masking_draw")
 
+
+def predictions(bundle, draw) -> None:
+    """On request, the model's guesses at the chosen positions."""
     if st.toggle(t("masking.predict_toggle"), key="masking_predict"):
         if not models.has_mlm_head(bundle):
             st.info(ui.missing_head(bundle, "mlm"))
@@ -145,7 +169,9 @@ def render(context: PageContext) -> None:
             st.dataframe(pd.DataFrame(rows, columns=columns), hide_index=True)
             st.markdown(t("masking.predict_score", right=sum(p.correct for p in predictions), total=len(predictions)))
 
-    st.divider()
+
+def statistics_over_draws(enc, tokenizer, seed: int, settings) -> None:
+    """Many draws at once: the shares converge to 15% and 80/10/10."""
     st.subheader(t("masking.stats_heading"))
     st.caption(t("masking.stats_intro"))
     count_column, run_column = st.columns([3, 1], vertical_alignment="bottom")
@@ -154,45 +180,46 @@ def render(context: PageContext) -> None:
     )
     run_column.button(t("masking.stats_run"), on_click=_request_statistics, key="masking_run_draws")
     requested = st.session_state.get("masking_stats_draws")
-    if requested:
-        with st.spinner(t("masking.stats_running")):
-            stats = lab.draw_statistics(enc, bundle.tokenizer, draws=requested, seed=int(seed), settings=settings)
-        names = {name: t(f"masking.series_{name}") for name in stats.SERIES}
-        series = [
-            (names[name], values, target, color) for (name, values, target), color in zip(stats.series(), SERIES_COLORS)
-        ]
-        chart = convergence_chart(
-            stats.draws,
-            series,
-            title=t("masking.stats_title", n=requested),
-            x_title=t("masking.stats_x"),
-            y_title=t("masking.stats_y"),
-            target_suffix=t("masking.target"),
-        )
-        summary = convergence_summary(
-            stats.draws, series, t("masking.summary_convergence"), t("masking.summary_convergence_item")
-        )
-        ui.plot(chart, key="masking_convergence", summary=summary)
-        if stats.chosen_varies:
-            st.caption(t("masking.stats_whole_word"))
-        elif abs(stats.rounded_rate - settings.rate) > 0.0005:
-            st.caption(
-                t(
-                    "masking.stats_rounding",
-                    actual=f"{percent(stats.rounded_rate, 1)}",
-                    rate=f"{percent(settings.rate)}",
-                    n=stats.candidates,
-                    k=stats.chosen_per_draw,
-                )
+    if not requested:
+        return
+    with st.spinner(t("masking.stats_running")):
+        stats = lab.draw_statistics(enc, tokenizer, draws=requested, seed=seed, settings=settings)
+    names = {name: t(f"masking.series_{name}") for name in stats.SERIES}
+    series = [
+        (names[name], values, target, color) for (name, values, target), color in zip(stats.series(), SERIES_COLORS)
+    ]
+    chart = convergence_chart(
+        stats.draws,
+        series,
+        title=t("masking.stats_title", n=requested),
+        x_title=t("masking.stats_x"),
+        y_title=t("masking.stats_y"),
+        target_suffix=t("masking.target"),
+    )
+    summary = convergence_summary(
+        stats.draws, series, t("masking.summary_convergence"), t("masking.summary_convergence_item")
+    )
+    ui.plot(chart, key="masking_convergence", summary=summary)
+    if stats.chosen_varies:
+        st.caption(t("masking.stats_whole_word"))
+    elif abs(stats.rounded_rate - settings.rate) > 0.0005:
+        st.caption(
+            t(
+                "masking.stats_rounding",
+                actual=f"{percent(stats.rounded_rate, 1)}",
+                rate=f"{percent(settings.rate)}",
+                n=stats.candidates,
+                k=stats.chosen_per_draw,
             )
-        rows = stats.table()
-        columns = [t("masking.col_what"), t("masking.col_count"), t("masking.col_observed"), t("masking.col_target")]
-        st.dataframe(
-            pd.DataFrame([[names[row[0]], *row[1:]] for row in rows], columns=columns),
-            hide_index=True,
-            column_config={
-                columns[2]: st.column_config.NumberColumn(format="percent"),
-                columns[3]: st.column_config.NumberColumn(format="percent"),
-            },
         )
-        ui.download_buttons("mlm_statistics", lambda: (stats.TABLE_HEADER, rows), key="masking_statistics")
+    rows = stats.table()
+    columns = [t("masking.col_what"), t("masking.col_count"), t("masking.col_observed"), t("masking.col_target")]
+    st.dataframe(
+        pd.DataFrame([[names[row[0]], *row[1:]] for row in rows], columns=columns),
+        hide_index=True,
+        column_config={
+            columns[2]: st.column_config.NumberColumn(format="percent"),
+            columns[3]: st.column_config.NumberColumn(format="percent"),
+        },
+    )
+    ui.download_buttons("mlm_statistics", lambda: (stats.TABLE_HEADER, rows), key="masking_statistics")

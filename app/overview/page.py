@@ -18,7 +18,15 @@ def render(context: PageContext) -> None:
     """The page, drawn for one run."""
     st.title(t("overview.title"))
     st.markdown(t("overview.intro"))
+    paradigm()
+    sizes(context.bundle)
+    results()
+    why_it_mattered()
+    guide()
 
+
+def paradigm() -> None:
+    """Pre-training, then fine-tuning, with three tasks as examples."""
     st.header(t("overview.paradigm_header"))
     st.markdown(t("overview.paradigm_intro"))
     stages = [
@@ -35,9 +43,11 @@ def render(context: PageContext) -> None:
             st.markdown(f"**{t(f'overview.example_{example}_title')}**")
             st.markdown(t(f"overview.example_{example}"))
 
+
+def sizes(bundle) -> None:
+    """BERT-Base, BERT-Large and the loaded model, counted part by part; the model's card, folded."""
     st.header(t("overview.sizes_header"))
     st.markdown(t("overview.sizes_intro"))
-    bundle = context.bundle
     models = {
         t("overview.model_base"): bert_base(),
         t("overview.model_large"): bert_large(),
@@ -60,12 +70,15 @@ def render(context: PageContext) -> None:
         with st.expander(t("overview.card_expander")):
             st.markdown(bundle.card)  # our own repository's Markdown, not user input
 
+
+def results() -> None:
+    """The paper's results against the best before it."""
     st.header(t("overview.results_header"))
     st.markdown(t("overview.results_intro"))
-    results = charts.results_rows()
-    tasks = [t(f"overview.task_{task}") for task, *_ in results]
+    rows_by_task = charts.results_rows()
+    tasks = [t(f"overview.task_{task}") for task, *_ in rows_by_task]
     results_header = [t("overview.col_task"), t("overview.col_before"), t("overview.col_bert"), t("overview.col_gain")]
-    results_table = [[name, before, bert, gain] for name, (_, before, bert, gain) in zip(tasks, results)]
+    results_table = [[name, before, bert, gain] for name, (_, before, bert, gain) in zip(tasks, rows_by_task)]
     st.table(
         pd.DataFrame(results_table, columns=results_header)
         .set_index(results_header[0])
@@ -76,17 +89,19 @@ def render(context: PageContext) -> None:
     ui.static_figure(
         charts.results_bars(
             tasks,
-            [r[1] for r in results],
-            [r[2] for r in results],
+            [r[1] for r in rows_by_task],
+            [r[2] for r in rows_by_task],
             before_label=t("overview.col_before"),
             bert_label=t("overview.col_bert"),
             title=t("overview.results_chart_title"),
         ),
         summary=charts.results_summary(
-            tasks, [r[1] for r in results], [r[2] for r in results], t("overview.summary_results")
+            tasks, [r[1] for r in rows_by_task], [r[2] for r in rows_by_task], t("overview.summary_results")
         ),
     )
 
+
+def why_it_mattered() -> None:
     st.header(t("overview.why_header"))
     st.markdown(t("overview.why_points"))
 
@@ -95,6 +110,9 @@ def render(context: PageContext) -> None:
     with st.expander(t("overview.glossary_header")):
         st.markdown(t("overview.glossary"))
 
+
+def guide() -> None:
+    """Every other page, with what it shows, in the registry's order."""
     st.header(t("overview.guide_header"))
     for name in PAGE_FILES:
         if name == "overview":

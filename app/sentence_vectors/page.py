@@ -29,8 +29,6 @@ def render(context: PageContext) -> None:
     st.markdown(t("sentence_vectors.lead", pairs=pairs))
     if stride > 1:
         st.caption(t("sentence_vectors.pool_stride", stride=stride, pool=len(load_pool())))
-
-    bundle = context.bundle
     with st.spinner():
         vectors = dict(logic.raw_pool_vectors(context.spec))
         minilm = logic.minilm_bundle()
@@ -42,7 +40,14 @@ def render(context: PageContext) -> None:
         vectors[logic.TRAINED] = logic.trained_pool_vectors(job.id, trained, job.tokenizer, job.stride)
     figures = logic.cached_figures(f"{context.spec}|{minilm is not None}|{job.id if trained else ''}", vectors)
     _figures(figures, pairs)
+    text, side = neighbours(context, vectors, minilm, stride)
+    _training(context, text, side, vectors, pairs)
+    explanations(pairs)
 
+
+def neighbours(context: PageContext, vectors: dict, minilm, stride: int) -> tuple[str, str]:
+    """The sentence's nearest held-out sentences by each way; returns the sentence and the side searched."""
+    bundle = context.bundle
     st.subheader(t("sentence_vectors.neighbours_header"))
     side_labels = {side: t(f"sentence_vectors.side_{side}") for side in SETTINGS["sentence_vectors_side"].options}
     side = st.radio(
@@ -55,29 +60,31 @@ def render(context: PageContext) -> None:
     text = context.text.strip()
     if not text:
         st.info(t("sentence_vectors.empty"))
+        return text, side
+    _query_notes(bundle, text)
+    found = logic.search(
+        f"raw:{context.spec}", bundle, bundle.tokenizer, text, {p: vectors[p] for p in POOLINGS}, side, stride
+    )
+    columns = st.columns(3)
+    for column, way in zip(columns, POOLINGS, strict=False):
+        _hits(column, way, found[way], side)
+    column = columns[2]
+    if minilm is None:
+        column.markdown(f"**{t('sentence_vectors.way_minilm')}**")
+        column.warning(t("sentence_vectors.minilm_missing"))
+        ui.preformatted(logic.MINILM_COMMAND, column)  # wrapped, not a scrolled region
     else:
-        _query_notes(bundle, text)
-        found = logic.search(
-            f"raw:{context.spec}", bundle, bundle.tokenizer, text, {p: vectors[p] for p in POOLINGS}, side, stride
-        )
-        columns = st.columns(3)
-        for column, way in zip(columns, POOLINGS, strict=False):
-            _hits(column, way, found[way], side)
-        column = columns[2]
-        if minilm is None:
-            column.markdown(f"**{t('sentence_vectors.way_minilm')}**")
-            column.warning(t("sentence_vectors.minilm_missing"))
-            ui.preformatted(logic.MINILM_COMMAND, column)  # wrapped, not a scrolled region
-        else:
-            english = {"mean": vectors[logic.MINILM]}
-            hits = logic.search(f"minilm:{minilm.path}", minilm, minilm.tokenizer, text, english, "en", stride)
-            _hits(column, logic.MINILM, hits["mean"], "en")
-            if CJK.search(text):
-                column.caption(t("sentence_vectors.minilm_cannot_read"))
-            column.caption(t("sentence_vectors.minilm_english"))
+        english = {"mean": vectors[logic.MINILM]}
+        hits = logic.search(f"minilm:{minilm.path}", minilm, minilm.tokenizer, text, english, "en", stride)
+        _hits(column, logic.MINILM, hits["mean"], "en")
+        if CJK.search(text):
+            column.caption(t("sentence_vectors.minilm_cannot_read"))
+        column.caption(t("sentence_vectors.minilm_english"))
+    return text, side
 
-    _training(context, text, side, vectors, pairs)
 
+def explanations(pairs: int) -> None:
+    """Folded: why raw vectors fail, the data, the papers and the command line."""
     with st.expander(t("sentence_vectors.why_header")):
         st.markdown(t("sentence_vectors.why"))
     with st.expander(t("sentence_vectors.data_header")):
