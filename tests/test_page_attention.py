@@ -58,7 +58,7 @@ def test_page_explains_and_draws_in_each_language(lang):
     assert pipelines(at)[0] == written_stages(COMMON["sketch_gpt"][lang]) + written_stages(COMMON["sketch_bert"][lang])
     assert TEXT["how_to_read"][lang] in " ".join(m.value for m in at.markdown)
     sections = at.segmented_control(key="w_attention_section")
-    assert sections.options == [TEXT[f"section_{name}"][lang] for name in ("maps", "heads", "bertviz")]
+    assert sections.options == [TEXT[f"section_{name}"][lang] for name in ("maps", "heads", "neuron", "bertviz")]
     assert sections.value == "maps"
     drawn = charts(at)
     assert len(drawn) == 2 and not iframes(at)  # the two maps side by side; the other sections wait for a click

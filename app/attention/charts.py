@@ -11,18 +11,25 @@ import numpy as np
 
 from app.core.charts import (
     AXIS_TITLE_ROOM,
+    BAR_PX,
     BOTTOM_ROOM,
     BOTTOM_TITLE_ROOM,
     COLORBAR_ROOM,
     LEGEND_ROOM,
     Chart,
     base_layout,
+    category_axis,
     chart,
     colour_bar,
+    heatmap,
+    left_margin,
     legend_below,
+    side_by_side,
+    unique_labels,
+    value_axis,
 )
 from app.core.counting import counted
-from app.core.palette import SEQUENTIAL_SECOND
+from app.core.palette import BLUE, DIVERGING, SEQUENTIAL_SECOND, SKY
 from app.core.shared_charts import (
     COUNTED_HOVER,
     MAX_ANNOTATED_HEADS,
@@ -113,3 +120,66 @@ def change_summary(change: np.ndarray, template: str) -> str:
         top_head=counted(top_head),
         top_value=float(values[top_layer, top_head]),
     )
+
+
+def neuron_vectors(
+    query: np.ndarray, keys: np.ndarray, tokens: list[str], *, query_label: str, dimension_title: str, title: str
+) -> Chart:
+    """The query vector (top row) over every key vector, one column per dimension of the head."""
+    dimensions = [str(i + 1) for i in range(len(query))]
+    matrix = np.vstack([query[None, :], keys])
+    limit = float(np.abs(matrix).max()) or 1.0
+    figure = heatmap(
+        matrix, dimensions, [query_label, *tokens], colorscale=DIVERGING, zmin=-limit, zmax=limit, title=title
+    )
+    figure.figure.update_xaxes(title_text=dimension_title)
+    return figure
+
+
+def neuron_products(products: np.ndarray, tokens: list[str], *, dimension_title: str, title: str) -> Chart:
+    """q * k_j, dimension by dimension: a row's sum is the dot product behind that key's weight."""
+    dimensions = [str(i + 1) for i in range(products.shape[1])]
+    limit = float(np.abs(products).max()) or 1.0
+    figure = heatmap(products, dimensions, tokens, colorscale=DIVERGING, zmin=-limit, zmax=limit, title=title)
+    figure.figure.update_xaxes(title_text=dimension_title)
+    return figure
+
+
+def neuron_scores(
+    scores: np.ndarray, weights: np.ndarray, tokens: list[str], *, score_title: str, weight_title: str, title: str
+) -> Chart:
+    """Each key's scaled dot product (left) and its softmax, the weight (right), one row per token."""
+    names = unique_labels(tokens)
+    bars = [
+        {
+            "type": "bar",
+            "x": np.round(scores, 3),
+            "y": names,
+            "orientation": "h",
+            "marker": {"color": SKY},
+            "hovertemplate": "%{y}: %{x:.3f}<extra></extra>",
+            "xaxis": "x",
+            "yaxis": "y",
+        },
+        {
+            "type": "bar",
+            "x": np.round(100 * weights, 1),
+            "y": names,
+            "orientation": "h",
+            "marker": {"color": BLUE},
+            "hovertemplate": "%{y}: %{x:.1f}%<extra></extra>",
+            "xaxis": "x2",
+            "yaxis": "y2",
+        },
+    ]
+    top = 34  # the two panels' titles above them
+    layout = base_layout(
+        top + BOTTOM_ROOM + BAR_PX * len(names), {"l": left_margin(names), "r": 24, "t": top, "b": BOTTOM_ROOM}
+    )
+    layout |= side_by_side([score_title, weight_title])
+    layout["showlegend"] = False
+    for axis in ("yaxis", "yaxis2"):
+        layout[axis] |= category_axis(names, autorange="reversed")
+    layout["yaxis2"]["showticklabels"] = False
+    layout["xaxis2"] |= value_axis(percent=True, range=[0, 100])
+    return chart(bars, layout, title)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 import streamlit as st
 
-from app.attention import charts
+from app.attention import charts, neuron_section
 from app.attention.bertviz_view import BERTVIZ_WORDS, MAX_BERTVIZ_TOKENS
 from app.attention.results import bertviz_document
 from app.core import attention_stats as stats
@@ -74,7 +74,9 @@ def render(context: PageContext) -> None:
     section = chosen_section()
     # a lesson step outlines this part (app.lessons)
     with st.container(key="attention_section_view"):
-        {"maps": maps_section, "heads": heads_section, "bertviz": bertviz_section}[section](sentence)
+        {"maps": maps_section, "heads": heads_section, "neuron": one_weight_section, "bertviz": bertviz_section}[
+            section
+        ](sentence)
 
     how_to_read()
     pair_args = ["--pair", sentence.pair] if sentence.pair else []
@@ -124,6 +126,12 @@ def show_head(layer: int, head: int) -> None:
     st.session_state["head"] = head
     st.session_state["attention_average"] = False
     st.session_state["attention_section"] = "maps"
+
+
+def one_weight_section(sentence: Sentence) -> None:
+    """The neuron view: how one weight of the chosen head is computed."""
+    s = sentence
+    neuron_section.render(s.spec, s.text, s.pair, s.n_layers, s.n_heads, s.tokens)
 
 
 def how_to_read() -> None:

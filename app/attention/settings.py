@@ -6,7 +6,7 @@ from app.core.settings import MAX_LAYERS, Setting
 
 SETTINGS: dict[str, Setting] = {
     # The attention page shows one section at a time: the two maps, every head's statistics, or bertviz.
-    "attention_section": Setting("maps", options=("maps", "heads", "bertviz")),
+    "attention_section": Setting("maps", options=("maps", "heads", "neuron", "bertviz")),
     "attention_average": Setting(False, kind="flag"),
     "attention_hide": Setting(False, kind="flag"),
     "attention_renormalize": Setting(True, kind="flag"),

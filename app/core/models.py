@@ -27,6 +27,8 @@ from app.core.i18n import t
 from app.core.result_cache import CACHE_TTL, ByteBoundedCache
 from model import inference, results
 from model.analysis import attribution, tracing
+from model.analysis.neuron_view import NeuronView
+from model.analysis.neuron_view import neuron_view as compute_neuron_view
 from model.checkpoint import CheckpointError, LoadedBert, load
 from model.data import sentence_index
 from model.tokenization import BertTokenizer
@@ -259,6 +261,11 @@ def fill_mask_iterative(spec: str, text: str, top_k: int = 5) -> results.Iterati
 @st.cache_data(max_entries=512, ttl=CACHE_TTL, show_spinner=False)
 def logit_lens(spec: str, text: str, word: str = "") -> results.LogitLensResult:
     return inference.logit_lens(get_model(spec), text, top_k=3, word=word or None)
+
+
+@st.cache_data(max_entries=256, ttl=CACHE_TTL, show_spinner=False)
+def neuron_view(spec: str, text: str, pair: str | None, layer: int, head: int, row: int) -> NeuronView:
+    return compute_neuron_view(get_model(spec), text, layer, head, row, pair)
 
 
 @st.cache_data(max_entries=64, ttl=CACHE_TTL, show_spinner=False)
