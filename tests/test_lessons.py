@@ -12,6 +12,7 @@ from apptest_helpers import APP
 from streamlit.testing.v1 import AppTest
 
 from app.classroom.session import room_store
+from app.core import models
 from app.core.i18n import STRINGS, strings_of
 from app.core.navigation import PAGE_FILES
 from app.core.state import SETTINGS
@@ -321,3 +322,19 @@ def test_the_class_follows_the_teachers_step_and_answers_its_question_as_the_qui
     student.switch_page("pages/classroom.py")
     run(student)
     assert any(stored.sentence in m.value for m in student.markdown)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh", "zh-Hant"])
+def test_the_logit_lens_step_reveals_where_the_answer_forms(lang):
+    """Inside the heads and layers, step 6: the fill-mask page's by-layer chart outlined, and the reveal names the
+    layer from which the final answer leads, as the logit lens measures it on the step's sentence."""
+    at = session(lang, "fill_mask", lessons_name=HEADS, lessons_step=6)
+    step = lessons()[HEADS].steps[5]
+    assert step.highlight == "fill_mask_by_layer" and at.session_state["text"] == step.settings_in(lang)["text"]
+    lens = models.logit_lens("embedded", at.session_state["text"])  # as the app reads it (Traditional folded)
+    at.radio(key=f"lessons_answer_{HEADS}_6").set_value("late")
+    run(at)
+    at.button(key="lessons_reveal").click()
+    run(at)
+    revealed = " ".join(card_text(at))
+    assert f" {lens.first_top} " in revealed and lens.answer.token in revealed

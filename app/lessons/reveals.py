@@ -195,6 +195,22 @@ def layer_count(context: PageContext, params: dict) -> Reveal:
     return Reveal(str(layers + 1), t("lessons.reveal_layers", layers=layers, total=layers + 1))
 
 
+def lens_first_top(context: PageContext, params: dict) -> Reveal:
+    """From which layer on the model's final answer at the first [MASK] is already its top guess (the logit lens,
+    read through the MLM head after every layer), and which third of the stack that layer is in."""
+    lens = models.logit_lens(context.spec, context.text)
+    depth, layers = lens.first_top, len(lens.layers) - 1  # 0: the embeddings; k: after the k-th layer
+    answer = _third(max(depth - 1, 0), layers)
+    text = t(
+        "lessons.reveal_lens",
+        word=escape_markdown(lens.answer.token),
+        depth=depth,
+        layers=layers,
+        third=t(f"lessons.third_{answer}"),
+    )
+    return Reveal(answer, text)
+
+
 def untrained_loss(context: PageContext, params: dict) -> Reveal:
     """The masked-LM loss of a model that spreads its guess evenly over the vocabulary: ln V."""
     vocab = context.bundle.tokenizer.vocab_size
@@ -217,6 +233,7 @@ REVEALS = {
         head_layer,
         entropy_trend,
         layer_count,
+        lens_first_top,
         untrained_loss,
     )
 }
