@@ -366,3 +366,10 @@ def test_redis_stopping_mid_class_pauses_class_mode_and_the_class_resumes_when_i
         session.room_store.clear()
         server.terminate()
         server.wait(timeout=10)
+
+
+def test_a_guess_in_traditional_characters_counts_as_the_models_simplified_word():
+    """A class in Taiwan types 機 where the model answers 机: the same guess, and it counts as BERT's."""
+    assert normalise_guess("飛機") == "飞机" == rooms.bert_word("飞机")
+    counted = rooms.tally({"s1": normalise_guess("機"), "s2": normalise_guess("机")}, ["机", "车"])
+    assert counted.counts == [("机", 2)] and counted.top_word_count == 2 and counted.in_top == 2

@@ -14,7 +14,7 @@ import streamlit as st
 
 from app.classroom import session
 from app.classroom.charts import guess_bars, guesses_summary
-from app.classroom.store import MAX_GUESS, Quiz, RoomGone, StoreDown, tally
+from app.classroom.store import MAX_GUESS, Quiz, RoomGone, StoreDown, bert_word, tally
 from app.core import models, ui
 from app.core.errors import explain
 from app.core.i18n import t
@@ -113,7 +113,7 @@ def quiz_results(quiz: Quiz) -> None:
     class_column, bert_column = st.columns(2)
     if counted.answered:
         with class_column:
-            bert_words = {p.token.removeprefix("##").lower() for p in predictions}
+            bert_words = {bert_word(p.token) for p in predictions}
             chart = guess_bars(
                 counted.counts,
                 bert_words,

@@ -28,6 +28,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from model.tokenization import traditional_to_simplified
+
 # Unambiguous on a projector and on a phone keyboard: no 0/O, 1/I/L. 31**6 ≈ 890 million codes, so a
 # student who mistypes or guesses lands in an empty room, not in another class.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -93,11 +95,12 @@ def clean_code(raw: str) -> str | None:
 
 
 def normalise_guess(raw: str) -> str:
-    """A student's guess as it is counted: NFKC (full-width letters become ASCII), lower case, inner spaces
-    collapsed, at most ``MAX_GUESS`` characters. Raises ``GuessError("empty")`` when nothing is left."""
+    """A student's guess as it is counted: NFKC (full-width letters become ASCII), lower case, Chinese in Simplified
+    characters (``same_script``), inner spaces collapsed, at most ``MAX_GUESS`` characters. Raises
+    ``GuessError("empty")`` when nothing is left."""
     text = unicodedata.normalize("NFKC", str(raw))
     text = "".join(c for c in text if unicodedata.category(c)[0] != "C")  # no control or format characters
-    text = " ".join(text.split()).lower()[:MAX_GUESS].strip()
+    text = same_script(" ".join(text.split()).lower()[:MAX_GUESS].strip())
     if not text:
         raise GuessError("empty")
     return text
@@ -481,7 +484,18 @@ class Tally:
 
 def bert_word(token: str) -> str:
     """A predicted wordpiece as a student would type it: "##s" continues a word, so compare "s"."""
-    return token.removeprefix("##").lower()
+    return same_script(token.removeprefix("##").lower())
+
+
+@functools.cache
+def _to_simplified() -> dict[int, str]:
+    return {ord(a): b for a, b in traditional_to_simplified().items()}
+
+
+def same_script(word: str) -> str:
+    """``word`` with each Traditional character in its Simplified form (OpenCC's character table), on both sides of
+    a comparison: a class in Taiwan types 機 where the model says 机, and both count as the same guess."""
+    return word.translate(_to_simplified())
 
 
 def tally(guesses: dict[str, str], bert_tokens: list[str]) -> Tally:
