@@ -102,7 +102,8 @@ def _card_table(card: str, heading: str) -> dict[str, list[float]]:
 def test_the_shipped_weights_record_proves_they_passed_the_shipping_rules(evaluation):
     """The comparison ``python -m model ship`` required proves itself rather than being trusted: it names these
     weights by their hash, every figure it shows is the ratio of recorded integer counts, both rules re-derived from
-    those counts (and the recorded, seeded intervals) give every line as recorded and pass, and its everyday cloze
+    those counts (and the recorded, seeded intervals) give every line as recorded, the small-step rule that ship
+    applies passes, and its everyday cloze
     for the new weights (the same 300 items a language, no random masks) is what these weights score now."""
     from model.training import compare as cmp
 
@@ -118,7 +119,8 @@ def test_the_shipped_weights_record_proves_they_passed_the_shipping_rules(evalua
     for rule in (cmp.big_step_rule, cmp.small_step_rule):
         derived = [asdict(line) for line in rule(measured)]
         assert derived == record[rule.__name__], rule.__name__
-        assert all(line["passed"] for line in derived), derived
+    # Ship applies the small-step rule (issue 53); the big-step rule is kept as the record of the step to modern text.
+    assert all(line["passed"] for line in record["small_step_rule"]), record["small_step_rule"]
     assert record["ships"] is True
     for lang in ("en", "zh"):
         cloze = measured.new[lang]["cloze_top1"]
