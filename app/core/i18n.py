@@ -3,7 +3,7 @@
 Strings live in locale files, one folder per language and one JSON file per prefix: ``app/locales/en/masking.json``
 holds the English strings whose keys start ``masking.``, flat ``{"title": "…"}``. A translator edits those files
 with no Python (Weblate, Crowdin and Poedit read flat JSON key files); adding a language is one folder and one line
-of ``LANGUAGES``. JSON rather than gettext, because the app's keys are stable names that code and tests use, while
+of ``LANGUAGES_INFO``. JSON rather than gettext, because the app's keys are stable names that code and tests use, while
 gettext's keys are the English sentences themselves and change whenever the English does.
 
 Plurals and numbers follow the locale through Babel (CLDR's data): a string with plural forms is written as
