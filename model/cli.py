@@ -13,13 +13,14 @@ import sys
 from . import inference
 from .analysis import commands as analysis_commands
 from .analysis import heads, sentence_commands
-from .analysis.attribution import IG_STEPS, integrated_gradients
+from .analysis.attribution import IG_STEPS, classifier_integrated_gradients, integrated_gradients
 from .analysis.tracing import causal_trace
 from .checkpoint import CheckpointError, load
 from .cli_args import UsageError, add_model
 from .data import CorpusSourceError
 from .data.fetch import FetchError
 from .modeling import count_parameters
+from .task_heads import BertForQuestionAnswering, BertForTaskHead
 from .training import commands as training_commands
 from .training import task_commands
 
@@ -72,7 +73,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("text", metavar="TEXT")
     p.set_defaults(run=cmd_lens)
 
-    p = sub.add_parser("attribute", help="integrated gradients: each word's share of the answer at the first [MASK]")
+    p = sub.add_parser(
+        "attribute",
+        help="integrated gradients and gradient × input: each word's share of the answer at the first [MASK], or of "
+        "the label of a sentence classifier saved by finetune --save",
+    )
     add_model(p)
     p.add_argument("--steps", type=int, default=IG_STEPS, metavar="N", help=f"points on the path (default: {IG_STEPS})")
     p.add_argument("--json", action="store_true")
@@ -81,6 +86,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("trace", help="causal tracing: which layer at which token carries the first [MASK]'s answer")
     add_model(p)
+    p.add_argument(
+        "--corrupt",
+        metavar="POSITIONS",
+        help="token positions to noise, comma-separated, [CLS] being 0 (default: every word but the [MASK])",
+    )
     p.add_argument("--json", action="store_true")
     p.add_argument("text", metavar="TEXT")
     p.set_defaults(run=cmd_trace)
@@ -187,17 +197,36 @@ def cmd_attribute(args) -> None:
     if not 2 <= args.steps <= 1000:
         raise UsageError("--steps must be from 2 to 1000")
     bundle = load(args.model)
-    result = integrated_gradients(bundle, args.text, steps=args.steps)
+    if isinstance(bundle.model, BertForTaskHead):
+        if bundle.model.per_token:
+            raise UsageError(f"{args.model} is a tagger: attribute explains one label for a sentence")
+        names = bundle.config.id2label or {}
+        labels = [names.get(str(i), str(i)) for i in range(bundle.config.num_labels)]
+        result = classifier_integrated_gradients(bundle.model, bundle.tokenizer, args.text, labels, steps=args.steps)
+        what = f"label {result.answer.token} ({result.answer.prob:.3f})"
+    elif isinstance(bundle.model, BertForQuestionAnswering):
+        raise UsageError(f"{args.model} is a question-answering reader: use answer")
+    else:
+        result = integrated_gradients(bundle, args.text, steps=args.steps)
+        what = f"[MASK] (token {result.index}): {result.answer.token}"
     scores = "  ".join(f"{token} {score:+.3f}" for token, score in zip(result.tokens, result.scores))
+    one_point = "  ".join(f"{token} {score:+.3f}" for token, score in zip(result.tokens, result.gradient_x_input))
     text = (
-        f"{args.text}\n  [MASK] (token {result.index}): {result.answer.token}; log p {result.start:.3f} -> "
-        f"{result.end:.3f} from a baseline of [PAD]s (delta {result.delta:+.4f})\n  {scores}"
+        f"{args.text}\n  {what}; log p {result.start:.3f} -> {result.end:.3f} from a baseline of [PAD]s "
+        f"(delta {result.delta:+.4f})\n  integrated gradients: {scores}\n"
+        f"  gradient x input (sum {sum(result.gradient_x_input):+.3f}): {one_point}"
     )
     _emit(args, result.to_json(), text)
 
 
 def cmd_trace(args) -> None:
-    trace = causal_trace(load(args.model), args.text)
+    corrupt = None
+    if args.corrupt:
+        try:
+            corrupt = [int(p) for p in args.corrupt.split(",")]
+        except ValueError:
+            raise UsageError("--corrupt takes token positions separated by commas, such as 1,2") from None
+    trace = causal_trace(load(args.model), args.text, corrupt)
     lines = [
         f"{args.text}\n  [MASK] (token {trace.index}): {trace.answer.token} {trace.answer.prob:.3f} clean, "
         f"{trace.corrupted_prob:.3f} with noise on tokens {trace.corrupted}"

@@ -194,16 +194,18 @@ class LogitLensResult:
 
 @dataclass
 class TokenAttributions:
-    """Integrated gradients at one [MASK] (``model.analysis.attribution``): each token's credit for the move in
-    log p(answer) from the baseline (``start``) to the sentence (``end``); the scores add up to ``end - start``
-    but for the integral's error ``delta``."""
+    """Integrated gradients at one [MASK] or for a classifier's label (``model.analysis.attribution``): each
+    token's credit for the move in log p(answer) from the baseline (``start``) to the sentence (``end``); the
+    scores add up to ``end - start`` but for the integral's error ``delta``. ``gradient_x_input`` reads the same
+    integral at the sentence alone, and need not add up."""
 
     text: str
     tokens: list[str]
     special: list[bool]
-    index: int  # the [MASK] read
-    answer: Prediction  # the model's top guess there, and its probability
+    index: int | None  # the [MASK] read; None for a classifier
+    answer: Prediction  # the model's top guess there (or its label), and its probability
     scores: list[float]  # per token; 0 for [CLS], [SEP] and the [MASK] read, which the path leaves alone
+    gradient_x_input: list[float]  # per token: the gradient at the sentence times (sentence - baseline)
     start: float  # log p(answer) at the baseline
     end: float  # log p(answer) for the sentence
     delta: float  # Captum's convergence delta: sum(scores) - (end - start)
@@ -216,6 +218,7 @@ class TokenAttributions:
             "index": self.index,
             "answer": {"token": self.answer.token, "id": self.answer.id, "prob": self.answer.prob},
             "scores": self.scores,
+            "gradient_x_input": self.gradient_x_input,
             "start_log_prob": self.start,
             "end_log_prob": self.end,
             "delta": self.delta,

@@ -43,14 +43,27 @@ class BertForTaskHead(BertPreTrainedBase):
         *,
         labels: torch.Tensor | None = None,  # (B,) or (B, T) with -100 where no loss
         output_attentions: bool = False,
+        inputs_embeds: torch.Tensor | None = None,  # (B, T, H): the word embeddings, given instead of looked up
     ) -> BertOutput:
         if self.per_token or output_attentions:
-            out = self.bert(input_ids, token_type_ids, attention_mask, output_attentions=output_attentions)
+            out = self.bert(
+                input_ids,
+                token_type_ids,
+                attention_mask,
+                output_attentions=output_attentions,
+                inputs_embeds=inputs_embeds,
+            )
             features = out.last_hidden_state if self.per_token else out.pooled
         else:
             # Only [CLS] reaches the classifier, so the last layer computes that row alone (about a sixth less
             # work for six layers); its last_hidden_state is then (B, 1, H), and the pooler reads row 0.
-            out = self.bert(input_ids, token_type_ids, attention_mask, last_layer_rows=CLS_ROW.to(input_ids.device))
+            out = self.bert(
+                input_ids,
+                token_type_ids,
+                attention_mask,
+                last_layer_rows=CLS_ROW.to(input_ids.device),
+                inputs_embeds=inputs_embeds,
+            )
             out.pooled = features = self.bert.pooler(out.last_hidden_state)  # (B, H)
         out.logits = self.classifier(self.dropout(features))  # (B, T, C) or (B, C)
         if labels is not None:

@@ -48,6 +48,10 @@ def test_lens_and_attribute_print_json_that_ends_at_fill_masks_answer(hf_checkpo
     assert scores["answer"]["id"] == answer.id and len(scores["scores"]) == len(lens["tokens"])
     change = scores["end_log_prob"] - scores["start_log_prob"]
     assert abs(sum(scores["scores"]) - change) <= 0.01 * abs(change) + 1e-4  # completeness
+    traced = run("trace", "--model", folder, "--corrupt", "1,2", "--json", text)
+    assert traced.returncode == 0, traced.stderr
+    trace = json.loads(traced.stdout)
+    assert trace["corrupted"] == [1, 2] and trace["answer"]["id"] == answer.id
     refused = run("lens", "--model", folder, "--word", "no-such-word-here", text)
     assert refused.returncode == 2 and "not one token" in refused.stderr
 
@@ -132,6 +136,14 @@ def test_finetune_json_summary_and_a_saved_model_that_loads(tmp_path):
     info = run("info", "--model", str(saved), "--json")
     assert info.returncode == 0, info.stderr
     assert json.loads(info.stdout)["config"]["id2label"] == {"0": "negative", "1": "positive"}
+    # The saved classifier's label, explained word by word: integrated gradients add up to the move in log p.
+    shares = run("attribute", "--model", str(saved), "--json", "这本书太精彩了，我一口气读完了。")
+    assert shares.returncode == 0, shares.stderr
+    result = json.loads(shares.stdout)
+    assert result["answer"]["token"] in ("negative", "positive") and result["index"] is None
+    change = result["end_log_prob"] - result["start_log_prob"]
+    assert abs(sum(result["scores"]) - change) <= 0.01 * abs(change) + 1e-4
+    assert len(result["gradient_x_input"]) == len(result["tokens"])
 
 
 def _malicious_checkpoint(folder: Path, marker: Path, source: Path) -> None:
@@ -160,6 +172,8 @@ def _malicious_checkpoint(folder: Path, marker: Path, source: Path) -> None:
         "name_too_long",
         "max_length_zero",
         "max_length_too_long",
+        "corrupt_not_numbers",
+        "corrupt_the_cls",
     ],
 )
 def test_cli_errors_are_one_line_exit_2(case, hf_checkpoint, tmp_path, capsys):
@@ -183,6 +197,8 @@ def test_cli_errors_are_one_line_exit_2(case, hf_checkpoint, tmp_path, capsys):
         "corrupt": ["fill-mask", "--model", str(tmp_path), "a [MASK]"],
         "pickle_exploit": ["fill-mask", "--model", str(tmp_path), "a [MASK]"],
         "top_k_zero": ["fill-mask", "--model", folder, "--top-k", "0", "a [MASK]"],
+        "corrupt_not_numbers": ["trace", "--model", folder, "--corrupt", "door", "a door [MASK] ."],
+        "corrupt_the_cls": ["trace", "--model", folder, "--corrupt", "0", "a door [MASK] ."],
         "top_k_text": ["fill-mask", "--model", folder, "--top-k", "many", "a [MASK]"],
         "unknown_command": ["summon"],
         "huge_config": ["info", "--model", str(tmp_path)],

@@ -367,12 +367,20 @@ def test_integrated_gradients_give_each_word_its_share_of_the_answer(lang, text)
     result = integrated_gradients(_embedded(), text)
     (chart,) = charts(section(at, "fill_mask_attribution"))
     assert chart["chart_title"] == TEXT["ig_title"][lang]
-    (bars,) = chart["data"]
+    integrated, gradient = chart["data"]  # the coloured bars, and gradient × input's grey ones beside them
+    assert [integrated["name"], gradient["name"]] == [COMMON["ig_integrated"][lang], COMMON["ig_gradient"][lang]]
     words = [i for i, special in enumerate(result.special) if not special and i != result.index]
-    assert list(bars["y"]) == [result.tokens[i] for i in words]  # every word, in the sentence's order
-    assert list(bars["x"]) == pytest.approx([round(result.scores[i], 3) for i in words])
+    assert list(integrated["y"]) == [result.tokens[i] for i in words]  # every word, in the sentence's order
+    assert list(integrated["x"]) == pytest.approx([round(result.scores[i], 3) for i in words])
+    assert list(gradient["x"]) == pytest.approx([round(result.gradient_x_input[i], 3) for i in words])
     assert sum(result.scores) == pytest.approx(result.end - result.start, abs=0.01 * abs(result.end - result.start))
-    note = TEXT["ig_note"][lang].format(steps=result.steps, delta=f"{abs(result.delta):.3f}")
+    totals = {
+        "steps": result.steps,
+        "delta": f"{abs(result.delta):.3f}",
+        "one_point": f"{sum(result.gradient_x_input):+.2f}",
+        "move": f"{result.end - result.start:+.2f}",
+    }
+    note = f"{COMMON['ig_note'][lang].format(**totals)} {TEXT['ig_note'][lang]}"
     assert note in [c.value for c in at.caption]
 
 
@@ -394,3 +402,15 @@ def test_causal_tracing_maps_each_layer_and_token_on_request(lang, text):
         assert np.allclose(np.asarray(cells["z"], dtype=float), trace.restored[kind])
     layer, token = trace.strongest("layer")
     assert f"{trace.restored['layer'][layer, token]:.3f}" in shown[0]["alt"]
+    # The student picks the words to blur: every word at first, then only some, then none (said, no maps).
+    (blur,) = [group for group in at.button_group if group.key.startswith("fill_mask_blur_")]
+    assert blur.label == TEXT["trace_pick"][lang] and blur.value == trace.corrupted
+    blur.set_value(trace.corrupted[:1]).run()
+    assert not at.exception
+    one = causal_trace(_embedded(), text, trace.corrupted[:1])
+    (cells,) = charts(section(at, "fill_mask_tracing"))[0]["data"]
+    assert np.allclose(np.asarray(cells["z"], dtype=float), one.restored["layer"])
+    assert TEXT["trace_note"][lang].format(noise="3", samples=4) in [c.value for c in at.caption]
+    [group for group in at.button_group if group.key.startswith("fill_mask_blur_")][0].set_value([]).run()
+    assert not at.exception and not charts(section(at, "fill_mask_tracing"))
+    assert TEXT["trace_pick_none"][lang] in [i.value for i in at.info]

@@ -26,6 +26,7 @@ from app.core.i18n import strings_of
 from app.core.palette import LIGHT, ORANGE, PALE
 from app.core.state import SETTINGS
 from app.finetune import charts, jobs
+from model.analysis.attribution import classifier_integrated_gradients
 from model.data.tasks import load_task
 
 TEXT = strings_of("finetune")
@@ -203,6 +204,23 @@ def test_a_tiny_training_draws_live_curves_stops_and_shows_results():
             shown = titled(at, "Attention")["layout"]["xaxis"]["categoryarray"]
             # Plotly renders tags: the tokens arrive escaped, never as markup, and read as typed once drawn.
             assert "&lt;" in shown and not any("<" in label for label in shown) and "<" in labels(shown)
+
+    # Which words decided the label: integrated gradients on request, gradient × input beside them.
+    review = "这本书太精彩了，我一口气读完了。"
+    at.text_input(key=box).set_value(review).run()
+    assert not any(title.startswith(TEXT["ig_title"]["en"]) for title in chart_titles(at))
+    at.toggle(key="w_finetune_word_shares").set_value(True).run()
+    assert not at.exception
+    model = job.trained_model("pretrained")
+    result = classifier_integrated_gradients(model, job.tokenizer, review, snapshot.labels)
+    integrated, gradient = titled(at, TEXT["ig_title"]["en"])["data"]
+    words = [i for i, special in enumerate(result.special) if not special]
+    assert [y.replace("\u200b", "") for y in labels(integrated["y"])] == [result.tokens[i] for i in words]
+    assert list(integrated["x"]) == pytest.approx([round(result.scores[i], 3) for i in words])
+    assert list(gradient["x"]) == pytest.approx([round(result.gradient_x_input[i], 3) for i in words])
+    label = TEXT[f"label_{result.answer.token}"]["en"]  # the sentiment labels are named in each language
+    lead = TEXT["ig_lead"]["en"].format(label=label, start=f"{result.start:.2f}", end=f"{result.end:.2f}")
+    assert lead in texts(at)
 
     at.session_state["lang"] = "zh"
     at.run()

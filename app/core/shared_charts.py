@@ -1,6 +1,7 @@
 """The charts more than one concept draws: attention maps and the layer-by-head grid (the attention page, the head
 lab, GPT vs BERT, Watch BERT learn), a model's top predictions (fill-mask, GPT vs BERT, class mode's quiz) and the
-axis of layers (the layers lab, the head lab). Pure builders, as every concept's ``charts.py``."""
+axis of layers (the layers lab, the head lab), and each word's share of an answer (fill-mask's [MASK], a
+fine-tuned classifier's label). Pure builders, as every concept's ``charts.py``."""
 
 from __future__ import annotations
 
@@ -10,26 +11,31 @@ import numpy as np
 
 from app.core.charts import (
     AXIS_TITLE_ROOM,
+    BAR_PX,
     BOTTOM_ROOM,
     BOTTOM_TITLE_ROOM,
     LEGEND_ROOM,
     SUMMARY_JOIN,
     Chart,
     base_layout,
+    category_axis,
     chart,
     heatmap,
+    left_margin,
     legend_below,
     panel_titles,
     plotly_text,
     probability_bars,
+    quoted,
     ranked_summary,
     scale,
+    unique_labels,
     value_axis,
 )
 from app.core.counting import counted
 from app.core.numbers import percent
-from app.core.palette import BLUE, GREEN, ORANGE, SEQUENTIAL, SEQUENTIAL_SECOND, VERMILLION
-from model.results import Prediction
+from app.core.palette import BASELINE, BLUE, GREEN, ORANGE, SEQUENTIAL, SEQUENTIAL_SECOND, VERMILLION
+from model.results import Prediction, TokenAttributions
 
 MAX_MAP_HEIGHT = 900
 
@@ -276,3 +282,53 @@ def layer_axis(n_layers: int, name: str, *, padded: bool = False, first: int = 0
 
 
 ITERATIVE_COLOR = GREEN
+
+
+def attribution_bars(result: TokenAttributions, *, title: str, axis_title: str, names: tuple[str, str]) -> Chart:
+    """Two signed bars per word of the sentence, in its order: integrated gradients (blue pushed toward the
+    answer, vermillion away) and, beside it in grey, gradient × input; ``names`` are the two bars' legend names."""
+    shown = [i for i, special in enumerate(result.special) if not special and i != result.index]
+    labels = unique_labels([result.tokens[i] for i in shown])
+    scores = [result.scores[i] for i in shown]
+    one_point = [result.gradient_x_input[i] for i in shown]
+    common = {"type": "bar", "y": labels, "orientation": "h", "textposition": "outside", "cliponaxis": False}
+    integrated = {
+        **common,
+        "name": plotly_text(names[0]),
+        "x": [round(v, 3) for v in scores],
+        "marker": {"color": [BLUE if v >= 0 else VERMILLION for v in scores]},
+        "text": [f"{v:+.2f}" for v in scores],
+        "hovertemplate": f"{plotly_text(names[0])} · %{{y}}: %{{x:+.2f}}<extra></extra>",
+    }
+    gradient = {
+        **common,
+        "name": plotly_text(names[1]),
+        "x": [round(v, 3) for v in one_point],
+        "marker": {"color": BASELINE},  # the simpler method, drawn as a baseline is
+        "text": [f"{v:+.2f}" for v in one_point],
+        "hovertemplate": f"{plotly_text(names[1])} · %{{y}}: %{{x:+.2f}}<extra></extra>",
+    }
+    bottom = BOTTOM_ROOM + BOTTOM_TITLE_ROOM + LEGEND_ROOM
+    layout = base_layout(
+        10 + bottom + 2 * BAR_PX * len(labels), {"l": left_margin(labels), "r": 56, "b": bottom}, bargap=0.2
+    )
+    layout["barmode"] = "group"
+    layout["yaxis"] = category_axis(labels, autorange="reversed")
+    layout["xaxis"] = value_axis(title=axis_title, zeroline=True)
+    layout["legend"] = legend_below()
+    return chart([integrated, gradient], layout, title)
+
+
+def attribution_summary(result: TokenAttributions, template: str, *, answer: str) -> str:
+    """The word that pushed most toward the answer ({word}, {score}; {answer} names it), the whole move ({start}
+    -> {end}) and what gradient × input adds up to ({one_point})."""
+    shown = [i for i, special in enumerate(result.special) if not special and i != result.index]
+    best = max(shown, key=lambda i: result.scores[i]) if shown else 0
+    return template.format(
+        word=quoted(result.tokens[best]),
+        score=f"{result.scores[best]:+.2f}",
+        answer=quoted(answer),
+        start=f"{result.start:.2f}",
+        end=f"{result.end:.2f}",
+        one_point=f"{sum(result.gradient_x_input):+.2f}",
+    )

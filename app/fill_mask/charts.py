@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from app.core.charts import (
-    BAR_PX,
     BOTTOM_ROOM,
     BOTTOM_TITLE_ROOM,
     SUMMARY_JOIN,
@@ -29,10 +28,10 @@ from app.core.charts import (
 )
 from app.core.counting import counted
 from app.core.numbers import percent
-from app.core.palette import BLUE, SKY, VERMILLION
+from app.core.palette import BLUE, SKY
 from app.core.shared_charts import ITERATIVE_COLOR
 from model.analysis.tracing import TraceResult
-from model.results import FillStep, LogitLensResult, PllResult, TokenAttributions
+from model.results import FillStep, LogitLensResult, PllResult
 
 # Neighbouring tokens of a sentence's bar alternate between these, so each token's share can be told apart.
 TOKEN_COLORS = (BLUE, SKY)
@@ -157,44 +156,6 @@ def lens_summary(lens: LogitLensResult, template: str) -> str:
         start=percent(lens.answer_probs[0], 1),
         end=percent(lens.answer_probs[-1], 1),
         first=lens.first_top,
-    )
-
-
-def attribution_bars(result: TokenAttributions, *, title: str, axis_title: str) -> Chart:
-    """One signed bar per word of the sentence, in its order: blue pushed toward the answer, vermillion away."""
-    shown = [i for i, special in enumerate(result.special) if not special and i != result.index]
-    names = unique_labels([result.tokens[i] for i in shown])
-    scores = [result.scores[i] for i in shown]
-    bars = {
-        "type": "bar",
-        "x": [round(v, 3) for v in scores],
-        "y": names,
-        "orientation": "h",
-        "marker": {"color": [BLUE if v >= 0 else VERMILLION for v in scores]},
-        "text": [f"{v:+.2f}" for v in scores],
-        "textposition": "outside",
-        "cliponaxis": False,
-        "hovertemplate": "%{y}: %{x:+.2f}<extra></extra>",
-    }
-    bottom = BOTTOM_ROOM + BOTTOM_TITLE_ROOM
-    layout = base_layout(
-        10 + bottom + BAR_PX * len(names), {"l": left_margin(names), "r": 56, "b": bottom}, bargap=0.25
-    )
-    layout["yaxis"] = category_axis(names, autorange="reversed")
-    layout["xaxis"] = value_axis(title=axis_title, zeroline=True)
-    return chart([bars], layout, title)
-
-
-def attribution_summary(result: TokenAttributions, template: str) -> str:
-    """The word that pushed most toward the answer ({word}, {score}) and the whole move ({start} -> {end})."""
-    shown = [i for i, special in enumerate(result.special) if not special and i != result.index]
-    best = max(shown, key=lambda i: result.scores[i]) if shown else result.index
-    return template.format(
-        word=quoted(result.tokens[best]),
-        score=f"{result.scores[best]:+.2f}",
-        answer=quoted(result.answer.token),
-        start=f"{result.start:.2f}",
-        end=f"{result.end:.2f}",
     )
 
 

@@ -17,10 +17,9 @@ from app.core.i18n import t
 from app.core.shared_charts import prediction_bars, predictions_summary
 from app.core.state import SETTINGS, PageContext, keep, sentence_now, start_in_language
 from app.core.tokens import escape_markdown, last_word_position, mask_selected, token_surface
+from app.core.word_shares import show_word_shares
 from app.fill_mask import logic as lab
 from app.fill_mask.charts import (
-    attribution_bars,
-    attribution_summary,
     fill_order_bars,
     fill_order_summary,
     lens_bars,
@@ -416,12 +415,14 @@ def _attribution_section(spec: str, text: str) -> None:
         return
     answer = escape_markdown(result.answer.token)
     st.markdown(t("fill_mask.ig_lead", answer=answer, start=f"{result.start:.2f}", end=f"{result.end:.2f}"))
-    ui.plot(
-        attribution_bars(result, title=t("fill_mask.ig_title"), axis_title=t("fill_mask.ig_axis")),
+    show_word_shares(
+        result,
+        title=t("fill_mask.ig_title"),
+        axis_title=t("fill_mask.ig_axis"),
+        summary=t("fill_mask.ig_summary"),
+        note=t("fill_mask.ig_note"),
         key="fill_mask_ig",
-        summary=attribution_summary(result, t("fill_mask.ig_summary")),
     )
-    st.caption(t("fill_mask.ig_note", steps=result.steps, delta=f"{abs(result.delta):.3f}"))
 
 
 def _trace_section(spec: str, text: str) -> None:
@@ -429,8 +430,11 @@ def _trace_section(spec: str, text: str) -> None:
     st.subheader(t("fill_mask.trace_heading"))
     if not st.toggle(t("fill_mask.trace_toggle"), **keep("fill_mask_trace")):
         return
+    blurred = _words_to_blur(spec, text)
+    if not blurred:
+        return
     with st.spinner():
-        trace = ui.run_or_explain(models.causal_trace, spec, text)
+        trace = ui.run_or_explain(models.causal_trace, spec, text, blurred)
     if trace is None:
         return
     st.markdown(
@@ -468,3 +472,26 @@ def _trace_section(spec: str, text: str) -> None:
                 summary=trace_summary(trace, kind, t("fill_mask.trace_summary")),
             )
     st.caption(t("fill_mask.trace_note", noise=f"{tracing.NOISE:g}", samples=tracing.SAMPLES))
+
+
+def _words_to_blur(spec: str, text: str) -> tuple[int, ...]:
+    """The words the student picks to blur, a pill each, every word at first (Meng et al. blur the subject, a
+    student finds out which words matter); empty, with the reason said, when none is picked."""
+    enc, _, words = ui.run_or_explain(tracing.corruptible, models.get_model(spec), text) or (None, None, [])
+    if not words:
+        return ()
+    # One widget per sentence: a new sentence starts with every word picked.
+    pick_key = "fill_mask_blur_" + hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    readable = lab.readable_tokens(enc.tokens, token_surface(text, enc.offsets))
+    labels = lab.pill_labels(readable, words[:MAX_PILLS])
+    picked = st.pills(
+        t("fill_mask.trace_pick"),
+        words[:MAX_PILLS],
+        selection_mode="multi",
+        default=words[:MAX_PILLS],
+        format_func=labels.get,
+        key=pick_key,
+    )
+    if not picked:
+        st.info(t("fill_mask.trace_pick_none"))
+    return tuple(sorted(picked))

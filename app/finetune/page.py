@@ -14,8 +14,12 @@ from app.core.numbers import percent
 from app.core.palette import BLUE, GREEN, ORANGE, PURPLE
 from app.core.result_cache import CACHE_TTL
 from app.core.state import SETTINGS, PageContext, keep, start_in_language
+from app.core.tokens import escape_markdown
+from app.core.word_shares import show_word_shares
 from app.finetune import charts, jobs, qa_view
+from model.analysis import attribution
 from model.data.tasks import NER_LABELS, TASKS
+from model.results import TokenAttributions
 from model.training.qa import SPAN_MAX_LENGTH
 
 
@@ -23,6 +27,12 @@ from model.training.qa import SPAN_MAX_LENGTH
 @st.cache_data(max_entries=64, ttl=CACHE_TTL, show_spinner=False)
 def explained(job_id: str, init: str, text: str, _job: jobs.Job) -> dict:
     return jobs.explain(_job.trained_model(init), _job.tokenizer, text, _job.snapshot().labels)
+
+
+@st.cache_data(max_entries=64, ttl=CACHE_TTL, show_spinner=False)
+def word_shares(job_id: str, init: str, text: str, _job: jobs.Job) -> TokenAttributions:
+    model, labels = _job.trained_model(init), _job.snapshot().labels
+    return attribution.classifier_integrated_gradients(model, _job.tokenizer, text, labels)
 
 
 def render(context: PageContext) -> None:
@@ -57,6 +67,8 @@ def render(context: PageContext) -> None:
         qa_view.try_reading(job, snapshot, chosen, run_labels()[chosen])
         st.stop()
     text, answer = try_sentence(job, snapshot, chosen)
+    if snapshot.kind == "sequence":
+        which_words_decided(job, chosen, text)
     cls_attention_before_and_after(job, snapshot, chosen, text, answer)
 
 
@@ -488,6 +500,27 @@ def try_sentence(job: jobs.Job, snapshot: jobs.JobSnapshot, chosen: str) -> tupl
             summary=ranked_summary([label_name(name) for name in names], probs, t("common.summary_most_likely")),
         )
     return text, answer
+
+
+def which_words_decided(job: jobs.Job, chosen: str, text: str) -> None:
+    """Integrated gradients for the label the chosen run gives ``text``, on request, beside gradient × input."""
+    st.markdown(f"**{t('finetune.ig_heading')}**")
+    if not st.toggle(t("finetune.ig_toggle"), **keep("finetune_word_shares")):
+        return
+    result = ui.run_or_explain(word_shares, job.id, chosen, text, job)
+    if result is None:
+        return
+    label = escape_markdown(label_name(result.answer.token))
+    st.markdown(t("finetune.ig_lead", label=label, start=f"{result.start:.2f}", end=f"{result.end:.2f}"))
+    show_word_shares(
+        result,
+        answer=label_name(result.answer.token),
+        title=t("finetune.ig_title"),
+        axis_title=t("finetune.ig_axis"),
+        summary=t("finetune.ig_summary"),
+        note=t("finetune.ig_note"),
+        key="finetune_ig",
+    )
 
 
 def cls_attention_before_and_after(

@@ -24,6 +24,7 @@ SETTINGS: dict[str, Setting] = {
     "finetune_compare": Setting(False, kind="flag"),
     "finetune_compare_frozen": Setting(False, kind="flag"),
     "finetune_init": Setting(INITS[0], options=INITS),
+    "finetune_word_shares": Setting(False, kind="flag"),
 }
 
 # The lab's job (app.finetune.jobs.Job, running or finished) is core's ``session_models``: the sidebar offers its

@@ -20,8 +20,9 @@ import torch
 
 from ..checkpoint import LoadedBert
 from ..inference import InputError, _mask_positions, encode, pretraining_model
-from ..modeling import make_attention_mask
+from ..modeling import make_attention_mask, take_rows
 from ..results import Prediction
+from ..tokenization import Encoding
 
 NOISE = 3.0  # times the word embeddings' standard deviation, as Meng et al.
 SAMPLES = 4  # noise draws averaged
@@ -58,36 +59,49 @@ class TraceResult:
         }
 
 
-def _block(layer, x, mask, put_back=None) -> dict[str, torch.Tensor]:
-    """One encoder block in its pieces (each ``KINDS``): the attention's contribution to the residual, the
-    feed-forward's, and the block's output. ``put_back(kind, piece)``, where given, changes a piece in place as soon
-    as it is computed, so that what follows reads the changed one."""
-    y, _ = layer.attention.self(x, mask, False)
-    pieces = {"attention": layer.attention.output.dense(y)}  # (B, T, H)
-    if put_back:
-        put_back("attention", pieces["attention"])
-    a = layer.attention.output.LayerNorm(pieces["attention"] + x)
-    pieces["ffn"] = layer.output.dense(layer.intermediate(a))  # (B, T, H)
-    if put_back:
-        put_back("ffn", pieces["ffn"])
-    pieces["layer"] = layer.output.LayerNorm(pieces["ffn"] + a)
-    if put_back:
-        put_back("layer", pieces["layer"])
-    return pieces
+def _after_attention(layer, attention, x) -> dict[str, torch.Tensor]:
+    """The rest of an encoder block from its attention's contribution to the residual and the block's input at the
+    same tokens: the feed-forward's contribution and the block's output, with what lies between (``mid``)."""
+    mid = layer.attention.output.LayerNorm(attention + x)
+    ffn = layer.output.dense(layer.intermediate(mid))
+    return {"attention": attention, "mid": mid, "ffn": ffn, "layer": layer.output.LayerNorm(ffn + mid)}
 
 
-def _run_from(model, start: int, x, mask, kind: str, tokens: torch.Tensor, clean: list[dict]):
-    """Layers ``start`` .. L-1 on a batch of B = len(tokens) copies of ``x``, the piece ``kind`` of layer ``start``
-    put back at row b's token ``tokens[b]`` from the clean run; the last hidden states."""
-    rows = torch.arange(len(tokens))
+def _block(layer, x, mask, rows=None) -> dict[str, torch.Tensor]:
+    """One encoder block in its pieces (each of ``KINDS``, and ``mid``), at every token or only at ``rows``."""
+    y, _ = layer.attention.self(x, mask, False, rows)
+    return _after_attention(layer, layer.attention.output.dense(y), take_rows(x, rows))
 
-    def put_back(piece_kind: str, piece: torch.Tensor) -> None:
-        if piece_kind == kind:
-            piece[rows, tokens] = clean[start][kind][0, tokens]
 
-    for depth, layer in enumerate(model.bert.encoder.layer[start:], start):
-        x = _block(layer, x, mask, put_back if depth == start else None)["layer"]
-    return x
+def _put_back(layer, kind: str, clean: dict, corrupted: dict) -> torch.Tensor:
+    """(S, T, H): the block's output at each token of each draw when ``kind`` is put back at that token alone. The
+    attention at a token reads the block's input, which putting back leaves as it was, and the rest of the block
+    is per token, so only the token's own output changes: the other tokens keep the corrupted run's."""
+    S = corrupted["layer"].size(0)
+    if kind == "layer":
+        return clean["layer"].expand(S, -1, -1)
+    if kind == "attention":
+        return _after_attention(layer, clean["attention"].expand(S, -1, -1), corrupted["input"])["layer"]
+    return layer.output.LayerNorm(clean["ffn"] + corrupted["mid"])
+
+
+def _restored_answer(model, start: int, x, mask, index: int, head) -> torch.Tensor:
+    """Layers ``start`` .. L-1 on the batch ``x`` (B, T, H), the last one only at the [MASK] (the head reads no
+    other token); the answer's probability, (B,)."""
+    layers = model.bert.encoder.layer
+    if start == len(layers):
+        return head(x[:, index])
+    for layer in layers[start:-1]:
+        x = _block(layer, x, mask)["layer"]
+    return head(_block(layers[-1], x, mask, torch.tensor([index]))["layer"][:, 0])
+
+
+def corruptible(bundle: LoadedBert, text: str) -> tuple[Encoding, int, list[int]]:
+    """The sentence encoded, the first [MASK]'s position and the positions tracing may noise: every word, not
+    [CLS], [SEP] or that [MASK]. Raises ``InputError`` for a text without a [MASK]."""
+    enc = encode(bundle, text)
+    index = _mask_positions(bundle, text, enc)[0]
+    return enc, index, [i for i, special in enumerate(enc.special) if not special and i != index]
 
 
 @torch.inference_mode()
@@ -97,10 +111,8 @@ def causal_trace(
     """Trace the first [MASK]'s answer; ``corrupt``: the token positions to noise (default: every word of the
     sentence, all but [CLS], [SEP] and the [MASK])."""
     model = pretraining_model(bundle)
-    enc = encode(bundle, text)
-    index = _mask_positions(bundle, text, enc)[0]
+    enc, index, words = corruptible(bundle, text)
     T = len(enc.ids)
-    words = [i for i, special in enumerate(enc.special) if not special and i != index]
     corrupt = sorted(set(words if corrupt is None else corrupt))
     if not corrupt or any(i not in words for i in corrupt):
         raise InputError("bad_corrupt", "Choose words of the sentence to corrupt (not [CLS], [SEP] or the [MASK]).")
@@ -109,15 +121,15 @@ def causal_trace(
     table = model.bert.embeddings.word_embeddings.weight
     words_in = model.bert.embeddings.word_embeddings(ids)  # (1, T, H)
 
-    def head(x):
-        return model.cls.predictions(x[:, index]).float().softmax(-1)  # (B, V)
+    def head(x):  # (B, H) at the [MASK] -> (B,): the clean answer's probability, set below
+        return model.cls.predictions(x).float().softmax(-1)[:, target]
 
     x = model.bert.embeddings(ids, types)[0]
     clean = []  # per layer, its pieces on the clean run
     for layer in model.bert.encoder.layer:
         clean.append(_block(layer, x, mask))
         x = clean[-1]["layer"]
-    clean_probs = head(x)[0]
+    clean_probs = model.cls.predictions(x[0, index]).float().softmax(-1)
     target = int(clean_probs.argmax())
     answer = Prediction(bundle.tokenizer.id_to_token(target), target, float(clean_probs[target]))
 
@@ -126,20 +138,23 @@ def causal_trace(
     noised = words_in.repeat(samples, 1, 1)  # (S, T, H)
     noised[:, corrupt] += noise.to(noised.dtype)
     x = model.bert.embeddings(ids.expand(samples, -1), types.expand(samples, -1), inputs_embeds=noised)[0]
-    before = []  # the corrupted input of each layer, per draw
+    corrupted = []  # per layer, its input and pieces on the corrupted run, per draw
     for layer in model.bert.encoder.layer:
-        before.append(x)
-        x = _block(layer, x, mask)["layer"]
-    corrupted_prob = float(head(x)[:, target].mean())
+        corrupted.append({"input": x, **_block(layer, x, mask)})
+        x = corrupted[-1]["layer"]
+    corrupted_prob = float(head(x[:, index]).mean())
 
-    L = len(model.bert.encoder.layer)
-    restored = {}
-    positions = torch.arange(T).repeat(samples)  # (S * T,): every token, for each draw
-    for kind in kinds:
-        grid = np.zeros((L, T))
-        for depth in range(L):
-            start = before[depth].repeat_interleave(T, dim=0)  # (S * T, T, H): draw s, token t at row s * T + t
-            out = _run_from(model, depth, start, mask, kind, positions, clean)
-            grid[depth] = head(out)[:, target].view(samples, T).mean(0).numpy()
-        restored[kind] = grid
+    # Row (k, s, t) of a layer's batch: kind k put back at token t in draw s; every kind of a layer in one batch.
+    L, S = len(model.bert.encoder.layer), samples
+    rows, tokens = torch.arange(S * T), torch.arange(T).repeat(S)
+    restored = {kind: np.zeros((L, T)) for kind in kinds}
+    for depth, layer in enumerate(model.bert.encoder.layer):
+        starts = []
+        for kind in kinds:
+            start = corrupted[depth]["layer"].repeat_interleave(T, dim=0)  # (S * T, T, H)
+            start[rows, tokens] = _put_back(layer, kind, clean[depth], corrupted[depth]).reshape(S * T, -1)
+            starts.append(start)
+        probs = _restored_answer(model, depth + 1, torch.cat(starts), mask, index, head)
+        for kind, part in zip(kinds, probs.view(len(kinds), S, T)):
+            restored[kind][depth] = part.mean(0).numpy()
     return TraceResult(text, enc.tokens, index, corrupt, answer, corrupted_prob, restored)
