@@ -8,7 +8,10 @@ answer's probability it brings back, averaged over the draws. Three pieces can b
 hidden state), or only its attention's or only its feed-forward's contribution to the residual (before the
 LayerNorm that follows it), so the heat maps tell which kind of sublayer carries what.
 
-Restored runs share the corrupted run up to the layer restored: each is run from there on, in one batch per layer.
+Restored runs share the corrupted run up to the layer restored, and more: putting a piece back at one token changes
+that layer's output at that token alone (attention reads the layer's input, the rest of a block is per token), so
+the restored layer is computed once per draw, the next one projects queries, keys and values again at that token
+alone, and the last one runs at the [MASK] alone. Every kind of one layer's restorations goes in one batch.
 """
 
 from __future__ import annotations
@@ -17,10 +20,11 @@ from dataclasses import dataclass
 
 import numpy as np
 import torch
+import torch.nn.functional as F
 
 from ..checkpoint import LoadedBert
 from ..inference import InputError, _mask_positions, encode, pretraining_model
-from ..modeling import make_attention_mask, take_rows
+from ..modeling import take_rows
 from ..results import Prediction
 from ..tokenization import Encoding
 
@@ -67,9 +71,10 @@ def _after_attention(layer, attention, x) -> dict[str, torch.Tensor]:
     return {"attention": attention, "mid": mid, "ffn": ffn, "layer": layer.output.LayerNorm(ffn + mid)}
 
 
-def _block(layer, x, mask, rows=None) -> dict[str, torch.Tensor]:
-    """One encoder block in its pieces (each of ``KINDS``, and ``mid``), at every token or only at ``rows``."""
-    y, _ = layer.attention.self(x, mask, False, rows)
+def _block(layer, x, rows=None) -> dict[str, torch.Tensor]:
+    """One encoder block in its pieces (each of ``KINDS``, and ``mid``), at every token or only at ``rows``. One
+    sentence, without padding: every token sees every other, and no mask is needed."""
+    y, _ = layer.attention.self(x, None, False, rows)
     return _after_attention(layer, layer.attention.output.dense(y), take_rows(x, rows))
 
 
@@ -85,15 +90,45 @@ def _put_back(layer, kind: str, clean: dict, corrupted: dict) -> torch.Tensor:
     return layer.output.LayerNorm(clean["ffn"] + corrupted["mid"])
 
 
-def _restored_answer(model, start: int, x, mask, index: int, head) -> torch.Tensor:
-    """Layers ``start`` .. L-1 on the batch ``x`` (B, T, H), the last one only at the [MASK] (the head reads no
-    other token); the answer's probability, (B,)."""
-    layers = model.bert.encoder.layer
-    if start == len(layers):
-        return head(x[:, index])
-    for layer in layers[start:-1]:
-        x = _block(layer, x, mask)["layer"]
-    return head(_block(layers[-1], x, mask, torch.tensor([index]))["layer"][:, 0])
+def _block_after_one_token(layer, x, changed: torch.Tensor, qkv: list[torch.Tensor], rows=None):
+    """The block after the one put back, on ``x`` (R, T, H), which is the corrupted run's input to it (``qkv``: its
+    queries, keys and values, (R, T, H) each, a copy per row) but at one token a row, ``changed`` (R,): only that
+    token's are projected again, a quarter of the block's work at the others saved. At every token or ``rows``."""
+    attention = layer.attention.self
+    R, T, H = x.shape
+    at = torch.arange(R), changed
+    moved = x[at]  # (R, H)
+    for projected, projection in zip(qkv, (attention.query, attention.key, attention.value)):
+        projected[at] = projection(moved)
+    q, k, v = take_rows(qkv[0], rows), qkv[1], qkv[2]
+
+    def heads(z):  # (R, T, H) -> (R, nh, T, hs)
+        return z.view(R, z.size(1), attention.num_heads, attention.head_size).transpose(1, 2)
+
+    y = F.scaled_dot_product_attention(heads(q), heads(k), heads(v))  # (R, nh, Tq, hs): no mask, one sentence
+    y = y.transpose(1, 2).reshape(R, -1, H)  # (R, Tq, H)
+    return _after_attention(layer, layer.attention.output.dense(y), take_rows(x, rows))
+
+
+def _restored_answer(model, start: int, x, changed, draws, corrupted: list[dict], corrupted_probs, index, head):
+    """Layers ``start`` .. L-1 on the batch ``x`` (R, T, H), whose row r differs from the corrupted run's input to
+    layer ``start`` (in ``corrupted``, draw ``draws[r]``) at token ``changed[r]`` alone; the answer's probability,
+    (R,). The last layer runs at the [MASK] alone, since the head reads no other token."""
+    layers, mask_row = model.bert.encoder.layer, torch.tensor([index])
+    if start == len(layers):  # the last layer's output put back: the head reads the [MASK]'s row alone
+        probs = corrupted_probs[draws].clone()
+        probs[changed == index] = head(x[changed == index, index])
+        return probs
+    attention = layers[start].attention.self
+    before = corrupted[start]["input"]  # (S, T, H)
+    qkv = [projection(before)[draws] for projection in (attention.query, attention.key, attention.value)]
+    last = start == len(layers) - 1
+    x = _block_after_one_token(layers[start], x, changed, qkv, mask_row if last else None)["layer"]
+    if last:
+        return head(x[:, 0])
+    for layer in layers[start + 1 : -1]:
+        x = _block(layer, x)["layer"]
+    return head(_block(layers[-1], x, mask_row)["layer"][:, 0])
 
 
 def corruptible(bundle: LoadedBert, text: str) -> tuple[Encoding, int, list[int]]:
@@ -117,7 +152,6 @@ def causal_trace(
     if not corrupt or any(i not in words for i in corrupt):
         raise InputError("bad_corrupt", "Choose words of the sentence to corrupt (not [CLS], [SEP] or the [MASK]).")
     ids, types = torch.tensor([enc.ids]), torch.tensor([enc.token_type_ids])
-    mask = make_attention_mask(None, T, False, ids.device)
     table = model.bert.embeddings.word_embeddings.weight
     words_in = model.bert.embeddings.word_embeddings(ids)  # (1, T, H)
 
@@ -127,7 +161,7 @@ def causal_trace(
     x = model.bert.embeddings(ids, types)[0]
     clean = []  # per layer, its pieces on the clean run
     for layer in model.bert.encoder.layer:
-        clean.append(_block(layer, x, mask))
+        clean.append(_block(layer, x))
         x = clean[-1]["layer"]
     clean_probs = model.cls.predictions(x[0, index]).float().softmax(-1)
     target = int(clean_probs.argmax())
@@ -140,13 +174,14 @@ def causal_trace(
     x = model.bert.embeddings(ids.expand(samples, -1), types.expand(samples, -1), inputs_embeds=noised)[0]
     corrupted = []  # per layer, its input and pieces on the corrupted run, per draw
     for layer in model.bert.encoder.layer:
-        corrupted.append({"input": x, **_block(layer, x, mask)})
+        corrupted.append({"input": x, **_block(layer, x)})
         x = corrupted[-1]["layer"]
-    corrupted_prob = float(head(x[:, index]).mean())
+    corrupted_probs = head(x[:, index])  # (S,)
 
     # Row (k, s, t) of a layer's batch: kind k put back at token t in draw s; every kind of a layer in one batch.
     L, S = len(model.bert.encoder.layer), samples
     rows, tokens = torch.arange(S * T), torch.arange(T).repeat(S)
+    changed, draws = tokens.repeat(len(kinds)), torch.arange(S).repeat_interleave(T).repeat(len(kinds))
     restored = {kind: np.zeros((L, T)) for kind in kinds}
     for depth, layer in enumerate(model.bert.encoder.layer):
         starts = []
@@ -154,7 +189,8 @@ def causal_trace(
             start = corrupted[depth]["layer"].repeat_interleave(T, dim=0)  # (S * T, T, H)
             start[rows, tokens] = _put_back(layer, kind, clean[depth], corrupted[depth]).reshape(S * T, -1)
             starts.append(start)
-        probs = _restored_answer(model, depth + 1, torch.cat(starts), mask, index, head)
+        batch = torch.cat(starts)
+        probs = _restored_answer(model, depth + 1, batch, changed, draws, corrupted, corrupted_probs, index, head)
         for kind, part in zip(kinds, probs.view(len(kinds), S, T)):
             restored[kind][depth] = part.mean(0).numpy()
-    return TraceResult(text, enc.tokens, index, corrupt, answer, corrupted_prob, restored)
+    return TraceResult(text, enc.tokens, index, corrupt, answer, float(corrupted_probs.mean()), restored)
