@@ -141,7 +141,13 @@ def corruptible(bundle: LoadedBert, text: str) -> tuple[Encoding, int, list[int]
 
 @torch.inference_mode()
 def causal_trace(
-    bundle: LoadedBert, text: str, corrupt: list[int] | None = None, *, kinds=KINDS, samples: int = SAMPLES
+    bundle: LoadedBert,
+    text: str,
+    corrupt: list[int] | None = None,
+    *,
+    kinds=KINDS,
+    samples: int = SAMPLES,
+    seed: int = SEED,
 ) -> TraceResult:
     """Trace the first [MASK]'s answer; ``corrupt``: the token positions to noise (default: every word of the
     sentence, all but [CLS], [SEP] and the [MASK])."""
@@ -167,7 +173,7 @@ def causal_trace(
     target = int(clean_probs.argmax())
     answer = Prediction(bundle.tokenizer.id_to_token(target), target, float(clean_probs[target]))
 
-    generator = torch.Generator().manual_seed(SEED)
+    generator = torch.Generator().manual_seed(seed)
     noise = torch.randn(samples, len(corrupt), table.size(1), generator=generator) * NOISE * float(table.std())
     noised = words_in.repeat(samples, 1, 1)  # (S, T, H)
     noised[:, corrupt] += noise.to(noised.dtype)
