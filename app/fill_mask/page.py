@@ -30,6 +30,7 @@ from app.fill_mask.charts import (
     trace_summary,
 )
 from model.analysis import tracing
+from model.checkpoint import LoadedBert
 from model.inference import InputError
 
 MAX_PANELS = 20  # two charts per [MASK]: beyond this the page is a scroll of bars nobody reads
@@ -53,7 +54,7 @@ def render(context: PageContext) -> None:
         with st.container(key="fill_mask_attribution"):
             _attribution_section(spec, predicted)
         with st.container(key="fill_mask_tracing"):
-            _trace_section(spec, predicted)
+            _trace_section(context, predicted)
     with st.container(key="fill_mask_score"):
         st.header(t("fill_mask.score_heading"), divider="gray")
         score_section(spec, context.bundle)
@@ -425,16 +426,16 @@ def _attribution_section(spec: str, text: str) -> None:
     )
 
 
-def _trace_section(spec: str, text: str) -> None:
+def _trace_section(context: PageContext, text: str) -> None:
     """Causal tracing at the first [MASK], on request: which layer at which token carries the answer."""
     st.subheader(t("fill_mask.trace_heading"))
     if not st.toggle(t("fill_mask.trace_toggle"), **keep("fill_mask_trace")):
         return
-    blurred = _words_to_blur(spec, text)
+    blurred = _words_to_blur(context.bundle, text)
     if not blurred:
         return
     with st.spinner():
-        trace = ui.run_or_explain(models.causal_trace, spec, text, blurred)
+        trace = ui.run_or_explain(models.causal_trace, context.spec, text, blurred)
     if trace is None:
         return
     st.markdown(
@@ -474,10 +475,10 @@ def _trace_section(spec: str, text: str) -> None:
     st.caption(t("fill_mask.trace_note", noise=f"{tracing.NOISE:g}", samples=tracing.SAMPLES))
 
 
-def _words_to_blur(spec: str, text: str) -> tuple[int, ...]:
+def _words_to_blur(bundle: LoadedBert, text: str) -> tuple[int, ...]:
     """The words the student picks to blur, a pill each, every word at first (Meng et al. blur the subject, a
     student finds out which words matter); empty, with the reason said, when none is picked."""
-    enc, _, words = ui.run_or_explain(tracing.corruptible, models.get_model(spec), text) or (None, None, [])
+    enc, _, words = ui.run_or_explain(tracing.corruptible, bundle, text) or (None, None, [])
     if not words:
         return ()
     # One widget per sentence: a new sentence starts with every word picked.
