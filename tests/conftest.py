@@ -18,24 +18,31 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 # shows a stand-in (app.core.i18n). Set here, before any page runs: AppTest runs pages in this process, and the
 # browser tests' server inherits the environment.
 os.environ.setdefault("BERT_LAB_STRICT_STRINGS", "1")
-torch.set_num_threads(max(1, min(2, os.cpu_count() or 1)))
+# One torch thread a worker when xdist runs several (tests/run.sh: two on two cores): each worker fills a core, where
+# two threads each would split every pass over both cores and wait on the slower one whenever the other worker, its
+# app server or its training process holds a core (the reason the app's pages run on one thread, app/__init__.py).
+WORKERS = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+torch.set_num_threads(1 if WORKERS > 1 else max(1, min(2, os.cpu_count() or 1)))
 
-# The files that take longest (worker seconds, `pytest --durations=0`, 2026-12-06), handed to the two workers first
-# (tests/run.sh runs xdist with --no-loadscope-reorder, which keeps this order): a long file handed out last runs
-# alone while the other worker idles.
+# The files that take longest (worker seconds on one idle core, `pytest -n 0 --junitxml`, 2026-12-06: 1,280 s in all),
+# handed to the two workers first (tests/run.sh runs xdist with --no-loadscope-reorder, which keeps this order): a
+# long file handed out last runs alone while the other worker idles.
 HEAVIEST_FIRST = (
-    "test_browser.py",
-    "test_page_pretrain_live.py",
-    "test_finetune_jobs.py",
-    "test_bert_base_size.py",
-    "test_hostile_input.py",
-    "test_cli.py",
-    "test_embedded_model.py",
-    "test_concurrent_sessions.py",
-    "test_page_finetune.py",
-    "test_sentence_vectors.py",
-    "test_downloads.py",
-    "test_offline.py",
+    "test_browser.py",  # 465 s
+    "test_bert_base_size.py",  # 75 s
+    "test_finetune_jobs.py",  # 63 s
+    "test_embedded_model.py",  # 55 s
+    "test_app_sentences.py",  # 47 s
+    "test_cli.py",  # 44 s
+    "test_page_finetune.py",  # 39 s
+    "test_hostile_input.py",  # 37 s
+    "test_page_sentence_vectors.py",  # 30 s
+    "test_offline.py",  # 28 s
+    "test_training.py",  # 28 s
+    "test_concurrent_sessions.py",  # 27 s
+    "test_page_pretrain_live.py",  # 25 s
+    "test_page_fill_mask.py",  # 24 s
+    "test_sentence_index.py",  # 21 s
 )
 
 
