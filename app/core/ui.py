@@ -259,6 +259,12 @@ html { font-size: 20px; }
 [data-testid="stCaptionContainer"] { opacity: 1 !important; }  /* captions are drawn at 60% opacity */
 [data-testid="stMarkdownContainer"] a { text-decoration: underline; }
 [data-testid="stMainBlockContainer"] { max-width: none; }
+/* A projector's first screen is short (800 x 600): the space above the title and the title itself give way, so
+   that the first live figure comes sooner (the header bar, with the sidebar's button, keeps its room). */
+@media (max-height: 800px) {
+  [data-testid="stMainBlockContainer"] { padding-top: 3.75rem; }
+  [data-testid="stMain"] h1 { font-size: 1.6rem; padding-top: 0; }
+}
 """
 
 
