@@ -15,7 +15,7 @@ from app.fill_mask import charts as fill_mask_charts
 from app.heads import charts as heads_charts
 from app.masking import charts as masking_charts
 from app.nsp import charts as nsp_charts
-from model.results import FillStep, PllResult, Prediction, TokenScore
+from model.results import FillStep, PllResult, Prediction, TokenAttributions, TokenScore
 
 STRINGS = load_all()
 
@@ -427,3 +427,29 @@ def test_remaining_page_chart_summaries(lang):
     )
     assert guesses.index("paris") < guesses.index("lyon") and "rome" not in guesses
     assert guesses.count(text("classroom.summary_match", lang)) == 1
+
+
+def _shares(scores: list[float], one_point: list[float], start: float, end: float) -> TokenAttributions:
+    tokens = ["[CLS]", *[f"w{i}" for i in range(len(scores) - 2)], "[SEP]"]
+    special = [True] + [False] * (len(scores) - 2) + [True]
+    answer = Prediction("sport", 0, 0.99)
+    return TokenAttributions("text", tokens, special, None, answer, scores, one_point, start, end, 0.0, 48)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_word_shares_keep_two_significant_digits_when_the_move_is_small(lang):
+    """A classifier whose blank sentence already reads as its label moves log p by hundredths: the bars' numbers
+    and the finding keep two significant digits instead of showing +0.00."""
+    small = _shares([0.0, -0.0123, 0.0312, 0.0005, 0.0], [0.0, 0.004, -0.002, 0.001, 0.0], -0.040, -0.021)
+    assert shared_charts.share_decimals(small) == 3
+    chart = shared_charts.attribution_bars(small, title="t", axis_title="a", names=("ig", "gxi"))
+    integrated, gradient = chart.figure.data
+    assert list(integrated.text) == ["-0.012", "+0.031", "+0.001"]
+    assert list(gradient.text) == ["+0.004", "-0.002", "+0.001"]
+    assert list(integrated.x) == [-0.0123, 0.0312, 0.0005]  # no bar rounded away
+    summary = shared_charts.attribution_summary(small, text("finetune.ig_summary", lang), answer="sport")
+    assert "+0.031" in summary and "-0.040" in summary and "+0.003" in summary
+    large = _shares([0.0, 4.02, -1.1, 0.0], [0.0, 0.6, -0.2, 0.0], -9.29, -1.05)
+    assert shared_charts.share_decimals(large) == 2
+    # The blank sentence gave the label 96% (log p -0.040): said beside the small bars; not where it gave 0.01%.
+    assert shared_charts.blank_already_answers(small) and not shared_charts.blank_already_answers(large)

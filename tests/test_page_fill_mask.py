@@ -10,7 +10,7 @@ from apptest_helpers import charts, data_downloads, labels, open_app_page
 from streamlit.testing.v1 import AppTest
 
 from app.core.i18n import strings_of
-from app.core.shared_charts import BIDIRECTIONAL_COLOR, CAUSAL_COLOR, ITERATIVE_COLOR
+from app.core.shared_charts import BIDIRECTIONAL_COLOR, CAUSAL_COLOR, ITERATIVE_COLOR, share_decimals
 from app.core.tokens import escape_markdown
 from model import inference
 
@@ -371,14 +371,15 @@ def test_integrated_gradients_give_each_word_its_share_of_the_answer(lang, text)
     assert [integrated["name"], gradient["name"]] == [COMMON["ig_integrated"][lang], COMMON["ig_gradient"][lang]]
     words = [i for i, special in enumerate(result.special) if not special and i != result.index]
     assert list(integrated["y"]) == [result.tokens[i] for i in words]  # every word, in the sentence's order
-    assert list(integrated["x"]) == pytest.approx([round(result.scores[i], 3) for i in words])
-    assert list(gradient["x"]) == pytest.approx([round(result.gradient_x_input[i], 3) for i in words])
+    d = share_decimals(result)  # two significant digits for the largest bar
+    assert list(integrated["x"]) == pytest.approx([round(result.scores[i], d + 2) for i in words])
+    assert list(gradient["x"]) == pytest.approx([round(result.gradient_x_input[i], d + 2) for i in words])
     assert sum(result.scores) == pytest.approx(result.end - result.start, abs=0.01 * abs(result.end - result.start))
     totals = {
         "steps": result.steps,
-        "delta": f"{abs(result.delta):.3f}",
-        "one_point": f"{sum(result.gradient_x_input):+.2f}",
-        "move": f"{result.end - result.start:+.2f}",
+        "delta": f"{abs(result.delta):.{d + 1}f}",
+        "one_point": f"{sum(result.gradient_x_input):+.{d}f}",
+        "move": f"{result.end - result.start:+.{d}f}",
     }
     note = f"{COMMON['ig_note'][lang].format(**totals)} {TEXT['ig_note'][lang]}"
     assert note in [c.value for c in at.caption]

@@ -24,6 +24,7 @@ from streamlit.testing.v1 import AppTest
 
 from app.core.i18n import strings_of
 from app.core.palette import LIGHT, ORANGE, PALE
+from app.core.shared_charts import share_decimals
 from app.core.state import SETTINGS
 from app.finetune import charts, jobs
 from model.analysis.attribution import classifier_integrated_gradients
@@ -216,10 +217,11 @@ def test_a_tiny_training_draws_live_curves_stops_and_shows_results():
     integrated, gradient = titled(at, TEXT["ig_title"]["en"])["data"]
     words = [i for i, special in enumerate(result.special) if not special]
     assert [y.replace("\u200b", "") for y in labels(integrated["y"])] == [result.tokens[i] for i in words]
-    assert list(integrated["x"]) == pytest.approx([round(result.scores[i], 3) for i in words])
-    assert list(gradient["x"]) == pytest.approx([round(result.gradient_x_input[i], 3) for i in words])
+    d = share_decimals(result)
+    assert list(integrated["x"]) == pytest.approx([round(result.scores[i], d + 2) for i in words])
+    assert list(gradient["x"]) == pytest.approx([round(result.gradient_x_input[i], d + 2) for i in words])
     label = TEXT[f"label_{result.answer.token}"]["en"]  # the sentiment labels are named in each language
-    lead = TEXT["ig_lead"]["en"].format(label=label, start=f"{result.start:.2f}", end=f"{result.end:.2f}")
+    lead = TEXT["ig_lead"]["en"].format(label=label, start=f"{result.start:.{d}f}", end=f"{result.end:.{d}f}")
     assert lead in texts(at)
 
     at.session_state["lang"] = "zh"

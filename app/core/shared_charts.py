@@ -5,6 +5,7 @@ fine-tuned classifier's label). Pure builders, as every concept's ``charts.py``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -284,6 +285,19 @@ def layer_axis(n_layers: int, name: str, *, padded: bool = False, first: int = 0
 ITERATIVE_COLOR = GREEN
 
 
+def share_decimals(result: TokenAttributions) -> int:
+    """Decimals that give the largest share, or the whole move, two significant digits (2 at least): a classifier
+    whose blank sentence already reads as its label moves log p by hundredths, which two decimals would show as 0."""
+    largest = max([abs(v) for v in result.scores + result.gradient_x_input] + [abs(result.end - result.start)])
+    return max(2, 1 - math.floor(math.log10(largest))) if largest > 0 else 2
+
+
+def blank_already_answers(result: TokenAttributions) -> bool:
+    """Whether the baseline, the sentence of blanks, already gives the answer more than half its probability: then
+    the words have little left to move, and the page says so beside the small bars."""
+    return math.exp(result.start) > 0.5
+
+
 def attribution_bars(result: TokenAttributions, *, title: str, axis_title: str, names: tuple[str, str]) -> Chart:
     """Two signed bars per word of the sentence, in its order: integrated gradients (blue pushed toward the
     answer, vermillion away) and, beside it in grey, gradient × input; ``names`` are the two bars' legend names."""
@@ -291,22 +305,23 @@ def attribution_bars(result: TokenAttributions, *, title: str, axis_title: str, 
     labels = unique_labels([result.tokens[i] for i in shown])
     scores = [result.scores[i] for i in shown]
     one_point = [result.gradient_x_input[i] for i in shown]
+    d = share_decimals(result)
     common = {"type": "bar", "y": labels, "orientation": "h", "textposition": "outside", "cliponaxis": False}
     integrated = {
         **common,
         "name": plotly_text(names[0]),
-        "x": [round(v, 3) for v in scores],
+        "x": [round(v, d + 2) for v in scores],
         "marker": {"color": [BLUE if v >= 0 else VERMILLION for v in scores]},
-        "text": [f"{v:+.2f}" for v in scores],
-        "hovertemplate": f"{plotly_text(names[0])} · %{{y}}: %{{x:+.2f}}<extra></extra>",
+        "text": [f"{v:+.{d}f}" for v in scores],
+        "hovertemplate": f"{plotly_text(names[0])} · %{{y}}: %{{x:+.{d}f}}<extra></extra>",
     }
     gradient = {
         **common,
         "name": plotly_text(names[1]),
-        "x": [round(v, 3) for v in one_point],
+        "x": [round(v, d + 2) for v in one_point],
         "marker": {"color": BASELINE},  # the simpler method, drawn as a baseline is
-        "text": [f"{v:+.2f}" for v in one_point],
-        "hovertemplate": f"{plotly_text(names[1])} · %{{y}}: %{{x:+.2f}}<extra></extra>",
+        "text": [f"{v:+.{d}f}" for v in one_point],
+        "hovertemplate": f"{plotly_text(names[1])} · %{{y}}: %{{x:+.{d}f}}<extra></extra>",
     }
     bottom = BOTTOM_ROOM + BOTTOM_TITLE_ROOM + LEGEND_ROOM
     layout = base_layout(
@@ -324,11 +339,12 @@ def attribution_summary(result: TokenAttributions, template: str, *, answer: str
     -> {end}) and what gradient × input adds up to ({one_point})."""
     shown = [i for i, special in enumerate(result.special) if not special and i != result.index]
     best = max(shown, key=lambda i: result.scores[i]) if shown else 0
+    d = share_decimals(result)
     return template.format(
         word=quoted(result.tokens[best]),
-        score=f"{result.scores[best]:+.2f}",
+        score=f"{result.scores[best]:+.{d}f}",
         answer=quoted(answer),
-        start=f"{result.start:.2f}",
-        end=f"{result.end:.2f}",
-        one_point=f"{sum(result.gradient_x_input):+.2f}",
+        start=f"{result.start:.{d}f}",
+        end=f"{result.end:.{d}f}",
+        one_point=f"{sum(result.gradient_x_input):+.{d}f}",
     )

@@ -3,11 +3,15 @@ label) show it: integrated gradients' coloured bars beside gradient × input's g
 
 from __future__ import annotations
 
+import math
+
 import streamlit as st
 
 from app.core import ui
 from app.core.i18n import t
-from app.core.shared_charts import attribution_bars, attribution_summary
+from app.core.numbers import percent
+from app.core.shared_charts import attribution_bars, attribution_summary, blank_already_answers, share_decimals
+from app.core.tokens import escape_markdown
 from model.results import TokenAttributions
 
 
@@ -20,10 +24,21 @@ def show_word_shares(
     names = (t("common.ig_integrated"), t("common.ig_gradient"))
     chart = attribution_bars(result, title=title, axis_title=axis_title, names=names)
     ui.plot(chart, key=key, summary=attribution_summary(result, summary, answer=answer or result.answer.token))
+    d = share_decimals(result)
     totals = {
         "steps": result.steps,
-        "delta": f"{abs(result.delta):.3f}",
-        "one_point": f"{sum(result.gradient_x_input):+.2f}",
-        "move": f"{result.end - result.start:+.2f}",
+        "delta": f"{abs(result.delta):.{d + 1}f}",
+        "one_point": f"{sum(result.gradient_x_input):+.{d}f}",
+        "move": f"{result.end - result.start:+.{d}f}",
     }
-    st.caption(f"{t('common.ig_note', **totals)} {note}")
+    notes = [t("common.ig_note", **totals), note]
+    if blank_already_answers(result):
+        notes.insert(
+            0,
+            t(
+                "common.ig_blank_answers",
+                answer=escape_markdown(answer or result.answer.token),
+                prob=percent(math.exp(result.start)),
+            ),
+        )
+    st.caption(" ".join(notes))

@@ -14,7 +14,7 @@ import streamlit as st
 from app.core import model_facts, models, ui
 from app.core.errors import explain
 from app.core.i18n import t
-from app.core.shared_charts import prediction_bars, predictions_summary
+from app.core.shared_charts import prediction_bars, predictions_summary, share_decimals
 from app.core.state import SETTINGS, PageContext, keep, sentence_now, start_in_language
 from app.core.tokens import escape_markdown, last_word_position, mask_selected, token_surface
 from app.core.word_shares import show_word_shares
@@ -415,7 +415,8 @@ def _attribution_section(spec: str, text: str) -> None:
     if result is None:
         return
     answer = escape_markdown(result.answer.token)
-    st.markdown(t("fill_mask.ig_lead", answer=answer, start=f"{result.start:.2f}", end=f"{result.end:.2f}"))
+    d = share_decimals(result)
+    st.markdown(t("fill_mask.ig_lead", answer=answer, start=f"{result.start:.{d}f}", end=f"{result.end:.{d}f}"))
     show_word_shares(
         result,
         title=t("fill_mask.ig_title"),

@@ -13,6 +13,7 @@ from app.core.i18n import STRINGS, t
 from app.core.numbers import percent
 from app.core.palette import BLUE, GREEN, ORANGE, PURPLE
 from app.core.result_cache import CACHE_TTL
+from app.core.shared_charts import share_decimals
 from app.core.state import SETTINGS, PageContext, keep, start_in_language
 from app.core.tokens import escape_markdown
 from app.core.word_shares import show_word_shares
@@ -511,7 +512,8 @@ def which_words_decided(job: jobs.Job, chosen: str, text: str) -> None:
     if result is None:
         return
     label = escape_markdown(label_name(result.answer.token))
-    st.markdown(t("finetune.ig_lead", label=label, start=f"{result.start:.2f}", end=f"{result.end:.2f}"))
+    d = share_decimals(result)
+    st.markdown(t("finetune.ig_lead", label=label, start=f"{result.start:.{d}f}", end=f"{result.end:.{d}f}"))
     show_word_shares(
         result,
         answer=label_name(result.answer.token),
