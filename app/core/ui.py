@@ -264,6 +264,9 @@ html { font-size: 20px; }
 @media (max-height: 800px) {
   [data-testid="stMainBlockContainer"] { padding-top: 3.75rem; }
   [data-testid="stMain"] h1 { font-size: 1.6rem; padding-top: 0; }
+  [data-testid="stMain"] h2 { font-size: 1.35rem; }  /* headings stay ranked: h1 > h2 > h3 */
+  [data-testid="stMain"] h3 { font-size: 1.15rem; }
+  [data-testid="stMain"] [data-testid="stVerticalBlock"] { gap: 0.6rem; }
 }
 """
 
