@@ -178,14 +178,27 @@ def leaks(sentences: dict[str, str], index: sentence_index.TrainingSentences) ->
     ]
 
 
+@functools.cache
+def shipped_index() -> sentence_index.TrainingSentences:
+    return sentence_index.load(EMBEDDED_DIR)
+
+
+@functools.cache
+def app_leaks() -> tuple[str, ...]:
+    """``leaks`` over the app's sentences as shipped, once for the module: a blank is looked up by trying every word of
+    the vocabulary in it (7 s for the app's 400-odd sentences with a [MASK])."""
+    return tuple(leaks(app_sentences(), shipped_index()))
+
+
 def test_no_app_or_probe_sentence_is_in_the_pretraining_text():
     """The shipped model's training sentences (its hashed index, everywhere) and, where ``python -m model corpus``
     has built it, the training half of today's corpus, the text the next model reads (any number of [MASK]s)."""
-    index = sentence_index.load(EMBEDDED_DIR)
-    sentences = {**heldout_probe_sentences(), **app_sentences()}
+    index = shipped_index()
+    heldout = {s: where for s, where in heldout_probe_sentences().items() if s not in app_sentences()}
+    sentences = {**heldout, **app_sentences()}
     assert len(sentences) > 3000 and sum(s.count("[MASK]") == 1 for s in sentences) > 100
     assert sum(s.count("[MASK]") >= MANY_MASKS for s in sentences) < 40  # few that the index cannot look up
-    read = leaks(sentences, index)
+    read = [*leaks(heldout, index), *app_leaks()]
     assert not read, (
         "the shipped model read these: change them (and add them to model/data/excluded_sentences.txt)\n"
         + ("\n".join(read))
@@ -217,9 +230,9 @@ def test_a_leaked_sentence_fails_the_check_with_or_without_its_mask():
         BROWN_OPENING.replace("Jury", "[MASK]"): "planted (Brown, trained on, a word masked)",
         SANGUO_OPENING[0].replace("英", "[MASK]"): "planted (Romance of the Three Kingdoms, a character masked)",
     }
-    assert leaks({**app_sentences(), **planted}, sentence_index.load(EMBEDDED_DIR)) == [
-        f"{where}: {sentence}" for sentence, where in planted.items()
-    ]
+    # The check over the app's sentences with these among them finds these, and only these.
+    assert not set(planted) & set(app_sentences()) and not app_leaks()
+    assert leaks(planted, shipped_index()) == [f"{where}: {sentence}" for sentence, where in planted.items()]
 
 
 # Probes the shipped model read, as model/ held them before issue 52: the live page's Chinese probe (the live preset
@@ -232,7 +245,9 @@ def test_a_read_probe_in_model_fails_both_checks(monkeypatch):
     monkeypatch.setitem(live.PROBES, "zh", READ_LIVE_PROBE)
     monkeypatch.setitem(card.PROBES, "en", [*card.PROBES["en"], (READ_CARD_PROBE, ["dog", "dogs"])])
     found = app_sentences.__wrapped__()  # collected anew: the cached collection holds the probes as shipped
-    assert leaks(found, sentence_index.load(EMBEDDED_DIR)) == [
+    new = {sentence: where for sentence, where in found.items() if sentence not in app_sentences()}
+    assert not app_leaks()  # what the collection held before, as shipped, leaks nothing: the new sentences decide
+    assert leaks(new, shipped_index()) == [
         f"model/training/live.py (PROBES): {READ_LIVE_PROBE}",
         f"model/training/card.py (PROBES): {READ_CARD_PROBE}",
     ]
