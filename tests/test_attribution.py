@@ -26,25 +26,33 @@ def test_the_scores_add_up_to_the_change_in_log_probability_and_spare_the_fixed_
             assert score == 0.0, token  # the path leaves [CLS], [SEP] and the [MASK] read where they are
 
 
-def test_the_scores_are_the_path_integral_of_the_gradient(tiny_bundle):
-    """A midpoint Riemann sum of (x - baseline) . dF/dx along the straight path, by plain autograd."""
-    result = integrated_gradients(tiny_bundle, TEXT)
-    model, enc = tiny_bundle.model, tiny_bundle.tokenizer.encode(TEXT)
+def path_ends(bundle, result):
+    """The sentence's word embeddings (1, T, H) and the baseline's ([PAD] at every word), and the gradient of log
+    p(answer) at the [MASK] at any point between them, by plain autograd."""
+    model, enc = bundle.model, bundle.tokenizer.encode(TEXT)
     ids, types = torch.tensor([enc.ids]), torch.tensor([enc.token_type_ids])
     read = torch.zeros_like(ids, dtype=torch.bool)
     read[0, result.index] = True
     x = model.bert.embeddings.word_embeddings(ids).detach()
     kept = torch.tensor([[s or i == result.index for i, s in enumerate(enc.special)]])
-    pad = model.bert.embeddings.word_embeddings.weight[tiny_bundle.tokenizer.token_to_id("[PAD]")].detach()
-    baseline = torch.where(kept[..., None], x, pad)
-    steps = 400
-    total = torch.zeros_like(x)
-    for k in range(steps):
-        point = (baseline + (k + 0.5) / steps * (x - baseline)).requires_grad_(True)
+    pad = model.bert.embeddings.word_embeddings.weight[bundle.tokenizer.token_to_id("[PAD]")].detach()
+
+    def gradient(point: torch.Tensor) -> torch.Tensor:
+        point = point.clone().requires_grad_(True)
         with torch.enable_grad():
             out = model(ids, types, mlm_positions=read, inputs_embeds=point)
             (grad,) = torch.autograd.grad(out.mlm_logits.float().log_softmax(-1)[0, result.answer.id], point)
-        total += grad / steps
+        return grad
+
+    return x, torch.where(kept[..., None], x, pad), gradient
+
+
+def test_the_scores_are_the_path_integral_of_the_gradient(tiny_bundle):
+    """A midpoint Riemann sum of (x - baseline) . dF/dx along the straight path, by plain autograd."""
+    result = integrated_gradients(tiny_bundle, TEXT)
+    x, baseline, gradient = path_ends(tiny_bundle, result)
+    steps = 400
+    total = sum(gradient(baseline + (k + 0.5) / steps * (x - baseline)) for k in range(steps)) / steps
     riemann = ((x - baseline) * total).sum(-1)[0]
     span = max(abs(v) for v in riemann.tolist())
     assert result.scores == pytest.approx(riemann.tolist(), abs=0.02 * span)
@@ -58,17 +66,8 @@ def test_a_text_without_a_mask_is_refused_with_its_reason(tiny_bundle):
 
 def test_gradient_x_input_is_the_gradient_at_the_sentence_times_its_distance_from_the_baseline(tiny_bundle):
     result = integrated_gradients(tiny_bundle, TEXT)
-    model, enc = tiny_bundle.model, tiny_bundle.tokenizer.encode(TEXT)
-    ids, types = torch.tensor([enc.ids]), torch.tensor([enc.token_type_ids])
-    read = torch.zeros_like(ids, dtype=torch.bool)
-    read[0, result.index] = True
-    x = model.bert.embeddings.word_embeddings(ids).detach().requires_grad_(True)
-    pad = model.bert.embeddings.word_embeddings.weight[tiny_bundle.tokenizer.token_to_id("[PAD]")].detach()
-    with torch.enable_grad():
-        out = model(ids, types, mlm_positions=read, inputs_embeds=x)
-        (grad,) = torch.autograd.grad(out.mlm_logits.float().log_softmax(-1)[0, result.answer.id], x)
-    fixed = torch.tensor([s or i == result.index for i, s in enumerate(enc.special)])
-    expected = torch.where(fixed, 0.0, (grad * (x.detach() - pad))[0].sum(-1))
+    x, baseline, gradient = path_ends(tiny_bundle, result)
+    expected = (gradient(x) * (x - baseline))[0].sum(-1)  # 0 where the baseline keeps the token
     assert result.gradient_x_input == pytest.approx(expected.tolist(), abs=1e-5)
 
 
