@@ -21,9 +21,10 @@ def show_word_shares(
     """The chart, its one-line ``summary`` (a template of ``attribution_summary``; ``answer`` names the answer
     there, the model's own token when empty) and the notes under it: how far the integral misses completeness,
     what gradient × input adds up to, and the page's own ``note``."""
+    answer = answer or result.answer.token
     names = (t("common.ig_integrated"), t("common.ig_gradient"))
     chart = attribution_bars(result, title=title, axis_title=axis_title, names=names)
-    ui.plot(chart, key=key, summary=attribution_summary(result, summary, answer=answer or result.answer.token))
+    ui.plot(chart, key=key, summary=attribution_summary(result, summary, answer=answer))
     d = share_decimals(result)
     totals = {
         "steps": result.steps,
@@ -33,12 +34,6 @@ def show_word_shares(
     }
     notes = [t("common.ig_note", **totals), note]
     if blank_already_answers(result):
-        notes.insert(
-            0,
-            t(
-                "common.ig_blank_answers",
-                answer=escape_markdown(answer or result.answer.token),
-                prob=percent(math.exp(result.start)),
-            ),
-        )
+        blank = t("common.ig_blank_answers", answer=escape_markdown(answer), prob=percent(math.exp(result.start)))
+        notes.insert(0, blank)
     st.caption(" ".join(notes))

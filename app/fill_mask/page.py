@@ -128,13 +128,18 @@ def fill_section(context: PageContext) -> str | None:
     return text
 
 
+def _per_sentence_key(prefix: str, sentence: str) -> str:
+    """A widget key of its own for each sentence, so that a new sentence starts with a fresh widget."""
+    return prefix + hashlib.sha1(sentence.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
 def _token_picker(base: str, base_enc, mask_id: int) -> None:
     """A pill per word of the sentence: a click masks it (and a second click unmasks it)."""
     clickable = lab.maskable_positions(base_enc, mask_id, MAX_PILLS + 1)
     if not clickable:
         return
     # One widget per base sentence: a new sentence starts with nothing picked.
-    pick_key = "fill_mask_pick_" + hashlib.sha1(base.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    pick_key = _per_sentence_key("fill_mask_pick_", base)
     readable = lab.readable_tokens(base_enc.tokens, token_surface(base, base_enc.offsets))
     labels = lab.pill_labels(readable, clickable[:MAX_PILLS])
     st.pills(
@@ -483,7 +488,7 @@ def _words_to_blur(bundle: LoadedBert, text: str) -> tuple[int, ...]:
     if not words:
         return ()
     # One widget per sentence: a new sentence starts with every word picked.
-    pick_key = "fill_mask_blur_" + hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    pick_key = _per_sentence_key("fill_mask_blur_", text)
     readable = lab.readable_tokens(enc.tokens, token_surface(text, enc.offsets))
     labels = lab.pill_labels(readable, words[:MAX_PILLS])
     picked = st.pills(

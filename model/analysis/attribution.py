@@ -44,10 +44,9 @@ def integrated_gradients(bundle: LoadedBert, text: str, *, steps: int = IG_STEPS
         return out.mlm_logits.float().log_softmax(-1)
 
     kept = [special or i == index for i, special in enumerate(enc.special)]
-    result = _attribute(model.bert.embeddings.word_embeddings, bundle.tokenizer, ids, kept, log_probs, steps)
-    target, prob = result.pop("target"), result.pop("prob")
-    answer = Prediction(bundle.tokenizer.id_to_token(target), target, prob)
-    return TokenAttributions(text=text, tokens=enc.tokens, special=enc.special, index=index, answer=answer, **result)
+    table, name = model.bert.embeddings.word_embeddings, bundle.tokenizer.id_to_token
+    shares = _attribute(table, bundle.tokenizer, ids, kept, log_probs, steps, name)
+    return TokenAttributions(text=text, tokens=enc.tokens, special=enc.special, index=index, **shares)
 
 
 def classifier_integrated_gradients(
@@ -63,10 +62,10 @@ def classifier_integrated_gradients(
     def log_probs(embeds: torch.Tensor) -> torch.Tensor:  # (n, T, H) -> (n, C)
         return model(ids.expand(embeds.size(0), -1), inputs_embeds=embeds).logits.float().log_softmax(-1)
 
-    result = _attribute(model.bert.embeddings.word_embeddings, tokenizer, ids, enc.special, log_probs, steps)
-    target, prob = result.pop("target"), result.pop("prob")
-    answer = Prediction(labels[target], target, prob)
-    return TokenAttributions(text=text, tokens=enc.tokens, special=enc.special, index=None, answer=answer, **result)
+    shares = _attribute(
+        model.bert.embeddings.word_embeddings, tokenizer, ids, enc.special, log_probs, steps, labels.__getitem__
+    )
+    return TokenAttributions(text=text, tokens=enc.tokens, special=enc.special, index=None, **shares)
 
 
 def _attribute(
@@ -76,9 +75,11 @@ def _attribute(
     kept: list[bool],
     log_probs: Callable[[torch.Tensor], torch.Tensor],
     steps: int,
+    name: Callable[[int], str],
 ) -> dict:
-    """Integrated gradients and gradient × input of the top class of ``log_probs`` (n, T, H) -> (n, C), from the
-    baseline that has [PAD] at every token but those ``kept``."""
+    """``TokenAttributions``' fields but the sentence's own: integrated gradients and gradient × input of the top
+    class of ``log_probs`` (n, T, H) -> (n, C), named by ``name``, from the baseline that has [PAD] at every token
+    but those ``kept``."""
     from captum.attr import IntegratedGradients  # imported here: only this analysis needs Captum
 
     embedding = table(ids).detach()  # (1, T, H)
@@ -94,8 +95,7 @@ def _attribute(
         at_sentence = embedding.clone().requires_grad_(True)
         (gradient,) = torch.autograd.grad(log_probs(at_sentence)[0, target], at_sentence)
     return {
-        "target": target,
-        "prob": float(end[target].exp()),
+        "answer": Prediction(name(target), target, float(end[target].exp())),
         "scores": scores.sum(-1)[0].tolist(),  # (T,): each token's dot product along the path
         "gradient_x_input": (gradient * (embedding - baseline)).sum(-1)[0].tolist(),  # (T,)
         "start": float(start[target]),
