@@ -24,7 +24,7 @@ import torch
 from safetensors.torch import load_file, save_file
 
 from .modeling import BertConfig, BertForPreTraining, count_parameters
-from .task_heads import BertForQuestionAnswering, BertForTaskHead
+from .task_heads import BertForMultipleChoice, BertForQuestionAnswering, BertForTaskHead
 from .tokenization import BertTokenizer
 
 EMBEDDED_DIR = Path(__file__).resolve().parent / "embedded"
@@ -69,7 +69,7 @@ def _shorten(text: str, limit: int = 80) -> str:
 class LoadedBert:
     """A model ready for inference (``eval()``), its tokenizer and where it came from."""
 
-    model: BertForPreTraining | BertForTaskHead | BertForQuestionAnswering
+    model: BertForPreTraining | BertForTaskHead | BertForQuestionAnswering | BertForMultipleChoice
     tokenizer: BertTokenizer
     name: str
     path: Path | None
@@ -195,7 +195,8 @@ def _preview(keys: list[str]) -> str:
 
 
 def task_kind(config: BertConfig) -> str | None:
-    """'sequence', 'token' or 'span' (question answering) for a fine-tuned checkpoint, None for a pretraining one."""
+    """'sequence', 'token', 'span' (question answering) or 'choice' (multiple choice) for a fine-tuned checkpoint,
+    None for a pretraining one. A sentence-pair classifier is a 'sequence' one: only its input has two parts."""
     for arch in config.extra.get("architectures") or []:
         if arch == "BertForSequenceClassification":
             return "sequence"
@@ -203,13 +204,17 @@ def task_kind(config: BertConfig) -> str | None:
             return "token"
         if arch == "BertForQuestionAnswering":
             return "span"
+        if arch == "BertForMultipleChoice":
+            return "choice"
     return None
 
 
-def task_model(config: BertConfig, kind: str) -> BertForTaskHead | BertForQuestionAnswering:
-    """A fresh fine-tuning model of ``kind`` ("sequence", "token" or "span")."""
+def task_model(config: BertConfig, kind: str) -> BertForTaskHead | BertForQuestionAnswering | BertForMultipleChoice:
+    """A fresh fine-tuning model of ``kind`` ("sequence", "pair", "token", "span" or "choice")."""
     if kind == "span":
         return BertForQuestionAnswering(config)
+    if kind == "choice":
+        return BertForMultipleChoice(config)
     return BertForTaskHead(config, per_token=kind == "token")
 
 
@@ -242,8 +247,8 @@ def save_folder(model, tokenizer: BertTokenizer, folder: str | Path, *, dtype: t
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     config = model.config
-    if isinstance(model, BertForQuestionAnswering):
-        arch = "BertForQuestionAnswering"
+    if isinstance(model, (BertForQuestionAnswering, BertForMultipleChoice)):
+        arch = type(model).__name__
     elif isinstance(model, BertForTaskHead):
         arch = "BertForTokenClassification" if model.per_token else "BertForSequenceClassification"
     else:

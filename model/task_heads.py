@@ -4,6 +4,8 @@
   token (section 5.3, NER).
 * ``BertForQuestionAnswering``: a start and an end score for every token (section 4.2, SQuAD v1.1); the answer
   is the best span of the passage.
+* ``BertForMultipleChoice``: one score per ``[CLS] context [SEP] ending [SEP]``, a softmax over the endings
+  (section 4.4, SWAG).
 
 Attribute names are Hugging Face's checkpoint keys (``classifier``, ``qa_outputs``), as in ``model.modeling``.
 """
@@ -118,4 +120,53 @@ class BertForQuestionAnswering(BertPreTrainedBase):
         return out
 
 
-__all__ = ["CLS_ROW", "BertForQuestionAnswering", "BertForTaskHead"]
+class BertForMultipleChoice(BertPreTrainedBase):
+    """Multiple choice (SWAG): each of C endings is read with the context as one ``[CLS] context [SEP] ending [SEP]``
+    pair, one Linear ``classifier`` (H -> 1) scores its pooled [CLS], and a softmax over the C scores picks the
+    ending. Inputs are (B, C, T); ``logits`` is (B, C). Hugging Face's keys and loss."""
+
+    per_token = False
+
+    def __init__(self, config: BertConfig):
+        super().__init__()
+        self.config = config
+        self.bert = BertModel(config)
+        self.dropout = nn.Dropout(config.hidden_dropout_prob)
+        self.classifier = nn.Linear(config.hidden_size, 1)
+        self.init_weights()
+
+    @property
+    def head(self) -> nn.Module:
+        return self.classifier
+
+    def forward(
+        self,
+        input_ids,  # (B, C, T)
+        token_type_ids=None,
+        attention_mask=None,
+        *,
+        labels: torch.Tensor | None = None,  # (B,): the right ending's index
+        output_attentions: bool = False,
+    ) -> BertOutput:
+        B, C, T = input_ids.shape
+
+        def flat(x):  # (B, C, T) -> (B*C, T): every ending is one sequence to the encoder
+            return None if x is None else x.reshape(B * C, T)
+
+        if output_attentions:
+            out = self.bert(flat(input_ids), flat(token_type_ids), flat(attention_mask), output_attentions=True)
+        else:  # only [CLS] is read: the last layer computes that row alone, as BertForTaskHead does
+            out = self.bert(
+                flat(input_ids),
+                flat(token_type_ids),
+                flat(attention_mask),
+                last_layer_rows=CLS_ROW.to(input_ids.device),
+            )
+            out.pooled = self.bert.pooler(out.last_hidden_state)  # (B*C, H)
+        out.logits = self.classifier(self.dropout(out.pooled)).view(B, C)  # (B, C)
+        if labels is not None:
+            out.loss = F.cross_entropy(out.logits, labels)
+        return out
+
+
+__all__ = ["CLS_ROW", "BertForMultipleChoice", "BertForQuestionAnswering", "BertForTaskHead"]

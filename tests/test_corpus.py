@@ -25,6 +25,7 @@ from model.data.sources import (
     sotu,
     web,
     wordnet,
+    wordnet_glosses,
 )
 from model.data.sources import wiki as wiki_source
 
@@ -161,6 +162,24 @@ def test_wordnet_examples():
     )
     assert wordnet.wordnet_examples(line) == ["the entity was real", "a thing"]
     assert wordnet.wordnet_examples("  1 This software and database is being provided") == []
+
+
+def test_wordnet_definitions_become_sentences_that_say_what_a_word_is():
+    berlin = "08769645 15 n 02 Berlin 0 German_capital 0 005 @i 08691669 n 0000 | capital of Germany located in eastern Germany  "
+    coffee = (
+        "07929519 13 n 02 coffee 0 java 0 016 @ 07881800 n 0000 | a beverage consisting of an infusion of ground coffee "
+        'beans; "he ordered a cup of coffee"  '
+    )
+    drink = '01170070 34 v 02 drink 0 imbibe 0 020 @ 01156852 v 0000 | take in liquids; "the patient must drink"  '
+    happy = "01148283 00 a 01 happy 0 018 ^ 00362467 a 0000 | enjoying or showing or marked by joy or pleasure  "
+    sentence = wordnet_glosses.definition_sentence
+    assert sentence(berlin) == "Berlin is the capital of Germany located in eastern Germany."  # a proper noun: "the"
+    assert sentence(coffee) == "Coffee is a beverage consisting of an infusion of ground coffee beans."
+    assert sentence(drink.replace("\\", "")) == "To drink is to take in liquids."
+    assert sentence(happy) == "Happy means enjoying or showing or marked by joy or pleasure."
+    assert sentence("  1 This software and database is being provided") is None
+    assert wordnet_glosses.SOURCE["opt_in"] and wordnet_glosses.SOURCE["standalone_sentences"]
+    assert "wordnet-glosses" not in sources.DEFAULT_SOURCES
 
 
 def test_peoples_daily_articles_start_at_headlines():

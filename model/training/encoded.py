@@ -9,8 +9,9 @@ import torch
 
 @dataclass
 class EncodedSet:
-    """A task split as padded tensors. ``labels``: (N,) a class per sequence; (N, T) a tag per token, -100 where
-    no loss; (N, 2) an answer's start and end token (question answering)."""
+    """A task split as padded tensors, each (N, T), or (N, C, T) for multiple choice (C endings per example).
+    ``labels``: (N,) a class per sequence, or the right ending; (N, T) a tag per token, -100 where no loss; (N, 2)
+    an answer's start and end token (question answering)."""
 
     input_ids: torch.Tensor
     token_type_ids: torch.Tensor
@@ -21,11 +22,14 @@ class EncodedSet:
         return self.input_ids.size(0)
 
     def batch(self, index: torch.Tensor) -> EncodedSet:
-        keep = int(self.attention_mask[index].sum(dim=1).max())  # trim padding columns
+        keep = int(self.attention_mask[index].sum(dim=-1).max())  # trim padding columns
         per_token = self.labels.shape[1:] == self.input_ids.shape[1:]
         labels = self.labels[index, :keep] if per_token else self.labels[index]
         return EncodedSet(
-            self.input_ids[index, :keep], self.token_type_ids[index, :keep], self.attention_mask[index, :keep], labels
+            self.input_ids[index, ..., :keep],
+            self.token_type_ids[index, ..., :keep],
+            self.attention_mask[index, ..., :keep],
+            labels,
         )
 
 

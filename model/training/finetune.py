@@ -19,7 +19,8 @@ import torch
 
 from ..checkpoint import LoadedBert, task_model
 from ..modeling import BertConfig
-from ..task_heads import BertForQuestionAnswering, BertForTaskHead
+from ..data.choice import ChoiceExample
+from ..task_heads import BertForMultipleChoice, BertForQuestionAnswering, BertForTaskHead
 from ..tokenization import BertTokenizer
 from .encoded import EncodedSet, padded
 from .pretrain import make_optimizer, training_autocast
@@ -68,8 +69,16 @@ def encode_examples(tokenizer: BertTokenizer, kind: str, examples: list, max_len
     64 tokens (a third of the reviews are longer), 2,000 reviews and 60 s on 2 cores, that scored 73.5% on
     all 1,666 held-out reviews against 71.3% for the start alone (same seed).
     """
-    rows, labels = [], []
+    if kind == "choice":
+        return encode_choices(tokenizer, examples, max_length)
+    rows, types, labels = [], [], []
     for example in examples:
+        if kind == "pair":
+            enc = tokenizer.encode(example[0], example[1], max_length=max_length)
+            rows.append(enc.ids)
+            types.append(enc.token_type_ids)
+            labels.append(example[2])
+            continue
         if kind == "sequence":
             enc = tokenizer.encode(example[0], max_length=max_length, keep_end=(max_length - 2) * 2 // 3)
             rows.append(enc.ids)
@@ -85,14 +94,31 @@ def encode_examples(tokenizer: BertTokenizer, kind: str, examples: list, max_len
             labels.append(row_labels)
     ids = padded(rows, tokenizer.pad_token_id)
     mask = padded([[1] * len(r) for r in rows], 0)
-    y = torch.tensor(labels, dtype=torch.long) if kind == "sequence" else padded(labels, -100)
-    return EncodedSet(ids, torch.zeros_like(ids), mask, y)
+    y = torch.tensor(labels, dtype=torch.long) if kind in ("sequence", "pair") else padded(labels, -100)
+    return EncodedSet(ids, padded(types, 0) if types else torch.zeros_like(ids), mask, y)
+
+
+def encode_choices(tokenizer: BertTokenizer, examples: list, max_length: int) -> EncodedSet:
+    """Multiple choice: every ending as ``[CLS] context [SEP] ending [SEP]`` (segment ids 0 then 1), so each
+    tensor is (N, C, T), padded to the longest pair of the set; the label is the right ending's index."""
+    pairs = [[tokenizer.encode(e.context, ending, max_length=max_length) for ending in e.endings] for e in examples]
+    longest = max(len(enc.ids) for row in pairs for enc in row)
+    N, C = len(pairs), len(pairs[0])
+    ids = torch.full((N, C, longest), tokenizer.pad_token_id, dtype=torch.long)
+    types = torch.zeros((N, C, longest), dtype=torch.long)
+    mask = torch.zeros((N, C, longest), dtype=torch.long)
+    for n, row in enumerate(pairs):
+        for c, enc in enumerate(row):
+            ids[n, c, : len(enc.ids)] = torch.tensor(enc.ids)
+            types[n, c, : len(enc.ids)] = torch.tensor(enc.token_type_ids)
+            mask[n, c, : len(enc.ids)] = 1
+    return EncodedSet(ids, types, mask, torch.tensor([e.label for e in examples], dtype=torch.long))
 
 
 def build_task_model(
     base: LoadedBert, labels: list[str], kind: str, init: str = "pretrained", seed: int = 0
 ) -> BertForTaskHead | BertForQuestionAnswering:
-    """A fresh task head (``kind``: "sequence", "token" or "span") on a COPY of ``base``'s encoder
+    """A fresh task head (``kind``: "sequence", "pair", "token", "span" or "choice") on a COPY of ``base``'s encoder
     (``init='pretrained'``) or on random weights.
 
     The copy matters: the app's shared model is never touched by a session's training.
@@ -302,13 +328,21 @@ def layer_changes(base: torch.nn.Module, tuned: torch.nn.Module) -> dict[str, fl
 
 
 @torch.no_grad()  # a prediction needs no gradients: none are kept, and no graph is built for them
-def predict(model: BertForTaskHead, tokenizer: BertTokenizer, text: str, labels: list[str]) -> dict:
-    """Class probabilities for a sentence, or a tag (and its probability) for every token."""
-    enc = tokenizer.encode(text, max_length=min(tokenizer.max_length, model.config.max_position_embeddings))
-    out = model(torch.tensor([enc.ids]))
+def predict(
+    model: BertForTaskHead, tokenizer: BertTokenizer, text: str, labels: list[str], pair: str | None = None
+) -> dict:
+    """Class probabilities for a sentence (or a pair of them, ``[CLS] text [SEP] pair [SEP]``, with its segment
+    ids), or a tag (and its probability) for every token."""
+    limit = min(tokenizer.max_length, model.config.max_position_embeddings)
+    enc = tokenizer.encode(text, pair, max_length=limit)
+    out = model(torch.tensor([enc.ids]), torch.tensor([enc.token_type_ids]))
     probs = out.logits[0].float().softmax(dim=-1)
     if not model.per_token:
-        return {"tokens": enc.tokens, "probs": {labels[i]: float(p) for i, p in enumerate(probs)}}
+        return {
+            "tokens": enc.tokens,
+            "segments": enc.token_type_ids,
+            "probs": {labels[i]: float(p) for i, p in enumerate(probs)},
+        }
     best = probs.max(dim=-1)
     return {
         "tokens": enc.tokens,
@@ -316,3 +350,15 @@ def predict(model: BertForTaskHead, tokenizer: BertTokenizer, text: str, labels:
         "tag_probs": [float(p) for p in best.values],
         "special": enc.special,
     }
+
+
+@torch.no_grad()
+def predict_choice(model: BertForMultipleChoice, tokenizer: BertTokenizer, context: str, endings: list[str]) -> dict:
+    """Each ending's probability of being the one that follows ``context`` (a softmax over the endings' scores), and
+    the tokens of every ``[CLS] context [SEP] ending [SEP]`` the model read."""
+    limit = min(tokenizer.max_length, model.config.max_position_embeddings)
+    data = encode_choices(tokenizer, [ChoiceExample(context, tuple(endings), 0)], limit)
+    out = model(data.input_ids, data.token_type_ids, data.attention_mask)
+    probs = out.logits[0].float().softmax(dim=-1)
+    tokens = [tokenizer.encode(context, ending, max_length=limit).tokens for ending in endings]
+    return {"probs": [float(p) for p in probs], "scores": [float(x) for x in out.logits[0]], "tokens": tokens}

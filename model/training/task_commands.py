@@ -1,4 +1,5 @@
-"""Fine-tuning sub-commands of ``python -m model``: finetune, answer (a fine-tuned reader's answers), qa-data."""
+"""Fine-tuning sub-commands of ``python -m model``: finetune, answer (a fine-tuned reader's answers), qa-data,
+pair-data (the paraphrase and multiple-choice sets)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from ..data.qa import SHIPPED_EN
 from ..data.qa_build import build_en
 from ..data.tasks import TASKS, load_task
 from ..task_heads import BertForQuestionAnswering
-from . import qa
+from . import baselines, qa
 from .commands import PRECISIONS, add_precision
 from .finetune import (
     DEMO_HELDOUT_SIZE,
@@ -37,6 +38,14 @@ def register(sub) -> None:
     p.add_argument("--cache-dir", type=Path, default=None, help="default: $BERT_LAB_CACHE or ~/.cache/bert-lab")
     p.add_argument("--out", type=Path, default=SHIPPED_EN)
     p.set_defaults(run=cmd_qa_data)
+
+    p = sub.add_parser(
+        "pair-data",
+        help="build the paraphrase set (model/data/shipped/paraphrase.jsonl.gz, from Tatoeba) and the multiple-choice "
+        "set (model/data/shipped/choice.jsonl.gz, from the pre-training corpus, which it builds if needed)",
+    )
+    p.add_argument("--cache-dir", type=Path, default=None, help="default: $BERT_LAB_CACHE or ~/.cache/bert-lab")
+    p.set_defaults(run=cmd_pair_data)
 
     p = sub.add_parser("finetune", help="fine-tune a task head on a labelled task")
     p.add_argument("--task", required=True, help=", ".join(TASKS))
@@ -111,6 +120,30 @@ def cmd_qa_data(args) -> None:
     print(f"{count:,} English questions written to {args.out}")
 
 
+def cmd_pair_data(args) -> None:
+    from ..data import choice, paraphrase
+    from ..data.corpus import build_corpus
+    from ..data.fetch import default_cache_dir
+
+    cache_dir = args.cache_dir or default_cache_dir()
+    build_corpus(cache_dir)  # the default sources: their held-out documents give the choice set's test items
+    for name, counts in (("paraphrase", paraphrase.build(cache_dir)), ("choice", choice.build(cache_dir / "corpus"))):
+        print(f"{name}: " + ", ".join(f"{k} {v:,}" for k, v in counts.items()))
+
+
+def task_baselines(task, train: list, heldout: list) -> dict[str, float]:
+    """What answers without a model score on ``heldout`` (``model.training.baselines``): word overlap for pairs;
+    for choices, the ending sharing most words with the context, and chance."""
+    if task.kind == "pair":
+        return {"word_overlap": baselines.overlap_threshold_accuracy(train, heldout, task.language)}
+    if task.kind == "choice":
+        return {
+            "most_shared_words": baselines.most_shared_words_accuracy(heldout, task.language),
+            "chance": 1 / len(task.labels),
+        }
+    return {}
+
+
 def cmd_finetune(args) -> None:
     if args.task not in TASKS:
         raise UsageError(f"unknown task {args.task!r}; choose one of {', '.join(TASKS)}")
@@ -149,6 +182,9 @@ def cmd_finetune(args) -> None:
     }
     if task.kind == "token":
         summary["eval_f1"] = result.evaluation.f1
+    if task.kind in ("pair", "choice"):
+        summary["heldout"] = len(heldout_examples)
+        summary["baselines"] = task_baselines(task, task.train[: args.train_size], heldout_examples)
     if task.kind == "span":
         scores = qa.evaluate_spans(model, base.tokenizer, heldout_examples, settings.max_length)
         summary.update(exact_match=scores.exact_match, f1=scores.f1, heldout=scores.answered)
@@ -169,7 +205,10 @@ def cmd_finetune(args) -> None:
     baselines = summary.pop("baselines", {})
     print("  ".join(f"{k} {v:.4f}" if isinstance(v, float) else f"{k} {v}" for k, v in summary.items()))
     for name, b in baselines.items():
-        print(f"  without a model, {name}: exact_match {b['exact_match']:.4f}  f1 {b['f1']:.4f}")
+        if isinstance(b, float):
+            print(f"  without a model, {name}: accuracy {b:.4f}")
+        else:
+            print(f"  without a model, {name}: exact_match {b['exact_match']:.4f}  f1 {b['f1']:.4f}")
 
 
 def cmd_answer(args) -> None:

