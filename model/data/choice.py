@@ -88,17 +88,13 @@ def items_from(documents: list[list[str]], lang: str, rng: random.Random, limit:
             if not near or high - low < 20:
                 continue
             target = overlap(context, right, lang)
-
-            def nearest(options: list[str]) -> str:
-                return min(options, key=lambda s: abs(overlap(context, s, lang) - target))
-
-            wrong = [nearest(near)]
+            wrong = [_nearest(near, context, target, lang)]
             others = {pool[rng.randrange(low, high)] for _ in range(OTHER_CANDIDATES)}
             others = sorted(s for _, e, s in others if e != d and s not in (context, right, *wrong) and unread(s))
             if len(others) < CHOICES - 2:
                 continue
             for _ in range(CHOICES - 2):
-                wrong.append(nearest(others))
+                wrong.append(_nearest(others, context, target, lang))
                 others.remove(wrong[-1])
             endings = [right, *wrong]
             rng.shuffle(endings)
@@ -106,6 +102,11 @@ def items_from(documents: list[list[str]], lang: str, rng: random.Random, limit:
             if len(items) == limit:
                 return items
     return items
+
+
+def _nearest(options: list[str], context: str, target: float, lang: str) -> str:
+    """The option whose overlap with ``context`` is nearest ``target`` (the right ending's), the first of a tie."""
+    return min(options, key=lambda s: abs(overlap(context, s, lang) - target))
 
 
 def _validation_document(document: list[str]) -> bool:
