@@ -18,8 +18,8 @@ import numpy as np
 import torch
 
 from ..checkpoint import LoadedBert, task_model
-from ..modeling import BertConfig
 from ..data.choice import ChoiceExample
+from ..modeling import BertConfig
 from ..task_heads import BertForMultipleChoice, BertForQuestionAnswering, BertForTaskHead
 from ..tokenization import BertTokenizer
 from .encoded import EncodedSet, padded
