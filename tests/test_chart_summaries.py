@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from app.attention import charts as attention_charts
-from app.core import shared_charts
+from app.core import segments, shared_charts
 from app.core.charts import ranked_summary, strongest_link
 from app.core.i18n import LANGUAGES, load_all
 from app.embeddings import charts as embedding_charts
@@ -98,7 +98,7 @@ def test_statistics_summary_finds_each_statistics_strongest_head(lang):
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_segment_summary_counts_each_segment(lang):
-    summary = nsp_charts.segment_summary([0, 0, 0, 0, 1, 1, 1], text("nsp.summary_strip", lang))
+    summary = segments.segment_summary([0, 0, 0, 0, 1, 1, 1], text("nsp.summary_strip", lang))
     assert "4" in summary and "3" in summary
 
 

@@ -13,7 +13,7 @@ import pytest
 from app.attention import charts as attention_charts
 from app.classroom import charts as classroom_charts
 from app.core import charts as base
-from app.core import markup, shared_charts
+from app.core import markup, segments, shared_charts
 from app.core.attention_stats import STATISTICS
 from app.core.charts import Chart
 from app.core.shared_charts import prediction_bars
@@ -132,7 +132,7 @@ BUILDERS = {
     ),
     "norm_bars": lambda: embedding_charts.norm_bars({"token": 1.5, "sum": 2.0}, {"token": "t", "sum": "s"}, title="n"),
     "position_similarity": lambda: embedding_charts.position_similarity(MAP, title="positions", axis_label="p"),
-    "segment_strip": lambda: nsp_charts.segment_strip(
+    "segment_strip": lambda: segments.segment_strip(
         TOKENS, [0, 0, 0, 1, 1], [True, False, False, False, True], segment_labels=("A", "B"), position_label="pos"
     ),
     "token_strip": lambda: masking_charts.token_strip(

@@ -360,6 +360,10 @@ def error_codes() -> list[dict]:
     ]
 
 
+def tasks_of_kind(kind: str) -> list[str]:
+    return [name for name, task in TASKS.items() if task["kind"] == kind]
+
+
 def finetune_runs() -> set[str]:
     """Every run a fine-tuning job can hold: a single start, or each run of a comparison."""
     from app.finetune.jobs import COMPARISONS, FROZEN, INITS
@@ -368,8 +372,10 @@ def finetune_runs() -> set[str]:
 
 
 def finetune_baselines() -> list[str]:
-    """The baselines a sentence task scores (computed on two examples), and the span task's readers."""
+    """The baselines a sentence task scores (computed on two examples), a pair's and a choice's, and the span task's
+    readers."""
     from app.finetune.jobs import sentence_baselines
+    from model.training.baselines import pair_and_choice_baselines
 
     examples = [("a b", 0), ("a c", 1)]  # "a" in both: a unit the bag keeps
     sentence = sentence_baselines(("test_i18n_built_keys",), examples, examples, 2)
@@ -379,7 +385,13 @@ def finetune_baselines() -> list[str]:
         for node in ast.walk(parsed("app/finetune/jobs.py"))
         if isinstance(node, ast.Assign) and binds(node.targets[0], "readers")
     )
-    return [name for name in sentence if name != "bag_of_characters"] + [key.value for key in readers.keys]
+    pairs = pair_and_choice_baselines("pair", [("a b", "a c", 1)], [("a b", "a c", 1)], "en")
+    choices = pair_and_choice_baselines("choice", [], [("a b", ("a c", "d", "e", "f"), 0)], "en")
+    return (
+        [name for name in sentence if name != "bag_of_characters"]
+        + [*pairs, *choices]
+        + [key.value for key in readers.keys]
+    )
 
 
 def encoder_parts() -> list[str]:
@@ -470,9 +482,25 @@ BINDINGS = {
     ),
     # A span task's reader asks for a question and a passage instead (app.finetune.qa_view), and the page stops there.
     ("app/finetune/page.py", "f'finetune.try_default_{snapshot.task}'"): lambda site: each(
-        snapshot=[SimpleNamespace(task=name) for name, task in TASKS.items() if task["kind"] != "span"]
+        snapshot=[SimpleNamespace(task=name) for name, task in TASKS.items() if task["kind"] in ("sequence", "token")]
     ),
     ("app/finetune/page.py", "head_key"): lambda site: each(info=TASKS.values()),
+    ("app/finetune/page.py", "HOW_MADE[info['kind']]"): lambda site: each(
+        info=[task for task in TASKS.values() if task["kind"] in site.module.HOW_MADE]
+    ),
+    ("app/finetune/page.py", "BASELINES_NOTE.get(snapshot.kind, 'finetune.baselines_note')"): lambda site: each(
+        snapshot=[SimpleNamespace(kind=task["kind"]) for task in TASKS.values()]
+    ),
+    ("app/finetune/page.py", "TRY_HEADER.get(snapshot.kind, 'finetune.try_header')"): lambda site: each(
+        snapshot=[SimpleNamespace(kind=task["kind"]) for task in TASKS.values()]
+    ),
+    # A pair task asks for two sentences, a choice task for a context and its endings (app.finetune.pair_view).
+    ("app/finetune/pair_view.py", "f'finetune.try_first_{task}'"): lambda site: each(task=tasks_of_kind("pair")),
+    ("app/finetune/pair_view.py", "f'finetune.try_second_{task}'"): lambda site: each(task=tasks_of_kind("pair")),
+    ("app/finetune/pair_view.py", "f'finetune.try_context_{task}'"): lambda site: each(task=tasks_of_kind("choice")),
+    ("app/finetune/pair_view.py", "f'finetune.try_ending{n}_{task}'"): lambda site: each(
+        task=tasks_of_kind("choice"), n=site.module.ENDINGS
+    ),
     ("app/finetune/page.py", "f'finetune.licence_{task}'"): lambda site: each(task=TASKS),
     ("app/finetune/page.py", "f'finetune.about_{task}'"): lambda site: each(task=TASKS),
     ("app/heads/page.py", "f'heads.source_{sample_lang}'"): lambda site: each(sample_lang=site.module.heads.LANGUAGES),
@@ -533,7 +561,10 @@ BINDINGS = {
 
 # Sites whose key may have no string, by design, and what shows then.
 OPTIONAL = {
-    ("app/finetune/page.py", "key"): "a label's name where one is written (finetune.label_...), else the label itself",
+    (
+        "app/finetune/pair_view.py",
+        "key",
+    ): "a label's name where one is written (finetune.label_...), else the label itself",
     ("app/core/sidebar.py", "key"): "a script's name where one is written (common.script_...), else its Unicode name",
 }
 

@@ -300,6 +300,96 @@ def test_question_answering_trains_scores_and_reads_a_passage():
     assert not at.exception and "最好的 3 个答案" in chart_titles(at)
 
 
+def train_briefly(at: AppTest, task: str) -> jobs.Job:
+    """Start ``task`` on 100 examples with a 30-second budget, stop it after its first step, and wait for its end."""
+    at.selectbox(key="w_finetune_task").set_value(task).run()
+    at.slider(key="w_finetune_size").set_value(100)
+    at.selectbox(key="w_finetune_budget").set_value(30)
+    at.button(key="finetune_start").click().run()
+    job = at.session_state["session_models"]
+    deadline = time.time() + 90
+    while not job.snapshot().history:
+        assert time.time() < deadline, "no training step within 90 s"
+        time.sleep(0.5)
+    at.button(key="finetune_stop").click().run()
+    assert job.wait(120), "the stopped training did not end"
+    at.run()
+    assert not at.exception
+    return job
+
+
+def test_a_sentence_pair_trains_beside_word_overlap_and_reads_the_students_pair():
+    """The paper's fourth task shape: two sentences in one input, with segment ids, against word overlap."""
+    at = open_page("en")
+    at.selectbox(key="w_finetune_task").set_value("paraphrase-en").run()
+    shown = texts(at)
+    assert f"[CLS] A [SEP] B [SEP] → output at [CLS] → Linear({embedded_width()}, 2)" in shown
+    assert TEXT["pair_how_made"]["en"] in shown and TEXT["licence_paraphrase-en"]["en"] in shown
+    job = train_briefly(at, "paraphrase-en")
+    snapshot = job.snapshot()
+    assert snapshot.kind == "pair" and set(snapshot.baselines) == {"majority", "word_overlap"}
+    assert 0.4 <= snapshot.baselines["word_overlap"] <= 0.65  # the negatives share as many words
+    curves = titled(at, "Training curves")
+    names = {line["name"] for line in baseline_lines(curves)}
+    assert {
+        f"majority class {snapshot.baselines['majority']:.0%}",
+        f"word overlap {snapshot.baselines['word_overlap']:.0%}",
+    } <= names
+    shown = texts(at)
+    overlap = f"{snapshot.baselines['word_overlap']:.0%}"
+    assert f"word overlap scores {overlap}" in shown
+    first = at.text_input(key="finetune_try_first_paraphrase-en")
+    second = at.text_input(key="finetune_try_second_paraphrase-en")
+    assert (
+        first.value == TEXT["try_first_paraphrase-en"]["en"] and second.value == TEXT["try_second_paraphrase-en"]["en"]
+    )
+    [strip] = [f for f in static_figures(at) if "segment A" in f]
+    answer = jobs.explain_pair(
+        job.trained_model("pretrained"), job.tokenizer, first.value, second.value, snapshot.labels
+    )
+    assert answer["segments"].count(1) > 0 and answer["segments"][0] == 0
+    assert all(html.escape(token) in strip for token in answer["tokens"])
+    bars = titled(at, "Class probabilities")
+    assert sorted(labels(bars["data"][0]["y"])) == ["different", "paraphrase"]
+    for name, text in HOSTILE_INPUTS.items():
+        at.text_input(key="finetune_try_second_paraphrase-en").set_value(text).run()
+        assert not at.exception, name
+        if name in ("empty", "whitespace"):
+            assert at.warning or at.info, name
+    at.session_state["lang"] = "zh"
+    at.run()
+    assert not at.exception and "词重合度" in texts(at)
+
+
+def test_multiple_choice_trains_beside_chance_and_scores_the_students_four_endings():
+    """SWAG's shape: a context and four endings, each read as its own pair, one softmax over the four."""
+    at = open_page("zh")
+    at.selectbox(key="w_finetune_task").set_value("choice-zh").run()
+    shown = texts(at)
+    assert f"Linear({embedded_width()}, 1)" in shown and TEXT["choice_how_made"]["zh"] in shown
+    job = train_briefly(at, "choice-zh")
+    snapshot = job.snapshot()
+    assert snapshot.kind == "choice" and snapshot.baselines["chance"] == 0.25
+    assert snapshot.baselines["most_shared_words"] < 0.45
+    assert f"{snapshot.baselines['most_shared_words']:.0%}" in texts(at)
+    context = at.text_input(key="finetune_try_context_choice-zh").value
+    endings = tuple(at.text_input(key=f"finetune_try_ending{n}_choice-zh").value for n in (1, 2, 3, 4))
+    assert context == TEXT["try_context_choice-zh"]["zh"] and len(set(endings)) == 4
+    answer = jobs.explain_choice(job.trained_model("pretrained"), job.tokenizer, context, endings)
+    bars = titled(at, "哪个结尾")
+    assert list(bars["data"][0]["x"]) == [round(100 * p, 1) for p in sorted(answer["probs"], reverse=True)]
+    assert sum(answer["probs"]) == pytest.approx(1.0)
+    best = max(range(4), key=answer["probs"].__getitem__)
+    [strip] = [f for f in static_figures(at) if "片段 A" in f]
+    assert html.escape(endings[best][0]) in strip
+    for name, text in HOSTILE_INPUTS.items():
+        at.text_input(key="finetune_try_ending3_choice-zh").set_value(text).run()
+        assert not at.exception, name
+    at.session_state["lang"] = "en"
+    at.run()
+    assert not at.exception and "Which ending follows?" in "".join(chart_titles(at))
+
+
 # --- chart builders --------------------------------------------------------------------------------------------
 
 

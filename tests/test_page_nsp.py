@@ -20,7 +20,7 @@ from apptest_helpers import (
 from apptest_helpers import charts as page_charts
 from streamlit.testing.v1 import AppTest
 
-from app.core import models
+from app.core import models, segments
 from app.core.i18n import strings_of
 from app.core.palette import BLUE, PALE, VERMILLION
 from app.nsp import charts
@@ -61,8 +61,8 @@ def strip_figure(at: AppTest) -> str:
 
 
 def strip_boxes(at: AppTest) -> list[tuple[str, int]]:
-    """Each box of the segment strip: its token, and its colour code (``charts.CELL_COLOURS``)."""
-    return [(lines[0], charts.CELL_COLOURS.index(fill)) for _, fill, _, lines in read_boxes(strip_figure(at))]
+    """Each box of the segment strip: its token, and its colour code (``segments.CELL_COLOURS``)."""
+    return [(lines[0], segments.CELL_COLOURS.index(fill)) for _, fill, _, lines in read_boxes(strip_figure(at))]
 
 
 def strip_tokens(at: AppTest) -> list[str]:
@@ -98,7 +98,7 @@ def test_sampled_pair_is_shown_with_layout_gauge_and_truth(lang):
     above, below = TEXT["summary_gauge_above"][lang], TEXT["summary_gauge_below"][lang]
     assert charts.gauge_summary(result.is_next, above, below) in gauge["alt"]
     segments = [TEXT["segment_a"][lang], TEXT["segment_b"][lang]]
-    assert read_legend(strip_figure(at)) == list(zip(segments, charts.LEGEND_COLOURS))
+    assert read_legend(strip_figure(at)) == list(zip(segments, segments.LEGEND_COLOURS))
     tokens = strip_tokens(at)
     assert tokens == result.tokens
     assert tokens[0] == "[CLS]" and tokens.count("[SEP]") == 2 and tokens[-1] == "[SEP]"
@@ -268,24 +268,24 @@ def test_pair_record_and_provenance():
 
 def test_cell_codes_mark_segments_and_specials():
     special = [True, False, True, False, False, True]
-    assert charts.cell_codes([0, 0, 0, 1, 1, 1], special) == [1, 0, 1, 2, 2, 3]
+    assert segments.cell_codes([0, 0, 0, 1, 1, 1], special) == [1, 0, 1, 2, 2, 3]
     with pytest.raises(ValueError):
-        charts.cell_codes([0, 1], special)
+        segments.cell_codes([0, 1], special)
 
 
 def test_segment_strip_escapes_tokens_and_colours_them_by_segment():
     tokens = ["[CLS]", "<b>x</b>", "[SEP]"] + ["w"] * 20 + ["[SEP]"]
     segments = [0, 0, 0] + [1] * 21
     special = [token in ("[CLS]", "[SEP]") for token in tokens]
-    markup = charts.segment_strip(
+    markup = segments.segment_strip(
         tokens, segments, special, segment_labels=["A", "<i>B</i>"], position_label="pos", title="in & out"
     )
     boxes = read_boxes(markup)
     assert [lines for *_, lines in boxes] == [[token, str(i)] for i, token in enumerate(tokens)]
-    codes = charts.cell_codes(segments, special)
-    assert [fill for _, fill, _, _ in boxes] == [charts.CELL_COLOURS[code] for code in codes]
+    codes = segments.cell_codes(segments, special)
+    assert [fill for _, fill, _, _ in boxes] == [segments.CELL_COLOURS[code] for code in codes]
     assert boxes[1][2] == "pos 1 · <b>x</b> · A" and boxes[5][2] == "pos 5 · w · <i>B</i>"
-    assert read_legend(markup) == [("A", charts.LEGEND_COLOURS[0]), ("<i>B</i>", charts.LEGEND_COLOURS[1])]
+    assert read_legend(markup) == [("A", segments.LEGEND_COLOURS[0]), ("<i>B</i>", segments.LEGEND_COLOURS[1])]
     assert "<b>" not in markup and "<i>" not in markup and "&lt;b&gt;x&lt;/b&gt;" in markup
     assert "<figcaption>in &amp; out</figcaption>" in markup
 

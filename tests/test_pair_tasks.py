@@ -62,31 +62,55 @@ def test_a_saved_multiple_choice_model_loads_as_one(tiny_bundle, tmp_path):
 
 def test_translation_groups_give_paraphrases_and_negatives_share_as_many_words():
     pairs = [
-        ("Let's try it.", "我们试试吧。"),
-        ("Let's give it a try.", "我们试试吧。"),
-        ("Let's try it!", "我们试试吧。"),  # the same as the first up to punctuation: never a pair
-        ("Let's go home.", "我们回家吧。"),
-        ("Let's go to school.", "我们去学校吧。"),
-        ("We go home.", "我们回家。"),
+        ("Let's fly the blue kite.", "我们放蓝风筝吧。"),
+        ("Let's give the blue kite a flight.", "我们放蓝风筝吧。"),
+        ("Let's fly the blue kite!", "我们放蓝风筝吧。"),  # the same as the first up to punctuation: never a pair
+        ("Let's walk the green dog.", "我们遛绿狗吧。"),
+        ("Let's go to the kite school.", "我们去风筝学校吧。"),
+        ("We walk the dog.", "我们遛狗。"),
     ]
     groups = paraphrase.connected_groups(pairs)
-    assert ["en:Let's give it a try.", "en:Let's try it!", "en:Let's try it.", "zh:我们试试吧。"] in groups
+    assert (
+        sorted(
+            [
+                "en:Let's give the blue kite a flight.",
+                "en:Let's fly the blue kite!",
+                "en:Let's fly the blue kite.",
+                "zh:我们放蓝风筝吧。",
+            ]
+        )
+        in groups
+    )
     found = paraphrase.positives(pairs, "en", random.Random(0))
     assert sorted(map(sorted, found)) == [
-        ["Let's give it a try.", "Let's try it!"],
-        ["Let's give it a try.", "Let's try it."],
+        ["Let's fly the blue kite!", "Let's give the blue kite a flight."],
+        ["Let's fly the blue kite.", "Let's give the blue kite a flight."],
     ]
     index = {}
-    pool = ["Let's go home.", "Let's eat it.", "We go home.", "Let's try it.", "Let's give it a try."]
+    pool = [
+        "Let's walk the green dog.",
+        "Let's eat the blue cake.",
+        "We walk the dog.",
+        "Let's fly the blue kite.",
+        "Let's give the blue kite a flight.",
+    ]
     for i, s in enumerate(pool):
         for w in paraphrase.words(s, "en"):
             index.setdefault(w, []).append(i)
-    target = paraphrase.overlap("Let's try it.", "Let's give it a try.", "en")
+    target = paraphrase.overlap("Let's fly the blue kite.", "Let's give the blue kite a flight.", "en")
     negative = paraphrase.negative_for(
-        "Let's try it.", target, pool, index, {"Let's try it.", "Let's give it a try."}, "en", random.Random(0)
+        "Let's fly the blue kite.",
+        target,
+        pool,
+        index,
+        {"Let's fly the blue kite.", "Let's give the blue kite a flight."},
+        "en",
+        random.Random(0),
     )
-    assert negative == "Let's eat it."  # another group, sharing as many words (2 of 4, against 3 of 5)
-    far = paraphrase.negative_for("Let's try it.", 0.9, pool, index, {"Let's try it."}, "en", random.Random(0))
+    assert negative == "Let's eat the blue cake."  # another group, sharing about as many words
+    far = paraphrase.negative_for(
+        "Let's fly the blue kite.", 0.9, pool, index, {"Let's fly the blue kite."}, "en", random.Random(0)
+    )
     assert far is None  # nothing of another group comes near: the positive is not kept
 
 
@@ -209,5 +233,5 @@ def test_the_finetune_command_reports_the_baselines_beside_the_model(task, capsy
     assert main(args) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["heldout"] == 40 and 0 <= result["eval_accuracy"] <= 1
-    expected = {"word_overlap"} if task.startswith("paraphrase") else {"most_shared_words", "chance"}
+    expected = {"majority", "word_overlap"} if task.startswith("paraphrase") else {"most_shared_words", "chance"}
     assert set(result["baselines"]) == expected

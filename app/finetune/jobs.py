@@ -40,7 +40,7 @@ from model.data.tasks import TASKS, load_task
 from model.inference import InputError, attention_maps, check_text
 from model.results import AttentionResult
 from model.task_heads import BertForTaskHead
-from model.training.baselines import bag_of_characters_accuracy, majority_accuracy
+from model.training.baselines import bag_of_characters_accuracy, majority_accuracy, pair_and_choice_baselines
 from model.training.finetune import (
     DEMO_HELDOUT_SIZE,
     EvalResult,
@@ -51,6 +51,7 @@ from model.training.finetune import (
     encode_examples,
     layer_changes,
     predict,
+    predict_choice,
 )
 from model.training.qa import (
     SPAN_MAX_LENGTH,
@@ -85,7 +86,7 @@ class JobSnapshot:
     status: str  # queued / running / done / stopped / failed
     phase: str  # loading / training / evaluating while running, else ""
     task: str
-    kind: str  # "sequence", "token" or "span" once the task is loaded, else ""
+    kind: str  # "sequence", "pair", "token", "span" or "choice" once the task is loaded, else ""
     labels: tuple[str, ...]
     inits: tuple[str, ...]  # the runs, in order: one init, or both for a comparison
     current_init: str | None
@@ -100,8 +101,9 @@ class JobSnapshot:
     error: str | None
     stop_reason: str | None  # "user" or "owner"; a time budget ends a run as done, with result.stopped
     seconds: float  # since the job started running
-    # Held-out accuracy of what a classifier must beat (sentence tasks): "majority", "bag_of_characters"; the exact
-    # match of readers without a model (question answering): "alignment", "longest_entity", "random_start"
+    # Held-out accuracy of what a classifier must beat (sentence tasks): "majority", "bag_of_characters"; (pairs)
+    # "majority", "word_overlap"; (choices) "most_shared_words", "chance"; the exact match of readers without a
+    # model (question answering): "alignment", "longest_entity", "random_start"
     baselines: dict[str, float] = field(default_factory=dict)
     # Question answering: each run's exact match and F1 on the held-out questions' text, and the baselines'
     span_scores: dict[str, SpanScores] = field(default_factory=dict)
@@ -253,7 +255,7 @@ class Job(BackgroundJob):
             heldout = encode_examples(self.tokenizer, data.kind, heldout_examples, max_length)
         labels = list(data.labels)
         self._set(kind=data.kind, labels=tuple(labels), train_size=len(train), heldout_size=len(heldout))
-        self._score_baselines(data.kind, train_examples, heldout_examples, train, len(labels))
+        self._score_baselines(data, train_examples, heldout_examples, train)
         for init in self.inits:
             if self._should_stop():
                 break
@@ -270,11 +272,15 @@ class Job(BackgroundJob):
             ended=time.time(),
         )
 
-    def _score_baselines(self, kind: str, train_examples: list, heldout_examples: list, train, num_labels: int) -> None:
-        """What a model must beat: a sentence task's majority class and bag of characters, a span task's readers."""
+    def _score_baselines(self, data, train_examples: list, heldout_examples: list, train) -> None:
+        """What a model must beat: a sentence task's majority class and bag of characters, a pair's word overlap, a
+        choice's most shared words and chance, a span task's readers."""
+        kind = data.kind
         if kind == "sequence":
             key = (self.task, self.settings.seed, len(train_examples), len(heldout_examples))
-            self._set(baselines=sentence_baselines(key, train_examples, heldout_examples, num_labels))
+            self._set(baselines=sentence_baselines(key, train_examples, heldout_examples, len(data.labels)))
+        if kind in ("pair", "choice"):
+            self._set(baselines=pair_and_choice_baselines(kind, train_examples, heldout_examples, data.language))
         if kind == "span":
             readers = {
                 "alignment": alignment_scores(heldout_examples),
@@ -489,6 +495,39 @@ def try_sentence(model: BertForTaskHead, tokenizer, text: str, labels: list[str]
     with torch.inference_mode():
         answer = predict(model, tokenizer, text, list(labels))
     answer["truncated"] = encoding.truncated
+    return answer
+
+
+def explain_pair(model: BertForTaskHead, tokenizer, first: str, second: str, labels) -> dict:
+    """A sentence-pair classifier's class probabilities for ``[CLS] first [SEP] second [SEP]``, with the tokens and
+    segment ids it read (``special`` marks [CLS] and [SEP]); raises ``InputError`` for a sentence it cannot use."""
+    for text, part in ((first, "first"), (second, "second")):
+        check_text(text, part)
+        if len(tokenizer.encode(text).ids) <= 2:
+            raise InputError("nothing_left", "Nothing is left of a sentence after tokenization.")
+    limit = min(tokenizer.max_length, model.config.max_position_embeddings)
+    encoding = tokenizer.encode(first, second, max_length=limit)
+    with torch.inference_mode():
+        answer = predict(model, tokenizer, first, list(labels), pair=second)
+    answer["special"] = encoding.special
+    answer["truncated"] = encoding.truncated
+    return answer
+
+
+def explain_choice(model, tokenizer, context: str, endings: tuple[str, ...]) -> dict:
+    """A multiple-choice model's probability for each ending after ``context``, and each ``[CLS] context [SEP]
+    ending [SEP]`` it read; raises ``InputError`` when the context or an ending cannot be used."""
+    for text in (context, *endings):
+        check_text(text)
+        if len(tokenizer.encode(text).ids) <= 2:
+            raise InputError("nothing_left", "Nothing is left of a sentence after tokenization.")
+    limit = min(tokenizer.max_length, model.config.max_position_embeddings)
+    with torch.inference_mode():
+        answer = predict_choice(model, tokenizer, context, list(endings))
+    encodings = [tokenizer.encode(context, ending, max_length=limit) for ending in endings]
+    answer["segments"] = [enc.token_type_ids for enc in encodings]
+    answer["special"] = [enc.special for enc in encodings]
+    answer["truncated"] = any(enc.truncated for enc in encodings)
     return answer
 
 

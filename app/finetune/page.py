@@ -9,7 +9,7 @@ import streamlit as st
 
 from app.core import job_view, models, ui
 from app.core.charts import probability_bars, ranked_summary
-from app.core.i18n import STRINGS, t
+from app.core.i18n import t
 from app.core.numbers import percent
 from app.core.palette import BLUE, GREEN, ORANGE, PURPLE
 from app.core.result_cache import CACHE_TTL
@@ -17,7 +17,7 @@ from app.core.shared_charts import share_decimals
 from app.core.state import SETTINGS, PageContext, keep, start_in_language
 from app.core.tokens import escape_markdown
 from app.core.word_shares import show_word_shares
-from app.finetune import charts, jobs, qa_view
+from app.finetune import charts, jobs, pair_view, qa_view
 from model.analysis import attribution
 from model.data.tasks import NER_LABELS, TASKS
 from model.results import TokenAttributions
@@ -67,15 +67,34 @@ def render(context: PageContext) -> None:
     if snapshot.kind == "span":
         qa_view.try_reading(job, snapshot, chosen, run_labels()[chosen])
         st.stop()
+    if snapshot.kind == "pair":
+        pair_view.try_pair(job, snapshot.task, chosen)
+        st.stop()
+    if snapshot.kind == "choice":
+        pair_view.try_endings(job, snapshot.task, chosen)
+        st.stop()
     text, answer = try_sentence(job, snapshot, chosen)
     if snapshot.kind == "sequence":
         which_words_decided(job, chosen, text)
     cls_attention_before_and_after(job, snapshot, chosen, text, answer)
 
 
-def label_name(label: str) -> str:
-    key = f"finetune.label_{label}"
-    return t(key) if key in STRINGS else label
+label_name = pair_view.label_name
+
+
+# How a task built without human labels was made, by kind.
+HOW_MADE = {"span": "finetune.qa_how_made", "pair": "finetune.pair_how_made", "choice": "finetune.choice_how_made"}
+TRY_HEADER = {
+    "span": "finetune.try_header_span",
+    "pair": "finetune.try_header_pair",
+    "choice": "finetune.try_header_choice",
+}
+# What the dashed lines of the live curves are, by kind.
+BASELINES_NOTE = {
+    "span": "finetune.baselines_note_span",
+    "pair": "finetune.baselines_note_pair",
+    "choice": "finetune.baselines_note_choice",
+}
 
 
 def run_name(init: str) -> str:
@@ -126,8 +145,8 @@ def describe_task(task: str, hidden: int) -> None:
     st.markdown(
         f"{t(f'finetune.about_{task}')}  \n`{t(head_key, hidden=hidden, n=len(head_labels), labels=' / '.join(map(label_name, head_labels)))}`"
     )
-    if info["kind"] == "span":
-        st.caption(t("finetune.qa_how_made"))
+    if info["kind"] in HOW_MADE:
+        st.caption(t(HOW_MADE[info["kind"]]))
     st.caption(t("finetune.licence", licence=t(f"finetune.licence_{task}")))
 
 
@@ -257,7 +276,7 @@ def live_job(snapshot: jobs.JobSnapshot, *, status_text: job_view.StatusText, la
     if snapshot.history:
         training_curves(snapshot)
         if snapshot.baselines:
-            st.caption(t("finetune.baselines_note_span" if snapshot.kind == "span" else "finetune.baselines_note"))
+            st.caption(t(BASELINES_NOTE.get(snapshot.kind, "finetune.baselines_note")))
 
 
 def encoder_training(s, layer_count: int) -> str:
@@ -361,6 +380,22 @@ def heldout_results(snapshot: jobs.JobSnapshot) -> None:
         qa_view.results(snapshot, run_name)
     elif snapshot.kind == "token":
         st.caption(t("finetune.results_note_token"))
+    elif snapshot.kind == "pair":
+        st.caption(
+            t(
+                "finetune.results_note_pair",
+                chance=snapshot.baselines["majority"],
+                overlap=snapshot.baselines["word_overlap"],
+            )
+        )
+    elif snapshot.kind == "choice":
+        st.caption(
+            t(
+                "finetune.results_note_choice",
+                chance=snapshot.baselines["chance"],
+                shared=snapshot.baselines["most_shared_words"],
+            )
+        )
     else:
         st.caption(
             t(
@@ -458,7 +493,7 @@ def model_downloads(job: jobs.Job, snapshot: jobs.JobSnapshot) -> None:
 
 def model_to_try(job: jobs.Job, snapshot: jobs.JobSnapshot) -> str:
     """The trained run to try (the page stops when there is none)."""
-    st.subheader(t("finetune.try_header_span" if snapshot.kind == "span" else "finetune.try_header"))
+    st.subheader(t(TRY_HEADER.get(snapshot.kind, "finetune.try_header")))
     trained = [init for init in snapshot.inits if job.trained_model(init) is not None]
     if not trained:
         st.stop()

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from app.core import models, ui
+from app.core import models, segments, ui
 from app.core.i18n import t
 from app.core.palette import BLUE, ORANGE
 from app.core.state import SETTINGS, PageContext, keep
@@ -99,7 +99,7 @@ def input_layout(result) -> None:
     st.subheader(t("nsp.layout_header"))
     segment_labels = [t("nsp.segment_a"), t("nsp.segment_b")]
     ui.static_figure(
-        charts.segment_strip(
+        segments.segment_strip(
             result.tokens,
             result.token_type_ids,
             result.special,
@@ -107,7 +107,7 @@ def input_layout(result) -> None:
             position_label=t("nsp.position"),
             title=t("nsp.strip_title"),
         ),
-        summary=charts.segment_summary(result.token_type_ids, t("nsp.summary_strip")),
+        summary=segments.segment_summary(result.token_type_ids, t("nsp.summary_strip")),
     )
     st.caption(t("nsp.layout_note"))
 

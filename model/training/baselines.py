@@ -92,3 +92,19 @@ def most_shared_words_accuracy(heldout: Sequence[tuple], lang: str) -> float:
         best = [i for i, n in enumerate(shared) if n == max(shared)]
         total += (label in best) / len(best)
     return total / len(heldout) if heldout else 0.0
+
+
+def pair_and_choice_baselines(kind: str, train: Sequence[tuple], heldout: Sequence[tuple], lang: str) -> dict:
+    """The baselines of a sentence-pair task (the majority class, word overlap) or a multiple-choice one (the ending
+    sharing most words, chance), by name, on ``heldout``; empty for other kinds."""
+    if kind == "pair":
+        return {
+            "majority": majority_accuracy([label for *_, label in heldout]),
+            "word_overlap": overlap_threshold_accuracy(train, heldout, lang),
+        }
+    if kind == "choice":
+        return {
+            "most_shared_words": most_shared_words_accuracy(heldout, lang),
+            "chance": 1 / len(heldout[0][1]) if heldout else 0.0,
+        }
+    return {}

@@ -131,19 +131,6 @@ def cmd_pair_data(args) -> None:
         print(f"{name}: " + ", ".join(f"{k} {v:,}" for k, v in counts.items()))
 
 
-def task_baselines(task, train: list, heldout: list) -> dict[str, float]:
-    """What answers without a model score on ``heldout`` (``model.training.baselines``): word overlap for pairs;
-    for choices, the ending sharing most words with the context, and chance."""
-    if task.kind == "pair":
-        return {"word_overlap": baselines.overlap_threshold_accuracy(train, heldout, task.language)}
-    if task.kind == "choice":
-        return {
-            "most_shared_words": baselines.most_shared_words_accuracy(heldout, task.language),
-            "chance": 1 / len(task.labels),
-        }
-    return {}
-
-
 def cmd_finetune(args) -> None:
     if args.task not in TASKS:
         raise UsageError(f"unknown task {args.task!r}; choose one of {', '.join(TASKS)}")
@@ -184,27 +171,29 @@ def cmd_finetune(args) -> None:
         summary["eval_f1"] = result.evaluation.f1
     if task.kind in ("pair", "choice"):
         summary["heldout"] = len(heldout_examples)
-        summary["baselines"] = task_baselines(task, task.train[: args.train_size], heldout_examples)
+        summary["baselines"] = baselines.pair_and_choice_baselines(
+            task.kind, task.train[: args.train_size], heldout_examples, task.language
+        )
     if task.kind == "span":
         scores = qa.evaluate_spans(model, base.tokenizer, heldout_examples, settings.max_length)
         summary.update(exact_match=scores.exact_match, f1=scores.f1, heldout=scores.answered)
         # what readers without a model score on the same questions (model.training.qa)
-        baselines = {
+        readers = {
             "alignment": qa.alignment_scores(heldout_examples),
             "longest_entity": qa.longest_entity_scores(heldout_examples),
             "random_start": qa.random_start_scores(
                 base.tokenizer, heldout_examples, settings.max_length, qa.typical_answer_tokens(train)
             ),
         }
-        summary["baselines"] = {name: {"exact_match": b.exact_match, "f1": b.f1} for name, b in baselines.items()}
+        summary["baselines"] = {name: {"exact_match": b.exact_match, "f1": b.f1} for name, b in readers.items()}
     if args.save:
         save_folder(model, base.tokenizer, args.save)
     if args.json:
         print(json.dumps(summary, ensure_ascii=False))
         return
-    baselines = summary.pop("baselines", {})
+    without_model = summary.pop("baselines", {})
     print("  ".join(f"{k} {v:.4f}" if isinstance(v, float) else f"{k} {v}" for k, v in summary.items()))
-    for name, b in baselines.items():
+    for name, b in without_model.items():
         if isinstance(b, float):
             print(f"  without a model, {name}: accuracy {b:.4f}")
         else:
