@@ -455,6 +455,23 @@ def test_curves_show_baselines_as_lines_and_held_out_scores_as_diamonds():
     assert legend_names(figure) == ["P", "R", "P: held-out"]
 
 
+def test_close_baselines_put_their_labels_side_by_side():
+    assert charts.label_slots([25.0, 26.0, 60.0]) == [0, 1, 0]  # chance and most shared words: one left of the other
+    assert charts.label_slots([50.0, 54.0, 52.0]) == [0, 2, 1]
+    figure = figure_of(
+        charts.training_curves(
+            history("pretrained", 3),
+            run_names={"pretrained": "P"},
+            loss_title="loss",
+            accuracy_title="accuracy",
+            step_title="step",
+            baselines={"chance": 0.25, "shared": 0.26},
+        )
+    )
+    xs = sorted(a["x"] for a in figure["layout"]["annotations"] if a.get("yref") == "y2")
+    assert xs == [1 - charts.LABEL_SLOT_WIDTH, 1]
+
+
 def test_smooth_is_a_trailing_mean():
     assert charts.smooth([1, 3, 5, 7], window=2) == [1, 2, 4, 6]
     assert charts.smooth([], window=3) == []

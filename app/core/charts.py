@@ -417,10 +417,12 @@ def line(name: str, x, y, colour: str | None, hover: str, *, marker_size: int = 
     }
 
 
-def horizontal_line(y: float, text: str, *, colour: str = "#777777", dash: str = "dash", panel: str = "") -> tuple:
-    """A line across a panel at ``y`` and its label at the line's right end, just above it, on white so that
-    curves crossing it leave it readable: a shape and an annotation. ``panel`` is "" for the first axes, "2"
-    for the second."""
+def horizontal_line(
+    y: float, text: str, *, colour: str = "#777777", dash: str = "dash", panel: str = "", label_x: float = 1
+) -> tuple:
+    """A line across a panel at ``y`` and its label ending at ``label_x`` of the panel's width (its right end by
+    default), just above it, on white so that curves crossing it leave it readable: a shape and an annotation.
+    ``panel`` is "" for the first axes, "2" for the second."""
     shape = {
         "type": "line",
         "xref": f"x{panel} domain",
@@ -435,7 +437,7 @@ def horizontal_line(y: float, text: str, *, colour: str = "#777777", dash: str =
     label = {
         "text": plotly_text(text),
         "xref": f"x{panel} domain",
-        "x": 1,
+        "x": label_x,
         "xanchor": "right",
         "yref": f"y{panel}",
         "y": y,

@@ -93,9 +93,16 @@ def training_curves(
     Redrawn every second while a run trains: plain lists (at most a few thousand points), built in one go."""
     curves, raw = run_traces(history, run_names, step_title, window)
     marks = heldout_marks(history, heldout or {}, run_names, heldout_name)
+    slots = label_slots([100 * accuracy for accuracy in (baselines or {}).values()])
     lines = [
-        horizontal_line(round(100 * accuracy, 2), f"{name} {percent(accuracy)}", colour=BASELINE, panel="2")
-        for name, accuracy in (baselines or {}).items()
+        horizontal_line(
+            round(100 * accuracy, 2),
+            f"{name} {percent(accuracy)}",
+            colour=BASELINE,
+            panel="2",
+            label_x=1 - LABEL_SLOT_WIDTH * slot,
+        )
+        for (name, accuracy), slot in zip((baselines or {}).items(), slots)
     ]
     # The step axes span the whole run from the start, so a live chart grows across them instead of rescaling.
     last_step = max([h.get("total_steps", h["step"]) for h in history] + [1])
@@ -113,6 +120,22 @@ def training_curves(
     }
     # Each run's running mean first: its legend entry stands for the run.
     return chart(curves + raw + marks, layout, title)
+
+
+LABEL_GAP = 8  # percentage points: two baselines' labels closer than this would overlap on one line
+LABEL_SLOT_WIDTH = 0.36  # of the panel's width: where the next label along ends, left of the first
+
+
+def label_slots(values: Sequence[float]) -> list[int]:
+    """For each line's label, its place along the panel (0: at the right end, 1: left of it, ...): the first place
+    that no label of a line within ``LABEL_GAP`` takes, so that close baselines stay readable."""
+    slots: list[int] = [0] * len(values)
+    placed: list[int] = []
+    for i in sorted(range(len(values)), key=lambda i: values[i]):
+        taken = {slots[j] for j in placed if abs(values[j] - values[i]) < LABEL_GAP}
+        slots[i] = next(k for k in range(len(values) + 1) if k not in taken)
+        placed.append(i)
+    return slots
 
 
 def run_traces(

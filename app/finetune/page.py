@@ -11,7 +11,7 @@ from app.core import job_view, models, ui
 from app.core.charts import probability_bars, ranked_summary
 from app.core.i18n import t
 from app.core.numbers import percent
-from app.core.palette import BLUE, GREEN, ORANGE, PURPLE
+from app.core.palette import BLUE, GREEN, ORANGE, PURPLE, SKY, VERMILLION
 from app.core.result_cache import CACHE_TTL
 from app.core.shared_charts import share_decimals
 from app.core.state import SETTINGS, PageContext, keep, start_in_language
@@ -123,7 +123,7 @@ def intro(hidden: int) -> None:
     st.title(t("finetune.title"))
     st.markdown(t("finetune.intro"))
     ui.stages_figure([t("finetune.paradigm"), t("finetune.paradigm_finetune")], [BLUE, ORANGE], carry=True)
-    ui.stages_figure([t("finetune.examples", hidden=hidden)], [BLUE, GREEN, PURPLE])
+    ui.stages_figure([t("finetune.examples", hidden=hidden)], [BLUE, GREEN, PURPLE, VERMILLION, SKY])
     st.caption(t("finetune.examples_note", hidden=hidden, n_tags=len(NER_LABELS)))
 
 

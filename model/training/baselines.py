@@ -72,26 +72,36 @@ def bag_of_characters_accuracy(
         return float((linear(x_heldout).argmax(-1) == y_heldout).float().mean())
 
 
-def overlap_threshold_accuracy(train: Sequence[tuple], heldout: Sequence[tuple], lang: str) -> float:
-    """Held-out accuracy of calling a pair a paraphrase when its sentences share at least a threshold of their words
-    (``paraphrase.overlap``; characters in Chinese), the threshold chosen on the training pairs."""
+def overlap_threshold_hits(train: Sequence[tuple], heldout: Sequence[tuple], lang: str) -> list[float]:
+    """For each held-out pair, 1 if calling it a paraphrase when its sentences share at least a threshold of their
+    words (``paraphrase.overlap``; characters in Chinese) is right, else 0; the threshold chosen on the training
+    pairs."""
     train_scores = [(overlap(a, b, lang), label) for a, b, label in train]
     candidates = sorted({score for score, _ in train_scores}) or [0.0]
     best = max(candidates, key=lambda t: sum((score >= t) == bool(label) for score, label in train_scores))
-    if not heldout:
-        return 0.0
-    return sum((overlap(a, b, lang) >= best) == bool(label) for a, b, label in heldout) / len(heldout)
+    return [float((overlap(a, b, lang) >= best) == bool(label)) for a, b, label in heldout]
 
 
-def most_shared_words_accuracy(heldout: Sequence[tuple], lang: str) -> float:
-    """Held-out accuracy of choosing the ending that shares most words (characters in Chinese) with the context; a
-    tie between k endings counts 1/k, what choosing among them at random scores on average."""
-    total = 0.0
+def overlap_threshold_accuracy(train: Sequence[tuple], heldout: Sequence[tuple], lang: str) -> float:
+    hits = overlap_threshold_hits(train, heldout, lang)
+    return sum(hits) / len(hits) if hits else 0.0
+
+
+def most_shared_words_hits(heldout: Sequence[tuple], lang: str) -> list[float]:
+    """For each held-out item, what choosing the ending that shares most words (characters in Chinese) with the
+    context scores: 1 or 0, and 1/k for a tie between k endings with the right one among them (what choosing among
+    them at random scores on average)."""
+    hits = []
     for context, endings, label in heldout:
         shared = [len(words(context, lang) & words(ending, lang)) for ending in endings]
         best = [i for i, n in enumerate(shared) if n == max(shared)]
-        total += (label in best) / len(best)
-    return total / len(heldout) if heldout else 0.0
+        hits.append((label in best) / len(best))
+    return hits
+
+
+def most_shared_words_accuracy(heldout: Sequence[tuple], lang: str) -> float:
+    hits = most_shared_words_hits(heldout, lang)
+    return sum(hits) / len(hits) if hits else 0.0
 
 
 def pair_and_choice_baselines(kind: str, train: Sequence[tuple], heldout: Sequence[tuple], lang: str) -> dict:
