@@ -30,11 +30,11 @@ torch.set_num_threads(1 if WORKERS > 1 else max(1, min(2, os.cpu_count() or 1)))
 HEAVIEST_FIRST = (
     "test_browser.py",  # 465 s
     "test_bert_base_size.py",  # 75 s
+    "test_page_finetune.py",  # 72 s (with the pair and choice runs, session 37)
     "test_finetune_jobs.py",  # 63 s
     "test_embedded_model.py",  # 55 s
     "test_app_sentences.py",  # 47 s
     "test_cli.py",  # 44 s
-    "test_page_finetune.py",  # 39 s
     "test_hostile_input.py",  # 37 s
     "test_page_sentence_vectors.py",  # 30 s
     "test_offline.py",  # 28 s
