@@ -39,6 +39,9 @@ class BertConfig:
     initializer_range: float = 0.02  # std of the truncated-normal-like init
     layer_norm_eps: float = 1e-12
     pad_token_id: int = 0
+    # RoBERTa's positions (BERT's family, ``model.families``): a real token's position counts from pad_token_id + 1
+    # and padding sits at pad_token_id, so the table's first rows are never a real token's.
+    positions_after_padding: bool = False
     # Which head an extra classification layer serves; only fine-tuned checkpoints carry them.
     num_labels: int = 2
     id2label: dict[str, str] | None = None
@@ -49,6 +52,8 @@ class BertConfig:
             raise ValueError(
                 f"hidden_size {self.hidden_size} is not a multiple of num_attention_heads {self.num_attention_heads}"
             )
+        if self.type_vocab_size < 0:
+            raise ValueError(f"type_vocab_size {self.type_vocab_size} is negative")
         if self.hidden_act not in ACT2FN:
             raise ValueError(f"hidden_act {self.hidden_act!r} is not supported (use one of {sorted(ACT2FN)})")
 
@@ -71,6 +76,8 @@ class BertConfig:
         data = {k: v for k, v in dataclasses.asdict(self).items() if k != "extra"}
         if data["id2label"] is None:
             del data["id2label"]
+        if not data["positions_after_padding"]:  # BERT's own configs stay as Hugging Face writes them
+            del data["positions_after_padding"]
         return {"model_type": "bert", **self.extra, **data}
 
     def to_json_file(self, path: str | Path) -> None:
@@ -190,22 +197,37 @@ class BertOutput:
 
 
 class BertEmbeddings(nn.Module):
-    """Token + segment + position embeddings, summed, then LayerNorm and dropout."""
+    """Token + segment + position embeddings, summed, then LayerNorm and dropout.
+
+    A model without segments (DistilBERT: ``type_vocab_size`` 0) has no segment table, and its segment part is 0."""
 
     def __init__(self, config: BertConfig):
         super().__init__()
         self.word_embeddings = nn.Embedding(config.vocab_size, config.hidden_size, padding_idx=config.pad_token_id)
         self.position_embeddings = nn.Embedding(config.max_position_embeddings, config.hidden_size)
-        self.token_type_embeddings = nn.Embedding(config.type_vocab_size, config.hidden_size)
+        self.token_type_embeddings = (
+            nn.Embedding(config.type_vocab_size, config.hidden_size) if config.type_vocab_size else None
+        )
         self.LayerNorm = nn.LayerNorm(config.hidden_size, eps=config.layer_norm_eps)
         self.dropout = nn.Dropout(config.hidden_dropout_prob)
+        self.pad_token_id = config.pad_token_id
+        self.positions_after_padding = config.positions_after_padding
+
+    def position_ids(self, input_ids: torch.Tensor) -> torch.Tensor:
+        """(1, T) 0, 1, 2 ... as BERT counts; or (B, T) RoBERTa's: real tokens from pad_token_id + 1 on, padding at
+        pad_token_id."""
+        if not self.positions_after_padding:
+            return torch.arange(input_ids.size(1), device=input_ids.device)[None]
+        real = input_ids.ne(self.pad_token_id).long()
+        return real.cumsum(dim=1) * real + self.pad_token_id
 
     def forward(self, input_ids, token_type_ids, return_parts: bool = False, inputs_embeds=None):
-        T = input_ids.size(1)
-        position_ids = torch.arange(T, device=input_ids.device)[None]  # (1, T)
         token = self.word_embeddings(input_ids) if inputs_embeds is None else inputs_embeds  # (B, T, H)
-        segment = self.token_type_embeddings(token_type_ids)  # (B, T, H)
-        position = self.position_embeddings(position_ids)  # (1, T, H)
+        if self.token_type_embeddings is not None:
+            segment = self.token_type_embeddings(token_type_ids)  # (B, T, H)
+        else:
+            segment = torch.zeros_like(token)
+        position = self.position_embeddings(self.position_ids(input_ids))  # (1 or B, T, H)
         summed = token + segment + position
         normalized = self.LayerNorm(summed)
         parts = None
