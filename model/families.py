@@ -1,4 +1,5 @@
-"""BERT's family as this package's BERT: RoBERTa (Liu et al. 2019) and DistilBERT (Sanh et al. 2019).
+"""BERT's family as this package's BERT: RoBERTa (Liu et al. 2019), DistilBERT (Sanh et al. 2019), ALBERT (Lan et
+al. 2019) and ELECTRA (Clark et al. 2020).
 
 Each keeps BERT's encoder and changes a little around it, so each is a small adapter here rather than a copy of
 ``modeling``: its ``config.json`` read into a ``BertConfig``, and its weight names mapped onto BERT's, after which
@@ -13,6 +14,14 @@ loading is the same strict ``load_state_dict`` as for BERT.
   ``out_lin``, ``sa_layer_norm``, ``ffn.lin1``/``lin2``, ``output_layer_norm``), and so is the MLM head
   (``vocab_transform``, ``vocab_layer_norm``, ``vocab_projector``).
 
+* **ALBERT** (``model_type: albert``): factorized embeddings (``embedding_size`` E, projected to the layers' width by
+  ``embedding_hidden_mapping_in``), one layer's weights shared by every layer (``BertConfig.share_layers``), an MLM
+  head back down to E, and a sentence-order head (``sop_classifier``) where BERT has its next-sentence head.
+* **ELECTRA** (``model_type: electra``): BERT's layers under ``electra.``, factorized embeddings when E differs
+  (``embeddings_project``); the discriminator (``ElectraForPreTraining``) says for each token whether it was
+  replaced; the generator (``ElectraForMaskedLM``) is a small masked language model (``generator_predictions``,
+  ``generator_lm_head``: BERT's MLM head by other names).
+
 A head a family's checkpoint lacks (the pooler, NSP) stays out of the state, as for a BERT checkpoint without it.
 """
 
@@ -21,10 +30,12 @@ from __future__ import annotations
 import re
 
 import torch
+from torch import nn
 
-from .modeling import BertConfig
+from .modeling import ACT2FN, BertConfig, BertModel, BertOutput, BertPreTrainedBase
 
-FAMILIES = ("bert", "roberta", "distilbert")
+FAMILIES = ("bert", "roberta", "distilbert", "albert", "electra")
+_ALBERT_LAYER = r"^albert\.encoder\.albert_layer_groups\.0\.albert_layers\.0\."
 
 # (pattern, replacement) in order, on every key of a family's state dict; keys matching ``_DROPPED`` go first.
 _RENAMES: dict[str, tuple[tuple[str, str], ...]] = {
@@ -56,9 +67,33 @@ _RENAMES: dict[str, tuple[tuple[str, str], ...]] = {
         (r"^vocab_projector\.weight$", "cls.predictions.decoder.weight"),
         (r"^vocab_projector\.bias$", "cls.predictions.bias"),
     ),
+    # "{layer}": the one shared layer's tensor, under every layer's name.
+    "albert": (
+        (r"^albert\.embeddings\.", "bert.embeddings."),
+        (r"^albert\.encoder\.embedding_hidden_mapping_in\.", "bert.embeddings_project."),
+        (_ALBERT_LAYER + r"attention\.(query|key|value)\.", r"bert.encoder.layer.{layer}.attention.self.\1."),
+        (_ALBERT_LAYER + r"attention\.dense\.", "bert.encoder.layer.{layer}.attention.output.dense."),
+        (_ALBERT_LAYER + r"attention\.LayerNorm\.", "bert.encoder.layer.{layer}.attention.output.LayerNorm."),
+        (_ALBERT_LAYER + r"ffn\.", "bert.encoder.layer.{layer}.intermediate.dense."),
+        (_ALBERT_LAYER + r"ffn_output\.", "bert.encoder.layer.{layer}.output.dense."),
+        (_ALBERT_LAYER + r"full_layer_layer_norm\.", "bert.encoder.layer.{layer}.output.LayerNorm."),
+        (r"^albert\.pooler\.", "bert.pooler.dense."),
+        (r"^predictions\.dense\.", "cls.predictions.transform.dense."),
+        (r"^predictions\.LayerNorm\.", "cls.predictions.transform.LayerNorm."),
+        (r"^predictions\.decoder\.weight$", "cls.predictions.decoder.weight"),
+        (r"^predictions\.bias$", "cls.predictions.bias"),
+        (r"^sop_classifier\.classifier\.", "cls.seq_relationship."),
+    ),
+    "electra": (
+        (r"^electra\.", "bert."),
+        (r"^generator_predictions\.dense\.", "cls.predictions.transform.dense."),
+        (r"^generator_predictions\.LayerNorm\.", "cls.predictions.transform.LayerNorm."),
+        (r"^generator_lm_head\.weight$", "cls.predictions.decoder.weight"),
+        (r"^generator_lm_head\.bias$", "cls.predictions.bias"),
+    ),
 }
 # The decoder's bias is saved twice by transformers (it is the head's ``bias``); position ids are a buffer.
-_DROPPED = re.compile(r"(^lm_head\.decoder\.bias$|position_ids$)")
+_DROPPED = re.compile(r"(^(lm_head|predictions)\.decoder\.bias$|position_ids$)")
 
 # DistilBERT's config names for BERT's fields.
 _DISTILBERT_FIELDS = {
@@ -90,6 +125,10 @@ def bert_config(data: dict) -> BertConfig:
     elif family == "distilbert":
         fields = {_DISTILBERT_FIELDS.get(k, k): v for k, v in data.items()}
         fields.update(type_vocab_size=0, layer_norm_eps=1e-12)  # DistilBERT's LayerNorms use 1e-12, unconfigured
+    elif family == "albert":
+        if data.get("num_hidden_groups", 1) != 1 or data.get("inner_group_num", 1) != 1:
+            raise ValueError("an ALBERT with more than one group of shared layers is not supported")
+        fields["share_layers"] = True
     config = BertConfig.from_dict(fields)
     for name in _DISTILBERT_FIELDS if family == "distilbert" else ():
         config.extra.pop(name, None)
@@ -97,9 +136,9 @@ def bert_config(data: dict) -> BertConfig:
     return config
 
 
-def bert_state(family: str, state: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+def bert_state(family: str, state: dict[str, torch.Tensor], layers: int = 0) -> dict[str, torch.Tensor]:
     """A family's weights under BERT's names (``modeling``'s); a key no rule maps is kept as it is, so that the
-    strict load that follows names it."""
+    strict load that follows names it. ALBERT's shared layer goes under each of its ``layers`` names."""
     renames = [(re.compile(pattern), replacement) for pattern, replacement in _RENAMES.get(family, ())]
     out = {}
     for key, value in state.items():
@@ -109,8 +148,53 @@ def bert_state(family: str, state: dict[str, torch.Tensor]) -> dict[str, torch.T
             key, hits = pattern.subn(replacement, key)
             if hits:
                 break
-        out[key] = value
+        for name in [key.format(layer=i) for i in range(layers)] if "{layer}" in key else [key]:
+            out[name] = value
     return out
 
 
-__all__ = ["FAMILIES", "bert_config", "bert_state", "family_of"]
+class ElectraDiscriminatorPredictions(nn.Module):
+    """ELECTRA's replaced-token head: a dense layer, the activation, and one score per token (replaced or not)."""
+
+    def __init__(self, config: BertConfig):
+        super().__init__()
+        self.dense = nn.Linear(config.hidden_size, config.hidden_size)
+        self.activation = ACT2FN[config.hidden_act]
+        self.dense_prediction = nn.Linear(config.hidden_size, 1)
+
+    def forward(self, hidden: torch.Tensor) -> torch.Tensor:
+        return self.dense_prediction(self.activation(self.dense(hidden))).squeeze(-1)  # (B, T)
+
+
+class ElectraForPreTraining(BertPreTrainedBase):
+    """ELECTRA's discriminator: the encoder (``bert``, ``electra.`` in its checkpoint) and, for every token, the logit
+    of "this token was replaced by the generator" (``logits``, (B, T); sigmoid for the probability)."""
+
+    def __init__(self, config: BertConfig):
+        super().__init__()
+        self.config = config
+        self.bert = BertModel(config)
+        self.discriminator_predictions = ElectraDiscriminatorPredictions(config)
+        self.init_weights()
+
+    def forward(
+        self,
+        input_ids: torch.Tensor,
+        token_type_ids: torch.Tensor | None = None,
+        attention_mask: torch.Tensor | None = None,
+        *,
+        output_attentions: bool = False,
+        output_hidden_states: bool = False,
+    ) -> BertOutput:
+        out = self.bert(
+            input_ids,
+            token_type_ids,
+            attention_mask,
+            output_attentions=output_attentions,
+            output_hidden_states=output_hidden_states,
+        )
+        out.logits = self.discriminator_predictions(out.last_hidden_state)  # (B, T)
+        return out
+
+
+__all__ = ["FAMILIES", "ElectraForPreTraining", "bert_config", "bert_state", "family_of"]

@@ -42,6 +42,11 @@ class BertConfig:
     # RoBERTa's positions (BERT's family, ``model.families``): a real token's position counts from pad_token_id + 1
     # and padding sits at pad_token_id, so the table's first rows are never a real token's.
     positions_after_padding: bool = False
+    # ALBERT's and ELECTRA's factorized embeddings: token vectors this wide (E), projected to hidden_size before the
+    # first layer (None: as wide as the layers, BERT's way).
+    embedding_size: int | None = None
+    # ALBERT's one set of layer weights, used by every layer in turn.
+    share_layers: bool = False
     # Which head an extra classification layer serves; only fine-tuned checkpoints carry them.
     num_labels: int = 2
     id2label: dict[str, str] | None = None
@@ -76,8 +81,9 @@ class BertConfig:
         data = {k: v for k, v in dataclasses.asdict(self).items() if k != "extra"}
         if data["id2label"] is None:
             del data["id2label"]
-        if not data["positions_after_padding"]:  # BERT's own configs stay as Hugging Face writes them
-            del data["positions_after_padding"]
+        for name, default in (("positions_after_padding", False), ("embedding_size", None), ("share_layers", False)):
+            if data[name] == default:  # BERT's own configs stay as Hugging Face writes them
+                del data[name]
         return {"model_type": "bert", **self.extra, **data}
 
     def to_json_file(self, path: str | Path) -> None:
@@ -86,6 +92,11 @@ class BertConfig:
     @property
     def head_size(self) -> int:
         return self.hidden_size // self.num_attention_heads
+
+    @property
+    def embedding_width(self) -> int:
+        """E: how wide a token's embedding is (the hidden size, unless the embeddings are factorized)."""
+        return self.embedding_size or self.hidden_size
 
 
 def bert_base() -> BertConfig:
@@ -107,13 +118,16 @@ def count_parameters(config: BertConfig) -> dict[str, int]:
     The MLM decoder shares its matrix with the word embeddings, so only its transform and bias count.
     """
     H, I, V, L = config.hidden_size, config.intermediate_size, config.vocab_size, config.num_hidden_layers
+    E = config.embedding_width
     layer_norm = 2 * H
-    embeddings = (V + config.max_position_embeddings + config.type_vocab_size) * H + layer_norm
+    embeddings = (V + config.max_position_embeddings + config.type_vocab_size) * E + 2 * E
+    if E != H:
+        embeddings += E * H + H  # the projection to the layers' width
     attention = 4 * (H * H + H) + layer_norm  # query, key, value, output projection
     feed_forward = (H * I + I) + (I * H + H) + layer_norm
-    encoder = L * (attention + feed_forward)
+    encoder = (1 if config.share_layers else L) * (attention + feed_forward)
     pooler = H * H + H
-    mlm_head = (H * H + H) + layer_norm + V  # transform + LayerNorm + output bias (decoder tied)
+    mlm_head = (H * E + E) + 2 * E + V  # transform + LayerNorm + output bias (decoder tied)
     nsp_head = 2 * H + 2
     return {
         "embeddings": embeddings,
@@ -203,12 +217,11 @@ class BertEmbeddings(nn.Module):
 
     def __init__(self, config: BertConfig):
         super().__init__()
-        self.word_embeddings = nn.Embedding(config.vocab_size, config.hidden_size, padding_idx=config.pad_token_id)
-        self.position_embeddings = nn.Embedding(config.max_position_embeddings, config.hidden_size)
-        self.token_type_embeddings = (
-            nn.Embedding(config.type_vocab_size, config.hidden_size) if config.type_vocab_size else None
-        )
-        self.LayerNorm = nn.LayerNorm(config.hidden_size, eps=config.layer_norm_eps)
+        E = config.embedding_width
+        self.word_embeddings = nn.Embedding(config.vocab_size, E, padding_idx=config.pad_token_id)
+        self.position_embeddings = nn.Embedding(config.max_position_embeddings, E)
+        self.token_type_embeddings = nn.Embedding(config.type_vocab_size, E) if config.type_vocab_size else None
+        self.LayerNorm = nn.LayerNorm(E, eps=config.layer_norm_eps)
         self.dropout = nn.Dropout(config.hidden_dropout_prob)
         self.pad_token_id = config.pad_token_id
         self.positions_after_padding = config.positions_after_padding
@@ -341,7 +354,10 @@ class BertLayer(nn.Module):
 class BertEncoder(nn.Module):
     def __init__(self, config: BertConfig):
         super().__init__()
-        self.layer = nn.ModuleList(BertLayer(config) for _ in range(config.num_hidden_layers))
+        if config.share_layers:  # ALBERT: one block, met once per layer (its weights under every layer's name)
+            self.layer = nn.ModuleList([BertLayer(config)] * config.num_hidden_layers)
+        else:
+            self.layer = nn.ModuleList(BertLayer(config) for _ in range(config.num_hidden_layers))
 
 
 class BertPooler(nn.Module):
@@ -363,6 +379,12 @@ class BertModel(nn.Module):
         super().__init__()
         self.config = config
         self.embeddings = BertEmbeddings(config)
+        # Factorized embeddings (ALBERT, ELECTRA) are projected to the layers' width; BERT's need no projection.
+        self.embeddings_project = (
+            nn.Linear(config.embedding_width, config.hidden_size)
+            if config.embedding_width != config.hidden_size
+            else None
+        )
         self.encoder = BertEncoder(config)
         self.pooler = BertPooler(config)
 
@@ -408,6 +430,8 @@ class BertModel(nn.Module):
         x, parts = self.embeddings(
             input_ids, token_type_ids, return_parts=output_embeddings, inputs_embeds=inputs_embeds
         )
+        if self.embeddings_project is not None:
+            x = self.embeddings_project(x)  # (B, T, E) -> (B, T, H)
         mask = make_attention_mask(attention_mask, T, causal, input_ids.device)
         attentions = [] if output_attentions else None
         hidden_states = [x] if output_hidden_states else None
@@ -431,9 +455,9 @@ class BertModel(nn.Module):
 class BertPredictionHeadTransform(nn.Module):
     def __init__(self, config: BertConfig):
         super().__init__()
-        self.dense = nn.Linear(config.hidden_size, config.hidden_size)
+        self.dense = nn.Linear(config.hidden_size, config.embedding_width)  # back to the embeddings' width
         self.transform_act_fn = ACT2FN[config.hidden_act]
-        self.LayerNorm = nn.LayerNorm(config.hidden_size, eps=config.layer_norm_eps)
+        self.LayerNorm = nn.LayerNorm(config.embedding_width, eps=config.layer_norm_eps)
 
     def forward(self, x):
         return self.LayerNorm(self.transform_act_fn(self.dense(x)))
@@ -443,7 +467,7 @@ class BertLMPredictionHead(nn.Module):
     def __init__(self, config: BertConfig):
         super().__init__()
         self.transform = BertPredictionHeadTransform(config)
-        self.decoder = nn.Linear(config.hidden_size, config.vocab_size, bias=False)  # weight tied in init
+        self.decoder = nn.Linear(config.embedding_width, config.vocab_size, bias=False)  # weight tied in init
         self.bias = nn.Parameter(torch.zeros(config.vocab_size))
 
     def forward(self, x):

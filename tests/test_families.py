@@ -8,8 +8,8 @@ import pytest
 import torch
 
 from model.checkpoint import load_weights
-from model.families import bert_config, bert_state, family_of
-from model.modeling import BertForPreTraining
+from model.families import ElectraForPreTraining, bert_config, bert_state, family_of
+from model.modeling import BertForPreTraining, count_parameters
 
 TOL = 1e-5
 
@@ -26,11 +26,25 @@ def tiny(family: str):
             max_position_embeddings=40, type_vocab_size=1, pad_token_id=1,
         )  # fmt: skip
         model = transformers.RobertaForMaskedLM(config)
-    else:
+    elif family == "distilbert":
         config = transformers.DistilBertConfig(
             vocab_size=60, dim=32, n_layers=2, n_heads=4, hidden_dim=48, max_position_embeddings=40, pad_token_id=0
         )
         model = transformers.DistilBertForMaskedLM(config)
+    elif family == "albert":
+        config = transformers.AlbertConfig(
+            vocab_size=60, embedding_size=16, hidden_size=32, num_hidden_layers=3, num_attention_heads=4,
+            intermediate_size=48, max_position_embeddings=40, pad_token_id=0,
+        )  # fmt: skip
+        model = transformers.AlbertForPreTraining(config)
+    else:
+        config = transformers.ElectraConfig(
+            vocab_size=60, embedding_size=16, hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
+            intermediate_size=48, max_position_embeddings=40, pad_token_id=0,
+        )  # fmt: skip
+        model = (
+            transformers.ElectraForMaskedLM if family == "electra-generator" else transformers.ElectraForPreTraining
+        )(config)
     with torch.no_grad():
         for name, p in model.named_parameters():
             if "LayerNorm" in name or "layer_norm" in name or name.endswith("bias"):
@@ -38,15 +52,27 @@ def tiny(family: str):
     return model.eval()
 
 
-@pytest.mark.parametrize("family", ["roberta", "distilbert"])
+# What each checkpoint lacks of BertForPreTraining: its pooler and next-sentence head, unless it has them (ALBERT's
+# pooler feeds its sentence-order head); ELECTRA's discriminator has its own head instead of the MLM's.
+LACKS = {
+    "roberta": ("bert.pooler.", "cls.seq_relationship."),
+    "distilbert": ("bert.pooler.", "cls.seq_relationship."),
+    "albert": (),
+    "electra-generator": ("bert.pooler.", "cls.seq_relationship."),
+    "electra": ("bert.pooler.",),
+}
+
+
+@pytest.mark.parametrize("family", list(LACKS))
 def test_a_family_checkpoint_computes_what_transformers_computes(family):
     reference = tiny(family)
     reference.config._attn_implementation = "eager"  # returns attention maps
     config = bert_config(reference.config.to_dict())
-    assert family_of(reference.config.to_dict()) == family and config.extra["family"] == family
-    ours = BertForPreTraining(config).eval()
-    fresh = load_weights(ours, bert_state(family, reference.state_dict()), "tiny")
-    assert set(fresh) == {key for key in ours.state_dict() if key.startswith(("bert.pooler.", "cls.seq_relationship."))}
+    assert family_of(reference.config.to_dict()) == family.split("-")[0] == config.extra["family"]
+    ours = (ElectraForPreTraining if family == "electra" else BertForPreTraining)(config).eval()
+    state = bert_state(config.extra["family"], reference.state_dict(), config.num_hidden_layers)
+    fresh = load_weights(ours, state, "tiny")
+    assert set(fresh) == {key for key in ours.state_dict() if key.startswith(LACKS[family])}
     pad = reference.config.pad_token_id
     g = torch.Generator().manual_seed(1)
     ids = torch.randint(3, 60, (2, 9), generator=g)
@@ -56,8 +82,14 @@ def test_a_family_checkpoint_computes_what_transformers_computes(family):
         out = ours(ids, None, mask, output_attentions=True, output_hidden_states=True)
         ref = reference(input_ids=ids, attention_mask=mask, output_attentions=True, output_hidden_states=True)
     real = mask.bool()
-    torch.testing.assert_close(out.mlm_logits[real], ref.logits[real], atol=TOL, rtol=0)
-    assert len(out.hidden_states) == len(ref.hidden_states) == 3
+    if family == "electra":  # one "replaced?" logit per token
+        torch.testing.assert_close(out.logits[real], ref.logits[real], atol=TOL, rtol=0)
+    else:
+        mlm = ref.prediction_logits if family == "albert" else ref.logits
+        torch.testing.assert_close(out.mlm_logits[real], mlm[real], atol=TOL, rtol=0)
+    if family == "albert":  # the sentence-order head, read from the pooled [CLS]
+        torch.testing.assert_close(out.nsp_logits, ref.sop_logits, atol=TOL, rtol=0)
+    assert len(out.hidden_states) == len(ref.hidden_states) == config.num_hidden_layers + 1
     for mine, theirs in zip(out.hidden_states, ref.hidden_states, strict=True):
         torch.testing.assert_close(mine[real], theirs[real], atol=TOL, rtol=0)
     for mine, theirs in zip(out.attentions, ref.attentions, strict=True):
@@ -75,6 +107,15 @@ def test_roberta_counts_positions_after_the_padding_index_and_distilbert_has_no_
     parts = distil.bert(torch.tensor([[5, 6, 7]]), output_embeddings=True).embeddings
     assert not parts.segment.any()  # nothing is added for a segment
     assert distil.config.to_dict()["type_vocab_size"] == 0
+
+
+def test_albert_shares_one_layer_and_counts_its_parameters_once():
+    reference = tiny("albert")
+    config = bert_config(reference.config.to_dict())
+    ours = BertForPreTraining(config)
+    layers = ours.bert.encoder.layer
+    assert all(layer is layers[0] for layer in layers) and len(layers) == 3
+    assert count_parameters(config)["total"] == ours.num_parameters() == reference.num_parameters()
 
 
 def test_an_unknown_family_is_named():
