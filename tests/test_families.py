@@ -1,6 +1,6 @@
-"""BERT's family (issue 56): RoBERTa's and DistilBERT's checkpoints, read into this package's BERT, compute what
-transformers computes on the same weights: MLM logits, every hidden state and every attention map, to 1e-5, on a
-padded batch."""
+"""BERT's family (issue 56): RoBERTa's, DistilBERT's, ALBERT's and ELECTRA's checkpoints, read into this package's
+BERT, compute what transformers computes on the same weights: MLM (or replaced-token, or sentence-order) logits,
+every hidden state and every attention map, to 1e-5, on a padded batch."""
 
 from __future__ import annotations
 
