@@ -1,4 +1,4 @@
-"""BERT WordPiece tokenization on the ``tokenizers`` library.
+"""BERT WordPiece tokenization on the ``tokenizers`` library, and the tokenizers of BERT's family.
 
 The pipeline is BERT's own: clean the text, put spaces around every CJK character (so Chinese is one
 character per token, as the paper's Chinese model does), optionally lower-case and strip accents, split on
@@ -15,6 +15,13 @@ maps to one, so offsets still point into the text as typed. Other characters are
 learned Traditional text (bert-base-chinese) keeps its own, and Simplified text keeps 著 (著名), which OpenCC's
 character table would make 着. Without the fold, tokens are ``transformers``' exactly (where the fold gives a
 character, they give [UNK]), and the evaluation and training commands read text that way.
+
+BERT's family reads text its own way (``model.families``): RoBERTa by byte-level BPE, whose special tokens are
+``<s>``, ``</s>``, ``<pad>``, ``<unk>`` and ``<mask>``; ALBERT by a SentencePiece Unigram model; DistilBERT and ELECTRA
+by BERT's WordPiece. A checkpoint's ``tokenizer.json`` carries its pipeline, and its ``tokenizer_config.json`` (or
+``special_tokens_map.json``) names its special tokens; RoBERTa's ``vocab.json`` and ``merges.txt`` serve where there is
+no ``tokenizer.json``. The app writes a blank as ``[MASK]`` whatever the model: typed in a sentence, it is read as the
+model's own mask token (RoBERTa's ``<mask>``, of the same length, so offsets still point into the text as typed).
 """
 
 from __future__ import annotations
@@ -28,6 +35,9 @@ from tokenizers import AddedToken, Tokenizer, decoders, models, normalizers, pre
 from tokenizers import Encoding as _RawEncoding
 
 SPECIAL_TOKENS = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
+ROLES = ("pad", "unk", "cls", "sep", "mask")  # what each of SPECIAL_TOKENS is, in order
+ROBERTA_SPECIAL_TOKENS = ("<pad>", "<unk>", "<s>", "</s>", "<mask>")  # RoBERTa's, where its files name none
+TYPED_MASK = "[MASK]"  # how a blank is written in the app, whatever the model's own mask token
 
 
 @dataclass
@@ -46,16 +56,22 @@ class Encoding:
 class BertTokenizer:
     """A thin wrapper that returns plain lists and knows BERT's special tokens."""
 
-    def __init__(self, tokenizer: Tokenizer, max_length: int = 512):
+    def __init__(self, tokenizer: Tokenizer, max_length: int = 512, special_tokens: dict[str, str] | None = None):
+        """``special_tokens``: role (``ROLES``) -> the token that plays it, where a checkpoint names its own (RoBERTa's
+        ``<s>`` for ``cls``); BERT's ``[CLS]`` and the rest otherwise."""
         self._tok = tokenizer
         self.max_length = max_length
         self._fold: dict[int, str] = {}  # Traditional -> Simplified, after fold_traditional()
-        missing = [t for t in SPECIAL_TOKENS if tokenizer.token_to_id(t) is None]
+        self.special_tokens = dict(zip(ROLES, SPECIAL_TOKENS)) | (special_tokens or {})
+        missing = [t for t in self.special_tokens.values() if tokenizer.token_to_id(t) is None]
         if missing:
             raise ValueError(f"the vocabulary has no {', '.join(missing)} token")
         self.pad_token_id, self.unk_token_id, self.cls_token_id, self.sep_token_id, self.mask_token_id = (
-            tokenizer.token_to_id(t) for t in SPECIAL_TOKENS
+            tokenizer.token_to_id(self.special_tokens[role]) for role in ROLES
         )
+        mask = self.special_tokens["mask"]
+        # A typed [MASK] is read as the model's mask token, where the two are as long (offsets stay as typed).
+        self._typed_mask = mask if mask != TYPED_MASK and len(mask) == len(TYPED_MASK) else None
         self._frame_ids = frozenset((self.pad_token_id, self.cls_token_id, self.sep_token_id))
         self.special_ids = frozenset(
             (self.pad_token_id, self.unk_token_id, self.cls_token_id, self.sep_token_id, self.mask_token_id)
@@ -107,6 +123,7 @@ class BertTokenizer:
                 settings = json.loads(config_path.read_text(encoding="utf-8"))
             except (ValueError, UnicodeDecodeError) as e:
                 raise ValueError(f"{config_path}: not valid JSON ({e})") from None
+        special = named_special_tokens(folder, settings)
         if (folder / "tokenizer.json").exists():
             path = folder / "tokenizer.json"
             try:
@@ -115,7 +132,10 @@ class BertTokenizer:
                 raise ValueError(f"{path}: cannot be read as a tokenizer ({e})") from None
             tok.no_truncation()
             tok.no_padding()
-            return cls(tok, max_length)
+            return cls(tok, max_length, special)
+        if (folder / "vocab.json").exists() and (folder / "merges.txt").exists():
+            special = dict(zip(ROLES, ROBERTA_SPECIAL_TOKENS)) | special
+            return cls(byte_level_bpe(folder, special, settings), max_length, special)
         path = folder / "vocab.txt"
         if not path.exists():
             raise FileNotFoundError(f"{folder}: no tokenizer.json or vocab.txt")
@@ -146,6 +166,12 @@ class BertTokenizer:
                     "tokenize_chinese_chars": normalizer.get("handle_chinese_chars", True),
                     "strip_accents": normalizer.get("strip_accents"),
                     "model_max_length": self.max_length,
+                    # A family's own special tokens (RoBERTa's <s> ...); BERT's are the defaults, left unwritten.
+                    **{
+                        f"{role}_token": token
+                        for role, token in self.special_tokens.items()
+                        if token != dict(zip(ROLES, SPECIAL_TOKENS))[role]
+                    },
                 },
                 indent=2,
             )
@@ -220,7 +246,10 @@ class BertTokenizer:
         self._fold = _folds_for(self._tok, set(read_as_simplified))
 
     def folded(self, text: str) -> str:
-        """``text`` as the model reads it: Traditional characters the vocabulary lacks in their Simplified form."""
+        """``text`` as the model reads it: Traditional characters the vocabulary lacks in their Simplified form, and a
+        typed ``[MASK]`` as the model's own mask token."""
+        if self._typed_mask:
+            text = text.replace(TYPED_MASK, self._typed_mask)
         return text.translate(self._fold) if self._fold else text
 
     def unknown_spans(self, text: str) -> list[str]:
@@ -232,6 +261,45 @@ class BertTokenizer:
 
     def decode(self, ids: list[int]) -> str:
         return self._tok.decode(ids, skip_special_tokens=False)
+
+
+def named_special_tokens(folder: Path, settings: dict) -> dict[str, str]:
+    """Role -> token for the special tokens a checkpoint names (``cls_token``, ``sep_token`` ... in
+    ``tokenizer_config.json``, else ``special_tokens_map.json``), each a string or an ``AddedToken``'s dict."""
+    named = dict(settings)
+    map_path = folder / "special_tokens_map.json"
+    if map_path.exists():
+        try:
+            named = json.loads(map_path.read_text(encoding="utf-8")) | named
+        except (ValueError, UnicodeDecodeError) as e:
+            raise ValueError(f"{map_path}: not valid JSON ({e})") from None
+    found = {}
+    for role in ROLES:
+        token = named.get(f"{role}_token")
+        if isinstance(token, dict):
+            token = token.get("content")
+        if isinstance(token, str) and token:
+            found[role] = token
+    return found
+
+
+def byte_level_bpe(folder: Path, roles: dict[str, str], settings: dict) -> Tokenizer:
+    """RoBERTa's tokenizer from ``vocab.json`` and ``merges.txt``: byte-level BPE, ``<s> A </s></s> B </s>``, the
+    special tokens ``roles`` names."""
+    bpe = models.BPE.from_file(str(folder / "vocab.json"), str(folder / "merges.txt"), unk_token=roles["unk"])
+    tok = Tokenizer(bpe)
+    prefix_space = bool(settings.get("add_prefix_space", False))
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=prefix_space)
+    tok.decoder = decoders.ByteLevel()
+    tok.post_processor = processors.RobertaProcessing(
+        (roles["sep"], tok.token_to_id(roles["sep"])),
+        (roles["cls"], tok.token_to_id(roles["cls"])),
+        add_prefix_space=prefix_space,
+    )
+    tok.add_special_tokens(
+        [AddedToken(roles[role], special=True, lstrip=role == "mask", normalized=False) for role in ROLES]
+    )
+    return tok
 
 
 @functools.cache

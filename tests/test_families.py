@@ -4,12 +4,17 @@ every hidden state and every attention map, to 1e-5, on a padded batch."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 import torch
 
 from model.checkpoint import load_weights
 from model.families import ElectraForPreTraining, bert_config, bert_state, family_of
 from model.modeling import BertForPreTraining, count_parameters
+from model.tokenization import BertTokenizer
+
+ROOT = Path(__file__).resolve().parents[1]
 
 TOL = 1e-5
 
@@ -121,3 +126,76 @@ def test_albert_shares_one_layer_and_counts_its_parameters_once():
 def test_an_unknown_family_is_named():
     with pytest.raises(ValueError, match="'gpt2' is not one of BERT's family"):
         family_of({"model_type": "gpt2"})
+
+
+# --- tokenizers ---------------------------------------------------------------------------------------------------
+
+SAMPLES = [
+    *(ROOT / "model/analysis/sentences_en.txt").read_text(encoding="utf-8").splitlines()[:40],
+    *(ROOT / "model/analysis/sentences_zh.txt").read_text(encoding="utf-8").splitlines()[:40],
+]
+
+
+def roberta_files(folder: Path) -> Path:
+    """RoBERTa's tokenizer files (vocab.json, merges.txt), a byte-level BPE trained on the sample sentences."""
+    from tokenizers import ByteLevelBPETokenizer
+
+    bpe = ByteLevelBPETokenizer()
+    bpe.train_from_iterator(SAMPLES, vocab_size=400, special_tokens=["<s>", "<pad>", "</s>", "<unk>", "<mask>"])
+    folder.mkdir(parents=True, exist_ok=True)
+    bpe.save_model(str(folder))
+    return folder
+
+
+def test_roberta_reads_text_as_its_fast_tokenizer_does_from_vocab_and_merges_or_tokenizer_json(tmp_path):
+    from tokenizers import AddedToken
+    from transformers import RobertaTokenizerFast
+
+    folder = roberta_files(tmp_path / "bpe")
+    saved = tmp_path / "saved"
+    RobertaTokenizerFast.from_pretrained(str(folder)).save_pretrained(saved)  # tokenizer.json, tokenizer_config.json
+    references = {
+        # From vocab.json and merges.txt, <mask> takes the space before it, as RoBERTa's tokenizer defines it.
+        folder: RobertaTokenizerFast.from_pretrained(str(folder), mask_token=AddedToken("<mask>", lstrip=True)),
+        saved: RobertaTokenizerFast.from_pretrained(str(saved)),  # its tokenizer.json says how <mask> is matched
+    }
+    for source, reference in references.items():
+        ours = BertTokenizer.from_folder(source)
+        assert ours.special_tokens == {"pad": "<pad>", "unk": "<unk>", "cls": "<s>", "sep": "</s>", "mask": "<mask>"}
+        for a, b in zip(SAMPLES, SAMPLES[1:] + SAMPLES[:1]):
+            assert ours.encode(a).ids == reference(a)["input_ids"], a
+            assert ours.encode(a, b).ids == reference(a, b)["input_ids"], (a, b)
+        typed = ours.encode("The cat sat on the [MASK].")  # the app's blank is the model's <mask>
+        assert typed.ids == reference("The cat sat on the <mask>.")["input_ids"]
+        assert ours.mask_token_id in typed.ids and typed.special[0] and typed.special[-1]
+
+
+def test_a_unigram_tokenizer_json_with_bert_style_specials_reads_as_transformers_does(tmp_path):
+    """ALBERT's shape: a SentencePiece Unigram model, [CLS] A [SEP] B [SEP], <pad> and <unk>."""
+    from tokenizers import SentencePieceUnigramTokenizer, processors
+    from transformers import PreTrainedTokenizerFast
+
+    unigram = SentencePieceUnigramTokenizer()
+    specials = ["<pad>", "<unk>", "[CLS]", "[SEP]", "[MASK]"]
+    unigram.train_from_iterator(SAMPLES, vocab_size=1500, special_tokens=specials, unk_token="<unk>")
+    cls_id, sep_id = unigram.token_to_id("[CLS]"), unigram.token_to_id("[SEP]")
+    unigram.post_processor = processors.TemplateProcessing(
+        single="[CLS]:0 $A:0 [SEP]:0",
+        pair="[CLS]:0 $A:0 [SEP]:0 $B:1 [SEP]:1",
+        special_tokens=[("[CLS]", cls_id), ("[SEP]", sep_id)],
+    )
+    reference = PreTrainedTokenizerFast(
+        tokenizer_object=unigram._tokenizer,
+        pad_token="<pad>",
+        unk_token="<unk>",
+        cls_token="[CLS]",
+        sep_token="[SEP]",
+        mask_token="[MASK]",
+    )
+    reference.save_pretrained(tmp_path)
+    ours = BertTokenizer.from_folder(tmp_path)
+    assert ours.special_tokens["pad"] == "<pad>" and ours.special_tokens["unk"] == "<unk>"
+    for a, b in zip(SAMPLES, SAMPLES[1:] + SAMPLES[:1]):
+        assert ours.encode(a).ids == reference(a)["input_ids"], a
+        pair = reference(a, b, return_token_type_ids=True)
+        assert ours.encode(a, b).ids == pair["input_ids"] and ours.encode(a, b).token_type_ids == pair["token_type_ids"]

@@ -690,11 +690,18 @@ def test_next_sentence_loss_leaves_out_unlabelled_pairs_and_is_zero_without_any(
 
 
 def test_only_sources_of_unrelated_short_texts_are_standalone():
-    """Tatoeba's sentences, the word lists, film-review snippets and fortunes follow one another by chance, so
-    their pairs must not teach next-sentence prediction."""
+    """Tatoeba's sentences, the word lists, film-review snippets, fortunes and WordNet's definitions follow one another
+    by chance, so their pairs must not teach next-sentence prediction."""
     from model.data.sources import STANDALONE_SOURCES
 
-    assert STANDALONE_SOURCES == {"tatoeba-en", "tatoeba-zh", "jieba-words", "film-reviews-en", "fortunes-en"}
+    assert STANDALONE_SOURCES == {
+        "tatoeba-en",
+        "tatoeba-zh",
+        "jieba-words",
+        "film-reviews-en",
+        "fortunes-en",
+        "wordnet-glosses",
+    }
 
 
 def test_pretraining_continues_from_an_exported_folder_or_says_what_it_expected(monkeypatch, tmp_path, capsys):
