@@ -23,6 +23,7 @@ from pathlib import Path
 import torch
 from safetensors.torch import load_file, save_file
 
+from .families import bert_config, bert_state, family_of
 from .modeling import BertConfig, BertForPreTraining, count_parameters
 from .task_heads import BertForMultipleChoice, BertForQuestionAnswering, BertForTaskHead
 from .tokenization import BertTokenizer
@@ -85,11 +86,18 @@ def check_config(config: BertConfig, where: str = "config.json") -> None:
     """Refuse a config whose model would be absurdly large, before any memory is allocated."""
     for name, limit in CONFIG_LIMITS.items():
         value = getattr(config, name)
-        if not isinstance(value, int) or value < 1 or value > limit:
-            raise CheckpointError(f"{where}: {name} = {value!r} is outside the supported range 1..{limit:,}")
+        low = 0 if name == "type_vocab_size" else 1  # DistilBERT has no segment table
+        if not isinstance(value, int) or value < low or value > limit:
+            raise CheckpointError(f"{where}: {name} = {value!r} is outside the supported range {low}..{limit:,}")
     total = count_parameters(config)["total"]
     if total > MAX_PARAMETERS:
         raise CheckpointError(f"{where}: the model would have {total:,} parameters; the limit is {MAX_PARAMETERS:,}")
+
+
+def longest_input(config: BertConfig) -> int:
+    """The most tokens one input may have: the position table's rows, less those RoBERTa's positions skip."""
+    skipped = config.pad_token_id + 1 if config.positions_after_padding else 0
+    return config.max_position_embeddings - skipped
 
 
 def read_config(folder: Path) -> BertConfig:
@@ -103,10 +111,14 @@ def read_config(folder: Path) -> BertConfig:
         raise CheckpointError(f"{path}: not valid JSON ({e})") from None
     if not isinstance(data, dict):
         raise CheckpointError(f"{path}: expected a JSON object")
-    if data.get("model_type", "bert") != "bert":
-        raise CheckpointError(f"{path}: model_type {data.get('model_type')!r} is not a BERT")
     try:
-        config = BertConfig.from_dict(data)
+        family = family_of(data)
+    except ValueError as e:
+        raise CheckpointError(f"{path}: {e}") from None
+    if family == "electra" and "ElectraForPreTraining" in (data.get("architectures") or []):
+        raise CheckpointError(f"{path}: ELECTRA's discriminator is not supported yet (its generator is)")
+    try:
+        config = BertConfig.from_dict(data) if family == "bert" else bert_config(data)
     except (TypeError, ValueError) as e:
         raise CheckpointError(f"{path}: {e}") from None
     check_config(config, str(path))
@@ -227,9 +239,10 @@ def load_folder(folder: str | Path, name: str | None = None) -> LoadedBert:
     state, path = read_state_dict(folder)
     kind = task_kind(config)
     model = task_model(config, kind) if kind else BertForPreTraining(config)
-    fresh = load_weights(model, normalize_keys(state), path)
+    family = config.extra.get("family", "bert")
+    fresh = load_weights(model, normalize_keys(bert_state(family, state, config.num_hidden_layers)), path)
     try:
-        tokenizer = BertTokenizer.from_folder(folder, max_length=config.max_position_embeddings)
+        tokenizer = BertTokenizer.from_folder(folder, max_length=longest_input(config))
     except (OSError, ValueError) as e:
         raise CheckpointError(str(e)) from None
     if tokenizer.vocab_size > config.vocab_size:

@@ -206,7 +206,8 @@ class BertTokenizer:
         shared tokenizer object, which several app sessions use at once.
         """
         limit = max_length or self.max_length
-        budget = limit - (3 if pair is not None else 2)
+        # [CLS] A [SEP] B [SEP] for BERT; RoBERTa's <s> A </s></s> B </s> takes one more.
+        budget = limit - self._tok.num_special_tokens_to_add(is_pair=pair is not None)
         if budget < 1:
             raise ValueError(f"max_length {limit} leaves no room for text between [CLS] and [SEP]")
         text = self.folded(text)

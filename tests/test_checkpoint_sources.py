@@ -46,7 +46,7 @@ def test_an_absurd_hub_model_is_refused_before_its_weights_are_downloaded(monkey
 
 def test_a_hub_id_that_is_not_a_bert_is_refused_before_its_weights(monkeypatch, tmp_path):
     asked = _hub(monkeypatch, tmp_path, {"model_type": "gpt2"})
-    with pytest.raises(CheckpointError, match="not a BERT"):
+    with pytest.raises(CheckpointError, match="is not one of BERT.s family"):
         load("someone/gpt")
     assert asked == ["file:config.json"]
 

@@ -199,3 +199,62 @@ def test_a_unigram_tokenizer_json_with_bert_style_specials_reads_as_transformers
         assert ours.encode(a).ids == reference(a)["input_ids"], a
         pair = reference(a, b, return_token_type_ids=True)
         assert ours.encode(a, b).ids == pair["input_ids"] and ours.encode(a, b).token_type_ids == pair["token_type_ids"]
+
+
+# --- the app on each family -------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def family_folders(tmp_path_factory) -> dict[str, Path]:
+    """A tiny checkpoint of each family as transformers saves it, with a tokenizer of the family's kind."""
+    import transformers
+    from conftest import write_vocab
+    from tokenizers import SentencePieceUnigramTokenizer, processors
+
+    root = tmp_path_factory.mktemp("families")
+    folders = {}
+    for family in ("roberta", "distilbert", "albert", "electra-generator"):
+        folder = folders.setdefault(family, root / family)
+        model = tiny(family)
+        if family == "roberta":
+            files = roberta_files(root / "bpe")
+            tokenizer = transformers.RobertaTokenizerFast.from_pretrained(
+                str(files), mask_token=transformers.AddedToken("<mask>", lstrip=True)
+            )
+            model.resize_token_embeddings(len(tokenizer))
+            tokenizer.save_pretrained(folder)
+        elif family == "albert":
+            unigram = SentencePieceUnigramTokenizer()
+            specials = ["<pad>", "<unk>", "[CLS]", "[SEP]", "[MASK]"]
+            unigram.train_from_iterator(SAMPLES, vocab_size=1500, special_tokens=specials, unk_token="<unk>")
+            unigram.post_processor = processors.TemplateProcessing(
+                single="[CLS]:0 $A:0 [SEP]:0",
+                pair="[CLS]:0 $A:0 [SEP]:0 $B:1 [SEP]:1",
+                special_tokens=[("[CLS]", unigram.token_to_id("[CLS]")), ("[SEP]", unigram.token_to_id("[SEP]"))],
+            )
+            tokenizer = transformers.PreTrainedTokenizerFast(
+                tokenizer_object=unigram._tokenizer, pad_token="<pad>", unk_token="<unk>", cls_token="[CLS]",
+                sep_token="[SEP]", mask_token="[MASK]",
+            )  # fmt: skip
+            model.resize_token_embeddings(len(tokenizer))
+            tokenizer.save_pretrained(folder)
+        else:
+            folder.mkdir(parents=True)
+            model.resize_token_embeddings(len(write_vocab(folder / "vocab.txt")))
+        model.save_pretrained(folder)
+    return folders
+
+
+@pytest.mark.parametrize("family", ["roberta", "distilbert", "albert", "electra-generator"])
+def test_the_pages_run_on_each_family_and_the_nsp_page_says_what_became_of_its_head(family, family_folders):
+    from apptest_helpers import start_app_page
+
+    from app.core.i18n import strings_of
+
+    note = strings_of("nsp")[f"family_{family.split('-')[0]}"]
+    for name in ("nsp", "embeddings", "attention", "heads", "fill_mask", "masking"):
+        for lang in ("en", "zh") if name == "nsp" else ("en",):
+            at = start_app_page(name, lang, model_choice="folder", model_folder=str(family_folders[family]))
+            assert not at.exception, (family, name, at.exception[0].message if at.exception else "")
+            if name == "nsp":
+                assert note[lang] in [m.value for m in at.info], (family, lang)

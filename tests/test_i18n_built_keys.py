@@ -485,6 +485,7 @@ BINDINGS = {
         snapshot=[SimpleNamespace(task=name) for name, task in TASKS.items() if task["kind"] in ("sequence", "token")]
     ),
     ("app/finetune/page.py", "head_key"): lambda site: each(info=TASKS.values()),
+    ("app/nsp/page.py", "FAMILY_NOTES[family]"): lambda site: each(family=site.module.FAMILY_NOTES),
     ("app/finetune/page.py", "HOW_MADE[info['kind']]"): lambda site: each(
         info=[task for task in TASKS.values() if task["kind"] in site.module.HOW_MADE]
     ),

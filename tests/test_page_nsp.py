@@ -97,8 +97,8 @@ def test_sampled_pair_is_shown_with_layout_gauge_and_truth(lang):
     assert gauge_percent(at) == round(100 * result.is_next, 1)
     above, below = TEXT["summary_gauge_above"][lang], TEXT["summary_gauge_below"][lang]
     assert charts.gauge_summary(result.is_next, above, below) in gauge["alt"]
-    segments = [TEXT["segment_a"][lang], TEXT["segment_b"][lang]]
-    assert read_legend(strip_figure(at)) == list(zip(segments, segments.LEGEND_COLOURS))
+    segment_names = [TEXT["segment_a"][lang], TEXT["segment_b"][lang]]
+    assert read_legend(strip_figure(at)) == list(zip(segment_names, segments.LEGEND_COLOURS))
     tokens = strip_tokens(at)
     assert tokens == result.tokens
     assert tokens[0] == "[CLS]" and tokens.count("[SEP]") == 2 and tokens[-1] == "[SEP]"
@@ -275,14 +275,14 @@ def test_cell_codes_mark_segments_and_specials():
 
 def test_segment_strip_escapes_tokens_and_colours_them_by_segment():
     tokens = ["[CLS]", "<b>x</b>", "[SEP]"] + ["w"] * 20 + ["[SEP]"]
-    segments = [0, 0, 0] + [1] * 21
+    segment_ids = [0, 0, 0] + [1] * 21
     special = [token in ("[CLS]", "[SEP]") for token in tokens]
     markup = segments.segment_strip(
-        tokens, segments, special, segment_labels=["A", "<i>B</i>"], position_label="pos", title="in & out"
+        tokens, segment_ids, special, segment_labels=["A", "<i>B</i>"], position_label="pos", title="in & out"
     )
     boxes = read_boxes(markup)
     assert [lines for *_, lines in boxes] == [[token, str(i)] for i, token in enumerate(tokens)]
-    codes = segments.cell_codes(segments, special)
+    codes = segments.cell_codes(segment_ids, special)
     assert [fill for _, fill, _, _ in boxes] == [segments.CELL_COLOURS[code] for code in codes]
     assert boxes[1][2] == "pos 1 · <b>x</b> · A" and boxes[5][2] == "pos 5 · w · <i>B</i>"
     assert read_legend(markup) == [("A", segments.LEGEND_COLOURS[0]), ("<i>B</i>", segments.LEGEND_COLOURS[1])]

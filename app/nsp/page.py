@@ -32,6 +32,7 @@ def render(context: PageContext) -> None:
     st.title(t("nsp.title"))
     st.markdown(t("nsp.intro"))
     ui.require_pretraining_head(context.bundle, "nsp")
+    family_note(context.bundle)
     pair = choose_pair(context)
     show_pair(pair)
     result = ui.run_or_explain(models.next_sentence, context.spec, pair.first, pair.second)
@@ -110,6 +111,22 @@ def input_layout(result) -> None:
         summary=segments.segment_summary(result.token_type_ids, t("nsp.summary_strip")),
     )
     st.caption(t("nsp.layout_note"))
+
+
+# BERT's descendants that changed the sentence-pair task: what their head (or its absence) means on this page.
+FAMILY_NOTES = {
+    "roberta": "nsp.family_roberta",
+    "distilbert": "nsp.family_distilbert",
+    "electra": "nsp.family_electra",
+    "albert": "nsp.family_albert",
+}
+
+
+def family_note(bundle) -> None:
+    """Where the model is one of BERT's family, what became of next-sentence prediction in it."""
+    family = bundle.config.extra.get("family", "bert")
+    if family in FAMILY_NOTES:
+        st.info(t(FAMILY_NOTES[family]))
 
 
 def prediction(bundle, pair: ChosenPair, result) -> None:

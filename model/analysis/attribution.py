@@ -83,7 +83,7 @@ def _attribute(
     from captum.attr import IntegratedGradients  # imported here: only this analysis needs Captum
 
     embedding = table(ids).detach()  # (1, T, H)
-    pad = table.weight[tokenizer.token_to_id("[PAD]")].detach()
+    pad = table.weight[tokenizer.pad_token_id].detach()
     baseline = torch.where(torch.tensor(kept)[None, :, None], embedding, pad)  # (1, T, H)
     with torch.no_grad():
         start, end = log_probs(torch.cat([baseline, embedding]))

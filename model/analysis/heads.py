@@ -85,11 +85,11 @@ def encode_sample(bundle: LoadedBert, pairs: Sequence[tuple[str, str]], seed: in
     encodings = [tok.encode(a, b, max_length=min(MAX_TOKENS, tok.max_length)) for a, b in pairs]
     encodings.sort(key=lambda e: len(e.ids))  # batches of similar lengths carry little padding
     N, T = len(encodings), max(len(e.ids) for e in encodings)
-    ids = torch.zeros(N, T, dtype=torch.long)
+    ids = torch.full((N, T), tok.pad_token_id, dtype=torch.long)
     types = torch.zeros(N, T, dtype=torch.long)
     attention_mask = torch.zeros(N, T, dtype=torch.long)
     labels = torch.full((N, T), -100, dtype=torch.long)
-    special = {tok.token_to_id("[CLS]"), tok.token_to_id("[SEP]")}
+    special = {tok.cls_token_id, tok.sep_token_id}
     rng = random.Random(seed)
     for n, e in enumerate(encodings):
         k = len(e.ids)
