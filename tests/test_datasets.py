@@ -191,6 +191,16 @@ def test_unknown_task():
 
 
 def test_tasks_table():
-    assert set(D.TASKS) == {"sentiment-zh", "topics-en", "ner-zh", "qa-zh", "qa-en"}
+    assert set(D.TASKS) == {
+        "sentiment-zh",
+        "topics-en",
+        "ner-zh",
+        "qa-zh",
+        "qa-en",
+        "paraphrase-en",
+        "paraphrase-zh",
+        "choice-en",
+        "choice-zh",
+    }
     for info in D.TASKS.values():
-        assert info["licence"] and info["kind"] in ("sequence", "token", "span")
+        assert info["licence"] and info["kind"] in ("sequence", "pair", "token", "span", "choice")
