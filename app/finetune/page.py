@@ -64,14 +64,8 @@ def render(context: PageContext) -> None:
     model_downloads(job, snapshot)
     # --- 4. try a sentence
     chosen = model_to_try(job, snapshot)
-    if snapshot.kind == "span":
-        qa_view.try_reading(job, snapshot, chosen, run_labels()[chosen])
-        st.stop()
-    if snapshot.kind == "pair":
-        pair_view.try_pair(job, snapshot.task, chosen)
-        st.stop()
-    if snapshot.kind == "choice":
-        pair_view.try_endings(job, snapshot.task, chosen)
+    if snapshot.kind in OWN_INPUTS:  # a question and its passage, a pair, four endings: each its own section
+        OWN_INPUTS[snapshot.kind](job, snapshot, chosen)
         st.stop()
     text, answer = try_sentence(job, snapshot, chosen)
     if snapshot.kind == "sequence":
@@ -82,6 +76,12 @@ def render(context: PageContext) -> None:
 label_name = pair_view.label_name
 
 
+def try_question(job: jobs.Job, snapshot: jobs.JobSnapshot, chosen: str) -> None:
+    qa_view.try_reading(job, snapshot, chosen, run_labels()[chosen])
+
+
+# The tasks whose input is more than one sentence, and the section that takes the student's own.
+OWN_INPUTS = {"span": try_question, "pair": pair_view.try_pair, "choice": pair_view.try_endings}
 # How a task built without human labels was made, by kind.
 HOW_MADE = {"span": "finetune.qa_how_made", "pair": "finetune.pair_how_made", "choice": "finetune.choice_how_made"}
 TRY_HEADER = {

@@ -47,8 +47,9 @@ def input_strip(tokens: list[str], segment_ids: list[int], special: list[bool], 
     )
 
 
-def try_pair(job: jobs.Job, task: str, chosen: str) -> None:
+def try_pair(job: jobs.Job, snapshot: jobs.JobSnapshot, chosen: str) -> None:
     """Two sentences typed in, drawn with their segments, and the chosen run's verdict on them."""
+    task = snapshot.task
     first_column, second_column = st.columns(2)
     first = first_column.text_input(
         t("finetune.try_first"), value=t(f"finetune.try_first_{task}"), key=f"finetune_try_first_{task}"
@@ -75,8 +76,9 @@ def short(text: str) -> str:
     return text if len(text) <= ENDING_LABEL_CHARS else text[: ENDING_LABEL_CHARS - 1].rstrip() + "…"
 
 
-def try_endings(job: jobs.Job, task: str, chosen: str) -> None:
+def try_endings(job: jobs.Job, snapshot: jobs.JobSnapshot, chosen: str) -> None:
     """A context and four endings typed in, and the chosen run's probability for each."""
+    task = snapshot.task
     context = st.text_input(
         t("finetune.try_context"), value=t(f"finetune.try_context_{task}"), key=f"finetune_try_context_{task}"
     )
