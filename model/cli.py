@@ -290,20 +290,31 @@ def cmd_info(args) -> None:
     bundle = load(args.model)
     config = bundle.config
     counts = count_parameters(config)
+    family = config.extra.get("family", "bert")
     info = {
         "model": bundle.name,
+        "family": family,
         "config": config.to_dict(),
         "parameters": counts,
         "vocab_size": bundle.tokenizer.vocab_size,
     }
+    # What the family changed in BERT's shape, where it changed something.
+    shape = []
+    if config.embedding_width != config.hidden_size:
+        shape.append(f"embeddings {config.embedding_width} wide, projected to {config.hidden_size}")
+    if config.share_layers:
+        shape.append(f"one layer's weights shared by all {config.num_hidden_layers}")
+    if not config.type_vocab_size:
+        shape.append("no segment embeddings")
     human = "\n".join(
         [
-            f"model: {bundle.name}",
+            f"model: {bundle.name} ({family})",
             (
                 f"layers {config.num_hidden_layers}, hidden {config.hidden_size}, "
                 f"heads {config.num_attention_heads}, vocabulary {bundle.tokenizer.vocab_size:,}"
             ),
         ]
+        + ([", ".join(shape)] if shape else [])
         + [f"  {part:<10} {n:>13,}" for part, n in counts.items()]
     )
     _emit(args, info, human)

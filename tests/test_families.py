@@ -4,6 +4,7 @@ every hidden state and every attention map, to 1e-5, on a padded batch."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -258,3 +259,22 @@ def test_the_pages_run_on_each_family_and_the_nsp_page_says_what_became_of_its_h
             assert not at.exception, (family, name, at.exception[0].message if at.exception else "")
             if name == "nsp":
                 assert note[lang] in [m.value for m in at.info], (family, lang)
+
+
+def test_info_names_the_family_and_what_it_changed_in_berts_shape(family_folders, capsys):
+    from model.cli import main
+
+    assert main(["info", "--model", str(family_folders["albert"])]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].endswith("(albert)")
+    assert lines[2] == "embeddings 16 wide, projected to 32, one layer's weights shared by all 3"
+    assert main(["info", "--model", str(family_folders["distilbert"]), "--json"]) == 0
+    info = json.loads(capsys.readouterr().out)
+    assert info["family"] == "distilbert" and info["config"]["type_vocab_size"] == 0
+    from transformers import DistilBertForMaskedLM
+
+    saved = DistilBertForMaskedLM.from_pretrained(family_folders["distilbert"])
+    assert info["parameters"]["total"] == saved.num_parameters() + sum(
+        info["parameters"][part]
+        for part in ("pooler", "nsp_head")  # BERT's heads it lacks, counted as fresh
+    )
