@@ -29,9 +29,8 @@ import torch
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from app.core.jobs import Owner  # noqa: E402
-from app.core.state import SETTINGS  # noqa: E402
-from app.finetune import jobs  # noqa: E402
+from qa_finetune import page_comparison  # noqa: E402  (bench/ is the script's own folder on the path)
+
 from model.checkpoint import load  # noqa: E402
 from model.data.tasks import load_task  # noqa: E402
 from model.training import baselines  # noqa: E402
@@ -68,16 +67,8 @@ def hits(model, tokenizer, kind: str, examples: list, max_length: int) -> np.nda
 
 
 def run_task(task_name: str, base, rng: np.random.Generator) -> list[str]:
-    defaults = {name: setting.default for name, setting in SETTINGS.items() if name.startswith("finetune_")}
-    defaults["finetune_task"] = task_name
-    settings = jobs.page_settings(defaults)
-    owner = Owner()  # the job holds it weakly: it must outlive the job, as a page's session does
     started = time.time()
-    job = jobs.start(owner, base, task_name, settings, jobs.COMPARE, defaults["finetune_size"])
-    job.wait(3_600)
-    snapshot = job.snapshot()
-    if snapshot.status != jobs.DONE:
-        raise RuntimeError(f"{task_name}: the job ended {snapshot.status}: {snapshot.error}")
+    job, settings, snapshot, _owner = page_comparison(task_name, base)
     task = load_task(task_name)
     test, train = task.heldout, task.train[: snapshot.train_size]
     rows = {

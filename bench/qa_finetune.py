@@ -60,17 +60,25 @@ def cell(stat: tuple[float, float, float]) -> str:
     return f"{100 * mean:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
 
 
-def run_task(task_name: str, base) -> list[str]:
+def page_comparison(task_name: str, base):
+    """What the page's Start button runs for ``task_name`` with "compare pre-trained and random" ticked and every
+    other setting at its default, run to its end: (the finished job, its settings, its snapshot, its owner: the job
+    holds the owner weakly, so the caller keeps it while it reads the job's models)."""
     defaults = {name: setting.default for name, setting in SETTINGS.items() if name.startswith("finetune_")}
     defaults["finetune_task"] = task_name
     settings = jobs.page_settings(defaults)
     owner = Owner()
-    started = time.time()
     job = jobs.start(owner, base, task_name, settings, jobs.COMPARE, defaults["finetune_size"])
     job.wait(3_600)
     snapshot = job.snapshot()
     if snapshot.status != jobs.DONE:
         raise RuntimeError(f"{task_name}: the job ended {snapshot.status}: {snapshot.error}")
+    return job, settings, snapshot, owner
+
+
+def run_task(task_name: str, base) -> list[str]:
+    started = time.time()
+    job, settings, snapshot, _owner = page_comparison(task_name, base)
     task = load_task(task_name)
     lines = [
         f"### {task_name}: {settings.max_seconds:g} s per run, {snapshot.train_size:,} training questions, "
@@ -99,7 +107,7 @@ def run_task(task_name: str, base) -> list[str]:
                 f"| {name} | {steps} | {scope} ({len(examples):,}) | {cell(interval(em, rng, index))} | "
                 f"{cell(interval(f1, rng, index))} |"
             )
-        train = qa.encode_spans(base.tokenizer, task.train[: defaults["finetune_size"]], settings.max_length)
+        train = qa.encode_spans(base.tokenizer, task.train[: snapshot.train_size], settings.max_length)
         random_start = qa.random_start_scores(
             base.tokenizer, examples, settings.max_length, qa.typical_answer_tokens(train)
         )

@@ -231,6 +231,24 @@ def test_a_tiny_training_draws_live_curves_stops_and_shows_results():
     assert "混淆矩阵：预训练权重" in chart_titles(at)
 
 
+def train_briefly(at: AppTest, task: str) -> jobs.Job:
+    """Start ``task`` on 100 examples with a 30-second budget, stop it after its first step, and wait for its end."""
+    at.selectbox(key="w_finetune_task").set_value(task).run()
+    at.slider(key="w_finetune_size").set_value(100)
+    at.selectbox(key="w_finetune_budget").set_value(30)
+    at.button(key="finetune_start").click().run()
+    job = at.session_state["session_models"]
+    deadline = time.time() + 90
+    while not job.snapshot().history:
+        assert time.time() < deadline, "no training step within 90 s"
+        time.sleep(0.5)
+    at.button(key="finetune_stop").click().run()
+    assert job.wait(120), "the stopped training did not end"
+    at.run()
+    assert not at.exception
+    return job
+
+
 def test_question_answering_trains_scores_and_reads_a_passage():
     """The seed's third fine-tuning example, live: train a reader for a few steps, score it against readers without
     a model, then ask it about a held-out passage and about the student's own, hostile ones included."""
@@ -240,19 +258,8 @@ def test_question_answering_trains_scores_and_reads_a_passage():
     assert f"Linear({embedded_width()}, 2) → the answer's start and end" in shown
     assert TEXT["qa_how_made"]["en"] in shown and TEXT["licence_qa-en"]["en"] in shown
     assert "w_finetune_max_length" not in {r.key for r in at.radio}  # a question and its passage take 128 tokens
-    at.slider(key="w_finetune_size").set_value(100)
-    at.selectbox(key="w_finetune_budget").set_value(30)
-    at.button(key="finetune_start").click().run()
-    job = at.session_state["session_models"]
+    job = train_briefly(at, "qa-en")
     assert job.snapshot().settings.max_length == 128
-    deadline = time.time() + 90
-    while not job.snapshot().history:
-        assert time.time() < deadline, "no training step within 90 s"
-        time.sleep(0.5)
-    at.button(key="finetune_stop").click().run()
-    assert job.wait(120), "the stopped training did not end"
-    at.run()
-    assert not at.exception
     snapshot = job.snapshot()
     readers = ("pretrained", "alignment", "longest_entity", "random_start")
     assert snapshot.kind == "span" and set(snapshot.span_scores) == set(readers)
@@ -298,24 +305,6 @@ def test_question_answering_trains_scores_and_reads_a_passage():
     at.session_state["lang"] = "zh"
     at.run()
     assert not at.exception and "最好的 3 个答案" in chart_titles(at)
-
-
-def train_briefly(at: AppTest, task: str) -> jobs.Job:
-    """Start ``task`` on 100 examples with a 30-second budget, stop it after its first step, and wait for its end."""
-    at.selectbox(key="w_finetune_task").set_value(task).run()
-    at.slider(key="w_finetune_size").set_value(100)
-    at.selectbox(key="w_finetune_budget").set_value(30)
-    at.button(key="finetune_start").click().run()
-    job = at.session_state["session_models"]
-    deadline = time.time() + 90
-    while not job.snapshot().history:
-        assert time.time() < deadline, "no training step within 90 s"
-        time.sleep(0.5)
-    at.button(key="finetune_stop").click().run()
-    assert job.wait(120), "the stopped training did not end"
-    at.run()
-    assert not at.exception
-    return job
 
 
 def test_a_sentence_pair_trains_beside_word_overlap_and_reads_the_students_pair():
