@@ -232,9 +232,12 @@ def test_a_tiny_training_draws_live_curves_stops_and_shows_results():
 
 
 def train_briefly(at: AppTest, task: str) -> jobs.Job:
-    """Start ``task`` on 100 examples with a 30-second budget, stop it after its first step, and wait for its end."""
+    """Start ``task`` on 100 examples with a 30-second budget, stop it after its first step, and wait for its end;
+    32 tokens an example where the task lets the page choose (a question and its passage take 128)."""
     at.selectbox(key="w_finetune_task").set_value(task).run()
     at.slider(key="w_finetune_size").set_value(100)
+    if "w_finetune_max_length" in {r.key for r in at.radio}:
+        at.radio(key="w_finetune_max_length").set_value(32)
     at.selectbox(key="w_finetune_budget").set_value(30)
     at.button(key="finetune_start").click().run()
     job = at.session_state["session_models"]
