@@ -498,37 +498,30 @@ def try_sentence(model: BertForTaskHead, tokenizer, text: str, labels: list[str]
     return answer
 
 
+def check_part(tokenizer, text: str, part: str = "text") -> None:
+    """Raise ``InputError`` for a sentence of a pair or of a choice that the model cannot read: empty, too long, or
+    nothing left once tokenized."""
+    check_text(text, part)
+    if len(tokenizer.encode(text).ids) <= 2:
+        raise InputError("nothing_left", "Nothing is left of a sentence after tokenization.")
+
+
 def explain_pair(model: BertForTaskHead, tokenizer, first: str, second: str, labels) -> dict:
-    """A sentence-pair classifier's class probabilities for ``[CLS] first [SEP] second [SEP]``, with the tokens and
-    segment ids it read (``special`` marks [CLS] and [SEP]); raises ``InputError`` for a sentence it cannot use."""
-    for text, part in ((first, "first"), (second, "second")):
-        check_text(text, part)
-        if len(tokenizer.encode(text).ids) <= 2:
-            raise InputError("nothing_left", "Nothing is left of a sentence after tokenization.")
-    limit = min(tokenizer.max_length, model.config.max_position_embeddings)
-    encoding = tokenizer.encode(first, second, max_length=limit)
+    """A sentence-pair classifier's class probabilities for ``[CLS] first [SEP] second [SEP]``, with the tokens,
+    segment ids and special flags it read; raises ``InputError`` for a sentence it cannot use."""
+    check_part(tokenizer, first, "first")
+    check_part(tokenizer, second, "second")
     with torch.inference_mode():
-        answer = predict(model, tokenizer, first, list(labels), pair=second)
-    answer["special"] = encoding.special
-    answer["truncated"] = encoding.truncated
-    return answer
+        return predict(model, tokenizer, first, list(labels), pair=second)
 
 
 def explain_choice(model, tokenizer, context: str, endings: tuple[str, ...]) -> dict:
     """A multiple-choice model's probability for each ending after ``context``, and each ``[CLS] context [SEP]
     ending [SEP]`` it read; raises ``InputError`` when the context or an ending cannot be used."""
     for text in (context, *endings):
-        check_text(text)
-        if len(tokenizer.encode(text).ids) <= 2:
-            raise InputError("nothing_left", "Nothing is left of a sentence after tokenization.")
-    limit = min(tokenizer.max_length, model.config.max_position_embeddings)
+        check_part(tokenizer, text)
     with torch.inference_mode():
-        answer = predict_choice(model, tokenizer, context, list(endings))
-    encodings = [tokenizer.encode(context, ending, max_length=limit) for ending in endings]
-    answer["segments"] = [enc.token_type_ids for enc in encodings]
-    answer["special"] = [enc.special for enc in encodings]
-    answer["truncated"] = any(enc.truncated for enc in encodings)
-    return answer
+        return predict_choice(model, tokenizer, context, list(endings))
 
 
 def finetuned_attention(model: BertForTaskHead, tokenizer, text: str) -> AttentionResult:

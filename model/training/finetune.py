@@ -18,10 +18,9 @@ import numpy as np
 import torch
 
 from ..checkpoint import LoadedBert, task_model
-from ..data.choice import ChoiceExample
 from ..modeling import BertConfig
 from ..task_heads import BertForMultipleChoice, BertForQuestionAnswering, BertForTaskHead
-from ..tokenization import BertTokenizer
+from ..tokenization import BertTokenizer, Encoding
 from .encoded import EncodedSet, padded
 from .pretrain import make_optimizer, training_autocast
 
@@ -102,9 +101,14 @@ def encode_choices(tokenizer: BertTokenizer, examples: list, max_length: int) ->
     """Multiple choice: every ending as ``[CLS] context [SEP] ending [SEP]`` (segment ids 0 then 1), so each
     tensor is (N, C, T), padded to the longest pair of the set; the label is the right ending's index."""
     pairs = [[tokenizer.encode(e.context, ending, max_length=max_length) for ending in e.endings] for e in examples]
+    return choice_tensors(pairs, [e.label for e in examples], tokenizer.pad_token_id)
+
+
+def choice_tensors(pairs: list[list[Encoding]], labels: list[int], pad_token_id: int) -> EncodedSet:
+    """Encoded ``[CLS] context [SEP] ending [SEP]`` pairs, C per example, as (N, C, T) tensors padded to the longest."""
     longest = max(len(enc.ids) for row in pairs for enc in row)
     N, C = len(pairs), len(pairs[0])
-    ids = torch.full((N, C, longest), tokenizer.pad_token_id, dtype=torch.long)
+    ids = torch.full((N, C, longest), pad_token_id, dtype=torch.long)
     types = torch.zeros((N, C, longest), dtype=torch.long)
     mask = torch.zeros((N, C, longest), dtype=torch.long)
     for n, row in enumerate(pairs):
@@ -112,7 +116,7 @@ def encode_choices(tokenizer: BertTokenizer, examples: list, max_length: int) ->
             ids[n, c, : len(enc.ids)] = torch.tensor(enc.ids)
             types[n, c, : len(enc.ids)] = torch.tensor(enc.token_type_ids)
             mask[n, c, : len(enc.ids)] = 1
-    return EncodedSet(ids, types, mask, torch.tensor([e.label for e in examples], dtype=torch.long))
+    return EncodedSet(ids, types, mask, torch.tensor(labels, dtype=torch.long))
 
 
 def build_task_model(
@@ -341,6 +345,8 @@ def predict(
         return {
             "tokens": enc.tokens,
             "segments": enc.token_type_ids,
+            "special": enc.special,
+            "truncated": enc.truncated,
             "probs": {labels[i]: float(p) for i, p in enumerate(probs)},
         }
     best = probs.max(dim=-1)
@@ -355,10 +361,18 @@ def predict(
 @torch.no_grad()
 def predict_choice(model: BertForMultipleChoice, tokenizer: BertTokenizer, context: str, endings: list[str]) -> dict:
     """Each ending's probability of being the one that follows ``context`` (a softmax over the endings' scores), and
-    the tokens of every ``[CLS] context [SEP] ending [SEP]`` the model read."""
+    every ``[CLS] context [SEP] ending [SEP]`` the model read: its tokens, segment ids and special flags, and
+    whether any was cut to fit."""
     limit = min(tokenizer.max_length, model.config.max_position_embeddings)
-    data = encode_choices(tokenizer, [ChoiceExample(context, tuple(endings), 0)], limit)
+    encodings = [tokenizer.encode(context, ending, max_length=limit) for ending in endings]
+    data = choice_tensors([encodings], [0], tokenizer.pad_token_id)
     out = model(data.input_ids, data.token_type_ids, data.attention_mask)
     probs = out.logits[0].float().softmax(dim=-1)
-    tokens = [tokenizer.encode(context, ending, max_length=limit).tokens for ending in endings]
-    return {"probs": [float(p) for p in probs], "scores": [float(x) for x in out.logits[0]], "tokens": tokens}
+    return {
+        "probs": [float(p) for p in probs],
+        "scores": [float(x) for x in out.logits[0]],
+        "tokens": [enc.tokens for enc in encodings],
+        "segments": [enc.token_type_ids for enc in encodings],
+        "special": [enc.special for enc in encodings],
+        "truncated": any(enc.truncated for enc in encodings),
+    }
