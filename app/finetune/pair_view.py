@@ -82,9 +82,10 @@ def try_endings(job: jobs.Job, snapshot: jobs.JobSnapshot, chosen: str) -> None:
     context = st.text_input(
         t("finetune.try_context"), value=t(f"finetune.try_context_{task}"), key=f"finetune_try_context_{task}"
     )
-    columns = st.columns(2)
+    # A row of two at a time: on a narrow screen the columns stack, and the endings must still read 1, 2, 3, 4.
+    columns = [column for _ in ENDINGS[::2] for column in st.columns(2)]
     endings = tuple(
-        columns[(n - 1) % 2].text_input(
+        columns[n - 1].text_input(
             t("finetune.try_ending", n=n),
             value=t(f"finetune.try_ending{n}_{task}"),
             key=f"finetune_try_ending{n}_{task}",
