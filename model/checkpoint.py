@@ -17,13 +17,15 @@ import socket
 import tempfile
 import urllib.parse
 import zipfile
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import torch
 from safetensors.torch import load_file, save_file
+from torch import nn
 
-from .families import bert_config, bert_state, family_of
+from .families import ElectraForPreTraining, bert_config, bert_state, family_of, is_discriminator
 from .modeling import BertConfig, BertForPreTraining, count_parameters
 from .task_heads import BertForMultipleChoice, BertForQuestionAnswering, BertForTaskHead
 from .tokenization import BertTokenizer
@@ -70,7 +72,9 @@ def _shorten(text: str, limit: int = 80) -> str:
 class LoadedBert:
     """A model ready for inference (``eval()``), its tokenizer and where it came from."""
 
-    model: BertForPreTraining | BertForTaskHead | BertForQuestionAnswering | BertForMultipleChoice
+    model: (
+        BertForPreTraining | ElectraForPreTraining | BertForTaskHead | BertForQuestionAnswering | BertForMultipleChoice
+    )
     tokenizer: BertTokenizer
     name: str
     path: Path | None
@@ -80,6 +84,33 @@ class LoadedBert:
     @property
     def config(self) -> BertConfig:
         return self.model.config
+
+    def parameter_parts(self) -> dict[str, int]:
+        """The parameters the checkpoint holds, by part: not the heads it lacked, which the model holds at random."""
+        return parameter_parts(self.model, self.fresh_keys)
+
+
+# The parts a loaded model's parameters fall into, by the first name prefix each matches; the rest are heads.
+PARAMETER_PARTS = (
+    ("embeddings", "bert.embeddings."),
+    ("factorization", "bert.embeddings_project."),  # ALBERT's and ELECTRA's E -> H projection
+    ("encoder", "bert.encoder."),
+    ("pooler", "bert.pooler."),
+)
+
+
+def parameter_parts(model: nn.Module, leave_out: Iterable[str] = ()) -> dict[str, int]:
+    """A loaded model's parameters by part (embeddings, factorization, encoder, pooler, heads, total), each tensor
+    once: ALBERT's one shared layer counts once, and a decoder tied to the word embeddings is not counted again.
+    ``leave_out`` names tensors to skip (the heads a checkpoint lacked, which the model holds at random)."""
+    skipped = set(leave_out)
+    counts = dict.fromkeys([part for part, _ in PARAMETER_PARTS] + ["heads"], 0)
+    for name, tensor in model.named_parameters():  # shared tensors are yielded once, under their first name
+        if name in skipped:
+            continue
+        part = next((part for part, prefix in PARAMETER_PARTS if name.startswith(prefix)), "heads")
+        counts[part] += tensor.numel()
+    return {**counts, "total": sum(counts.values())}
 
 
 def check_config(config: BertConfig, where: str = "config.json") -> None:
@@ -115,8 +146,6 @@ def read_config(folder: Path) -> BertConfig:
         family = family_of(data)
     except ValueError as e:
         raise CheckpointError(f"{path}: {e}") from None
-    if family == "electra" and "ElectraForPreTraining" in (data.get("architectures") or []):
-        raise CheckpointError(f"{path}: ELECTRA's discriminator is not supported yet (its generator is)")
     try:
         config = BertConfig.from_dict(data) if family == "bert" else bert_config(data)
     except (TypeError, ValueError) as e:
@@ -238,7 +267,10 @@ def load_folder(folder: str | Path, name: str | None = None) -> LoadedBert:
     config = read_config(folder)
     state, path = read_state_dict(folder)
     kind = task_kind(config)
-    model = task_model(config, kind) if kind else BertForPreTraining(config)
+    if kind:
+        model = task_model(config, kind)
+    else:  # an ELECTRA discriminator is told by its head, whatever its config's "architectures" says
+        model = (ElectraForPreTraining if is_discriminator(state) else BertForPreTraining)(config)
     family = config.extra.get("family", "bert")
     fresh = load_weights(model, normalize_keys(bert_state(family, state, config.num_hidden_layers)), path)
     try:
@@ -260,7 +292,7 @@ def save_folder(model, tokenizer: BertTokenizer, folder: str | Path, *, dtype: t
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     config = model.config
-    if isinstance(model, (BertForQuestionAnswering, BertForMultipleChoice)):
+    if isinstance(model, (BertForQuestionAnswering, BertForMultipleChoice, ElectraForPreTraining)):
         arch = type(model).__name__
     elif isinstance(model, BertForTaskHead):
         arch = "BertForTokenClassification" if model.per_token else "BertForSequenceClassification"

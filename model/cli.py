@@ -15,11 +15,10 @@ from .analysis import commands as analysis_commands
 from .analysis import heads, sentence_commands
 from .analysis.attribution import IG_STEPS, classifier_integrated_gradients, integrated_gradients
 from .analysis.tracing import causal_trace
-from .checkpoint import CheckpointError, load
+from .checkpoint import CheckpointError, load, parameter_parts
 from .cli_args import UsageError, add_model
 from .data import CorpusSourceError
 from .data.fetch import FetchError
-from .modeling import count_parameters
 from .task_heads import BertForQuestionAnswering, BertForTaskHead
 from .training import commands as training_commands
 from .training import task_commands
@@ -116,6 +115,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("text_a", metavar="TEXT_A")
     p.add_argument("text_b", metavar="TEXT_B")
     p.set_defaults(run=cmd_nsp)
+
+    p = sub.add_parser("replaced", help="ELECTRA's discriminator: the probability that each token was replaced")
+    add_model(p)
+    p.add_argument("--json", action="store_true")
+    p.add_argument("text", metavar="TEXT")
+    p.set_defaults(run=cmd_replaced)
 
     p = sub.add_parser("heads", help="what every attention head does over a held-out sample, and its importance")
     add_model(p)
@@ -266,6 +271,18 @@ def cmd_nsp(args) -> None:
     _emit(args, result.to_json(), f"IsNext probability: {result.is_next:.4f}")
 
 
+def cmd_replaced(args) -> None:
+    bundle = load(args.model)
+    result = inference.replaced_tokens(bundle, args.text)
+    _notice(result.truncated, bundle)
+    rows = [
+        f"{token:>16}  {p:.3f}"
+        for token, p, special in zip(result.tokens, result.replaced, result.special)
+        if not special
+    ]
+    _emit(args, result.to_json(), "token             P(replaced)\n" + "\n".join(rows))
+
+
 def cmd_heads(args) -> None:
     bundle = load(args.model)
     inference.pretraining_model(bundle)  # the importance score needs the MLM head
@@ -289,13 +306,16 @@ def cmd_heads(args) -> None:
 def cmd_info(args) -> None:
     bundle = load(args.model)
     config = bundle.config
-    counts = count_parameters(config)
+    counts = bundle.parameter_parts()  # what the checkpoint holds, each tensor once
+    added = parameter_parts(bundle.model)["total"] - counts["total"]
     family = config.extra.get("family", "bert")
     info = {
         "model": bundle.name,
         "family": family,
+        "architecture": type(bundle.model).__name__,
         "config": config.to_dict(),
         "parameters": counts,
+        "added_at_random": added,  # heads the checkpoint lacked, which the model holds with random weights
         "vocab_size": bundle.tokenizer.vocab_size,
     }
     # What the family changed in BERT's shape, where it changed something.
@@ -308,16 +328,26 @@ def cmd_info(args) -> None:
         shape.append("no segment embeddings")
     human = "\n".join(
         [
-            f"model: {bundle.name} ({family})",
+            f"model: {bundle.name} ({family}, {type(bundle.model).__name__})",
             (
                 f"layers {config.num_hidden_layers}, hidden {config.hidden_size}, "
                 f"heads {config.num_attention_heads}, vocabulary {bundle.tokenizer.vocab_size:,}"
             ),
         ]
         + ([", ".join(shape)] if shape else [])
-        + [f"  {part:<10} {n:>13,}" for part, n in counts.items()]
+        + [f"  {part:<14} {n:>13,}" for part, n in counts.items() if n or part == "total"]
+        + (
+            [f"  (and {added:,} in heads the checkpoint lacks, at random: {_preview_heads(bundle.fresh_keys)})"]
+            if added
+            else []
+        )
     )
     _emit(args, info, human)
+
+
+def _preview_heads(keys: list[str]) -> str:
+    """The heads behind a list of tensor names: ``bert.pooler``, ``cls.seq_relationship``."""
+    return ", ".join(dict.fromkeys(key.rsplit(".", 1)[0].removesuffix(".dense") for key in keys))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -153,6 +153,11 @@ def bert_state(family: str, state: dict[str, torch.Tensor], layers: int = 0) -> 
     return out
 
 
+def is_discriminator(state: dict[str, torch.Tensor]) -> bool:
+    """Whether a checkpoint's weights are an ELECTRA discriminator's: it has the replaced-token head."""
+    return any(key.startswith("discriminator_predictions.") for key in state)
+
+
 class ElectraDiscriminatorPredictions(nn.Module):
     """ELECTRA's replaced-token head: a dense layer, the activation, and one score per token (replaced or not)."""
 
@@ -197,4 +202,4 @@ class ElectraForPreTraining(BertPreTrainedBase):
         return out
 
 
-__all__ = ["FAMILIES", "ElectraForPreTraining", "bert_config", "bert_state", "family_of"]
+__all__ = ["FAMILIES", "ElectraForPreTraining", "bert_config", "bert_state", "family_of", "is_discriminator"]

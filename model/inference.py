@@ -18,6 +18,7 @@ from itertools import islice
 import torch
 
 from .checkpoint import LoadedBert
+from .families import ElectraForPreTraining
 from .modeling import BertModel
 from .results import (
     AttentionResult,
@@ -30,6 +31,7 @@ from .results import (
     NspResult,
     PllResult,
     Prediction,
+    ReplacedTokensResult,
     TokenScore,
 )
 from .tokenization import Encoding
@@ -127,7 +129,14 @@ def _tensors(enc: Encoding):
 
 
 def pretraining_model(bundle: LoadedBert):
-    """The model with its MLM and NSP heads; a fine-tuned classifier has neither."""
+    """The model with its MLM and NSP heads; a fine-tuned classifier has neither, nor has ELECTRA's discriminator."""
+    if isinstance(bundle.model, ElectraForPreTraining):
+        raise InputError(
+            "discriminator_no_mlm",
+            f"{bundle.name} is ELECTRA's discriminator: it has no masked-language-model head. It tells, for each "
+            "token, whether the token was replaced (`python -m model replaced`).",
+            name=bundle.name,
+        )
     if not hasattr(bundle.model, "cls"):
         raise InputError(
             "no_mlm_head",
@@ -512,6 +521,21 @@ def next_sentence(
     out = model(ids, types, mlm_positions=torch.zeros_like(ids, dtype=torch.bool), head_mask=head_mask)
     is_next = float(out.nsp_logits.float().softmax(dim=-1)[0, 0])  # index 0 = IsNext
     return NspResult(enc.tokens, enc.token_type_ids, enc.special, is_next, enc.truncated)
+
+
+@torch.inference_mode()
+def replaced_tokens(bundle: LoadedBert, text: str) -> ReplacedTokensResult:
+    """ELECTRA's discriminator on ``text``: P(replaced) for each token, from one forward pass."""
+    if not isinstance(bundle.model, ElectraForPreTraining):
+        raise InputError(
+            "not_discriminator",
+            f"{bundle.name} is not an ELECTRA discriminator: only a discriminator says which tokens were replaced.",
+            name=bundle.name,
+        )
+    enc = encode(bundle, text)
+    ids, types = _tensors(enc)
+    replaced = bundle.model(ids, types).logits[0].float().sigmoid()  # (T,)
+    return ReplacedTokensResult(enc.tokens, enc.offsets, enc.special, replaced.tolist(), enc.truncated)
 
 
 @torch.inference_mode()

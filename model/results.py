@@ -140,6 +140,21 @@ class NspResult:
 
 
 @dataclass
+class ReplacedTokensResult:
+    """ELECTRA's discriminator on a text: for every token, the probability it gives that the token was not the
+    text's own but a generator's replacement."""
+
+    tokens: list[str]
+    offsets: list[tuple[int, int]]  # each token's characters in the text
+    special: list[bool]  # the tokenizer's flags for [CLS], [SEP], [PAD], parallel to ``tokens``
+    replaced: list[float]  # P(replaced) per token
+    truncated: bool
+
+    def to_json(self) -> dict:
+        return {"tokens": self.tokens, "special": self.special, "replaced": self.replaced}
+
+
+@dataclass
 class EmbeddingResult:
     tokens: list[str]
     token_type_ids: list[int]

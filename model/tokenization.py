@@ -205,7 +205,8 @@ class BertTokenizer:
         Truncation is done here rather than with ``enable_truncation`` because that setting lives on the
         shared tokenizer object, which several app sessions use at once.
         """
-        limit = max_length or self.max_length
+        # Never past the model's own limit, whatever a caller asks: RoBERTa's position table ends sooner than BERT's.
+        limit = min(max_length or self.max_length, self.max_length)
         # [CLS] A [SEP] B [SEP] for BERT; RoBERTa's <s> A </s></s> B </s> takes one more.
         budget = limit - self._tok.num_special_tokens_to_add(is_pair=pair is not None)
         if budget < 1:
@@ -231,7 +232,7 @@ class BertTokenizer:
             ids=list(enc.ids),
             tokens=list(enc.tokens),
             token_type_ids=list(enc.type_ids),
-            offsets=[tuple(o) for o in enc.offsets],
+            offsets=_trimmed_offsets(enc, [(first, text), (second, pair)]),
             special=[i in self._frame_ids for i in enc.ids],
             word_ids=list(enc.word_ids),
             truncated=truncated,
@@ -262,6 +263,25 @@ class BertTokenizer:
 
     def decode(self, ids: list[int]) -> str:
         return self._tok.decode(ids, skip_special_tokens=False)
+
+
+def _trimmed_offsets(enc: _RawEncoding, parts: list[tuple[_RawEncoding | None, str | None]]) -> list[tuple[int, int]]:
+    """Each token's characters in its own text, without the space before it. The offsets come from each part's own
+    encoding, not the post-processed one: RoBERTa's post-processor trims a leading space from offsets that its
+    pre-tokenizer has already trimmed, and would cut a letter ("Ġthe" would point at "he"). ALBERT's "▁the" points
+    at " the"; trimmed, it points at "the", as BERT's "the" does, so that masking a word keeps the space before it."""
+    # The post-processor only adds special tokens around the parts: the others are the parts' own, in order.
+    own = iter((start, end, text) for part, text in parts if part is not None for start, end in part.offsets)
+    offsets = []
+    for special in enc.special_tokens_mask:
+        if special:  # [CLS], [SEP], <s>, </s>
+            offsets.append((0, 0))
+            continue
+        start, end, text = next(own)
+        while start < end and text[start].isspace():
+            start += 1
+        offsets.append((start, end))
+    return offsets
 
 
 def named_special_tokens(folder: Path, settings: dict) -> dict[str, str]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 import torch
 
@@ -165,7 +166,10 @@ def test_roberta_reads_text_as_its_fast_tokenizer_does_from_vocab_and_merges_or_
         assert ours.special_tokens == {"pad": "<pad>", "unk": "<unk>", "cls": "<s>", "sep": "</s>", "mask": "<mask>"}
         for a, b in zip(SAMPLES, SAMPLES[1:] + SAMPLES[:1]):
             assert ours.encode(a).ids == reference(a)["input_ids"], a
-            assert ours.encode(a, b).ids == reference(a, b)["input_ids"], (a, b)
+            pair = reference(a, b, return_offsets_mapping=True)
+            # Offsets too: each token's characters, the space before "Ġthe" not among them (and no letter lost).
+            assert ours.encode(a, b).ids == pair["input_ids"], (a, b)
+            assert ours.encode(a, b).offsets == [tuple(o) for o in pair["offset_mapping"]], (a, b)
         typed = ours.encode("The cat sat on the [MASK].")  # the app's blank is the model's <mask>
         assert typed.ids == reference("The cat sat on the <mask>.")["input_ids"]
         assert ours.mask_token_id in typed.ids and typed.special[0] and typed.special[-1]
@@ -200,6 +204,17 @@ def test_a_unigram_tokenizer_json_with_bert_style_specials_reads_as_transformers
         assert ours.encode(a).ids == reference(a)["input_ids"], a
         pair = reference(a, b, return_token_type_ids=True)
         assert ours.encode(a, b).ids == pair["input_ids"] and ours.encode(a, b).token_type_ids == pair["token_type_ids"]
+    # "▁the" stands for "the": its offsets leave out the space that the piece's ▁ marks, so that masking a word (or
+    # showing its characters) keeps the text around it as it was.
+    from app.core.tokens import last_word_position, mask_selected
+
+    text = "She opened the door and walked into the room."
+    enc = ours.encode(text)
+    assert all(not text[start:end][:1].isspace() for start, end in enc.offsets)
+    assert "".join(text[s:e] for s, e in enc.offsets) == text.replace(" ", "")
+    masked = mask_selected(text, enc.offsets, [last_word_position(enc, ours.mask_token_id) or 0])
+    changed = [(w, m) for w, m in zip(text.split(" "), masked.split(" "), strict=True) if w != m]
+    assert len(changed) == 1 and changed[0][1] == "[MASK]", masked  # one whole word, the spaces around it kept
 
 
 # --- the app on each family -------------------------------------------------------------------------------------
@@ -214,9 +229,9 @@ def family_folders(tmp_path_factory) -> dict[str, Path]:
 
     root = tmp_path_factory.mktemp("families")
     folders = {}
-    for family in ("roberta", "distilbert", "albert", "electra-generator"):
+    for family in ("roberta", "distilbert", "albert", "electra-generator", "electra-discriminator"):
         folder = folders.setdefault(family, root / family)
-        model = tiny(family)
+        model = tiny(family.replace("-discriminator", ""))
         if family == "roberta":
             files = roberta_files(root / "bpe")
             tokenizer = transformers.RobertaTokenizerFast.from_pretrained(
@@ -246,35 +261,103 @@ def family_folders(tmp_path_factory) -> dict[str, Path]:
     return folders
 
 
-@pytest.mark.parametrize("family", ["roberta", "distilbert", "albert", "electra-generator"])
-def test_the_pages_run_on_each_family_and_the_nsp_page_says_what_became_of_its_head(family, family_folders):
+# What each page says about a family's difference from BERT, by page (the strings' keys).
+PAGE_NOTES = {
+    "roberta": {"nsp": ["nsp.family_roberta"], "embeddings": ["embeddings.family_one_segment",
+                                                              "embeddings.family_positions_after_padding"]},
+    "distilbert": {"nsp": ["nsp.family_distilbert"], "embeddings": ["embeddings.family_no_segments"]},
+    "albert": {"nsp": ["nsp.family_albert"], "embeddings": ["embeddings.family_factorized"]},
+    "electra-generator": {"nsp": ["nsp.family_electra"], "embeddings": ["embeddings.family_factorized"]},
+    "electra-discriminator": {"embeddings": ["embeddings.family_factorized"]},
+}  # fmt: skip
+PAGES = ("nsp", "embeddings", "attention", "heads", "fill_mask", "masking", "layers", "finetune", "sentence_vectors")
+
+
+@pytest.mark.parametrize("family", list(PAGE_NOTES))
+def test_every_page_runs_on_each_family_and_says_what_the_family_changed(family, family_folders):
     from apptest_helpers import start_app_page
 
     from app.core.i18n import strings_of
 
-    note = strings_of("nsp")[f"family_{family.split('-')[0]}"]
-    for name in ("nsp", "embeddings", "attention", "heads", "fill_mask", "masking"):
-        for lang in ("en", "zh") if name == "nsp" else ("en",):
+    def string(key: str, lang: str, **values) -> str:
+        group, name = key.split(".")
+        return strings_of(group)[name][lang].format(**values)
+
+    config = bert_config(json.loads((family_folders[family] / "config.json").read_text()))
+    sizes = {"width": config.embedding_width, "hidden": config.hidden_size, "first": config.pad_token_id + 1}
+    for name in PAGES:
+        for lang in ("en", "zh") if name in ("nsp", "fill_mask") else ("en",):
             at = start_app_page(name, lang, model_choice="folder", model_folder=str(family_folders[family]))
-            assert not at.exception, (family, name, at.exception[0].message if at.exception else "")
-            if name == "nsp":
-                assert note[lang] in [m.value for m in at.info], (family, lang)
+            assert not at.exception, (family, name, at.exception[0].stack_trace if at.exception else "")
+            shown = [m.value for m in [*at.info, *at.warning, *at.markdown, *at.caption]]
+            for key in PAGE_NOTES[family].get(name, []):
+                assert string(key, lang, **sizes) in shown, (family, name, key)
+            sidebar = " ".join(c.value for c in at.sidebar.caption)
+            assert string(f"common.family_{family.replace('-', '_')}", lang) in sidebar
+    if family == "electra-discriminator":  # no next-sentence head: the page says why instead of a random gauge
+        assert any("ELECTRA" in w.value for w in start_app_page("nsp", "en", model_choice="folder",
+                   model_folder=str(family_folders[family])).warning)  # fmt: skip
 
 
-def test_info_names_the_family_and_what_it_changed_in_berts_shape(family_folders, capsys):
+def test_the_discriminator_shows_which_tokens_it_thinks_were_replaced(family_folders):
+    from apptest_helpers import charts, start_app_page
+
+    from app.core.i18n import strings_of
+
+    folder = str(family_folders["electra-discriminator"])
+    at = start_app_page("fill_mask", "en", model_choice="folder", model_folder=folder, text="The chef ate the meal.")
+    assert strings_of("fill_mask")["replaced_heading"]["en"] in [h.value for h in at.header]
+    reference = transformers_discriminator(family_folders["electra-discriminator"], "The chef ate the meal.")
+    (bars,) = charts(at)[0]["data"]  # one bar per token, in the sentence's order, in percent
+    assert [label.rstrip("\u200b") for label in bars["y"]] == [token for token, _ in reference]  # repeats made unique
+    assert np.allclose(bars["x"], [round(100 * p, 1) for _, p in reference], atol=0.051)
+    summary = " ".join(c.value for c in at.caption).replace("\\", "")  # as read, without Markdown escapes
+    flagged = [token for token, p in reference if p >= 0.5]
+    assert ("calls no token replaced" in summary) == (not flagged)
+    for token in flagged:
+        assert f"“{token}”" in summary
+
+
+def transformers_discriminator(folder: Path, text: str) -> list[tuple[str, float]]:
+    """transformers' ElectraForPreTraining on ``text``: each non-special token and its P(replaced)."""
+    import transformers
+
+    tokenizer = transformers.AutoTokenizer.from_pretrained(folder)
+    model = transformers.ElectraForPreTraining.from_pretrained(folder).eval()
+    batch = tokenizer(text, return_tensors="pt")
+    with torch.no_grad():
+        replaced = model(**batch).logits[0].sigmoid().tolist()
+    tokens = tokenizer.convert_ids_to_tokens(batch["input_ids"][0])
+    return [(token, p) for token, p in zip(tokens, replaced) if token not in ("[CLS]", "[SEP]")]
+
+
+def test_info_names_the_family_and_breaks_its_parameters_down_as_the_checkpoint_holds_them(family_folders, capsys):
+    import transformers
+
     from model.cli import main
 
     assert main(["info", "--model", str(family_folders["albert"])]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].endswith("(albert)")
+    assert lines[0].endswith("(albert, BertForPreTraining)")
     assert lines[2] == "embeddings 16 wide, projected to 32, one layer's weights shared by all 3"
+    for family, reference in (
+        ("albert", transformers.AlbertForPreTraining),
+        ("distilbert", transformers.DistilBertForMaskedLM),
+        ("electra-discriminator", transformers.ElectraForPreTraining),
+    ):
+        assert main(["info", "--model", str(family_folders[family]), "--json"]) == 0
+        info = json.loads(capsys.readouterr().out)
+        parts = info["parameters"]
+        # Each tensor once, as transformers counts it: ALBERT's shared layer once, the tied decoder not again.
+        assert parts["total"] == reference.from_pretrained(family_folders[family]).num_parameters(), family
+        assert parts["total"] == sum(n for part, n in parts.items() if part != "total")
+        layer = 4 * (32 * 32 + 32) + 2 * 32 + (32 * 48 + 48) + (48 * 32 + 32) + 2 * 32
+        assert parts["encoder"] == (1 if family == "albert" else 2) * layer, family
+        assert parts["factorization"] == (0 if family == "distilbert" else 16 * 32 + 32), family
+    assert info["family"] == "electra" and info["architecture"] == "ElectraForPreTraining"
+    assert info["added_at_random"] == 32 * 32 + 32  # the pooler BERT has and ELECTRA's discriminator lacks
     assert main(["info", "--model", str(family_folders["distilbert"]), "--json"]) == 0
     info = json.loads(capsys.readouterr().out)
     assert info["family"] == "distilbert" and info["config"]["type_vocab_size"] == 0
-    from transformers import DistilBertForMaskedLM
-
-    saved = DistilBertForMaskedLM.from_pretrained(family_folders["distilbert"])
-    assert info["parameters"]["total"] == saved.num_parameters() + sum(
-        info["parameters"][part]
-        for part in ("pooler", "nsp_head")  # BERT's heads it lacks, counted as fresh
-    )
+    assert info["parameters"]["pooler"] == 0
+    assert info["added_at_random"] == (32 * 32 + 32) + (2 * 32 + 2)  # the pooler and the next-sentence head

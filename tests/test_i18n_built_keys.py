@@ -30,6 +30,7 @@ import pytest
 
 from app.core import attention_stats
 from app.core.i18n import LANGUAGES, STRINGS, TEXT_LANGUAGES, forms
+from app.core.models import FAMILY_KEYS
 from model.analysis import search_pool
 from model.data.tasks import TASKS
 
@@ -471,8 +472,26 @@ BINDINGS = {
         head=literals_only({"require_pretraining_head", "missing_head"}, ("app",), position=1)
     ),
     ("app/embeddings/page.py", "f'embeddings.caption_{name}'"): lambda site: each(name=site.module.logic.PARTS),
+    # Every note a family's shape can give: no segments (DistilBERT), one (RoBERTa), positions, factorized.
+    ("app/embeddings/page.py", "note"): lambda site: each(
+        note={
+            note
+            for segments in (0, 1)
+            for note in site.module.logic.family_notes(
+                SimpleNamespace(
+                    type_vocab_size=segments, positions_after_padding=True, embedding_width=16, hidden_size=32
+                )
+            )
+        }
+    ),
     ("app/fill_mask/page.py", "f'fill_mask.{key}'"): lambda site: each(
         key=itertools.chain(*literals_only({"_example_buttons"}, ("app/fill_mask",), position=1))
+    ),
+    ("app/fill_mask/replaced_view.py", "f'fill_mask.{key}'"): lambda site: each(key=site.module.EXAMPLES),
+    # BERT's family (app.core.models.family_key): named in the sidebar, described in the model's facts.
+    ("app/core/sidebar.py", "f'common.family_{family}'"): lambda site: each(family=FAMILY_KEYS),
+    ("app/core/model_facts.py", "f'model_facts.family_{family}'"): lambda site: each(
+        family=[key for key in FAMILY_KEYS if key != "bert"]
     ),
     ("app/finetune/page.py", "f'finetune.init_{init}'"): lambda site: each(init=finetune_runs()),
     ("app/finetune/page.py", "f'finetune.baseline_{key}'"): lambda site: each(key=finetune_baselines()),

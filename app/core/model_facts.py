@@ -17,6 +17,7 @@ from babel.numbers import format_compact_decimal
 
 from app.core import models
 from app.core.i18n import LANGUAGES_INFO, reads, t
+from app.core.numbers import parameter_count
 from model.checkpoint import EMBEDDED_DIR, CheckpointError, LoadedBert, read_config
 from model.modeling import BertConfig, bert_base, count_parameters
 from model.training.card import read_runs
@@ -46,13 +47,14 @@ class ModelFacts:
         return BERT_BASE_WORDS / self.corpus_total if self.corpus_total else float("nan")
 
 
-def model_facts(config: BertConfig, runs: list[dict]) -> ModelFacts:
+def model_facts(config: BertConfig, runs: list[dict], parameters: int | None = None) -> ModelFacts:
+    """The facts of a model of ``config`` (``parameters``: a loaded checkpoint's own count, else the config's)."""
     last = runs[-1] if runs else {}
     return ModelFacts(
         layers=config.num_hidden_layers,
         hidden=config.hidden_size,
         heads=config.num_attention_heads,
-        parameters=count_parameters(config)["total"],
+        parameters=count_parameters(config)["total"] if parameters is None else parameters,
         corpus_tokens=dict(last.get("train_tokens", {})),
     )
 
@@ -163,7 +165,7 @@ def _choose(switch: Switch) -> None:
 
 def show(bundle: LoadedBert, lang: str, key: str) -> None:
     """The model's size and reading, and a button for each bigger BERT the reader can switch to."""
-    facts = model_facts(bundle.config, training_records(bundle))
+    facts = model_facts(bundle.config, training_records(bundle), bundle.parameter_parts()["total"])
     base = bert_base()
     lines = [
         t(
@@ -172,13 +174,24 @@ def show(bundle: LoadedBert, lang: str, key: str) -> None:
             layers=facts.layers,
             hidden=facts.hidden,
             heads=facts.heads,
-            params=f"{facts.parameters / 1e6:.1f}M",
+            params=parameter_count(facts.parameters),
             base_layers=base.num_hidden_layers,
             base_hidden=base.hidden_size,
             base_heads=base.num_attention_heads,
             base_params=f"{count_parameters(base)['total'] / 1e6:.0f}M",
         )
     ]
+    family = models.family_key(bundle)
+    if family != "bert":  # what the family changed, so the reader does not take it for BERT itself
+        config = bundle.config
+        lines.append(
+            t(
+                f"model_facts.family_{family}",
+                embedding=config.embedding_width,
+                hidden=config.hidden_size,
+                layers=config.num_hidden_layers,
+            )
+        )
     if facts.corpus_total:
         by_lang = ", ".join(
             t(f"model_facts.tokens_{code}", n=_amount(n, lang)) for code, n in sorted(facts.corpus_tokens.items())

@@ -31,6 +31,7 @@ from model.analysis.neuron_view import NeuronView
 from model.analysis.neuron_view import neuron_view as compute_neuron_view
 from model.checkpoint import CheckpointError, LoadedBert, load
 from model.data import sentence_index
+from model.families import ElectraForPreTraining
 from model.tokenization import BertTokenizer
 
 HUB_MODELS = ("bert-base-uncased", "bert-base-chinese")
@@ -230,8 +231,26 @@ def load_chosen_model() -> tuple[LoadedBert, str]:
 
 
 def has_mlm_head(bundle: LoadedBert) -> bool:
-    """A fine-tuned classifier has no vocabulary head (nor the NSP head beside it): it cannot fill in a [MASK]."""
+    """A fine-tuned classifier has no vocabulary head (nor the NSP head beside it): it cannot fill in a [MASK]; nor
+    has ELECTRA's discriminator, whose head says which tokens were replaced."""
     return hasattr(bundle.model, "cls")
+
+
+def is_discriminator(bundle: LoadedBert) -> bool:
+    return isinstance(bundle.model, ElectraForPreTraining)
+
+
+# What ``family_key`` returns: the strings ``common.family_<key>`` and ``model_facts.family_<key>`` name each.
+FAMILY_KEYS = ("bert", "roberta", "distilbert", "albert", "electra_generator", "electra_discriminator")
+
+
+def family_key(bundle: LoadedBert) -> str:
+    """Which of BERT's family the model is, as the pages name it (``common.family_<key>``); ELECTRA's two networks
+    are told apart, since one fills in [MASK]s and the other spots replaced tokens."""
+    family = bundle.config.extra.get("family", "bert")
+    if family == "electra":
+        return "electra_discriminator" if is_discriminator(bundle) else "electra_generator"
+    return family
 
 
 def available_folders() -> list[str]:
@@ -315,6 +334,11 @@ def head_change(before_spec: str, after_spec: str, text: str, pair: str | None):
     return attention_stats.head_change(
         attention(before_spec, text, pair, False).attentions, attention(after_spec, text, pair, False).attentions
     )
+
+
+@st.cache_data(max_entries=512, ttl=CACHE_TTL, show_spinner=False)
+def replaced_tokens(spec: str, text: str) -> results.ReplacedTokensResult:
+    return inference.replaced_tokens(get_model(spec), text)
 
 
 @st.cache_data(max_entries=512, ttl=CACHE_TTL, show_spinner=False)

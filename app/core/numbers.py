@@ -30,3 +30,9 @@ class Share(float):
     def __format__(self, spec: str) -> str:
         match = _PERCENT_SPEC.fullmatch(spec)
         return percent(self, int(match.group(1))) if match else super().__format__(spec)
+
+
+def parameter_count(n: int) -> str:
+    """A count of parameters in millions ("24.8M"); a tiny checkpoint (a test's) keeps its digits ("29,858"), not
+    "0.0M"."""
+    return f"{n / 1e6:.1f}M" if n >= 50_000 else f"{n:,}"

@@ -10,15 +10,16 @@ from app.core.models import (
     HUB_MODELS,
     available_folders,
     choices,
+    family_key,
     finetuned_choices,
     hub_failure,
     load_chosen_model,
     models_dir,
     try_hub_model,
 )
+from app.core.numbers import parameter_count
 from app.core.state import DEFAULT_TEXT, MAX_URL_TEXT, PageContext, keep
 from app.core.tokens import escape_markdown, isolated, missing_scripts
-from model.modeling import count_parameters
 
 MAX_UNKNOWN_SHOWN = 8  # a text full of emoji lists a few, not a wall of them
 
@@ -103,16 +104,7 @@ def render_sidebar() -> PageContext:
         # A shared link or another model may name a layer or head this model does not have.
         st.session_state["layer"] = min(st.session_state["layer"], config.num_hidden_layers - 1)
         st.session_state["head"] = min(st.session_state["head"], config.num_attention_heads - 1)
-        st.caption(
-            t(
-                "common.model_summary",
-                layers=config.num_hidden_layers,
-                hidden=config.hidden_size,
-                heads=config.num_attention_heads,
-                params=f"{count_parameters(config)['total'] / 1e6:.1f}M",
-                vocab=bundle.tokenizer.vocab_size,
-            )
-        )
+        st.caption(model_summary(bundle))
         st.text_area(
             t("common.sentence"),
             **keep("text"),
@@ -137,6 +129,32 @@ def render_sidebar() -> PageContext:
 
 
 PHONE_SENTENCE_KEY = "phone_sentence"
+
+
+def model_summary(bundle) -> str:
+    """The model's family and shape, and where its parameters are: the embeddings, ALBERT's and ELECTRA's
+    projection from E to H, the layers (ALBERT's one shared layer counted once) and the heads."""
+    config = bundle.config
+    parts = bundle.parameter_parts()
+    family = family_key(bundle)
+    shape = t(
+        "common.model_summary",
+        family=t(f"common.family_{family}"),
+        layers=config.num_hidden_layers,
+        hidden=config.hidden_size,
+        heads=config.num_attention_heads,
+        params=parameter_count(parts["total"]),
+        vocab=bundle.tokenizer.vocab_size,
+    )
+    where = [t("common.part_embeddings", n=parameter_count(parts["embeddings"]), width=config.embedding_width)]
+    if parts["factorization"]:
+        where.append(
+            t("common.part_factorization", n=parameter_count(parts["factorization"]), width=config.hidden_size)
+        )
+    encoder = "common.part_encoder_shared" if config.share_layers else "common.part_encoder"
+    where.append(t(encoder, n=parameter_count(parts["encoder"]), layers=config.num_hidden_layers))
+    where.append(t("common.part_heads", n=parameter_count(parts["pooler"] + parts["heads"])))
+    return shape + "  \n" + t("common.parameters_in", parts=" · ".join(where))
 
 
 def phone_sentence() -> None:

@@ -19,21 +19,18 @@ def candidate_flags(enc: Encoding, mask_token_id: int) -> list[bool]:
 
 
 def last_word_position(enc: Encoding, mask_token_id: int) -> int | None:
-    """The last whole word of the text that is one wordpiece and holds a letter or a character (not a number, not
+    """The last whole word of the text that is one token and holds a letter or a character (not a number, not
     punctuation, not [UNK], not a piece of a longer word): the word the page masks when a sentence has no [MASK].
-    "She opened the door and walked into the room." gives "room"; "我去电影院看电影，电影很好看。" gives its last 看."""
+    "She opened the door and walked into the room." gives "room"; "我去电影院看电影，电影很好看。" gives its last 看.
+    Words are the tokenizer's own (``word_ids``), so RoBERTa's "Ġroom" and ALBERT's "▁room" count as BERT's "room"
+    does, and a piece of a longer word is told by its word, not by BERT's "##"."""
     candidates = candidate_flags(enc, mask_token_id)
+    words = enc.word_ids
     for i in range(len(enc.tokens) - 1, -1, -1):
         token = enc.tokens[i]
-        continued = i + 1 < len(enc.tokens) and enc.tokens[i + 1].startswith("##")
-        special = token.startswith("[") and token.endswith("]")  # [UNK]: a word the model cannot read
-        if (
-            candidates[i]
-            and not special
-            and not token.startswith("##")
-            and not continued
-            and any(map(str.isalpha, token))
-        ):
+        whole = words[i] is not None and all(words[j] != words[i] for j in (i - 1, i + 1) if 0 <= j < len(words))
+        unknown = token.startswith(("[", "<")) and token.endswith(("]", ">"))  # [UNK], <unk>: a word it cannot read
+        if candidates[i] and whole and not unknown and any(map(str.isalpha, token)):
             return i
     return None
 

@@ -19,6 +19,22 @@ MAX_POSITIONS_SHOWN = 128
 MAX_DOWNLOAD_TOKENS = 128
 
 
+def family_notes(config) -> list[str]:
+    """The string keys of what a model of ``config`` does differently from BERT's sum (BERT's family): RoBERTa's
+    positions after the padding index and its one segment, DistilBERT's missing segment table, ALBERT's and
+    ELECTRA's narrower embeddings projected up to the layers' width."""
+    notes = []
+    if not config.type_vocab_size:
+        notes.append("embeddings.family_no_segments")
+    elif config.type_vocab_size == 1:
+        notes.append("embeddings.family_one_segment")
+    if config.positions_after_padding:
+        notes.append("embeddings.family_positions_after_padding")
+    if config.embedding_width != config.hidden_size:
+        notes.append("embeddings.family_factorized")
+    return notes
+
+
 def parts_of(result) -> dict[str, np.ndarray]:
     """The five (T, H) arrays of an ``EmbeddingResult`` by name."""
     return {name: np.asarray(getattr(result, name)) for name in PARTS}

@@ -15,6 +15,9 @@ def render(context: PageContext) -> None:
     """The page, drawn for one run."""
     st.title(t("embeddings.title"))
     st.markdown(t("embeddings.intro"))
+    config = context.bundle.config
+    for note in logic.family_notes(config):  # what the chosen model's family changed in the sum
+        st.info(t(note, width=config.embedding_width, hidden=config.hidden_size, first=config.pad_token_id + 1))
     pair = second_sentence()
     result = run_or_explain(embeddings, context.spec, context.text, pair)
     if result is None:

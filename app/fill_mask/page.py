@@ -29,6 +29,7 @@ from app.fill_mask.charts import (
     trace_map,
     trace_summary,
 )
+from app.fill_mask.replaced_view import render_replaced
 from model.analysis import tracing
 from model.checkpoint import LoadedBert
 from model.inference import InputError
@@ -44,6 +45,10 @@ def render(context: PageContext) -> None:
     st.title(t("fill_mask.title"))
     st.markdown(t("fill_mask.lead"))
     spec = context.spec
+    if models.is_discriminator(context.bundle):  # ELECTRA's discriminator spots replaced tokens instead
+        render_replaced(context)
+        model_facts.show(context.bundle, context.lang, key="fill_mask_model")
+        return
     ui.require_pretraining_head(context.bundle, "mlm")
     # Two sections one after the other (not tabs: the scores stay in view when there is no [MASK] to fill).
     with st.container(key="fill_mask_predict"):

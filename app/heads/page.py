@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from app.core import shared_charts
+from app.core import shared_charts, ui
 from app.core.counting import counted, counted_label
 from app.core.i18n import t
 from app.core.numbers import percent
@@ -57,9 +57,8 @@ def render(context: PageContext) -> None:
 
 
 def stop_without_masked_lm(context: PageContext) -> None:
-    if not hasattr(context.bundle.model, "cls"):
-        st.warning(t("heads.no_mlm"))
-        st.stop()
+    """The lab scores a head by what removing it costs the MLM: a model without that head cannot be scored."""
+    ui.require_pretraining_head(context.bundle, "mlm")
 
 
 def keep_only_heads_the_model_has(n_layers: int, n_heads: int) -> None:
