@@ -73,6 +73,9 @@ class BertTokenizer:
         # A typed [MASK] is read as the model's mask token, where the two are as long (offsets stay as typed).
         self._typed_mask = mask if mask != TYPED_MASK and len(mask) == len(TYPED_MASK) else None
         self._frame_ids = frozenset((self.pad_token_id, self.cls_token_id, self.sep_token_id))
+        # Byte-level BPE (RoBERTa's) writes each byte as a printable character: a Chinese character's three bytes
+        # read "æĪĳ". Tokens are shown with those bytes decoded where they make text (``_shown``).
+        self._byte_level = type(tokenizer.decoder).__name__ == "ByteLevel"
         self.special_ids = frozenset(
             (self.pad_token_id, self.unk_token_id, self.cls_token_id, self.sep_token_id, self.mask_token_id)
         )
@@ -191,7 +194,19 @@ class BertTokenizer:
         return [by_id.get(i, f"[unused-id-{i}]") for i in range(max(by_id) + 1)]
 
     def id_to_token(self, token_id: int) -> str:
-        return self._tok.id_to_token(token_id)
+        """The token as a page shows it (a byte-level token's bytes decoded, ``_shown``)."""
+        return self._shown(self._tok.id_to_token(token_id))
+
+    def _shown(self, token: str | None) -> str | None:
+        """A byte-level token with its bytes decoded as UTF-8, the leading "Ġ" (a space before it) kept, and a byte
+        that is only part of a character written as ``\\xe6``: "Ġthe" stays, "æĪĳ" reads 我, and a character split
+        over two tokens reads "\\xe6\\x88" and "\\x91". Other tokenizers' tokens, and special tokens, as they are."""
+        if not self._byte_level or token is None or token.startswith("<"):
+            return token
+        space, body = ("Ġ", token[1:]) if token.startswith("Ġ") and len(token) > 1 else ("", token)
+        if not all(char in _BYTE_OF_CHAR for char in body):  # an added token, written as itself
+            return token
+        return space + bytes(_BYTE_OF_CHAR[char] for char in body).decode("utf-8", errors="backslashreplace")
 
     def token_to_id(self, token: str) -> int | None:
         return self._tok.token_to_id(token)
@@ -230,7 +245,7 @@ class BertTokenizer:
         enc = self._tok.post_process(first, second, add_special_tokens=True)
         return Encoding(
             ids=list(enc.ids),
-            tokens=list(enc.tokens),
+            tokens=[self._shown(token) for token in enc.tokens],
             token_type_ids=list(enc.type_ids),
             offsets=_trimmed_offsets(enc, [(first, text), (second, pair)]),
             special=[i in self._frame_ids for i in enc.ids],
@@ -263,6 +278,18 @@ class BertTokenizer:
 
     def decode(self, ids: list[int]) -> str:
         return self._tok.decode(ids, skip_special_tokens=False)
+
+
+def _byte_characters() -> dict[str, int]:
+    """Byte-level BPE's alphabet: the character that stands for each byte. Printable Latin-1 bytes stand for
+    themselves; the others (controls, the space, the soft hyphen) take the characters from U+0100 on, in byte order,
+    so that every byte is one visible character ("Ġ" is the space)."""
+    visible = [*range(ord("!"), ord("~") + 1), *range(ord("¡"), ord("¬") + 1), *range(ord("®"), ord("ÿ") + 1)]
+    others = [b for b in range(256) if b not in visible]
+    return {chr(b): b for b in visible} | {chr(256 + n): b for n, b in enumerate(others)}
+
+
+_BYTE_OF_CHAR = _byte_characters()
 
 
 def _trimmed_offsets(enc: _RawEncoding, parts: list[tuple[_RawEncoding | None, str | None]]) -> list[tuple[int, int]]:

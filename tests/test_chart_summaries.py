@@ -98,8 +98,16 @@ def test_statistics_summary_finds_each_statistics_strongest_head(lang):
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_segment_summary_counts_each_segment(lang):
-    summary = segments.segment_summary([0, 0, 0, 0, 1, 1, 1], text("nsp.summary_strip", lang))
-    assert "4" in summary and "3" in summary
+    summary = segments.segment_summary([0, 0, 0, 0, 1, 1, 1], text("nsp.summary_strip", lang), cls="<s>", sep="</s>")
+    assert "4" in summary and "3" in summary and "<s>" in summary and "</s>" in summary
+
+
+def test_a_layout_is_written_in_the_models_own_special_tokens():
+    special = [True, False, False, True, True, False, True]
+    assert segments.layout_of(["<s>", "a", "b", "</s>", "</s>", "c", "</s>"], special) == "<s> A </s> </s> B </s>"
+    bert = ["[CLS]", "a", "[SEP]", "b", "c", "[SEP]"]
+    assert segments.layout_of(bert, [True, False, True, False, False, True]) == "[CLS] A [SEP] B [SEP]"
+    assert segments.layout_of(bert[:3], [True, False, True]) == "[CLS] A [SEP]"
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

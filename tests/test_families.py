@@ -5,6 +5,7 @@ every hidden state and every attention map, to 1e-5, on a padded batch."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -170,6 +171,18 @@ def test_roberta_reads_text_as_its_fast_tokenizer_does_from_vocab_and_merges_or_
             # Offsets too: each token's characters, the space before "Ġthe" not among them (and no letter lost).
             assert ours.encode(a, b).ids == pair["input_ids"], (a, b)
             assert ours.encode(a, b).offsets == [tuple(o) for o in pair["offset_mapping"]], (a, b)
+        # Tokens are shown with their bytes decoded: a Chinese character reads as itself where one token holds it,
+        # and as \\xNN where its bytes are split; read back, the shown tokens give the text.
+        for text in (SAMPLES[0], SAMPLES[-1], "我去电影院 the cafés"):
+            shown = ours.encode(text).tokens[1:-1]
+            back = b"".join(
+                bytes.fromhex(piece[2:]) if piece.startswith("\\x") else piece.replace("Ġ", " ").encode()
+                for token in shown
+                for piece in re.split(r"(\\x[0-9a-f]{2})", token)
+                if piece
+            )
+            assert back.decode() == text, shown
+            assert not any("\u0100" <= char <= "\u0143" for token in shown for char in token.replace("Ġ", ""))
         typed = ours.encode("The cat sat on the [MASK].")  # the app's blank is the model's <mask>
         assert typed.ids == reference("The cat sat on the <mask>.")["input_ids"]
         assert ours.mask_token_id in typed.ids and typed.special[0] and typed.special[-1]

@@ -45,7 +45,20 @@ def segment_strip(
     )
 
 
-def segment_summary(segment_ids: Sequence[int], template: str) -> str:
-    """How many tokens each segment holds ([CLS] and the first [SEP] count to A): {a} and {b} of ``template``."""
+def layout_of(tokens: Sequence[str], special: Sequence[bool], parts: Sequence[str] = ("A", "B")) -> str:
+    """The input's frame as the model's own tokens write it, each run of text as its name in ``parts``:
+    "[CLS] A [SEP] B [SEP]" for BERT, "<s> A </s> </s> B </s>" for RoBERTa."""
+    written: list[str] = []
+    for token, flag in zip(tokens, special):
+        if flag:
+            written.append(token.strip())
+        elif not written or written[-1] not in parts:  # the first token of a run of text
+            written.append(parts[min(sum(w in parts for w in written), len(parts) - 1)])
+    return " ".join(written)
+
+
+def segment_summary(segment_ids: Sequence[int], template: str, **values) -> str:
+    """How many tokens each segment holds ([CLS] and the first [SEP] count to A): {a} and {b} of ``template``, with
+    ``values`` for its other placeholders (the model's own {cls} and {sep})."""
     b = sum(1 for segment in segment_ids if segment)
-    return template.format(a=len(segment_ids) - b, b=b)
+    return template.format(a=len(segment_ids) - b, b=b, **values)

@@ -43,12 +43,12 @@ MAX_SCORE_TOKENS = 64  # per sentence: batched, 64 tokens cost about 15 single f
 def render(context: PageContext) -> None:
     """The page, drawn for one run."""
     st.title(t("fill_mask.title"))
-    st.markdown(t("fill_mask.lead"))
     spec = context.spec
     if models.is_discriminator(context.bundle):  # ELECTRA's discriminator spots replaced tokens instead
         render_replaced(context)
         model_facts.show(context.bundle, context.lang, key="fill_mask_model")
         return
+    st.markdown(t("fill_mask.lead"))
     ui.require_pretraining_head(context.bundle, "mlm")
     # Two sections one after the other (not tabs: the scores stay in view when there is no [MASK] to fill).
     with st.container(key="fill_mask_predict"):

@@ -34,6 +34,7 @@ def label_name(label: str) -> str:
 
 def input_strip(tokens: list[str], segment_ids: list[int], special: list[bool], title: str) -> None:
     """The pair as the model reads it: token boxes coloured by segment, as on the NSP page."""
+    first_sep = next((token for token, flag in zip(tokens[1:], special[1:]) if flag), tokens[-1])
     ui.static_figure(
         segments.segment_strip(
             tokens,
@@ -43,7 +44,7 @@ def input_strip(tokens: list[str], segment_ids: list[int], special: list[bool], 
             position_label=t("finetune.position"),
             title=title,
         ),
-        summary=segments.segment_summary(segment_ids, t("finetune.summary_segments")),
+        summary=segments.segment_summary(segment_ids, t("finetune.summary_segments"), cls=tokens[0], sep=first_sep),
     )
 
 
@@ -62,7 +63,8 @@ def try_pair(job: jobs.Job, snapshot: jobs.JobSnapshot, chosen: str) -> None:
         return
     if answer["truncated"]:
         st.info(t("common.truncated", limit=len(answer["tokens"])))
-    input_strip(answer["tokens"], answer["segments"], answer["special"], t("finetune.pair_strip_title"))
+    layout = segments.layout_of(answer["tokens"], answer["special"])
+    input_strip(answer["tokens"], answer["segments"], answer["special"], t("finetune.pair_strip_title", layout=layout))
     names, probs = jobs.ranked(answer["probs"])
     ui.plot(
         probability_bars([label_name(name) for name in names], probs, title=t("finetune.probabilities_title")),
@@ -114,5 +116,11 @@ def try_endings(job: jobs.Job, snapshot: jobs.JobSnapshot, chosen: str) -> None:
         answer["tokens"][best],
         answer["segments"][best],
         answer["special"][best],
-        t("finetune.choice_strip_title", n=best + 1),
+        t(
+            "finetune.choice_strip_title",
+            n=best + 1,
+            layout=segments.layout_of(
+                answer["tokens"][best], answer["special"][best], (t("finetune.part_context"), t("finetune.part_ending"))
+            ),
+        ),
     )

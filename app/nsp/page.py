@@ -39,7 +39,7 @@ def render(context: PageContext) -> None:
     if result is None:
         st.stop()
     ui.truncation_notice(result, context.bundle.tokenizer.max_length)
-    input_layout(result)
+    input_layout(result, context.bundle)
     prediction(context.bundle, pair, result)
     # Show, then tell: the pair and the model's answer above, how pre-training makes its pairs below, folded.
     how_pretraining_pairs(context.spec, pair.mode)
@@ -95,22 +95,31 @@ def show_pair(pair: ChosenPair) -> None:
     st.caption(t("nsp.source_line" if a == b else "nsp.source_line_two", **named))
 
 
-def input_layout(result) -> None:
-    """[CLS] A [SEP] B [SEP] with each token's segment."""
+def input_layout(result, bundle) -> None:
+    """[CLS] A [SEP] B [SEP] with each token's segment, in the model's own special tokens and as its segment table
+    has them: two segments (BERT, ALBERT), one (RoBERTa) or none (DistilBERT)."""
     st.subheader(t("nsp.layout_header"))
     segment_labels = [t("nsp.segment_a"), t("nsp.segment_b")]
+    layout = segments.layout_of(result.tokens, result.special)
+    cls, sep = bundle.tokenizer.special_tokens["cls"], bundle.tokenizer.special_tokens["sep"]
+    if bundle.config.type_vocab_size >= 2:
+        summary = segments.segment_summary(result.token_type_ids, t("nsp.summary_strip"), cls=cls, sep=sep)
+        note = t("nsp.layout_note", layout=layout, sep=sep)
+    else:
+        summary = t("nsp.summary_strip_one", n=len(result.tokens))
+        note = t("nsp.layout_note_one" if bundle.config.type_vocab_size else "nsp.layout_note_none", sep=sep)
     ui.static_figure(
         segments.segment_strip(
             result.tokens,
-            result.token_type_ids,
+            result.token_type_ids if bundle.config.type_vocab_size >= 2 else [0] * len(result.tokens),
             result.special,
             segment_labels=segment_labels,
             position_label=t("nsp.position"),
-            title=t("nsp.strip_title"),
+            title=t("nsp.strip_title", layout=layout),
         ),
-        summary=segments.segment_summary(result.token_type_ids, t("nsp.summary_strip")),
+        summary=summary,
     )
-    st.caption(t("nsp.layout_note"))
+    st.caption(note)
 
 
 # BERT's descendants that changed the sentence-pair task: what their head (or its absence) means on this page.
