@@ -300,11 +300,14 @@ def save_folder(model, tokenizer: BertTokenizer, folder: str | Path, *, dtype: t
         arch = "BertForPreTraining"
     config.extra["architectures"] = [arch]
     config.to_json_file(folder / "config.json")
-    state = {
-        k: (v.to(dtype) if dtype is not None and v.is_floating_point() else v).contiguous()
-        for k, v in model.state_dict().items()
-        if k != "cls.predictions.decoder.weight"
-    }
+    state, seen = {}, set()
+    for k, v in model.state_dict().items():
+        # The tied decoder is the word embeddings; ALBERT's shared layer is stored once, as layer 0 (the loader
+        # gives it to every layer, ``families.bert_state``).
+        if k == "cls.predictions.decoder.weight" or v.data_ptr() in seen:
+            continue
+        seen.add(v.data_ptr())
+        state[k] = (v.to(dtype) if dtype is not None and v.is_floating_point() else v).contiguous()
     save_file(state, str(folder / "model.safetensors"))
     tokenizer.save(folder)
     return folder

@@ -83,6 +83,7 @@ _RENAMES: dict[str, tuple[tuple[str, str], ...]] = {
         (r"^predictions\.decoder\.weight$", "cls.predictions.decoder.weight"),
         (r"^predictions\.bias$", "cls.predictions.bias"),
         (r"^sop_classifier\.classifier\.", "cls.seq_relationship."),
+        (r"^bert\.encoder\.layer\.0\.", "bert.encoder.layer.{layer}."),  # as this package saves it (save_folder)
     ),
     "electra": (
         (r"^electra\.", "bert."),

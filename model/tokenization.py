@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import functools
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from tokenizers import AddedToken, Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
@@ -51,6 +51,9 @@ class Encoding:
     special: list[bool]  # True for [CLS], [SEP], [PAD]: never masked, often hidden in charts
     word_ids: list[int | None]  # which word a piece belongs to (token-level NER labels align on it)
     truncated: bool  # the input was longer than max_length and its end was cut off
+    # Which text each token comes from: 0 for A, 1 for B, None for [CLS], [SEP] and the like. Unlike the segment ids
+    # it tells B from A in every model, RoBERTa's (one segment) and DistilBERT's (none) too.
+    sequence_ids: list[int | None] = field(default_factory=list)
 
 
 class BertTokenizer:
@@ -243,14 +246,16 @@ class BertTokenizer:
             if second is not None:
                 second.truncate(keep_b)
         enc = self._tok.post_process(first, second, add_special_tokens=True)
+        offsets, sequence_ids = _own_spans(enc, [(first, text), (second, pair)])
         return Encoding(
             ids=list(enc.ids),
             tokens=[self._shown(token) for token in enc.tokens],
             token_type_ids=list(enc.type_ids),
-            offsets=_trimmed_offsets(enc, [(first, text), (second, pair)]),
+            offsets=offsets,
             special=[i in self._frame_ids for i in enc.ids],
             word_ids=list(enc.word_ids),
             truncated=truncated,
+            sequence_ids=sequence_ids,
         )
 
     def tokenize(self, text: str) -> list[str]:
@@ -292,23 +297,34 @@ def _byte_characters() -> dict[str, int]:
 _BYTE_OF_CHAR = _byte_characters()
 
 
-def _trimmed_offsets(enc: _RawEncoding, parts: list[tuple[_RawEncoding | None, str | None]]) -> list[tuple[int, int]]:
-    """Each token's characters in its own text, without the space before it. The offsets come from each part's own
-    encoding, not the post-processed one: RoBERTa's post-processor trims a leading space from offsets that its
-    pre-tokenizer has already trimmed, and would cut a letter ("Ġthe" would point at "he"). ALBERT's "▁the" points
-    at " the"; trimmed, it points at "the", as BERT's "the" does, so that masking a word keeps the space before it."""
+def _own_spans(
+    enc: _RawEncoding, parts: list[tuple[_RawEncoding | None, str | None]]
+) -> tuple[list[tuple[int, int]], list[int | None]]:
+    """Each token's characters in its own text, without the space before it, and which text (0 or 1) it is from.
+
+    The offsets come from each part's own encoding, not the post-processed one: RoBERTa's post-processor trims a
+    leading space from offsets that its pre-tokenizer has already trimmed, and would cut a letter ("Ġthe" would
+    point at "he"). ALBERT's "▁the" points at " the"; trimmed, it points at "the", as BERT's "the" does, so that
+    masking a word keeps the space before it."""
     # The post-processor only adds special tokens around the parts: the others are the parts' own, in order.
-    own = iter((start, end, text) for part, text in parts if part is not None for start, end in part.offsets)
-    offsets = []
+    own = iter(
+        (start, end, text, number)
+        for number, (part, text) in enumerate(parts)
+        if part is not None
+        for start, end in part.offsets
+    )
+    offsets, sequence_ids = [], []
     for special in enc.special_tokens_mask:
         if special:  # [CLS], [SEP], <s>, </s>
             offsets.append((0, 0))
+            sequence_ids.append(None)
             continue
-        start, end, text = next(own)
+        start, end, text, number = next(own)
         while start < end and text[start].isspace():
             start += 1
         offsets.append((start, end))
-    return offsets
+        sequence_ids.append(number)
+    return offsets, sequence_ids
 
 
 def named_special_tokens(folder: Path, settings: dict) -> dict[str, str]:

@@ -374,3 +374,30 @@ def test_info_names_the_family_and_breaks_its_parameters_down_as_the_checkpoint_
     assert info["family"] == "distilbert" and info["config"]["type_vocab_size"] == 0
     assert info["parameters"]["pooler"] == 0
     assert info["added_at_random"] == (32 * 32 + 32) + (2 * 32 + 2)  # the pooler and the next-sentence head
+
+
+@pytest.mark.parametrize("family", list(PAGE_NOTES))
+def test_a_model_fine_tuned_from_each_family_is_saved_and_loaded_back_and_finds_the_passage(
+    family, family_folders, tmp_path
+):
+    """A classifier and a question-answering reader on each family's encoder: saved as this package saves them
+    (ALBERT's shared layer once) and loaded back with the same outputs; the reader's passage tokens are sentence B's
+    in every family, RoBERTa's and DistilBERT's too, whose segment ids do not mark B."""
+    from model.checkpoint import load_folder, save_folder
+    from model.training.finetune import build_task_model
+    from model.training.qa import encode_question
+
+    base = load_folder(family_folders[family])
+    question, passage = "Who opened the door?", "Anna opened the door and walked in."
+    for kind, labels in (("sequence", ["negative", "positive"]), ("span", ["start", "end"])):
+        tuned = build_task_model(base, labels, kind).eval()
+        folder = save_folder(tuned, base.tokenizer, tmp_path / f"{family}-{kind}")
+        loaded = load_folder(folder)
+        assert type(loaded.model) is type(tuned) and not loaded.fresh_keys
+        enc = base.tokenizer.encode(question, passage)
+        ids, types = torch.tensor([enc.ids]), torch.tensor([enc.token_type_ids])
+        with torch.no_grad():
+            torch.testing.assert_close(loaded.model(ids, types).logits, tuned(ids, types).logits, atol=0, rtol=0)
+    encoded = encode_question(base.tokenizer, question, passage, 64)
+    read = "".join(passage[start:end] for start, end in (encoded.char_spans[i] for i in encoded.passage_tokens))
+    assert read == passage.replace(" ", "")

@@ -64,9 +64,7 @@ class EncodedQuestion:
 
 def encode_question(tokenizer: BertTokenizer, question: str, passage: str, max_length: int) -> EncodedQuestion:
     enc = tokenizer.encode(question, passage, max_length=max_length)
-    passage_tokens = [
-        i for i, (segment, special) in enumerate(zip(enc.token_type_ids, enc.special)) if segment == 1 and not special
-    ]
+    passage_tokens = [i for i, sequence in enumerate(enc.sequence_ids) if sequence == 1]  # B, in every family
     spans = [enc.offsets[i] if i in set(passage_tokens) else (0, 0) for i in range(len(enc.ids))]
     return EncodedQuestion(enc.ids, enc.tokens, enc.token_type_ids, passage_tokens, spans, enc.truncated)
 
