@@ -20,6 +20,7 @@ from .checkpoint import CheckpointError, load, parameter_parts
 from .cli_args import UsageError, add_model
 from .data import CorpusSourceError
 from .data.fetch import FetchError
+from .families import ElectraForPreTraining
 from .task_heads import BertForQuestionAnswering, BertForTaskHead
 from .training import commands as training_commands
 from .training import task_commands
@@ -284,13 +285,17 @@ def cmd_replaced(args) -> None:
     _emit(args, result.to_json(), "token             P(replaced)\n" + "\n".join(rows))
 
 
+LOSS_NAMES = {"mlm": "MLM loss", "replaced": "replaced-token loss"}
+
+
 def cmd_heads(args) -> None:
     bundle = load(args.model)
-    inference.pretraining_model(bundle)  # the importance score needs the MLM head
+    if not isinstance(bundle.model, ElectraForPreTraining):  # importance is read from a loss: MLM's, or ELECTRA's
+        inference.pretraining_model(bundle)
     stats = heads.head_statistics(bundle, args.lang)
     lines = [
         f"{bundle.name}: {stats.layers} layers x {stats.heads} heads over {stats.inputs} held-out {args.lang} "
-        f"sentence pairs ({stats.tokens:,} tokens), MLM loss {stats.mlm_loss:.3f}",
+        f"sentence pairs ({stats.tokens:,} tokens), {LOSS_NAMES[stats.objective]} {stats.mlm_loss:.3f}",
         "layer.head  [CLS]  [SEP]  punct   self   prev   next  entropy  pattern              importance",
     ]
     f = stats.features

@@ -191,6 +191,7 @@ class ElectraForPreTraining(BertPreTrainedBase):
         *,
         output_attentions: bool = False,
         output_hidden_states: bool = False,
+        head_mask: torch.Tensor | None = None,
     ) -> BertOutput:
         out = self.bert(
             input_ids,
@@ -198,6 +199,7 @@ class ElectraForPreTraining(BertPreTrainedBase):
             attention_mask,
             output_attentions=output_attentions,
             output_hidden_states=output_hidden_states,
+            head_mask=head_mask,
         )
         out.logits = self.discriminator_predictions(out.last_hidden_state)  # (B, T)
         return out

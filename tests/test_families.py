@@ -307,9 +307,18 @@ def test_every_page_runs_on_each_family_and_says_what_the_family_changed(family,
                 assert string(key, lang, **sizes) in shown, (family, name, key)
             sidebar = " ".join(c.value for c in at.sidebar.caption)
             assert string(f"common.family_{family.replace('-', '_')}", lang) in sidebar
-    if family == "electra-discriminator":  # no next-sentence head: the page says why instead of a random gauge
-        assert any("ELECTRA" in w.value for w in start_app_page("nsp", "en", model_choice="folder",
-                   model_folder=str(family_folders[family])).warning)  # fmt: skip
+    if family == "electra-discriminator":
+        folder = {"model_choice": "folder", "model_folder": str(family_folders[family])}
+        # No next-sentence head: the page says why instead of a random gauge.
+        assert any("ELECTRA" in w.value for w in start_app_page("nsp", "en", **folder).warning)
+        # The head lab's first two steps read its own loss; the two that read an MLM head say so.
+        heads = strings_of("heads")
+        first = start_app_page("heads", "en", **folder)
+        own_task = heads["sample_note_replaced"]["en"].split(". ")[1][:40]  # "This model is ELECTRA's discriminator"
+        assert any(own_task in c.value for c in first.caption)
+        third = start_app_page("heads", "zh", heads_step=3, **folder)
+        title = heads["step3_title"]["zh"]
+        assert heads["discriminator_step"]["zh"].format(title=title) in [m.value for m in third.info]
 
 
 def test_the_discriminator_shows_which_tokens_it_thinks_were_replaced(family_folders):
@@ -401,3 +410,36 @@ def test_a_model_fine_tuned_from_each_family_is_saved_and_loaded_back_and_finds_
     encoded = encode_question(base.tokenizer, question, passage, 64)
     read = "".join(passage[start:end] for start, end in (encoded.char_spans[i] for i in encoded.passage_tokens))
     assert read == passage.replace(" ", "")
+
+
+def test_the_head_lab_reads_a_discriminators_heads_from_its_own_task(family_folders):
+    """ELECTRA's discriminator has no MLM head: a head's importance is read from replaced-token detection on the
+    sample, the masked positions given other tokens, and agrees with what nudging that head's gate does to the loss."""
+    import torch.nn.functional as F
+
+    from model.analysis import heads
+    from model.checkpoint import load_folder
+
+    bundle = load_folder(family_folders["electra-discriminator"])
+    sample = heads.encode_sample(bundle, heads.sample_pairs("en")[:6])
+    moved = sample.replaced_ids != sample.ids
+    assert torch.equal(moved, sample.labels != -100)  # exactly the masked positions, each given another token
+    assert not any(int(i) in bundle.tokenizer.special_ids for i in sample.replaced_ids[moved])
+    importance, loss = heads.head_importance(bundle, sample)
+
+    def loss_with(gate: torch.Tensor) -> torch.Tensor:  # (N,): each input's mean "replaced?" cross-entropy
+        with torch.no_grad():
+            logits = bundle.model(sample.replaced_ids, sample.types, sample.attention_mask, head_mask=gate).logits
+        mask = sample.attention_mask.float()
+        per_token = F.binary_cross_entropy_with_logits(logits, moved.float(), reduction="none") * mask
+        return (per_token.sum(1) / mask.sum(1)).double()
+
+    L, nh = importance.shape
+    ones = torch.ones(L, nh)
+    assert loss == pytest.approx(float(loss_with(ones).mean()), abs=1e-5)
+    step = 1e-3
+    for layer, head in ((0, 0), (L - 1, nh - 1)):
+        nudged = ones.clone()
+        nudged[layer, head] -= step
+        finite = ((loss_with(ones) - loss_with(nudged)) / step).abs().sum()
+        assert float(finite) == pytest.approx(importance[layer, head], rel=0.05, abs=1e-4)

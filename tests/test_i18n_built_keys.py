@@ -488,6 +488,7 @@ BINDINGS = {
         key=itertools.chain(*literals_only({"_example_buttons"}, ("app/fill_mask",), position=1))
     ),
     ("app/fill_mask/replaced_view.py", "f'fill_mask.{key}'"): lambda site: each(key=site.module.EXAMPLES),
+    ("app/heads/page.py", "f'heads.step{step}_title'"): lambda site: each(step=site.module.MLM_STEPS),
     # BERT's family (app.core.models.family_key): named in the sidebar, described in the model's facts.
     ("app/core/sidebar.py", "f'common.family_{family}'"): lambda site: each(family=FAMILY_KEYS),
     ("app/core/model_facts.py", "f'model_facts.family_{family}'"): lambda site: each(

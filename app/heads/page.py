@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from app.core import shared_charts, ui
+from app.core import models, segments, shared_charts, ui
 from app.core.counting import counted, counted_label
 from app.core.i18n import t
 from app.core.numbers import percent
@@ -44,21 +44,31 @@ def render(context: PageContext) -> None:
     n_layers, n_heads = context.bundle.config.num_hidden_layers, context.bundle.config.num_attention_heads
     axis = (t("heads.axis_layer"), t("heads.axis_head"))
     keep_only_heads_the_model_has(n_layers, n_heads)
-    sample_lang, stats = sample_statistics(context.spec)
+    sample_lang, stats = sample_statistics(context.spec, context.bundle.tokenizer)
     lab_context = LabContext(context.spec, context.text, n_layers, n_heads, axis, sample_lang, stats)
 
     step = chosen_step()
     # a lesson step outlines this part (app.lessons)
     with st.container(key="heads_step_view"):
-        {1: across_sentences, 2: pattern_types, 3: switched_off, 4: beyond_the_weights}[step](lab_context)
+        if step in MLM_STEPS and models.is_discriminator(context.bundle):
+            st.info(t("heads.discriminator_step", title=t(f"heads.step{step}_title")))
+        else:
+            {1: across_sentences, 2: pattern_types, 3: switched_off, 4: beyond_the_weights}[step](lab_context)
     next_step_button(step)
     st.caption(t("heads.link_note"))
     for_engineers(context.spec, ["heads", "--lang", sample_lang])
 
 
+# Steps that read the MLM head: switching heads off shows what the model then puts at a [MASK], and gradient x input
+# explains a [MASK]'s answer. ELECTRA's discriminator has no such head; it has the first two steps, its heads' importance
+# read from its own loss (replaced-token detection).
+MLM_STEPS = (3, 4)
+
+
 def stop_without_masked_lm(context: PageContext) -> None:
-    """The lab scores a head by what removing it costs the MLM: a model without that head cannot be scored."""
-    ui.require_pretraining_head(context.bundle, "mlm")
+    """The lab scores a head by what removing it costs the model's loss: a fine-tuned classifier has none to score."""
+    if not models.is_discriminator(context.bundle):
+        ui.require_pretraining_head(context.bundle, "mlm")
 
 
 def keep_only_heads_the_model_has(n_layers: int, n_heads: int) -> None:
@@ -67,7 +77,7 @@ def keep_only_heads_the_model_has(n_layers: int, n_heads: int) -> None:
     st.session_state["heads_off"] = [lab.head_name(h) for h in kept_names]
 
 
-def sample_statistics(spec: str) -> tuple[str, heads.HeadStats]:
+def sample_statistics(spec: str, tokenizer) -> tuple[str, heads.HeadStats]:
     """The sample's language, chosen here, and the statistics of every head over it."""
     sample_column, note_column = st.columns([2, 3], vertical_alignment="center")
     sample_lang = sample_column.radio(
@@ -79,19 +89,14 @@ def sample_statistics(spec: str) -> tuple[str, heads.HeadStats]:
     )
     with st.spinner(t("heads.computing")):
         stats = lab.statistics(spec, sample_lang)
+    frame = tokenizer.encode("A", "B")  # the model's own [CLS] A [SEP] B [SEP]
+    layout = segments.layout_of(frame.tokens, frame.special)
+    note = "heads.sample_note_replaced" if stats.objective == "replaced" else "heads.sample_note"
+    source = t(f"heads.source_{sample_lang}")
+    stride = t("heads.sample_stride", stride=stats.stride, pairs=len(heads.sample_pairs(sample_lang)))
     note_column.caption(
-        t(
-            "heads.sample_note",
-            inputs=stats.inputs,
-            tokens=stats.tokens,
-            source=t(f"heads.source_{sample_lang}"),
-            loss=stats.mlm_loss,
-        )
-        + (
-            " " + t("heads.sample_stride", stride=stats.stride, pairs=len(heads.sample_pairs(sample_lang)))
-            if stats.stride > 1
-            else ""
-        )
+        t(note, inputs=stats.inputs, tokens=stats.tokens, source=source, loss=stats.mlm_loss, layout=layout)
+        + (" " + stride if stats.stride > 1 else "")
     )
     return sample_lang, stats
 

@@ -34,6 +34,7 @@ import torch
 import torch.nn.functional as F
 
 from ..checkpoint import LoadedBert
+from ..families import ElectraForPreTraining
 from ..inference import encode
 from .budget import sample_stride
 
@@ -73,6 +74,7 @@ class Sample:
     masked_ids: torch.Tensor  # (N, T), MASK_RATE of the words replaced by [MASK]
     labels: torch.Tensor  # (N, T), the original id where masked, -100 elsewhere
     tokens: list[list[str]]  # per input, without padding
+    replaced_ids: torch.Tensor  # (N, T): the masked positions given another token at random (ELECTRA's task)
 
     @property
     def lengths(self) -> list[int]:
@@ -100,7 +102,14 @@ def encode_sample(bundle: LoadedBert, pairs: Sequence[tuple[str, str]], seed: in
         for i in rng.sample(candidates, max(1, round(MASK_RATE * len(candidates)))):
             labels[n, i] = e.ids[i]
     masked_ids = torch.where(labels != -100, torch.tensor(tok.mask_token_id), ids)
-    return Sample(ids, types, attention_mask, masked_ids, labels, [e.tokens for e in encodings])
+    replaced_ids = ids.clone()
+    draw = random.Random(seed + 1)  # its own stream: the masked positions stay those drawn above
+    for n, i in (labels != -100).nonzero().tolist():
+        replacement = int(ids[n, i])
+        while replacement == int(ids[n, i]) or replacement in tok.special_ids:
+            replacement = draw.randrange(tok.vocab_size)
+        replaced_ids[n, i] = replacement
+    return Sample(ids, types, attention_mask, masked_ids, labels, [e.tokens for e in encodings], replaced_ids)
 
 
 def _batches(n: int, size: int = BATCH):
@@ -231,7 +240,8 @@ class HeadStats:
     patterns: np.ndarray  # (L, nh) str: each head's most frequent type over the inputs
     pattern_share: np.ndarray  # (L, nh): the share of inputs on which the head had that type
     importance: np.ndarray  # (L, nh): Michel et al.'s score, sum over inputs of |dLoss/dgate|
-    mlm_loss: float  # held-out MLM loss of the full model on the sample
+    mlm_loss: float  # held-out loss of the full model on the sample, on its objective
+    objective: str  # "mlm", or "replaced" for ELECTRA's discriminator (replaced-token detection)
     thumbnail_tokens: list[str]  # the sample input whose maps the thumbnails show
     thumbnails: np.ndarray = field(repr=False)  # (L, nh, t, t): every head on that input
 
@@ -308,11 +318,12 @@ def _float_dtype(model) -> torch.dtype:
 
 
 def head_importance(bundle: LoadedBert, sample: Sample) -> tuple[np.ndarray, float]:
-    """Michel et al.'s importance: sum over the sample's inputs of |d MLM loss / d gate| per head, and the loss.
+    """Michel et al.'s importance: sum over the sample's inputs of |d loss / d gate| per head, and the loss.
 
-    Each input's loss is the mean cross-entropy over its masked tokens. The absolute value is taken per input
-    (gradients of different inputs would cancel in a batch), so every input gets its own gate: a (B, L, nh)
-    head mask of ones, whose gradient row b is input b's alone.
+    Each input's loss is the mean cross-entropy over its masked tokens; for ELECTRA's discriminator, the mean binary
+    cross-entropy of "replaced?" over its tokens, the masked positions given random tokens. The absolute value is
+    taken per input (gradients of different inputs would cancel in a batch), so every input gets its own gate: a
+    (B, L, nh) head mask of ones, whose gradient row b is input b's alone.
     """
     model = bundle.model
     L, nh = bundle.config.num_hidden_layers, bundle.config.num_attention_heads
@@ -320,19 +331,27 @@ def head_importance(bundle: LoadedBert, sample: Sample) -> tuple[np.ndarray, flo
     total = torch.zeros(L, nh, dtype=torch.float64)
     loss_sum = 0.0
     for batch in _batches(len(sample.tokens)):
-        _, types, mask, masked_ids, labels = _trimmed(sample, batch)
-        B = masked_ids.size(0)
-        gate = torch.ones(B, L, nh, dtype=dtype, requires_grad=True)
-        where = labels != -100
+        gate = torch.ones(batch.stop - batch.start, L, nh, dtype=dtype, requires_grad=True)
         with torch.enable_grad():
-            out = model(masked_ids, types, mask, mlm_positions=where, head_mask=gate)
-            token_loss = F.cross_entropy(out.mlm_logits.to(dtype), labels[where], reduction="none")  # (N,)
-            owner = where.nonzero()[:, 0]  # the input each masked token belongs to
-            per_input = torch.zeros(B, dtype=dtype).index_add(0, owner, token_loss) / where.sum(1)  # (B,)
+            per_input = _input_losses(model, sample, batch, gate, dtype)
             (grad,) = torch.autograd.grad(per_input.sum(), gate)
         total += grad.abs().sum(0)
         loss_sum += float(per_input.detach().sum())
     return total.numpy(), loss_sum / len(sample.tokens)
+
+
+def _input_losses(model, sample: Sample, batch: slice, gate: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
+    """(B,): each input's loss on the model's own task, with the heads gated by ``gate``."""
+    _, types, mask, masked_ids, labels = _trimmed(sample, batch)
+    where = labels != -100
+    if isinstance(model, ElectraForPreTraining):  # "was this token replaced?" over every real token
+        logits = model(sample.replaced_ids[batch, : types.size(1)], types, mask, head_mask=gate).logits.to(dtype)
+        token_loss = F.binary_cross_entropy_with_logits(logits, where.to(dtype), reduction="none") * mask
+        return token_loss.sum(1) / mask.sum(1)
+    out = model(masked_ids, types, mask, mlm_positions=where, head_mask=gate)
+    token_loss = F.cross_entropy(out.mlm_logits.to(dtype), labels[where], reduction="none")  # (N,)
+    owner = where.nonzero()[:, 0]  # the input each masked token belongs to
+    return torch.zeros(where.size(0), dtype=dtype).index_add(0, owner, token_loss) / where.sum(1)
 
 
 def head_statistics(bundle: LoadedBert, lang: str) -> HeadStats:
@@ -354,6 +373,7 @@ def head_statistics(bundle: LoadedBert, lang: str) -> HeadStats:
         pattern_share=share,
         importance=importance,
         mlm_loss=loss,
+        objective="replaced" if isinstance(bundle.model, ElectraForPreTraining) else "mlm",
         thumbnail_tokens=sample.tokens[thumb_index],
         thumbnails=thumbnails,
     )

@@ -25,7 +25,9 @@ def store_path(bundle: LoadedBert, lang: str, cache_dir: Path | None = None) -> 
 
 
 def save(stats: heads.HeadStats, path: Path) -> None:
-    meta = {k: getattr(stats, k) for k in ("lang", "layers", "heads", "inputs", "stride", "tokens", "mlm_loss")}
+    meta = {
+        k: getattr(stats, k) for k in ("lang", "layers", "heads", "inputs", "stride", "tokens", "mlm_loss", "objective")
+    }
     arrays = {f"feature_{name}": values for name, values in stats.features.items()}
     write_atomically(
         path,
