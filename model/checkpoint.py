@@ -443,7 +443,10 @@ def download_from_hub(repo_id: str) -> Path:
         from huggingface_hub import hf_hub_download, snapshot_download
     except ImportError:  # pragma: no cover - it is in requirements.txt
         raise CheckpointError(f"{repo_id}: loading from the hub needs the huggingface_hub package") from None
-    patterns = ["config.json", "vocab.txt", "tokenizer.json", "tokenizer_config.json", "model.safetensors"]
+    patterns = [
+        "config.json", "vocab.txt", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "vocab.json",
+        "merges.txt", "model.safetensors",
+    ]  # fmt: skip
     if not hub_reachable():
         try:
             folder = snapshot_download(repo_id, allow_patterns=[*patterns, "pytorch_model.bin"], local_files_only=True)
