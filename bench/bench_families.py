@@ -21,8 +21,8 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.bench_model import side_by_side
-from model.checkpoint import EMBEDDED_DIR, load_folder
+from bench.bench_model import bench_forward
+from model.checkpoint import EMBEDDED_DIR
 
 # family: (transformers config class, model class, the published shape's fields)
 SHAPES = {
@@ -63,23 +63,6 @@ def write_checkpoint(name: str, folder: Path) -> tuple[Path, type]:
     return folder, getattr(transformers, model_class)
 
 
-def bench(name: str, folder: Path, model_class, tokens: int, repeats: int) -> list[tuple]:
-    ours = load_folder(folder).model
-    rows = []
-    for with_maps in (False, True):
-        kwargs = {"attn_implementation": "eager"} if with_maps else {}
-        reference = model_class.from_pretrained(folder, dtype=torch.float32, **kwargs).eval()
-        ids = torch.randint(5, 2000, (1, tokens))
-        with torch.inference_mode():
-            a, b = side_by_side(
-                lambda ids=ids, maps=with_maps: ours(ids, output_attentions=maps),
-                lambda ids=ids, maps=with_maps, reference=reference: reference(input_ids=ids, output_attentions=maps),
-                repeats,
-            )
-        rows.append((name, tokens, "yes" if with_maps else "no", a * 1000, b * 1000, a / b))
-    return rows
-
-
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeats", type=int, default=10)
@@ -95,7 +78,12 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for name in SHAPES:
             folder, model_class = write_checkpoint(name, Path(tmp) / name.replace(" ", "-"))
-            rows += bench(name, folder, model_class, args.tokens, args.repeats)
+
+            def reference(folder, eager, model_class=model_class):
+                kwargs = {"attn_implementation": "eager"} if eager else {}
+                return model_class.from_pretrained(folder, dtype=torch.float32, **kwargs).eval()
+
+            rows += bench_forward(name, folder, args.repeats, reference, (args.tokens,))
             print(rows[-2], rows[-1], flush=True)
     print(f"\nthreads={torch.get_num_threads()} repeats={args.repeats} (median ms, batch 1)\n")
     print("| family | tokens | attention maps | ours ms | transformers ms | ratio |")
