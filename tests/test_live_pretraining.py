@@ -102,13 +102,36 @@ def test_without_nsp_the_nsp_head_does_not_learn(data):
     assert abs(without["nsp_loss"] - 0.693) < abs(with_nsp["nsp_loss"] - 0.693) + 0.05
 
 
+SPAN_KEYS = ("heldout_span_top1", "span_targets")
+
+
+def test_the_span_score_reads_the_tokens_of_masked_runs_of_two_or_more():
+    chosen = torch.tensor([[0, 1, 0, 1, 1, 1, 0, 1], [1, 1, 0, 0, 0, 0, 1, 0]], dtype=torch.bool)
+    assert live.in_runs(chosen).int().tolist() == [[0, 0, 0, 1, 1, 1, 0, 0], [1, 1, 0, 0, 0, 0, 0, 0]]
+    assert live.in_runs(chosen, 3).int().tolist() == [[0, 0, 0, 1, 1, 1, 0, 0], [0] * 8]
+
+
+def test_span_eval_batches_mask_whole_spans_every_token_a_mask(data):
+    settings = live.live_settings("en")
+    held = live.span_eval_batches(data, settings)
+    again = live.span_eval_batches(data, settings)  # fixed: every run is scored on the same targets
+    assert all(torch.equal(a["input_ids"], b["input_ids"]) for a, b in zip(held, again, strict=True))
+    chosen = torch.cat([b["mlm_labels"] != -100 for b in held])
+    shown = torch.cat([b["input_ids"] for b in held])[chosen]
+    assert bool((shown == data.tokenizer.mask_token_id).all())  # no random or kept tokens among them
+    assert live.in_runs(chosen).sum() > chosen.sum() // 2  # mostly runs of several tokens
+
+
 def test_cli_prints_one_json_line_per_evaluation(capsys):
     assert main(["pretrain", "--preset", "live", "--steps", "30", "--json", "--lang", "en"]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert [line["steps"] for line in lines] == [25, 30]
+    # One line per evaluation, and the last again with the held-out spans' score, measured once at the end.
+    assert [line["steps"] for line in lines] == [25, 30, 30]
+    assert "heldout_span_top1" not in lines[1] and lines[2] == {**lines[1], **{k: lines[2][k] for k in SPAN_KEYS}}
     last = lines[-1]
-    for key in ("steps", "seconds", "heldout_top1", "frequency_baseline_top1"):
+    for key in ("steps", "seconds", "heldout_top1", "frequency_baseline_top1", *SPAN_KEYS):
         assert key in last, key
+    assert 0.0 <= last["heldout_span_top1"] <= 1.0 and last["span_targets"] > 100
     assert last["steps"] == 30
     assert 0.0 <= last["heldout_top1"] <= 1.0 and 0.0 < last["frequency_baseline_top1"] < 1.0
     assert len(last["probe_top5"]) == 5

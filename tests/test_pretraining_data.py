@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import pytest
 import torch
 
 from model.tokenization import BertTokenizer
@@ -97,6 +98,63 @@ def test_whole_word_masking_takes_every_piece_of_a_word():
         for w in {x for x in word_ids if x is not None}:
             flags = {chosen[i] for i, x in enumerate(word_ids) if x == w}
             assert len(flags) == 1, f"word {w} split by seed {seed}"
+
+
+def test_span_masking_chooses_runs_of_whole_words_of_spanberts_lengths():
+    """SpanBERT (Joshi et al. 2020): lengths in words from a geometric distribution (p = 0.2) drawn again above 10,
+    3.8 words on average; runs of whole words that cross no [SEP]; 15% of the tokens; one outcome per span."""
+    from model.training.pretraining_data import SPAN_LENGTH_PROBS, _choose_spans
+
+    lengths = torch.arange(1, len(SPAN_LENGTH_PROBS) + 1, dtype=torch.float64)
+    assert float((SPAN_LENGTH_PROBS * lengths).sum() / SPAN_LENGTH_PROBS.sum()) == pytest.approx(3.8, abs=0.005)
+    # Two-piece words, and a [SEP] (not a candidate) in the middle of each row.
+    T = 2001
+    word_ids = [i // 2 for i in range(T)]
+    candidates = torch.ones(T, dtype=torch.bool)
+    candidates[1000] = False
+    generator = torch.Generator().manual_seed(0)
+    words_per_span = []
+    for _ in range(10):
+        chosen, owner = _choose_spans(candidates, word_ids, 0.15, generator)
+        assert int(chosen.sum()) == round(0.15 * int(candidates.sum()))  # exactly the budget, the last span cut
+        assert not chosen[1000] and torch.equal(chosen, owner >= 0)
+        for first in owner[owner >= 0].unique().tolist():
+            positions = (owner == first).nonzero()[:, 0].tolist()
+            assert positions == list(range(positions[0], positions[-1] + 1)), positions  # one run
+            assert not (positions[0] < 1000 < positions[-1])  # never across the [SEP]
+            before = positions[0] - 1  # a span starts a word: a new word or a non-candidate before it
+            assert before < 0 or not candidates[before] or word_ids[before] != word_ids[positions[0]]
+            after = positions[-1] + 1  # and ends one
+            assert after == T or not candidates[after] or word_ids[after] != word_ids[positions[-1]]
+            words_per_span.append(len({word_ids[p] for p in positions}))
+    # Drawn at 3.8 on average; a span that overlaps one already taken is drawn again, which favours short ones, and
+    # the last is cut to the budget: what is kept averages a little less (3.7 in 1,600 spans, standard error 0.06).
+    assert 3.4 < np.mean(words_per_span) < 3.9, np.mean(words_per_span)
+    assert max(words_per_span) == 10 and np.mean([n == 1 for n in words_per_span]) < 0.3
+
+
+def test_span_masking_masks_replaces_or_keeps_a_span_whole_in_berts_proportions():
+    from model.training.pretraining_data import _choose_spans
+
+    T = 3000
+    ids = torch.randint(10, 1000, (1, T))
+    candidates = torch.ones(1, T, dtype=torch.bool)
+    word_ids = [list(range(T))]
+    by_span = []
+    for seed in range(3):
+        result = _draw(ids, candidates, seed, word_ids=word_ids, spans=True)
+        # The spans mask_tokens chose: the same draw from the same generator.
+        _, owner = _choose_spans(candidates[0], word_ids[0], 0.15, torch.Generator().manual_seed(seed))
+        for first in owner[owner >= 0].unique().tolist():
+            outcome = result.outcome[0][owner == first].unique().tolist()
+            assert len(outcome) == 1, outcome  # masked, replaced or kept as a whole
+            by_span += outcome
+        assert int((result.outcome != NOT_CHOSEN).sum()) == round(0.15 * T)
+    shares = {kind: by_span.count(kind) / len(by_span) for kind in (MASKED, RANDOM, KEPT)}
+    # About 240 spans a draw, 720 in all: a share of 10% has a standard error of 1.1 points, 80% of 1.5.
+    assert abs(shares[MASKED] - 0.8) < 0.06 and abs(shares[RANDOM] - 0.1) < 0.045 and abs(shares[KEPT] - 0.1) < 0.045
+    with pytest.raises(ValueError, match="word_ids"):
+        _draw(ids, candidates, 0, spans=True)
 
 
 def _docs():

@@ -319,7 +319,10 @@ def batches(
             rate=settings.mask_rate,
             mask_prob=settings.mask_prob,
             random_prob=settings.random_prob,
-            word_ids=[whole_word_ids([vocab[i] for i in row]) for row in ids.tolist()] if settings.whole_word else None,
+            word_ids=[whole_word_ids([vocab[i] for i in row]) for row in ids.tolist()]
+            if settings.whole_word or settings.span_masking
+            else None,
+            spans=settings.span_masking,
         )
         keep = int(attn.sum(dim=1).max())  # drop all-padding columns: shorter batches run faster
         yield {

@@ -68,6 +68,11 @@ def register(sub) -> None:
         help="whole-word masking: all pieces of a chosen word together (Chinese words segmented by jieba)",
     )
     p.add_argument(
+        "--span-masking",
+        action="store_true",
+        help="SpanBERT's masking: spans of whole words, 3.8 words on average (geometric, p = 0.2, at most 10)",
+    )
+    p.add_argument(
         "--init",
         type=_init_choice,
         default="minilm",
@@ -409,6 +414,7 @@ def cmd_pretrain(args) -> None:
         mask_prob=1.0 if args.all_mask else 0.8,
         random_prob=0.0 if args.all_mask else 0.1,
         whole_word=args.whole_word,
+        span_masking=args.span_masking,
         nsp=not args.no_nsp,
         batch_size=args.batch_size,
         seq_len=args.seq_len,
@@ -459,7 +465,8 @@ def cmd_pretrain_live(args) -> None:
     """The live page's run: one JSON line per evaluation (fractions), the last one at the end of the run."""
     if args.threads is None:
         torch.set_num_threads(1)  # measured: one thread beats two on a shared 2-core machine (bench_live.py)
-    changes = {"nsp": not args.no_nsp, "whole_word": args.whole_word, "seed": args.seed}
+    changes = {"nsp": not args.no_nsp, "whole_word": args.whole_word, "span_masking": args.span_masking}
+    changes["seed"] = args.seed
     if args.precision != "auto":  # otherwise the preset's own (live.live_settings)
         changes["bf16"] = PRECISIONS[args.precision]
     if args.mask_rate is not None:  # otherwise the language's own rate (live.LANGUAGE_SETTINGS)
@@ -485,4 +492,11 @@ def cmd_pretrain_live(args) -> None:
         line["probe_top5"] = record["probe"]["top5"]
         print(json.dumps(line, ensure_ascii=False), flush=True)
 
-    live.run_live(args.lang, settings, on_eval=show)
+    def show_final(record: dict) -> None:  # the last record again, with the held-out spans' score
+        if args.json:
+            show(record)
+        else:
+            print(f"held-out spans of several tokens: top-1 {record['heldout_span_top1']:.1%} "
+                  f"of {record['span_targets']} tokens", flush=True)  # fmt: skip
+
+    live.run_live(args.lang, settings, on_eval=show, on_final=show_final)

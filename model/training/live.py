@@ -181,12 +181,55 @@ def live_data(lang: str, vocab_size: int = VOCAB_SIZE) -> LiveData:
 def eval_batches(data: LiveData, settings: PretrainSettings) -> list[dict]:
     """Fixed held-out batches, masked the paper's way (15%, 80/10/10) whatever the run trains with, so that
     runs of an experiment are scored on the same targets, and kept and random targets exist to be scored."""
-    scoring = replace(settings, mask_rate=0.15, mask_prob=0.8, random_prob=0.1, short_seq_prob=0.0, whole_word=False)
+    scoring = replace(
+        settings, mask_rate=0.15, mask_prob=0.8, random_prob=0.1, short_seq_prob=0.0, whole_word=False,
+        span_masking=False,
+    )  # fmt: skip
+    stream = batches(data.heldout, data.tokenizer, scoring, seed=EVAL_SEED, languages=[data.lang])
+    return [next(stream) for _ in range(settings.eval_batches)]
+
+
+def span_eval_batches(data: LiveData, settings: PretrainSettings) -> list[dict]:
+    """Fixed held-out batches masked as SpanBERT masks (spans of whole words, 15%), every chosen token a [MASK]:
+    what a run is scored on at its end for runs of several words, whichever masking it trained with."""
+    scoring = replace(
+        settings, mask_rate=0.15, mask_prob=1.0, random_prob=0.0, short_seq_prob=0.0, whole_word=False,
+        span_masking=True,
+    )  # fmt: skip
     stream = batches(data.heldout, data.tokenizer, scoring, seed=EVAL_SEED, languages=[data.lang])
     return [next(stream) for _ in range(settings.eval_batches)]
 
 
 # --- measurements -----------------------------------------------------------------------------------------
+
+
+def in_runs(chosen: torch.Tensor, length: int = 2) -> torch.Tensor:
+    """(B, T) bool: the chosen positions that lie in a run of at least ``length`` consecutive chosen positions."""
+    B, T = chosen.shape
+    run = torch.zeros(B, T, dtype=torch.long)  # the run's length so far, left to right
+    for t in range(T):
+        run[:, t] = (run[:, t - 1] + 1 if t else 1) * chosen[:, t]
+    total = run.clone()  # each position's whole run: carried back from the run's end
+    for t in range(T - 2, -1, -1):
+        total[:, t] = torch.where(chosen[:, t] & chosen[:, t + 1], total[:, t + 1], run[:, t])
+    return chosen & (total >= length)
+
+
+@torch.no_grad()
+def span_top1(model: BertForPreTraining, held: list[dict]) -> dict:
+    """Top-1 on the held-out spans' tokens that lie in a masked run of two or more (a word of several pieces, or
+    several words): the guesses SpanBERT's masking is meant to teach, each made without its neighbours."""
+    was_training = model.training
+    model.eval()
+    right = total = 0
+    for b in held:
+        chosen = b["mlm_labels"] != -100
+        out = model(b["input_ids"], b["token_type_ids"], b["attention_mask"], mlm_labels=b["mlm_labels"])
+        hits = out.mlm_logits.argmax(dim=-1) == b["mlm_labels"][chosen]  # row-major over the chosen positions
+        multi = in_runs(chosen)[chosen]
+        right, total = right + int(hits[multi].sum()), total + int(multi.sum())
+    model.train(was_training)
+    return {"heldout_span_top1": right / max(1, total), "span_targets": total}
 
 
 def target_kinds(batch: dict, mask_token_id: int) -> dict[str, torch.Tensor]:
@@ -277,8 +320,10 @@ def run_live(
     *,
     on_eval: Callable[[dict], None] | None = None,
     should_stop: Callable[[], bool] | None = None,
+    on_final: Callable[[dict], None] | None = None,
 ) -> list[dict]:
-    """Pre-train the live preset; every ``eval_every`` steps (and at the end) measure and report a record.
+    """Pre-train the live preset; every ``eval_every`` steps (and at the end) measure and report a record. The last
+    record then gains the held-out spans' score (``span_top1``), and ``on_final`` gets it.
 
     Returns the records. Evaluations fall on step counts, so with a step budget (``max_seconds=None``)
     two runs with the same seed give the same records, apart from the seconds and tokens per second.
@@ -317,6 +362,10 @@ def run_live(
         pass
     if not records or records[-1]["steps"] != last.get("step"):
         record(int(last.get("step", 0)), last)
+    # At the end only (the curves' evaluations count against the run's clock): runs of several words.
+    records[-1].update(span_top1(model, span_eval_batches(data, settings)))
+    if on_final is not None:
+        on_final(records[-1])
     return records
 
 

@@ -41,6 +41,7 @@ class PretrainSettings:
     mask_prob: float = 0.8  # of the chosen tokens: [MASK]; 1.0 for the all-[MASK] ablation
     random_prob: float = 0.1  # of the chosen tokens: a random token (the rest stay unchanged)
     whole_word: bool = False  # choose whole words (WordPiece runs, jieba words in Chinese), as BERT-wwm
+    span_masking: bool = False  # choose spans of whole words, as SpanBERT (pretraining_data._choose_spans)
     # Source id -> how many times as often its documents are drawn as their length alone gives (default 1):
     # continued pre-training gives a small everyday source a large share without dropping the others.
     source_weights: dict[str, float] = field(default_factory=dict)

@@ -49,14 +49,16 @@ def mask_tokens(
     mask_prob: float = 0.8,
     random_prob: float = 0.1,
     word_ids: list[list[int | None]] | None = None,  # whole-word masking (``whole_word_ids``): pieces go together
+    spans: bool = False,  # SpanBERT's masking: runs of whole words (``word_ids`` required), ``_choose_spans``
 ) -> MaskingResult:
     """BERT's MLM corruption.
 
     Each row chooses ``max(1, round(rate * n))`` of its ``n`` candidate positions (the original
     implementation's count, so a short classroom sentence always shows at least one choice), uniformly at
-    random; with ``word_ids`` it chooses whole words until that many pieces are covered. Each chosen
-    position is then independently [MASK] with ``mask_prob``, a random token with ``random_prob``, and
-    left unchanged otherwise.
+    random; with ``word_ids`` it chooses whole words until that many pieces are covered, and with ``spans`` as well
+    runs of consecutive words. Each chosen position is then independently [MASK] with ``mask_prob``, a random token
+    with ``random_prob``, and left unchanged otherwise; with ``spans`` a whole span takes one of the three together,
+    as SpanBERT does.
     """
     if not (0.0 <= rate <= 1.0 and 0.0 <= mask_prob and 0.0 <= random_prob and mask_prob + random_prob <= 1.0):
         raise ValueError("rate must be in [0, 1] and mask_prob + random_prob at most 1")
@@ -67,13 +69,21 @@ def mask_tokens(
     B, T = input_ids.shape
     device = input_ids.device
     candidates = candidates.bool()
+    if spans and word_ids is None:
+        raise ValueError("span masking chooses whole words: give word_ids")
+    owner = None  # with spans: each chosen position's span, by the span's first position
     if word_ids is None:
         chosen = _choose_tokens(candidates, rate, generator)
+    elif spans:
+        chosen, owner = map(torch.stack, zip(*(_choose_spans(candidates[b], word_ids[b], rate, generator)
+                                               for b in range(B))))  # fmt: skip
     else:
         chosen = torch.stack([_choose_words(candidates[b], word_ids[b], rate, generator) for b in range(B)])
     chosen = chosen.to(device)
 
     draw = torch.rand(B, T, generator=generator).to(device)
+    if owner is not None:  # one draw a span: the span is masked, replaced or kept whole
+        draw = draw.gather(1, owner.clamp(min=0).to(device))
     outcome = torch.full((B, T), NOT_CHOSEN, dtype=torch.long, device=device)
     outcome[chosen & (draw < mask_prob)] = MASKED
     outcome[chosen & (draw >= mask_prob) & (draw < mask_prob + random_prob)] = RANDOM
@@ -191,6 +201,55 @@ def _choose_words(candidates: torch.Tensor, word_ids: list[int | None], rate: fl
         chosen[groups[i]] = True
         covered += len(groups[i])
     return chosen
+
+
+# SpanBERT (Joshi et al. 2020, §3.1): span lengths in words from a geometric distribution with p = 0.2, drawn again
+# when longer than 10 words, so 3.8 words on average; spans are drawn until 15% of the tokens are covered.
+SPAN_P, SPAN_MAX_WORDS = 0.2, 10
+SPAN_LENGTH_PROBS = torch.tensor([SPAN_P * (1 - SPAN_P) ** (n - 1) for n in range(1, SPAN_MAX_WORDS + 1)])
+
+
+def _choose_spans(
+    candidates: torch.Tensor, word_ids: list[int | None], rate: float, generator
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """SpanBERT's choice in one row: spans of consecutive whole words, each of a length drawn from
+    ``SPAN_LENGTH_PROBS`` and a random first word, none crossing a position that is not a candidate ([SEP]) or
+    another span, until ``round(rate * n)`` pieces are covered (the last span cut to fit, at a word's end, unless
+    it is the first). Returns the chosen positions and, at each, the first position of its span (-1 elsewhere)."""
+    T = candidates.shape[0]
+    words: dict[int, list[int]] = {}
+    for pos in range(T):
+        w = word_ids[pos] if pos < len(word_ids) else None
+        if w is not None and bool(candidates[pos]):
+            words.setdefault(w, []).append(pos)
+    groups = sorted(words.values())
+    # A span may run from word i to word j only if nothing else lies between them: the same run of candidates.
+    run = [0] * len(groups)
+    for i in range(1, len(groups)):
+        run[i] = run[i - 1] + (groups[i][0] != groups[i - 1][-1] + 1)
+    n = sum(len(g) for g in groups)
+    target = 0 if rate == 0.0 or n == 0 else max(1, round(n * rate))
+    chosen, owner = torch.zeros(T, dtype=torch.bool), torch.full((T,), -1, dtype=torch.long)
+    taken = [False] * len(groups)
+    covered, tries = 0, 0
+    while covered < target and tries < 50 * max(1, len(groups)):
+        tries += 1
+        length = int(torch.multinomial(SPAN_LENGTH_PROBS, 1, generator=generator)) + 1
+        start = int(torch.randint(len(groups), (1,), generator=generator))
+        span = [i for i in range(start, min(start + length, len(groups))) if run[i] == run[start]]
+        if any(taken[i] for i in span):
+            continue
+        while covered > 0 and len(span) > 1 and covered + sum(len(groups[i]) for i in span) > target:
+            span.pop()  # cut at a word's end to fit what is left
+        if covered > 0 and covered + sum(len(groups[i]) for i in span) > target:
+            continue
+        positions = [pos for i in span for pos in groups[i]]
+        for i in span:
+            taken[i] = True
+        chosen[positions] = True
+        owner[positions] = positions[0]
+        covered += len(positions)
+    return chosen, owner
 
 
 @dataclass
