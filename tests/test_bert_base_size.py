@@ -92,9 +92,8 @@ def test_every_page_opens_on_the_model(checkpoint, embedded_figures, monkeypatch
         assert not at.exception, f"{size} {page}: {at.exception[0].message}"
         assert figures(at) == embedded_figures[page, lang], (size, page)
         # the sidebar's summary of the model every page reads: this one, not the embedded default
-        summary = (
-            COMMON["model_summary"][lang].split(" · {params}")[0].format(layers=layers, hidden=hidden, heads=heads)
-        )
+        summary = COMMON["model_summary"][lang].split(" · {params}")[0]
+        summary = summary.format(family=COMMON["family_bert"][lang], layers=layers, hidden=hidden, heads=heads)
         sidebar = [c.value for c in at.sidebar.caption]
         assert any(c.startswith(summary) for c in sidebar), (size, page, sidebar)
         assert not [w.value for w in at.sidebar.warning], (size, page)  # the model loaded, nothing fell back
