@@ -21,7 +21,8 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.bench_model import bench_forward
+from bench_model import bench_forward  # noqa: E402  (beside this script: sys.path[0])
+
 from model.checkpoint import EMBEDDED_DIR
 
 # family: (transformers config class, model class, the published shape's fields)

@@ -120,11 +120,15 @@ def test_pretrain_whole_word_flag_reaches_both_presets(monkeypatch):
     used = []
     monkeypatch.setattr(torch, "set_num_threads", lambda n: None)  # the live preset's one thread would outlive the test
     monkeypatch.setattr(pretrain_job, "run_job", lambda job, settings, on_step=None: used.append(settings))
-    monkeypatch.setattr(live, "run_live", lambda lang, settings, on_eval=None: used.append(settings) or [])
+    monkeypatch.setattr(live, "run_live", lambda lang, settings, **callbacks: used.append(settings) or [])
     assert main(["pretrain", "--init", "embedded", "--steps", "1", "--whole-word"]) == 0
     assert main(["pretrain", "--preset", "live", "--steps", "1", "--whole-word"]) == 0
     assert main(["pretrain", "--init", "embedded", "--steps", "1"]) == 0
     assert [s.whole_word for s in used] == [True, True, False]
+    # SpanBERT's masking likewise (issue 57)
+    assert main(["pretrain", "--init", "embedded", "--steps", "1", "--span-masking"]) == 0
+    assert main(["pretrain", "--preset", "live", "--steps", "1", "--span-masking"]) == 0
+    assert [s.span_masking for s in used] == [False, False, False, True, True]
 
 
 def test_whole_words_in_training_batches_but_token_level_held_out_batches(tokenizer, monkeypatch):
