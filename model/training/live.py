@@ -181,21 +181,18 @@ def live_data(lang: str, vocab_size: int = VOCAB_SIZE) -> LiveData:
 def eval_batches(data: LiveData, settings: PretrainSettings) -> list[dict]:
     """Fixed held-out batches, masked the paper's way (15%, 80/10/10) whatever the run trains with, so that
     runs of an experiment are scored on the same targets, and kept and random targets exist to be scored."""
-    scoring = replace(
-        settings, mask_rate=0.15, mask_prob=0.8, random_prob=0.1, short_seq_prob=0.0, whole_word=False,
-        span_masking=False,
-    )  # fmt: skip
-    stream = batches(data.heldout, data.tokenizer, scoring, seed=EVAL_SEED, languages=[data.lang])
-    return [next(stream) for _ in range(settings.eval_batches)]
+    return _held_out(data, settings, mask_prob=0.8, random_prob=0.1, span_masking=False)
 
 
 def span_eval_batches(data: LiveData, settings: PretrainSettings) -> list[dict]:
     """Fixed held-out batches masked as SpanBERT masks (spans of whole words, 15%), every chosen token a [MASK]:
     what a run is scored on at its end for runs of several words, whichever masking it trained with."""
-    scoring = replace(
-        settings, mask_rate=0.15, mask_prob=1.0, random_prob=0.0, short_seq_prob=0.0, whole_word=False,
-        span_masking=True,
-    )  # fmt: skip
+    return _held_out(data, settings, mask_prob=1.0, random_prob=0.0, span_masking=True)
+
+
+def _held_out(data: LiveData, settings: PretrainSettings, **masking) -> list[dict]:
+    """``settings.eval_batches`` held-out batches under the evaluation seed, 15% chosen, masked as ``masking`` says."""
+    scoring = replace(settings, mask_rate=0.15, short_seq_prob=0.0, whole_word=False, **masking)
     stream = batches(data.heldout, data.tokenizer, scoring, seed=EVAL_SEED, languages=[data.lang])
     return [next(stream) for _ in range(settings.eval_batches)]
 

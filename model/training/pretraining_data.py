@@ -180,13 +180,19 @@ def _choose_tokens(candidates: torch.Tensor, rate: float, generator: torch.Gener
     return rank < k[:, None]
 
 
-def _choose_words(candidates: torch.Tensor, word_ids: list[int | None], rate: float, generator) -> torch.Tensor:
-    T = candidates.shape[0]
+def _candidate_words(candidates: torch.Tensor, word_ids: list[int | None]) -> dict[int, list[int]]:
+    """Each word's candidate positions, by word id, in the order the words first appear."""
     words: dict[int, list[int]] = {}
-    for pos in range(T):
+    for pos in range(candidates.shape[0]):
         w = word_ids[pos] if pos < len(word_ids) else None
         if w is not None and bool(candidates[pos]):
             words.setdefault(w, []).append(pos)
+    return words
+
+
+def _choose_words(candidates: torch.Tensor, word_ids: list[int | None], rate: float, generator) -> torch.Tensor:
+    T = candidates.shape[0]
+    words = _candidate_words(candidates, word_ids)
     n = sum(len(p) for p in words.values())
     target = 0 if rate == 0.0 or n == 0 else max(1, round(n * rate))
     order = torch.randperm(len(words), generator=generator).tolist()
@@ -217,12 +223,7 @@ def _choose_spans(
     another span, until ``round(rate * n)`` pieces are covered (the last span cut to fit, at a word's end, unless
     it is the first). Returns the chosen positions and, at each, the first position of its span (-1 elsewhere)."""
     T = candidates.shape[0]
-    words: dict[int, list[int]] = {}
-    for pos in range(T):
-        w = word_ids[pos] if pos < len(word_ids) else None
-        if w is not None and bool(candidates[pos]):
-            words.setdefault(w, []).append(pos)
-    groups = sorted(words.values())
+    groups = sorted(_candidate_words(candidates, word_ids).values())
     # A span may run from word i to word j only if nothing else lies between them: the same run of candidates.
     run = [0] * len(groups)
     for i in range(1, len(groups)):
