@@ -25,7 +25,7 @@ import torch
 from safetensors.torch import load_file, save_file
 from torch import nn
 
-from .families import ElectraForPreTraining, bert_config, bert_state, family_of, is_discriminator
+from .families import ElectraForPreTraining, bert_config, bert_state, family_of, has_discriminator_head
 from .modeling import BertConfig, BertForPreTraining, count_parameters
 from .task_heads import BertForMultipleChoice, BertForQuestionAnswering, BertForTaskHead
 from .tokenization import BertTokenizer
@@ -84,6 +84,11 @@ class LoadedBert:
     @property
     def config(self) -> BertConfig:
         return self.model.config
+
+    @property
+    def is_discriminator(self) -> bool:
+        """ELECTRA's discriminator: it says which tokens were replaced, and has no head that fills in a [MASK]."""
+        return isinstance(self.model, ElectraForPreTraining)
 
     def parameter_parts(self) -> dict[str, int]:
         """The parameters the checkpoint holds, by part: not the heads it lacked, which the model holds at random."""
@@ -270,7 +275,7 @@ def load_folder(folder: str | Path, name: str | None = None) -> LoadedBert:
     if kind:
         model = task_model(config, kind)
     else:  # an ELECTRA discriminator is told by its head, whatever its config's "architectures" says
-        model = (ElectraForPreTraining if is_discriminator(state) else BertForPreTraining)(config)
+        model = (ElectraForPreTraining if has_discriminator_head(state) else BertForPreTraining)(config)
     family = config.extra.get("family", "bert")
     fresh = load_weights(model, normalize_keys(bert_state(family, state, config.num_hidden_layers)), path)
     try:

@@ -20,7 +20,6 @@ from .checkpoint import CheckpointError, load, parameter_parts
 from .cli_args import UsageError, add_model
 from .data import CorpusSourceError
 from .data.fetch import FetchError
-from .families import ElectraForPreTraining
 from .task_heads import BertForQuestionAnswering, BertForTaskHead
 from .training import commands as training_commands
 from .training import task_commands
@@ -290,7 +289,7 @@ LOSS_NAMES = {"mlm": "MLM loss", "replaced": "replaced-token loss"}
 
 def cmd_heads(args) -> None:
     bundle = load(args.model)
-    if not isinstance(bundle.model, ElectraForPreTraining):  # importance is read from a loss: MLM's, or ELECTRA's
+    if not bundle.is_discriminator:  # importance is read from a loss: MLM's, or ELECTRA's
         inference.pretraining_model(bundle)
     stats = heads.head_statistics(bundle, args.lang)
     lines = [

@@ -154,7 +154,7 @@ def bert_state(family: str, state: dict[str, torch.Tensor], layers: int = 0) -> 
     return out
 
 
-def is_discriminator(state: dict[str, torch.Tensor]) -> bool:
+def has_discriminator_head(state: dict[str, torch.Tensor]) -> bool:
     """Whether a checkpoint's weights are an ELECTRA discriminator's: it has the replaced-token head."""
     return any(key.startswith("discriminator_predictions.") for key in state)
 
@@ -205,4 +205,4 @@ class ElectraForPreTraining(BertPreTrainedBase):
         return out
 
 
-__all__ = ["FAMILIES", "ElectraForPreTraining", "bert_config", "bert_state", "family_of", "is_discriminator"]
+__all__ = ["FAMILIES", "ElectraForPreTraining", "bert_config", "bert_state", "family_of", "has_discriminator_head"]

@@ -18,7 +18,6 @@ from itertools import islice
 import torch
 
 from .checkpoint import LoadedBert
-from .families import ElectraForPreTraining
 from .modeling import BertModel
 from .results import (
     AttentionResult,
@@ -130,7 +129,7 @@ def _tensors(enc: Encoding):
 
 def pretraining_model(bundle: LoadedBert):
     """The model with its MLM and NSP heads; a fine-tuned classifier has neither, nor has ELECTRA's discriminator."""
-    if isinstance(bundle.model, ElectraForPreTraining):
+    if bundle.is_discriminator:
         raise InputError(
             "discriminator_no_mlm",
             f"{bundle.name} is ELECTRA's discriminator: it has no masked-language-model head. It tells, for each "
@@ -526,7 +525,7 @@ def next_sentence(
 @torch.inference_mode()
 def replaced_tokens(bundle: LoadedBert, text: str) -> ReplacedTokensResult:
     """ELECTRA's discriminator on ``text``: P(replaced) for each token, from one forward pass."""
-    if not isinstance(bundle.model, ElectraForPreTraining):
+    if not bundle.is_discriminator:
         raise InputError(
             "not_discriminator",
             f"{bundle.name} is not an ELECTRA discriminator: only a discriminator says which tokens were replaced.",

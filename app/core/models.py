@@ -31,7 +31,6 @@ from model.analysis.neuron_view import NeuronView
 from model.analysis.neuron_view import neuron_view as compute_neuron_view
 from model.checkpoint import CheckpointError, LoadedBert, load
 from model.data import sentence_index
-from model.families import ElectraForPreTraining
 from model.tokenization import BertTokenizer
 
 HUB_MODELS = ("bert-base-uncased", "bert-base-chinese")
@@ -236,10 +235,6 @@ def has_mlm_head(bundle: LoadedBert) -> bool:
     return hasattr(bundle.model, "cls")
 
 
-def is_discriminator(bundle: LoadedBert) -> bool:
-    return isinstance(bundle.model, ElectraForPreTraining)
-
-
 # What ``family_key`` returns: the strings ``common.family_<key>`` and ``model_facts.family_<key>`` name each.
 FAMILY_KEYS = ("bert", "roberta", "distilbert", "albert", "electra_generator", "electra_discriminator")
 
@@ -249,7 +244,7 @@ def family_key(bundle: LoadedBert) -> str:
     are told apart, since one fills in [MASK]s and the other spots replaced tokens."""
     family = bundle.config.extra.get("family", "bert")
     if family == "electra":
-        return "electra_discriminator" if is_discriminator(bundle) else "electra_generator"
+        return "electra_discriminator" if bundle.is_discriminator else "electra_generator"
     return family
 
 

@@ -18,7 +18,7 @@ from app.core.charts import SUMMARY_JOIN, Chart, accessible_name, drag, presente
 from app.core.errors import explain
 from app.core.i18n import t
 from app.core.markup import FIGURE_CSS, chart_title
-from app.core.models import display_name, has_mlm_head, is_discriminator
+from app.core.models import display_name, has_mlm_head
 from app.core.tokens import escape_markdown
 from model.inference import InputError
 
@@ -35,7 +35,7 @@ def require_pretraining_head(bundle, head: str) -> None:
 def missing_head(bundle, head: str) -> str:
     """Why a fine-tuned model or ELECTRA's discriminator cannot do what a pre-training ``head`` ("mlm" or "nsp")
     does, and what to choose."""
-    key = "common.needs_head_discriminator" if is_discriminator(bundle) else "common.needs_head"
+    key = "common.needs_head_discriminator" if bundle.is_discriminator else "common.needs_head"
     return t(key, head=t(f"common.head_{head}"), name=display_name(bundle))
 
 

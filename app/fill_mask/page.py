@@ -44,7 +44,7 @@ def render(context: PageContext) -> None:
     """The page, drawn for one run."""
     st.title(t("fill_mask.title"))
     spec = context.spec
-    if models.is_discriminator(context.bundle):  # ELECTRA's discriminator spots replaced tokens instead
+    if context.bundle.is_discriminator:  # ELECTRA's discriminator spots replaced tokens instead
         render_replaced(context)
         model_facts.show(context.bundle, context.lang, key="fill_mask_model")
         return

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from app.core import models, segments, shared_charts, ui
+from app.core import segments, shared_charts, ui
 from app.core.counting import counted, counted_label
 from app.core.i18n import t
 from app.core.numbers import percent
@@ -50,7 +50,7 @@ def render(context: PageContext) -> None:
     step = chosen_step()
     # a lesson step outlines this part (app.lessons)
     with st.container(key="heads_step_view"):
-        if step in MLM_STEPS and models.is_discriminator(context.bundle):
+        if step in MLM_STEPS and context.bundle.is_discriminator:
             st.info(t("heads.discriminator_step", title=t(f"heads.step{step}_title")))
         else:
             {1: across_sentences, 2: pattern_types, 3: switched_off, 4: beyond_the_weights}[step](lab_context)
@@ -67,7 +67,7 @@ MLM_STEPS = (3, 4)
 
 def stop_without_masked_lm(context: PageContext) -> None:
     """The lab scores a head by what removing it costs the model's loss: a fine-tuned classifier has none to score."""
-    if not models.is_discriminator(context.bundle):
+    if not context.bundle.is_discriminator:
         ui.require_pretraining_head(context.bundle, "mlm")
 
 

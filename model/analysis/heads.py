@@ -373,7 +373,7 @@ def head_statistics(bundle: LoadedBert, lang: str) -> HeadStats:
         pattern_share=share,
         importance=importance,
         mlm_loss=loss,
-        objective="replaced" if isinstance(bundle.model, ElectraForPreTraining) else "mlm",
+        objective="replaced" if bundle.is_discriminator else "mlm",
         thumbnail_tokens=sample.tokens[thumb_index],
         thumbnails=thumbnails,
     )
