@@ -109,6 +109,12 @@ def bert_large() -> BertConfig:
     return BertConfig(num_hidden_layers=24, hidden_size=1024, num_attention_heads=16, intermediate_size=4096)
 
 
+def albert_base() -> BertConfig:
+    """ALBERT-Base from its paper (albert-base-v2's config.json): BERT-Base's layers, 128-wide token vectors, one set
+    of layer weights shared by all twelve, a 30,000-piece vocabulary (about 12M parameters)."""
+    return dataclasses.replace(bert_base(), vocab_size=30000, embedding_size=128, share_layers=True)
+
+
 PRESETS = {"bert-base": bert_base, "bert-large": bert_large}
 
 

@@ -575,6 +575,12 @@ BINDINGS = {
     ("app/pretrain_live/page.py", "f'pretrain_live.run_{run}'"): lambda site: each(
         run=[run for runs in site.module.jobs.EXPERIMENTS.values() for run, _ in runs]
     ),
+    ("app/pretrain_live/page.py", "f'pretrain_live.{variant}_text'"): lambda site: each(
+        variant=[name for name in site.module.jobs.EXPERIMENTS if name in site.module.VARIANTS]
+    ),
+    ("app/pretrain_live/page.py", "f'pretrain_live.{variant}_finding'"): lambda site: each(
+        variant=site.module.FINDINGS
+    ),
     ("app/pretrain_live/page.py", "f'pretrain_live.why_{lang}'"): lambda site: each(lang=TEXT_LANGUAGES),
     ("app/pretrain_live/page.py", "f'pretrain_live.corpus_{lang}'"): lambda site: each(lang=TEXT_LANGUAGES),
     ("app/sentence_vectors/page.py", "f'sentence_vectors.way_{way}'"): lambda site: each(way=site.module.WAYS),

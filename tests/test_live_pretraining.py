@@ -103,6 +103,7 @@ def test_without_nsp_the_nsp_head_does_not_learn(data):
 
 
 SPAN_KEYS = ("heldout_span_top1", "span_targets")
+END_KEYS = (*SPAN_KEYS, "heldout_order_acc", "order_majority")  # measured once, at the end
 
 
 def test_the_span_score_reads_the_tokens_of_masked_runs_of_two_or_more():
@@ -125,13 +126,15 @@ def test_span_eval_batches_mask_whole_spans_every_token_a_mask(data):
 def test_cli_prints_one_json_line_per_evaluation(capsys):
     assert main(["pretrain", "--preset", "live", "--steps", "30", "--json", "--lang", "en"]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    # One line per evaluation, and the last again with the held-out spans' score, measured once at the end.
+    # One line per evaluation, and the last again with the held-out spans' and sentence-order pairs' scores,
+    # measured once at the end.
     assert [line["steps"] for line in lines] == [25, 30, 30]
-    assert "heldout_span_top1" not in lines[1] and lines[2] == {**lines[1], **{k: lines[2][k] for k in SPAN_KEYS}}
+    assert "heldout_span_top1" not in lines[1] and lines[2] == {**lines[1], **{k: lines[2][k] for k in END_KEYS}}
     last = lines[-1]
-    for key in ("steps", "seconds", "heldout_top1", "frequency_baseline_top1", *SPAN_KEYS):
+    for key in ("steps", "seconds", "heldout_top1", "frequency_baseline_top1", "nsp_majority", *END_KEYS):
         assert key in last, key
     assert 0.0 <= last["heldout_span_top1"] <= 1.0 and last["span_targets"] > 100
+    assert 0.5 <= last["order_majority"] <= 1.0 and 0.5 <= last["nsp_majority"] <= 1.0
     assert last["steps"] == 30
     assert 0.0 <= last["heldout_top1"] <= 1.0 and 0.0 < last["frequency_baseline_top1"] < 1.0
     assert len(last["probe_top5"]) == 5

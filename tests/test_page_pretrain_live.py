@@ -130,6 +130,7 @@ def test_a_job_trains_in_a_child_process_and_reports_records():
     records = snapshot.records["preset"]
     assert records and records[-1]["seconds"] >= 3
     assert 0.0 < records[-1]["frequency_baseline_top1"] < 1.0
+    assert 0.0 <= records[-1]["heldout_span_top1"] <= 1.0  # the run's final record, scored on held-out spans too
 
 
 def test_a_closed_tab_ends_its_run():

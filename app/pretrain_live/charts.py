@@ -25,9 +25,9 @@ from app.core.charts import (
     value_axis,
 )
 from app.core.numbers import percent
-from app.core.palette import BASELINE, BLUE, VERMILLION
+from app.core.palette import BASELINE, BLUE, GREEN, VERMILLION
 
-RUN_COLOURS = (BLUE, VERMILLION)
+RUN_COLOURS = (BLUE, VERMILLION, GREEN)  # an experiment's runs: up to three (the variants')
 
 
 def run_colour(index: int) -> str:

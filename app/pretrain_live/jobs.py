@@ -1,7 +1,7 @@
 """Background live pre-training jobs for the "Watch BERT learn" page.
 
-A job is one run of ``model.training.live`` or an experiment: two runs with the same seed and budget that
-differ in one choice (``EXPERIMENTS``), one after the other. Each run trains in a child process
+A job is one run of ``model.training.live`` or an experiment: two or three runs with the same seed and budget that
+differ in one choice each (``EXPERIMENTS``), one after the other. Each run trains in a child process
 (``app.core.training_process``, as fine-tuning does) and reports a record per evaluation, which the page polls.
 Jobs share the classroom's training slots and queue with fine-tuning (``app.core.jobs``,
 ``BERT_LAB_MAX_TRAININGS``); a job lives only as long as its owner token (the session's), so a closed tab
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from app.core.jobs import ACTIVE, DONE, QUEUED, Owner, TrainingJob, queue_position
 from app.core.training_process import LiveRequest, train_in_process
-from model.training.live import live_settings
+from model.training.live import VARIANTS, live_settings
 from model.training.pretrain import PretrainSettings
 
 SINGLE = "single"
@@ -24,6 +24,10 @@ EXPERIMENTS: dict[str, tuple[tuple[str, dict], ...]] = {
     "mask_rate": (("rate_15", {"mask_rate": 0.15}), ("rate_40", {"mask_rate": 0.40})),
     "mask_mix": (("mix_80_10_10", {}), ("all_mask", {"mask_prob": 1.0, "random_prob": 0.0})),
     "nsp": (("with_nsp", {}), ("without_nsp", {"nsp": False})),
+    # BERT's family (model.training.live.VARIANTS): a descendant's change against BERT's recipe.
+    "spanbert": (("token_masking", {}), ("span_masking", VARIANTS["spanbert"])),
+    "roberta": (("static_masks", {"static_masking": True}), ("dynamic_masks", {}), ("mlm_only", VARIANTS["roberta"])),
+    "albert": (("next_sentence", {}), ("sentence_order", {"sentence_order": True}), ("albert", VARIANTS["albert"])),
 }
 
 
@@ -105,6 +109,8 @@ class LiveJob(TrainingJob):
             )
             if finished is None:
                 return False
+            with self._lock:  # the run's own list: its last record holds the held-out spans' score too
+                self._records[name] = list(finished[0])
         return True
 
 

@@ -13,7 +13,17 @@ from app.core.i18n import t
 from app.core.shared_charts import attention_map
 from app.core.state import SETTINGS, PageContext, keep
 from app.pretrain_live import charts, jobs
-from model.training.live import MEASURED_120S, MODEL_SIZES, PROBES, VOCAB_SIZE, live_settings
+from model.modeling import albert_base, bert_base, count_parameters
+from model.training.live import (
+    MEASURED_120S,
+    MEASURED_VARIANTS,
+    MODEL_SIZES,
+    PROBES,
+    VARIANTS,
+    VOCAB_SIZE,
+    live_settings,
+    parameters,
+)
 
 
 def render(context: PageContext) -> None:
@@ -208,6 +218,90 @@ def experiment_notes(snapshot: jobs.LiveSnapshot, lang: str, names: dict[str, st
         st.caption(t("pretrain_live.nsp_text"))
     elif snapshot.experiment == "mask_rate":
         st.caption(t("pretrain_live.rate_text"))
+    elif snapshot.experiment in VARIANTS:
+        variant_finding(snapshot)
+
+
+def interval(change: tuple[float, float, float]) -> str:
+    mean, low, high = change
+    return t("pretrain_live.interval", mean=mean, low=low, high=high)
+
+
+def variant_finding(snapshot: jobs.LiveSnapshot) -> None:
+    """What the variant changed, and once every run has ended, what this run measured beside three seeds' intervals."""
+    variant = snapshot.experiment
+    st.caption(t(f"pretrain_live.{variant}_text", **variant_facts(variant)))
+    finals = {run: jobs.last_record(snapshot, run) for run in snapshot.runs}
+    if not snapshot.finished or any(r is None or "heldout_span_top1" not in r for r in finals.values()):
+        return
+    measured = MEASURED_VARIANTS[variant][snapshot.lang]
+    st.markdown(t(f"pretrain_live.{variant}_finding", **FINDINGS[variant](finals, measured)))
+
+
+def variant_facts(variant: str) -> dict:
+    """What a variant's description computes: ALBERT's sizes, counted from the models' shapes."""
+    if variant != "albert":
+        return {}
+    albert = live_settings("en", **VARIANTS["albert"])
+    return {
+        "embedding": albert.embedding_size,
+        "hidden": MODEL_SIZES["hidden_size"],
+        "bert_base": count_parameters(bert_base())["total"],
+        "albert_base": count_parameters(albert_base())["total"],
+        "bert_tiny": parameters(live_settings("en")),
+        "albert_tiny": parameters(albert),
+    }
+
+
+def spanbert_finding(finals: dict[str, dict], measured: dict) -> dict:
+    top1 = {run: r["heldout_top1"] for run, r in finals.items()}
+    span = {run: r["heldout_span_top1"] for run, r in finals.items()}
+    return {
+        "bert": top1["token_masking"],
+        "span": top1["span_masking"],
+        "single_delta": 100 * (top1["span_masking"] - top1["token_masking"]),
+        "bert_span": span["token_masking"],
+        "span_span": span["span_masking"],
+        "span_delta": 100 * (span["span_masking"] - span["token_masking"]),
+        "measured_single": interval(measured["span_masking"]["heldout_top1"]),
+        "measured_span": interval(measured["span_masking"]["heldout_span_top1"]),
+    }
+
+
+def roberta_finding(finals: dict[str, dict], measured: dict) -> dict:
+    top1 = {run: r["heldout_top1"] for run, r in finals.items()}
+    return {
+        "static": top1["static_masks"],
+        "dynamic": top1["dynamic_masks"],
+        "mlm_only": top1["mlm_only"],
+        "static_delta": 100 * (top1["static_masks"] - top1["dynamic_masks"]),
+        "nsp_delta": 100 * (top1["mlm_only"] - top1["dynamic_masks"]),
+        "dynamic_nsp": finals["dynamic_masks"]["nsp_acc"],
+        "mlm_only_nsp": finals["mlm_only"]["nsp_acc"],
+        "nsp_majority": finals["dynamic_masks"]["nsp_majority"],
+        "measured_static": interval(measured["static_masks"]["heldout_top1"]),
+        "measured_mlm_only": interval(measured["mlm_only"]["heldout_top1"]),
+    }
+
+
+def albert_finding(finals: dict[str, dict], measured: dict) -> dict:
+    values = {}
+    for run, name in (("next_sentence", "nsp"), ("sentence_order", "sop"), ("albert", "albert")):
+        values |= {
+            name: finals[run]["heldout_top1"],
+            f"{name}_on_nsp": finals[run]["nsp_acc"],
+            f"{name}_on_order": finals[run]["heldout_order_acc"],
+        }
+    return values | {
+        "nsp_majority": finals["next_sentence"]["nsp_majority"],
+        "order_majority": finals["next_sentence"]["order_majority"],
+        "measured_sop_top1": interval(measured["sentence_order"]["heldout_top1"]),
+        "measured_sop_order": interval(measured["sentence_order"]["heldout_order_acc"]),
+        "measured_albert_top1": interval(measured["albert"]["heldout_top1"]),
+    }
+
+
+FINDINGS = {"spanbert": spanbert_finding, "roberta": roberta_finding, "albert": albert_finding}
 
 
 def probe_sentence(snapshot: jobs.LiveSnapshot, lang: str) -> None:

@@ -6,7 +6,9 @@ from app.core.settings import Setting
 
 SETTINGS: dict[str, Setting] = {
     # Watch BERT learn (live pre-training): an experiment from app.pretrain_live.jobs.EXPERIMENTS, seconds per run.
-    "pretrain_live_experiment": Setting("single", options=("single", "mask_rate", "mask_mix", "nsp")),
+    "pretrain_live_experiment": Setting(
+        "single", options=("single", "mask_rate", "mask_mix", "nsp", "spanbert", "roberta", "albert")
+    ),
     "pretrain_live_budget": Setting(120, options=(30, 60, 120, 300)),
 }
 

@@ -14,7 +14,7 @@ import json
 import random
 import sys
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -239,10 +239,18 @@ def tokenize_corpus(
     )
 
 
-def make_example(corpus: TokenizedCorpus, lang: str, rng: random.Random, seq_len: int, short_seq_prob: float):
+def make_example(
+    corpus: TokenizedCorpus,
+    lang: str,
+    rng: random.Random,
+    seq_len: int,
+    short_seq_prob: float,
+    sentence_order: bool = False,
+):
     """One NSP pair of ``lang`` packed to about ``seq_len``: (ids A, ids B, is_next, known), where ``is_next`` is
     ``None`` when A comes from a source of standalone sentences (no NSP label; MLM only) and ``known`` says
-    whether A's source is one the starting weights read (``TokenizedCorpus.is_known``)."""
+    whether A's source is one the starting weights read (``TokenizedCorpus.is_known``). With ``sentence_order``
+    the pair is ALBERT's (``draw_nsp_pair``): ``is_next`` False means swapped."""
     budget = seq_len - 3  # [CLS] A [SEP] B [SEP]
     pair = draw_nsp_pair(
         corpus.documents,
@@ -250,8 +258,9 @@ def make_example(corpus: TokenizedCorpus, lang: str, rng: random.Random, seq_len
         rng,
         budget=budget,
         short_seq_prob=short_seq_prob,
+        sentence_order=sentence_order,
     )
-    a, b = np.concatenate(pair.a), np.concatenate(pair.b)
+    a, b = (np.concatenate(part) if part else np.empty(0, dtype=np.int64) for part in (pair.a, pair.b))
     while len(a) + len(b) > budget:  # trim the longer side, alternating ends as the original does
         longer = a if len(a) > len(b) else b
         trimmed = longer[1:] if rng.random() < 0.5 else longer[:-1]
@@ -259,10 +268,11 @@ def make_example(corpus: TokenizedCorpus, lang: str, rng: random.Random, seq_len
             a = trimmed
         else:
             b = trimmed
+    # A side left empty (a one-sentence sentence-order pair) takes a token from the other, within the budget.
     if len(a) == 0:
-        a = b[:1]
+        a, b = (b[:1], b[1:]) if len(b) > 1 else (b, b)
     if len(b) == 0:
-        b = a[-1:]
+        a, b = (a[:-1], a[-1:]) if len(a) > 1 else (a, a)
     is_next = pair.is_next if corpus.is_running_text(pair.document) else None
     return a, b, is_next, corpus.is_known(pair.document)
 
@@ -296,7 +306,12 @@ def batches(
     seed: int,
     languages: list[str] | None = None,
 ) -> Iterator[dict]:
-    """An endless stream of masked MLM + NSP batches, deterministic under ``seed``."""
+    """An endless stream of masked MLM + NSP batches, deterministic under ``seed``: new pairs and new masks at every
+    draw (RoBERTa's dynamic masking), or with ``settings.static_masking`` drawn once and read again
+    (``static_batches``)."""
+    if settings.static_masking:
+        yield from static_batches(corpus, tokenizer, settings, seed=seed, languages=languages)
+        return
     rng = random.Random(seed)
     gen = torch.Generator().manual_seed(seed)
     random_ids = random_token_pool(tokenizer)
@@ -308,7 +323,9 @@ def batches(
                 lang = rng.choice(languages)
             else:
                 lang = "zh" if rng.random() < settings.zh_share else "en"
-            examples.append(make_example(corpus, lang, rng, settings.seq_len, settings.short_seq_prob))
+            examples.append(
+                make_example(corpus, lang, rng, settings.seq_len, settings.short_seq_prob, settings.sentence_order)
+            )
         ids, types, attn, candidates, nsp, known = collate(examples, tokenizer, settings.seq_len)
         masked = mask_tokens(
             ids,
@@ -333,6 +350,27 @@ def batches(
             "nsp_labels": nsp,
             "from_known_source": known,  # (B,) bool
         }
+
+
+def static_batches(
+    corpus: TokenizedCorpus,
+    tokenizer: BertTokenizer,
+    settings: PretrainSettings,
+    *,
+    seed: int,
+    languages: list[str] | None = None,
+) -> Iterator[dict]:
+    """BERT's original data preparation, the baseline RoBERTa's dynamic masking beat (Liu et al. 2019, §4.1): one
+    epoch of sequences, each masked once, built before training and read again every epoch in a new batch order,
+    so a sentence read again and again hides the same words each time. An epoch holds as many sequences as the
+    (chosen languages') text fills at ``seq_len``."""
+    tokens = sum(n for lang, n in corpus.token_counts().items() if not languages or lang in languages)
+    epoch_batches = max(1, round(tokens / (settings.seq_len - 3) / settings.batch_size))
+    drawn = batches(corpus, tokenizer, replace(settings, static_masking=False), seed=seed, languages=languages)
+    epoch = [next(drawn) for _ in range(epoch_batches)]
+    order = random.Random(seed)
+    while True:
+        yield from order.sample(epoch, len(epoch))
 
 
 class _BatchStream(torch.utils.data.IterableDataset):

@@ -13,12 +13,13 @@ from pathlib import Path
 import torch
 from tqdm import tqdm
 
-from ..checkpoint import EMBEDDED_DIR, load
+from ..checkpoint import EMBEDDED_DIR, load, save_folder
 from ..cli_args import UsageError, add_model, non_negative_int, number_in, positive_int
 from ..data import sentence_index
 from ..data.fetch import default_cache_dir
 from ..data.sources import SOURCE_BY_ID
 from ..data.tatoeba import sentences
+from ..modeling import BertForPreTraining
 from ..tokenization import BertTokenizer
 from . import evaluate as ev
 from . import live
@@ -73,6 +74,25 @@ def register(sub) -> None:
         help="SpanBERT's masking: spans of whole words, 3.8 words on average (geometric, p = 0.2, at most 10)",
     )
     p.add_argument(
+        "--static-masking",
+        action="store_true",
+        help="BERT's original data: the sequences and their masks drawn once and read again every epoch "
+        "(default: new pairs and new masks at every draw, as RoBERTa's dynamic masking)",
+    )
+    p.add_argument(
+        "--sentence-order",
+        action="store_true",
+        help="ALBERT's sentence-order prediction in place of NSP: B always follows A, swapped half the time",
+    )
+    p.add_argument(
+        "--variant",
+        choices=tuple(live.VARIANTS),
+        default=None,
+        help="live preset: pre-train with what a descendant of BERT changed in its recipe (spanbert: span masking; "
+        "roberta: no next-sentence loss, masks drawn anew each time; albert: sentence order, narrow token vectors, "
+        "one layer's weights shared); bert: the preset itself",
+    )
+    p.add_argument(
         "--init",
         type=_init_choice,
         default="minilm",
@@ -119,7 +139,9 @@ def register(sub) -> None:
         action="store_true",
         help="with --add-layer-after: train the new blocks alone and keep every starting weight as it was",
     )
-    p.add_argument("--eval-every", type=positive_int, default=200)
+    p.add_argument(
+        "--eval-every", type=positive_int, default=None, help="steps between evaluations (default: 200; live: 25)"
+    )
     p.add_argument("--checkpoint-every", type=positive_int, default=100)
     p.add_argument("--max-seconds", type=number_in(0, above_low=True), default=None)
     add_precision(p)
@@ -134,6 +156,21 @@ def register(sub) -> None:
     p.add_argument("--skip-missing", action="store_true", help="build the corpus without a source that fails")
     p.add_argument("--json", action="store_true", help="one JSON line per logged step instead of a progress bar")
     p.set_defaults(run=cmd_pretrain)
+
+    p = sub.add_parser(
+        "distill",
+        help="DistilBERT's recipe: distil a model into a student with half its layers, on everyday sentences",
+    )
+    add_model(p)
+    p.add_argument("--seconds", type=number_in(0, above_low=True), default=120.0, help="the budget (default: 120)")
+    p.add_argument(
+        "--steps", type=positive_int, default=None, help="a step budget instead (the same seed, the same run)"
+    )
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--threads", type=positive_int, default=None)
+    p.add_argument("--out", type=Path, default=None, help="save the student here")
+    p.add_argument("--json", action="store_true", help="one JSON line per evaluation, the last with the summary")
+    p.set_defaults(run=cmd_distill)
 
     p = sub.add_parser("evaluate", help="held-out MLM top-1/top-5 (all targets and [MASK] only) and NSP accuracy")
     add_model(p)
@@ -212,6 +249,44 @@ def _source_weight(text: str) -> tuple[str, float]:
         return source, number_in(0, above_low=True)(weight)
     except argparse.ArgumentTypeError:
         raise argparse.ArgumentTypeError(f"expected SOURCE=W with a weight above 0, got {text!r}") from None
+
+
+def cmd_distill(args) -> None:
+    from .distill import DistillSettings, distill
+
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    teacher = load(args.model)
+    if not isinstance(teacher.model, BertForPreTraining) or teacher.config.num_hidden_layers < 2:
+        raise UsageError(f"{args.model}: distillation needs a pre-trained model with MLM head and two layers or more")
+    settings = DistillSettings(seconds=args.seconds, steps=args.steps or DistillSettings.steps, seed=args.seed)
+
+    def show(record: dict) -> None:
+        if args.json:
+            print(json.dumps({k: round(v, 5) if isinstance(v, float) else v for k, v in record.items()}), flush=True)
+        else:
+            print(
+                f"step {record['steps']:>5}  {record['seconds']:>6.1f} s  agrees with the teacher on "
+                f"{record['agreement']:.1%} of held-out masks (student top-1 {record['student_top1']:.1%}, "
+                f"teacher {record['teacher_top1']:.1%})",
+                flush=True,
+            )
+
+    student, final = distill(teacher, settings, on_eval=show)
+    if args.json:
+        show(final)
+    else:
+        print(
+            f"student: {final['student_layers']} of {final['teacher_layers']} layers, "
+            f"{final['student_parameters']:,} of {final['teacher_parameters']:,} parameters, forward "
+            f"{final['speed_ratio']:.2f} x the teacher's time; everyday cloze top-1 "
+            + ", ".join(
+                f"{lang} {final[f'student_cloze_top1_{lang}']:.1%} (teacher {final[f'teacher_cloze_top1_{lang}']:.1%})"
+                for lang in ("en", "zh")
+            )
+        )
+    if args.out is not None:
+        save_folder(student, teacher.tokenizer, args.out)
 
 
 def cmd_corpus(args) -> None:
@@ -408,6 +483,8 @@ def cmd_pretrain(args) -> None:
     if args.preset == "live":
         cmd_pretrain_live(args)
         return
+    if args.variant:
+        raise UsageError("--variant changes the live preset's recipe: give --preset live")
     settings = PretrainSettings(
         steps=args.steps or 2000,
         mask_rate=PretrainSettings.mask_rate if args.mask_rate is None else args.mask_rate,
@@ -415,6 +492,8 @@ def cmd_pretrain(args) -> None:
         random_prob=0.0 if args.all_mask else 0.1,
         whole_word=args.whole_word,
         span_masking=args.span_masking,
+        static_masking=args.static_masking,
+        sentence_order=args.sentence_order,
         nsp=not args.no_nsp,
         batch_size=args.batch_size,
         seq_len=args.seq_len,
@@ -426,7 +505,7 @@ def cmd_pretrain(args) -> None:
         distill=args.distill,
         add_layers_after=tuple(args.add_layer_after),
         train_added_only=args.train_added_only,
-        eval_every=args.eval_every,
+        eval_every=args.eval_every or PretrainSettings.eval_every,
         checkpoint_every=args.checkpoint_every,
         max_seconds=args.max_seconds,
         bf16=PRECISIONS[args.precision],
@@ -465,10 +544,17 @@ def cmd_pretrain_live(args) -> None:
     """The live page's run: one JSON line per evaluation (fractions), the last one at the end of the run."""
     if args.threads is None:
         torch.set_num_threads(1)  # measured: one thread beats two on a shared 2-core machine (bench_live.py)
-    changes = {"nsp": not args.no_nsp, "whole_word": args.whole_word, "span_masking": args.span_masking}
+    changes = dict(live.VARIANTS[args.variant or "bert"])
+    if args.no_nsp:
+        changes["nsp"] = False
+    for flag in ("whole_word", "span_masking", "static_masking", "sentence_order"):
+        if getattr(args, flag):
+            changes[flag] = True
     changes["seed"] = args.seed
     if args.precision != "auto":  # otherwise the preset's own (live.live_settings)
         changes["bf16"] = PRECISIONS[args.precision]
+    if args.eval_every is not None:  # the records at a step do not depend on how often the run was evaluated
+        changes["eval_every"] = args.eval_every
     if args.mask_rate is not None:  # otherwise the language's own rate (live.LANGUAGE_SETTINGS)
         changes["mask_rate"] = args.mask_rate
     if args.all_mask:

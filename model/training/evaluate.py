@@ -195,7 +195,6 @@ def write_cloze(items: list[ClozeItem], path: Path = CLOZE_PATH) -> None:
 
 
 @torch.no_grad()
-@torch.no_grad()
 def cloze_outcomes(bundle: LoadedBert, items: list[ClozeItem] | None = None) -> dict[str, dict[str, np.ndarray]]:
     """Per language, per item: whether the answer is the model's first guess (``top1``), or among its five
     (``top5``). An answer that is not one token of the model's vocabulary counts as missed."""

@@ -41,7 +41,7 @@ import torch
 import torch.nn.functional as F
 
 from ..checkpoint import EMBEDDED_DIR
-from ..modeling import BertForPreTraining
+from ..modeling import BertConfig, BertForPreTraining, count_parameters
 from ..tokenization import SPECIAL_TOKENS, BertTokenizer
 from .batching import TokenizedCorpus, batches
 from .pretrain import PretrainSettings, pretrain
@@ -85,6 +85,52 @@ MEASURED_120S: dict[str, dict] = {
     "en": {"steps": 1844, "heldout_top1": 0.3513, "frequency_baseline_top1": 0.0851},
     "zh_15": {"steps": 1876, "heldout_top1": 0.2798, "frequency_baseline_top1": 0.0522},
     "zh_40": {"steps": 1667, "heldout_top1": 0.3435, "frequency_baseline_top1": 0.0522},
+}
+
+
+# BERT's descendants, each as the change it made to BERT's pre-training recipe, applied to the preset (issue 57).
+# What they changed besides is not here: SpanBERT's span-boundary objective, RoBERTa's bigger batches and data. The
+# preset already draws new masks each time a sequence is drawn, as RoBERTa does; BERT's original static masks are
+# PretrainSettings.static_masking.
+VARIANTS: dict[str, dict] = {
+    "bert": {},
+    "spanbert": {"span_masking": True},  # contiguous spans of whole words (pretraining_data._choose_spans)
+    "roberta": {"nsp": False},  # MLM alone, with the preset's dynamic masking
+    # ALBERT's three changes: sentence order in NSP's place, token vectors a quarter of the layers' width, one layer's
+    # weights shared by both layers.
+    "albert": {"sentence_order": True, "embedding_size": MODEL_SIZES["hidden_size"] // 4, "share_layers": True},
+}
+
+
+# What the page quotes beside one run of a variant's experiment: each run's mean paired difference from BERT's
+# recipe, in percentage points, with its 95% t interval over three seeds (mean, low, high), by language, run and
+# measure. From `bench/variants_live.py --variant VARIANTS --langs en,zh --seeds 0,1,2 --steps 1800` (its
+# "measured:" line; bench/results/variants.md).
+MEASURED_VARIANTS: dict[str, dict[str, dict[str, dict[str, tuple[float, float, float]]]]] = {
+    "spanbert": {
+        "en": {"span_masking": {"heldout_top1": (-4.9, -8.7, -1.1), "heldout_span_top1": (1.0, -0.8, 2.8)}},
+        "zh": {"span_masking": {"heldout_top1": (-18.6, -21.9, -15.2), "heldout_span_top1": (0.8, 0.4, 1.2)}},
+    },
+    "roberta": {
+        "en": {
+            "static_masks": {"heldout_top1": (-13.2, -17.4, -9.0)},
+            "mlm_only": {"heldout_top1": (0.6, -0.1, 1.3), "nsp_acc": (-18.7, -29.5, -7.8)},
+        },
+        "zh": {
+            "static_masks": {"heldout_top1": (-6.2, -11.2, -1.1)},
+            "mlm_only": {"heldout_top1": (0.4, -1.6, 2.3), "nsp_acc": (-8.7, -32.6, 15.1)},
+        },
+    },
+    "albert": {
+        "en": {
+            "sentence_order": {"heldout_top1": (-0.3, -8.9, 8.4), "heldout_order_acc": (1.4, -0.5, 3.4)},
+            "albert": {"heldout_top1": (-11.7, -22.0, -1.4), "heldout_order_acc": (2.0, -1.2, 5.1)},
+        },
+        "zh": {
+            "sentence_order": {"heldout_top1": (0.6, -3.1, 4.3), "heldout_order_acc": (2.5, 1.1, 3.9)},
+            "albert": {"heldout_top1": (-12.4, -28.0, 3.2), "heldout_order_acc": (2.9, 0.4, 5.4)},
+        },
+    },
 }
 
 
@@ -190,9 +236,23 @@ def span_eval_batches(data: LiveData, settings: PretrainSettings) -> list[dict]:
     return _held_out(data, settings, mask_prob=1.0, random_prob=0.0, span_masking=True)
 
 
+def order_eval_batches(data: LiveData, settings: PretrainSettings) -> list[dict]:
+    """Fixed held-out batches of ALBERT's sentence-order pairs (half swapped): what a run's sentence head is scored on
+    at its end besides next-sentence pairs, whichever of the two tasks it trained on."""
+    return _held_out(data, settings, mask_prob=0.8, random_prob=0.1, span_masking=False, sentence_order=True)
+
+
 def _held_out(data: LiveData, settings: PretrainSettings, **masking) -> list[dict]:
-    """``settings.eval_batches`` held-out batches under the evaluation seed, 15% chosen, masked as ``masking`` says."""
-    scoring = replace(settings, mask_rate=0.15, short_seq_prob=0.0, whole_word=False, **masking)
+    """``settings.eval_batches`` held-out batches under the evaluation seed, 15% chosen, masked as ``masking`` says;
+    next-sentence pairs unless ``masking`` asks for sentence order, each drawn anew (no static epoch)."""
+    scoring = replace(
+        settings,
+        mask_rate=0.15,
+        short_seq_prob=0.0,
+        whole_word=False,
+        static_masking=False,
+        **{"sentence_order": False, **masking},
+    )
     stream = batches(data.heldout, data.tokenizer, scoring, seed=EVAL_SEED, languages=[data.lang])
     return [next(stream) for _ in range(settings.eval_batches)]
 
@@ -227,6 +287,31 @@ def span_top1(model: BertForPreTraining, held: list[dict]) -> dict:
         right, total = right + int(hits[multi].sum()), total + int(multi.sum())
     model.train(was_training)
     return {"heldout_span_top1": right / max(1, total), "span_targets": total}
+
+
+@torch.no_grad()
+def order_accuracy(model: BertForPreTraining, held: list[dict]) -> dict:
+    """The sentence head's accuracy on held-out sentence-order pairs: it says "swapped" where NSP says NotNext, so a
+    head trained on NSP alone shows here what it did not learn (two sentences of one topic in the wrong order)."""
+    was_training = model.training
+    model.eval()
+    right = total = 0
+    for b in held:
+        nothing = torch.zeros_like(b["attention_mask"], dtype=torch.bool)  # no MLM head needed
+        out = model(b["input_ids"], b["token_type_ids"], b["attention_mask"], mlm_positions=nothing)
+        right += int((out.nsp_logits.argmax(dim=-1) == b["nsp_labels"]).sum())
+        total += len(b["nsp_labels"])
+    model.train(was_training)
+    return {"heldout_order_acc": right / max(1, total), "order_majority": majority_share(held)}
+
+
+def majority_share(held: list[dict]) -> float:
+    """The sentence head's baseline without a model: always the more frequent label of the held-out pairs. Not half:
+    a passage too short to split gets a NotNext B (``draw_nsp_pair``), so NotNext outnumbers IsNext."""
+    labels = torch.cat([b["nsp_labels"] for b in held])
+    labels = labels[labels != -100]
+    first = float((labels == 0).float().mean()) if len(labels) else 0.5
+    return max(first, 1 - first)
 
 
 def target_kinds(batch: dict, mask_token_id: int) -> dict[str, torch.Tensor]:
@@ -274,6 +359,7 @@ def evaluate(model: BertForPreTraining, data: LiveData, held: list[dict]) -> dic
         "mlm_loss": mlm_loss / max(1, n_targets),
         "nsp_loss": nsp_loss / max(1, nsp_total),
         "nsp_acc": nsp_right / max(1, nsp_total),
+        "nsp_majority": majority_share(held),
         "targets": dict(total),
     }
 
@@ -307,8 +393,21 @@ class StopRun(Exception):
     """Raised from the step callback to end a run early (the caller asked); the run still reports."""
 
 
+def model_shape(settings: PretrainSettings) -> dict:
+    """The preset model's sizes, in ALBERT's shape where ``settings`` ask for it (``VARIANTS["albert"]``)."""
+    return {**MODEL_SIZES, "embedding_size": settings.embedding_size, "share_layers": settings.share_layers}
+
+
+def parameters(settings: PretrainSettings) -> int:
+    """The preset model's parameters under ``settings``, counted from its shape (the vocabulary full, as both
+    languages' corpora fill it)."""
+    return count_parameters(BertConfig(vocab_size=len(SPECIAL_TOKENS) + VOCAB_SIZE, **model_shape(settings)))["total"]
+
+
 def build_model(data: LiveData, settings: PretrainSettings) -> BertForPreTraining:
-    return init_from_scratch(data.tokenizer.vocab_size, dropout=settings.dropout, seed=settings.seed, **MODEL_SIZES)
+    return init_from_scratch(
+        data.tokenizer.vocab_size, dropout=settings.dropout, seed=settings.seed, **model_shape(settings)
+    )
 
 
 def run_live(
@@ -320,7 +419,8 @@ def run_live(
     on_final: Callable[[dict], None] | None = None,
 ) -> list[dict]:
     """Pre-train the live preset; every ``eval_every`` steps (and at the end) measure and report a record. The last
-    record then gains the held-out spans' score (``span_top1``), and ``on_final`` gets it.
+    record then gains the held-out spans' score (``span_top1``) and the sentence-order pairs' (``order_accuracy``),
+    and ``on_final`` gets it.
 
     Returns the records. Evaluations fall on step counts, so with a step budget (``max_seconds=None``)
     two runs with the same seed give the same records, apart from the seconds and tokens per second.
@@ -359,8 +459,10 @@ def run_live(
         pass
     if not records or records[-1]["steps"] != last.get("step"):
         record(int(last.get("step", 0)), last)
-    # At the end only (the curves' evaluations count against the run's clock): runs of several words.
+    # At the end only (the curves' evaluations count against the run's clock): runs of several words, and the order
+    # of two sentences.
     records[-1].update(span_top1(model, span_eval_batches(data, settings)))
+    records[-1].update(order_accuracy(model, order_eval_batches(data, settings)))
     if on_final is not None:
         on_final(records[-1])
     return records
@@ -375,10 +477,12 @@ __all__ = [
     "LANGS",
     "LANGUAGE_SETTINGS",
     "MEASURED_120S",
+    "MEASURED_VARIANTS",
     "MODEL_SIZES",
     "PROBES",
     "LiveData",
     "StopRun",
+    "VARIANTS",
     "build_vocab",
     "documents",
     "eval_batches",

@@ -42,10 +42,21 @@ class PretrainSettings:
     random_prob: float = 0.1  # of the chosen tokens: a random token (the rest stay unchanged)
     whole_word: bool = False  # choose whole words (WordPiece runs, jieba words in Chinese), as BERT-wwm
     span_masking: bool = False  # choose spans of whole words, as SpanBERT (pretraining_data._choose_spans)
+    # BERT's original data preparation, RoBERTa's baseline: the sequences and their masks are drawn once (one pass
+    # over the text) and read again every epoch (batching.static_batches); default: a new draw each time.
+    static_masking: bool = False
     # Source id -> how many times as often its documents are drawn as their length alone gives (default 1):
     # continued pre-training gives a small everyday source a large share without dropping the others.
     source_weights: dict[str, float] = field(default_factory=dict)
     nsp: bool = True  # train the next-sentence head as well (False: MLM loss only, as RoBERTa)
+    # ALBERT's sentence-order prediction in the next-sentence head's place: B always follows A, swapped half the time
+    # (pretraining_data.draw_nsp_pair); label 1 = swapped, as NotNext.
+    sentence_order: bool = False
+    # The live preset's model from scratch in ALBERT's shape (live.build_model): token vectors this wide, projected to
+    # the layers' width (None: as wide as the layers), and one set of layer weights used by every layer. A continued
+    # run keeps its starting model's shape.
+    embedding_size: int | None = None
+    share_layers: bool = False
     # Weight of a pull towards the starting weights' own predictions (0: none; see distillation_loss): continued
     # pre-training then learns new text without forgetting as much of what the starting model read.
     distill: float = 0.0

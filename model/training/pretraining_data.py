@@ -282,6 +282,7 @@ def draw_nsp_pair(
     length: Callable[[S], int] = len,
     short_seq_prob: float = 0.0,
     is_next_prob: float = 0.5,
+    sentence_order: bool = False,
 ) -> NspPair[S]:
     """One NSP pair, as BERT's ``create_pretraining_data.py`` builds it.
 
@@ -291,13 +292,23 @@ def draw_nsp_pair(
     that ``draw_document`` gives (the caller keeps that to the same language: otherwise the task could be
     solved by spotting that A is Chinese and B is English). Sentences are whatever ``length`` measures:
     token-id arrays in pre-training, strings on the NSP page.
+
+    With ``sentence_order`` it builds ALBERT's sentence-order pairs instead (Lan et al. 2020, §3.1): B is always
+    A's continuation, and with ``1 - is_next_prob`` the two swap places (``is_next`` False: swapped), so the task
+    is the order of two sentences of one topic rather than whether they share a topic at all.
     """
     target = rng.randint(min(8, budget), budget) if rng.random() < short_seq_prob else budget
     d = draw_document(rng)
     doc = documents[d]
-    chunk = sentences_from(doc, rng.randrange(len(doc)), target, length)
+    # a sentence-order pair needs two sentences: its start leaves at least one after it
+    start = rng.randrange(max(1, len(doc) - 1)) if sentence_order else rng.randrange(len(doc))
+    chunk = sentences_from(doc, start, target, length)
     a_end = rng.randint(1, len(chunk) - 1) if len(chunk) >= 2 else 1
     a = chunk[:a_end]
+    if sentence_order:
+        if len(chunk) >= 2 and rng.random() >= is_next_prob:
+            return NspPair(chunk[a_end:], a, False, d, d)
+        return NspPair(a, chunk[a_end:], True, d, d)  # a one-sentence document: make_example fills B
     if len(chunk) >= 2 and rng.random() < is_next_prob:
         return NspPair(a, chunk[a_end:], True, d, d)
     other = d
