@@ -222,3 +222,42 @@ def read_legend(markup: str) -> list[tuple[str, str]]:
         (html.unescape(name), colour)
         for colour, name in re.findall(r'<li><i(?: class=edge)? style="background:([^"]*)"></i>(.*?)</li>', markup)
     ]
+
+
+def finished_live_experiment(experiment: str, lang: str, **budget):
+    """Watch BERT learn's ``experiment`` as a finished job's snapshot, each run really trained for ``budget`` (steps,
+    eval_every, eval_batches: a few steps)."""
+    from app.pretrain_live import jobs
+    from model.training.live import live_settings, run_live
+
+    settings = {
+        name: live_settings(lang, max_seconds=None, **budget, **changes)
+        for name, changes in jobs.EXPERIMENTS[experiment]
+    }
+    return jobs.LiveSnapshot(
+        id=experiment,
+        status=jobs.DONE,
+        lang=lang,
+        experiment=experiment,
+        runs=tuple(settings),
+        current_run=None,
+        budget=120.0,
+        ahead=0,
+        records={name: tuple(run_live(lang, s)) for name, s in settings.items()},
+        error=None,
+        stop_reason=None,
+        settings=settings,
+    )
+
+
+class FinishedJob:
+    """A job that has ended with ``snapshot``, for a page to draw."""
+
+    def __init__(self, snapshot):
+        self._snapshot = snapshot
+
+    def snapshot(self):
+        return self._snapshot
+
+    def stop(self):
+        pass

@@ -8,14 +8,13 @@ import time
 from pathlib import Path
 
 import pytest
+from apptest_helpers import FinishedJob, figure_of, finished_live_experiment, labels, legend_names
 from apptest_helpers import charts as page_charts
-from apptest_helpers import figure_of, labels, legend_names
 from streamlit.testing.v1 import AppTest
 
 from app.core import jobs as core_jobs
 from app.core.i18n import strings_of
 from app.pretrain_live import jobs as live_jobs
-from model.training.live import live_settings, run_live
 
 TEXT = strings_of("pretrain_live")
 
@@ -25,35 +24,7 @@ APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
 @pytest.fixture(scope="module")
 def finished_snapshot() -> live_jobs.LiveSnapshot:
     """An 80/10/10 vs 100% [MASK] experiment, really trained for a few steps each."""
-    settings = {
-        name: live_settings("en", steps=10, eval_every=5, max_seconds=None, **changes)
-        for name, changes in live_jobs.EXPERIMENTS["mask_mix"]
-    }
-    return live_jobs.LiveSnapshot(
-        id="test",
-        status=live_jobs.DONE,
-        lang="en",
-        experiment="mask_mix",
-        runs=tuple(settings),
-        current_run=None,
-        budget=120.0,
-        ahead=0,
-        records={name: tuple(run_live("en", s)) for name, s in settings.items()},
-        error=None,
-        stop_reason=None,
-        settings=settings,
-    )
-
-
-class _FinishedJob:
-    def __init__(self, snapshot):
-        self._snapshot = snapshot
-
-    def snapshot(self):
-        return self._snapshot
-
-    def stop(self):
-        pass
+    return finished_live_experiment("mask_mix", "en", steps=10, eval_every=5)
 
 
 def open_page(lang: str, job=None) -> AppTest:
@@ -78,7 +49,7 @@ def test_page_before_a_run(lang):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_page_shows_a_finished_experiment(lang, finished_snapshot):
-    at = open_page(lang, _FinishedJob(finished_snapshot))
+    at = open_page(lang, FinishedJob(finished_snapshot))
     assert at.success[0].value == TEXT["done"][lang]
     charts = page_charts(at)
     # accuracy curves, loss curves, kept/random bars, probe top-5, attention map

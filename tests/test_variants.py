@@ -8,13 +8,14 @@ from pathlib import Path
 
 import pytest
 import torch
+from apptest_helpers import FinishedJob, finished_live_experiment
 from apptest_helpers import charts as page_charts
 from streamlit.testing.v1 import AppTest
 
 from app.core.i18n import strings_of
 from app.pretrain_live import jobs as live_jobs
 from model.training import batching, live, pretrain_job
-from model.training.live import MEASURED_VARIANTS, live_data, live_settings, run_live
+from model.training.live import MEASURED_VARIANTS, live_data, live_settings
 
 TEXT = strings_of("pretrain_live")
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
@@ -77,35 +78,7 @@ def test_variants_and_static_masks_reach_the_presets_from_the_command_line(monke
 
 def finished(experiment: str, lang: str) -> live_jobs.LiveSnapshot:
     """A variant's experiment, each run really trained for a few steps."""
-    settings = {
-        name: live_settings(lang, steps=6, eval_every=3, eval_batches=2, max_seconds=None, **changes)
-        for name, changes in live_jobs.EXPERIMENTS[experiment]
-    }
-    return live_jobs.LiveSnapshot(
-        id=experiment,
-        status=live_jobs.DONE,
-        lang=lang,
-        experiment=experiment,
-        runs=tuple(settings),
-        current_run=None,
-        budget=120.0,
-        ahead=0,
-        records={name: tuple(run_live(lang, s)) for name, s in settings.items()},
-        error=None,
-        stop_reason=None,
-        settings=settings,
-    )
-
-
-class FinishedJob:
-    def __init__(self, snapshot):
-        self._snapshot = snapshot
-
-    def snapshot(self):
-        return self._snapshot
-
-    def stop(self):
-        pass
+    return finished_live_experiment(experiment, lang, steps=6, eval_every=3, eval_batches=2)
 
 
 def open_with(lang: str, snapshot: live_jobs.LiveSnapshot) -> AppTest:

@@ -307,10 +307,11 @@ def batches(
     languages: list[str] | None = None,
 ) -> Iterator[dict]:
     """An endless stream of masked MLM + NSP batches, deterministic under ``seed``: new pairs and new masks at every
-    draw (RoBERTa's dynamic masking), or with ``settings.static_masking`` drawn once and read again
-    (``static_batches``)."""
+    draw (RoBERTa's dynamic masking), or with ``settings.static_masking`` one epoch drawn once and read again
+    (``read_again``)."""
     if settings.static_masking:
-        yield from static_batches(corpus, tokenizer, settings, seed=seed, languages=languages)
+        drawn = batches(corpus, tokenizer, replace(settings, static_masking=False), seed=seed, languages=languages)
+        yield from read_again(drawn, epoch_batches(corpus, settings, languages), seed)
         return
     rng = random.Random(seed)
     gen = torch.Generator().manual_seed(seed)
@@ -352,22 +353,17 @@ def batches(
         }
 
 
-def static_batches(
-    corpus: TokenizedCorpus,
-    tokenizer: BertTokenizer,
-    settings: PretrainSettings,
-    *,
-    seed: int,
-    languages: list[str] | None = None,
-) -> Iterator[dict]:
-    """BERT's original data preparation, the baseline RoBERTa's dynamic masking beat (Liu et al. 2019, §4.1): one
-    epoch of sequences, each masked once, built before training and read again every epoch in a new batch order,
-    so a sentence read again and again hides the same words each time. An epoch holds as many sequences as the
-    (chosen languages') text fills at ``seq_len``."""
+def epoch_batches(corpus: TokenizedCorpus, settings: PretrainSettings, languages: list[str] | None) -> int:
+    """How many batches one pass over the (chosen languages') text fills at ``seq_len``."""
     tokens = sum(n for lang, n in corpus.token_counts().items() if not languages or lang in languages)
-    epoch_batches = max(1, round(tokens / (settings.seq_len - 3) / settings.batch_size))
-    drawn = batches(corpus, tokenizer, replace(settings, static_masking=False), seed=seed, languages=languages)
-    epoch = [next(drawn) for _ in range(epoch_batches)]
+    return max(1, round(tokens / (settings.seq_len - 3) / settings.batch_size))
+
+
+def read_again(drawn: Iterator[dict], size: int, seed: int) -> Iterator[dict]:
+    """BERT's original data preparation, the baseline RoBERTa's dynamic masking beat (Liu et al. 2019, §4.1): the
+    first ``size`` batches of ``drawn``, masked once, built before training and read again every epoch in a new
+    batch order, so a sentence read again and again hides the same words each time."""
+    epoch = [next(drawn) for _ in range(size)]
     order = random.Random(seed)
     while True:
         yield from order.sample(epoch, len(epoch))

@@ -43,7 +43,7 @@ class PretrainSettings:
     whole_word: bool = False  # choose whole words (WordPiece runs, jieba words in Chinese), as BERT-wwm
     span_masking: bool = False  # choose spans of whole words, as SpanBERT (pretraining_data._choose_spans)
     # BERT's original data preparation, RoBERTa's baseline: the sequences and their masks are drawn once (one pass
-    # over the text) and read again every epoch (batching.static_batches); default: a new draw each time.
+    # over the text) and read again every epoch (batching.read_again); default: a new draw each time.
     static_masking: bool = False
     # Source id -> how many times as often its documents are drawn as their length alone gives (default 1):
     # continued pre-training gives a small everyday source a large share without dropping the others.
