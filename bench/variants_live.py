@@ -4,10 +4,12 @@ live page's tiny model, the same data and seeds, at the page's budget.
 Each run is ``python -m model pretrain --preset live --lang LANG --steps STEPS --seed SEED [FLAGS] --json`` (one
 thread); its last line holds the held-out scores: single-token [MASK] top-1 (``heldout_top1``), top-1 on held-out
 spans of several tokens masked as SpanBERT masks them (``heldout_span_top1``), the sentence head's accuracy on
-next-sentence pairs (``nsp_acc``) and on sentence-order pairs (``heldout_order_acc``). A variant's runs (``RUNS``, BERT's recipe first) are paired by seed, and the table gives each one's
-mean difference from BERT's recipe with a t interval over the seeds.
+next-sentence pairs (``nsp_acc``) and on sentence-order pairs (``heldout_order_acc``). A variant's runs (``RUNS``,
+BERT's recipe first) are paired by seed, and the table gives each one's mean difference from BERT's recipe with a t
+interval over the seeds.
 
-    .venv/bin/python bench/variants_live.py [--variant spanbert|roberta|albert] [--langs en,zh] [--seeds 0,1,2] [--steps 1800]
+    .venv/bin/python bench/variants_live.py [--variant spanbert,roberta,albert] [--langs en,zh] [--seeds 0,1,2]
+        [--steps 1800]
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Background live pre-training jobs for the "Watch BERT learn" page.
 
-A job is one run of ``model.training.live`` or an experiment: two or three runs with the same seed and budget that
-differ in one choice each (``EXPERIMENTS``), one after the other. Each run trains in a child process
+A job is one run of ``model.training.live`` or an experiment: two or three runs with the same seed and budget, each
+differing from the first in the choices its name says (``EXPERIMENTS``), one after the other. Each run trains in a child process
 (``app.core.training_process``, as fine-tuning does) and reports a record per evaluation, which the page polls.
 Jobs share the classroom's training slots and queue with fine-tuning (``app.core.jobs``,
 ``BERT_LAB_MAX_TRAININGS``); a job lives only as long as its owner token (the session's), so a closed tab

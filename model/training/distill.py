@@ -25,7 +25,7 @@ from ..checkpoint import LoadedBert
 from ..modeling import BertForPreTraining
 from .batching import TokenizedCorpus, batches
 from .evaluate import ClozeItem, everyday_cloze, load_cloze
-from .live import HELDOUT_EVERY, LANGS, documents, encode
+from .live import EVAL_SEED, HELDOUT_EVERY, LANGS, documents, encode
 from .pretrain import PretrainSettings, lr_at, make_optimizer
 
 
@@ -80,11 +80,9 @@ def distillation_text(cloze_items: list[ClozeItem]) -> tuple[list[tuple[str, lis
 def distillation_data(tokenizer, cloze_items: list[ClozeItem]) -> tuple[TokenizedCorpus, TokenizedCorpus]:
     """``distillation_text`` read by ``tokenizer``."""
 
-    def corpus(docs):
-        parts = [encode([doc for lang, doc in docs if lang == wanted], tokenizer, wanted) for wanted in LANGS]
-        return TokenizedCorpus(
-            [list(d) for part in parts for d in part.documents], [x for part in parts for x in part.languages]
-        )
+    def corpus(docs: list[tuple[str, list[str]]]) -> TokenizedCorpus:
+        encoded = encode([sentences for _, sentences in docs], tokenizer, LANGS[0])  # one language per document:
+        return TokenizedCorpus(encoded.documents, [lang for lang, _ in docs])  # each its own, set here
 
     train, heldout = distillation_text(cloze_items)
     return corpus(train), corpus(heldout)
@@ -162,14 +160,21 @@ def distill(
     torch.manual_seed(settings.seed)
     student = student_of(teacher).train()
     train, heldout = distillation_data(tokenizer, cloze_items)
-    batching = PretrainSettings(
-        batch_size=settings.batch_size, seq_len=settings.seq_len, short_seq_prob=0.0, nsp=False, dropout=0.0
+    # The batches' shape and the learning-rate schedule (lr_at), in pre-training's terms.
+    schedule = PretrainSettings(
+        batch_size=settings.batch_size,
+        seq_len=settings.seq_len,
+        short_seq_prob=0.0,
+        nsp=False,
+        dropout=0.0,
+        lr=settings.lr,
+        warmup_steps=settings.warmup_steps,
+        steps=settings.steps,
+        max_seconds=settings.seconds,
     )
-    stream = batches(train, tokenizer, batching, seed=settings.seed, languages=list(LANGS))
-    held_stream = batches(heldout, tokenizer, batching, seed=12345, languages=list(LANGS))
+    stream = batches(train, tokenizer, schedule, seed=settings.seed, languages=list(LANGS))
+    held_stream = batches(heldout, tokenizer, schedule, seed=EVAL_SEED, languages=list(LANGS))
     held = [next(held_stream) for _ in range(settings.eval_batches)]
-    schedule = replace(batching, lr=settings.lr, warmup_steps=settings.warmup_steps, steps=settings.steps)
-    schedule = replace(schedule, max_seconds=settings.seconds)
     optimizer = make_optimizer(student, settings.lr, weight_decay=0.01)
     weights = {"soft": settings.soft_weight, "mlm": settings.mlm_weight, "cosine": settings.cosine_weight}
     records: list[dict] = []

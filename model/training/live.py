@@ -242,16 +242,17 @@ def order_eval_batches(data: LiveData, settings: PretrainSettings) -> list[dict]
     return _held_out(data, settings, mask_prob=0.8, random_prob=0.1, span_masking=False, sentence_order=True)
 
 
-def _held_out(data: LiveData, settings: PretrainSettings, **masking) -> list[dict]:
+def _held_out(data: LiveData, settings: PretrainSettings, *, sentence_order: bool = False, **masking) -> list[dict]:
     """``settings.eval_batches`` held-out batches under the evaluation seed, 15% chosen, masked as ``masking`` says;
-    next-sentence pairs unless ``masking`` asks for sentence order, each drawn anew (no static epoch)."""
+    next-sentence pairs unless ``sentence_order``, each drawn anew (no static epoch)."""
     scoring = replace(
         settings,
         mask_rate=0.15,
         short_seq_prob=0.0,
         whole_word=False,
         static_masking=False,
-        **{"sentence_order": False, **masking},
+        sentence_order=sentence_order,
+        **masking,
     )
     stream = batches(data.heldout, data.tokenizer, scoring, seed=EVAL_SEED, languages=[data.lang])
     return [next(stream) for _ in range(settings.eval_batches)]
