@@ -225,9 +225,9 @@ def read_legend(markup: str) -> list[tuple[str, str]]:
 
 
 def finished_live_experiment(experiment: str, lang: str, **budget):
-    """Watch BERT learn's ``experiment`` as a finished job's snapshot, each run really trained for ``budget`` (steps,
+    """A live pre-training ``experiment`` as a finished job's snapshot, each run really trained for ``budget`` (steps,
     eval_every, eval_batches: a few steps)."""
-    from app.pretrain_live import jobs
+    from app.core import live_jobs as jobs
     from model.training.live import live_settings, run_live
 
     settings = {

@@ -753,7 +753,7 @@ def test_live_pretraining_draws_its_curves_and_the_probe(page, server):
     the probe sentence's top-5 are drawn. The run is then stopped: the rest of it would only add points."""
     from app.core.i18n import strings_of
 
-    TEXT = strings_of("pretrain_live")
+    TEXT = strings_of("live_run")  # the job's view, shared with BERT's family
 
     open_page(page, server, "pretrain_live", "en", pretrain_live_budget="30")
     page.get_by_role("button", name=TEXT["start"]["en"]).click()

@@ -177,12 +177,10 @@ def test_fine_tuning_summaries(lang):
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_live_pre_training_loss_summary_names_each_run_that_ran(lang):
-    from app.pretrain_live import charts as pretrain_live
+    from app.core import live_charts as pretrain_live
 
     records = {"a": [{"mlm_loss": 9.5, "steps": 0}, {"mlm_loss": 4.25, "steps": 300}], "b": []}
-    summary = pretrain_live.loss_summary(
-        records, {"a": "Run A", "b": "Run B"}, text("pretrain_live.summary_loss", lang)
-    )
+    summary = pretrain_live.loss_summary(records, {"a": "Run A", "b": "Run B"}, text("live_run.summary_loss", lang))
     assert "Run A" in summary and "9.50" in summary and "4.25" in summary and "300" in summary
     assert "Run B" not in summary
 
@@ -358,7 +356,7 @@ def test_fine_tuning_curves_and_tags_summaries(lang):
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_live_pre_training_accuracy_and_kinds_summaries(lang):
-    from app.pretrain_live import charts as pretrain_live
+    from app.core import live_charts as pretrain_live
 
     records = {
         "a": [
@@ -370,8 +368,8 @@ def test_live_pre_training_accuracy_and_kinds_summaries(lang):
     summary = pretrain_live.accuracy_summary(
         records,
         {"a": "Run A", "b": "Run B"},
-        text("pretrain_live.summary_accuracy", lang),
-        text("pretrain_live.summary_baseline", lang),
+        text("live_run.summary_accuracy", lang),
+        text("live_run.summary_baseline", lang),
     )
     assert "180" in summary and "82%" in summary and "51%" in summary and "30%" in summary and "Run B" not in summary
     last = {"a": {"heldout_top1": 0.4, "kept_top1": 0.9, "random_top1": 0.05}, "b": None}

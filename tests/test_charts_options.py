@@ -13,6 +13,7 @@ import pytest
 from app.attention import charts as attention_charts
 from app.classroom import charts as classroom_charts
 from app.core import charts as base
+from app.core import live_charts as pretrain_live_charts
 from app.core import markup, segments, shared_charts
 from app.core.attention_stats import STATISTICS
 from app.core.charts import Chart
@@ -24,7 +25,6 @@ from app.heads import charts as heads_charts
 from app.layers import charts as layers_charts
 from app.masking import charts as masking_charts
 from app.nsp import charts as nsp_charts
-from app.pretrain_live import charts as pretrain_live_charts
 from model.results import FillStep, PllResult, Prediction, TokenScore
 
 TOKENS = ["[CLS]", "<b>bank</b>", "&amp;", "bank", "[SEP]"]  # HTML-like and repeated tokens, as users type them

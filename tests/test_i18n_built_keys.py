@@ -28,7 +28,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from app.core import attention_stats
+from app.core import attention_stats, live_jobs
 from app.core.i18n import LANGUAGES, STRINGS, TEXT_LANGUAGES, forms
 from app.core.models import FAMILY_KEYS
 from model.analysis import search_pool
@@ -572,15 +572,17 @@ BINDINGS = {
     ("app/pretrain_live/page.py", "f'pretrain_live.experiment_{name}'"): lambda site: each(
         name=site.module.SETTINGS["pretrain_live_experiment"].options
     ),
-    ("app/pretrain_live/page.py", "f'pretrain_live.run_{run}'"): lambda site: each(
-        run=[run for runs in site.module.jobs.EXPERIMENTS.values() for run, _ in runs]
+    ("app/core/live_view.py", "f'live_run.run_{run}'"): lambda site: each(
+        run=[run for runs in live_jobs.EXPERIMENTS.values() for run, _ in runs] + [live_jobs.DISTILLATION]
     ),
-    ("app/pretrain_live/page.py", "f'pretrain_live.{variant}_text'"): lambda site: each(
-        variant=[name for name in site.module.jobs.EXPERIMENTS if name in site.module.VARIANTS]
+    ("app/family/page.py", "f'family.experiment_{name}'"): lambda site: each(
+        name=site.module.SETTINGS["family_experiment"].options
     ),
-    ("app/pretrain_live/page.py", "f'pretrain_live.{variant}_finding'"): lambda site: each(
-        variant=site.module.FINDINGS
+    ("app/family/page.py", "f'family.{variant}_text'"): lambda site: each(
+        variant=site.module.SETTINGS["family_experiment"].options
     ),
+    ("app/family/page.py", "f'family.{variant}_finding'"): lambda site: each(variant=site.module.FINDINGS),
+    ("app/family/page.py", "f'family.distilbert_{name}'"): lambda site: each(name=("agreement", "student")),
     ("app/pretrain_live/page.py", "f'pretrain_live.why_{lang}'"): lambda site: each(lang=TEXT_LANGUAGES),
     ("app/pretrain_live/page.py", "f'pretrain_live.corpus_{lang}'"): lambda site: each(lang=TEXT_LANGUAGES),
     ("app/sentence_vectors/page.py", "f'sentence_vectors.way_{way}'"): lambda site: each(way=site.module.WAYS),

@@ -13,10 +13,11 @@ from apptest_helpers import charts as page_charts
 from streamlit.testing.v1 import AppTest
 
 from app.core import jobs as core_jobs
+from app.core import live_jobs
 from app.core.i18n import strings_of
-from app.pretrain_live import jobs as live_jobs
 
 TEXT = strings_of("pretrain_live")
+RUN_TEXT = strings_of("live_run")  # the job's view, shared with BERT's family
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
 
@@ -43,18 +44,18 @@ def open_page(lang: str, job=None) -> AppTest:
 def test_page_before_a_run(lang):
     at = open_page(lang)
     assert at.title[0].value == TEXT["title"][lang]
-    assert any(TEXT["no_job"][lang] in m.value for m in at.markdown)
+    assert any(RUN_TEXT["no_job"][lang] in m.value for m in at.markdown)
     assert page_charts(at) == []
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_page_shows_a_finished_experiment(lang, finished_snapshot):
     at = open_page(lang, FinishedJob(finished_snapshot))
-    assert at.success[0].value == TEXT["done"][lang]
+    assert at.success[0].value == RUN_TEXT["done"][lang]
     charts = page_charts(at)
     # accuracy curves, loss curves, kept/random bars, probe top-5, attention map
     assert len(charts) == 5
-    runs = [TEXT["run_mix_80_10_10"][lang], TEXT["run_all_mask"][lang]]
+    runs = [RUN_TEXT["run_mix_80_10_10"][lang], RUN_TEXT["run_all_mask"][lang]]
     accuracy = charts[0]["data"]
     last = finished_snapshot.records["mix_80_10_10"][-1]
     assert labels([trace["name"] for trace in accuracy[:2]]) == runs
@@ -62,7 +63,7 @@ def test_page_shows_a_finished_experiment(lang, finished_snapshot):
     assert step == last["steps"] and top1 == pytest.approx(100 * last["heldout_top1"], abs=0.005)  # in percent
     [baseline] = charts[0]["layout"]["shapes"]  # the word-frequency line across the plot, named at its end
     assert baseline["y0"] == baseline["y1"] == pytest.approx(100 * last["frequency_baseline_top1"], abs=0.005)
-    assert labels([charts[0]["layout"]["annotations"][0]["text"]])[0].startswith(TEXT["baseline"][lang])
+    assert labels([charts[0]["layout"]["annotations"][0]["text"]])[0].startswith(RUN_TEXT["baseline"][lang])
     bars = charts[2]["data"]
     assert labels([b["name"] for b in bars]) == runs
     assert labels(bars[0]["x"]) == [TEXT[f"kind_{kind}"][lang] for kind in ("masked", "kept", "random")]
@@ -73,7 +74,7 @@ def test_page_shows_a_finished_experiment(lang, finished_snapshot):
 
 def test_loss_curves_of_one_run_need_no_legend(finished_snapshot):
     from app.core.charts import LEGEND_ROOM
-    from app.pretrain_live.charts import loss_curves
+    from app.core.live_charts import loss_curves
 
     records = finished_snapshot.records
     names = {run: run for run in records}
@@ -142,7 +143,7 @@ def test_a_live_run_queues_behind_fine_tuning_and_starts_when_a_slot_frees(monke
     assert snapshot.records["preset"] == ()
 
     at = open_page("en", live)
-    assert at.info[0].value == TEXT["queued"]["en"].format(slots=1, ahead=0)
+    assert at.info[0].value == RUN_TEXT["queued"]["en"].format(slots=1, ahead=0)
 
     finetuning.stop()  # it still scores what it trained, then frees its slot
     assert live.wait(timeout=180)

@@ -1,5 +1,5 @@
 """BERT's family as pre-training choices (issue 57): RoBERTa's static against dynamic masks, the live preset's
-variants from the command line, and Watch BERT learn's variant experiments with their findings."""
+variants from the command line, and BERT's family page: each experiment's finding, DistilBERT's live distillation."""
 
 from __future__ import annotations
 
@@ -12,12 +12,12 @@ from apptest_helpers import FinishedJob, finished_live_experiment
 from apptest_helpers import charts as page_charts
 from streamlit.testing.v1 import AppTest
 
+from app.core import live_jobs
 from app.core.i18n import strings_of
-from app.pretrain_live import jobs as live_jobs
 from model.training import batching, live, pretrain_job
 from model.training.live import MEASURED_VARIANTS, live_data, live_settings
 
-TEXT = strings_of("pretrain_live")
+TEXT = strings_of("family")
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
 
 
@@ -84,10 +84,10 @@ def finished(experiment: str, lang: str) -> live_jobs.LiveSnapshot:
 def open_with(lang: str, snapshot: live_jobs.LiveSnapshot) -> AppTest:
     at = AppTest.from_file(APP, default_timeout=60)
     at.session_state["lang"] = lang
-    at.session_state["pretrain_live_job"] = FinishedJob(snapshot)
-    at.session_state["pretrain_live_experiment"] = snapshot.experiment
+    at.session_state["family_job"] = FinishedJob(snapshot)
+    at.session_state["family_experiment"] = snapshot.experiment
     at.run()
-    at.switch_page("pages/pretrain_live.py")
+    at.switch_page("pages/family.py")
     at.run()
     assert not at.exception, at.exception
     return at
@@ -234,22 +234,62 @@ def test_the_loss_is_zero_where_the_student_predicts_as_the_teacher(teacher):
     assert float(parts["mlm"]) == pytest.approx(float(out.loss), rel=1e-5)  # the true words' loss, no NSP
 
 
-def test_a_short_distillation_reports_agreement_size_speed_and_cloze_and_reads_no_scored_sentence(teacher):
-    from model.training.distill import DistillSettings, distill, distillation_text
+@pytest.fixture(scope="module")
+def short_distillation(teacher):
+    """Two steps of distillation, scored on a few cloze items of both languages: (student, final, records)."""
+    from model.training.distill import DistillSettings, distill
+    from model.training.evaluate import load_cloze
+
+    items = load_cloze()[::30] + load_cloze()[-5:]
+    records = []
+    student, final = distill(
+        teacher, DistillSettings(steps=2, eval_every=1, eval_batches=1), on_eval=records.append, cloze_items=items
+    )
+    return student, final, records
+
+
+def test_a_short_distillation_reports_agreement_size_speed_and_cloze_and_reads_no_scored_sentence(short_distillation):
+    from model.training.distill import distillation_text
     from model.training.evaluate import load_cloze
 
     scored = {item.text.replace("[MASK]", item.answer).lower() for item in load_cloze()}
     train, heldout = distillation_text(load_cloze())
     read = [s.lower() for _, doc in train + heldout for s in doc]
     assert len(read) > 30_000 and not scored & set(read)  # the everyday text less the sentences it is scored on
-    items = load_cloze()[::30] + load_cloze()[-5:]  # both languages, few
-    records = []
-    student, final = distill(
-        teacher, DistillSettings(steps=2, eval_every=1, eval_batches=1), on_eval=records.append, cloze_items=items
-    )
+    student, final, records = short_distillation
     assert [r["steps"] for r in records] == [0, 1, 2] and final is records[-1]
     assert 0.0 <= final["agreement"] <= 1.0 and final["targets"] > 0
     assert final["student_parameters"] == sum(p.numel() for p in student.parameters())
     assert final["student_layers"] * 2 == final["teacher_layers"]
     assert final["speed_ratio"] == pytest.approx(final["student_ms"] / final["teacher_ms"])
     assert {f"{who}_cloze_top1_{lang}" for who in ("student", "teacher") for lang in ("en", "zh")} <= set(final)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_family_page_shows_a_finished_distillation_with_the_sizes_it_computed_before(short_distillation, lang):
+    _, final, records = short_distillation
+    snapshot = live_jobs.LiveSnapshot(
+        id="distilbert",
+        status=live_jobs.DONE,
+        lang=lang,
+        experiment=live_jobs.DISTILLATION,
+        runs=(live_jobs.DISTILLATION,),
+        current_run=None,
+        budget=120.0,
+        ahead=0,
+        records={live_jobs.DISTILLATION: tuple(records)},
+        error=None,
+        stop_reason=None,
+        settings={},
+    )
+    at = open_with(lang, snapshot)
+    shown = shown_text(at)
+    # What the page computes from the shapes before a run is what the run's student holds.
+    assert f"{final['teacher_parameters']:,}" in shown and f"{final['student_parameters']:,}" in shown
+    figures = [f"{records[0]['agreement']:.1%}", f"{final['agreement']:.1%}", f"{final['speed_ratio']:.2f}"]
+    figures += [f"{final[f'{who}_cloze_top1_{cloze}']:.1%}" for who in ("student", "teacher") for cloze in ("en", "zh")]
+    for figure in figures:
+        assert figure in shown, figure
+    [chart] = page_charts(at)  # agreement and the student's top-1, the teacher's top-1 as the line to reach
+    assert len([trace for trace in chart["data"] if trace.get("mode") == "lines+markers"]) == 2
+    assert TEXT["distilbert_teacher"][lang] in chart["layout"]["annotations"][0]["text"]

@@ -28,6 +28,7 @@ PAGES = {
     "fill_mask": "✍️",
     "gpt_vs_bert": "⚖️",
     "pretrain_live": "🌱",
+    "family": "🧬",
     "finetune": "🏋️",
     "sentence_vectors": "🧲",
     "classroom": "🎓",

@@ -43,6 +43,7 @@ CORE_SESSION: dict[str, str] = {
     "_entry_ran": "the run's PageContext, from the entry script to the page (app.core.navigation)",
     "_pages": "this session's st.Page list and the language it is titled in (app.core.navigation)",
     "model_failed": "the hub model the picker last failed to load, whose error and retry the sidebar shows",
+    "live_run_charts": "a live pre-training job's charts, rebuilt only when a new evaluation came in (app.core.live_view)",
 }
 # Keys made from a name: a widget's own copy of a setting (``keep``), a page's first visit (``start_in_language``).
 DERIVED_KEYS = (r"w_(?P<setting>\w+)", r"_(?P<page>\w+)_visited")

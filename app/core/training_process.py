@@ -14,7 +14,9 @@ Protocol (pickles over the child's stdin and stdout):
 * child → parent: ``("step", metrics)`` per step, ``("evaluating",)``, then ``("done", result, model)``
   with the trained model (requires_grad off), or ``("failed", "ExceptionType: message")``.
   A ``LiveRequest`` (live pre-training, ``model.training.live``) sends ``("step", record)`` per evaluation and
-  ``("done", records, None)``: its small model stays in the child. A ``ContrastiveRequest`` (sentence vectors,
+  ``("done", records, None)``: its small model stays in the child. A ``DistillRequest`` (DistilBERT's recipe on the
+  embedded model, ``model.training.distill``) sends ``("step", record)`` per evaluation and ``("done", records,
+  None)``, the last record with the student's size, speed and cloze. A ``ContrastiveRequest`` (sentence vectors,
   ``model.training.contrastive``) sends ``("step", metrics)`` per step and ``("done", result, model)``.
 
 Run as ``python -m app.core.training_process``; plain torch, no Streamlit.
@@ -40,6 +42,7 @@ import torch
 from model.task_heads import BertForTaskHead
 from model.tokenization import BertTokenizer
 from model.training.contrastive import ContrastiveSettings, train_contrastive
+from model.training.distill import DistillSettings
 from model.training.finetune import EncodedSet, FinetuneResult, FinetuneSettings, evaluate, finetune
 from model.training.pretrain import PretrainSettings
 
@@ -102,6 +105,17 @@ class LiveRequest:
 
 
 @dataclass
+class DistillRequest:
+    """Distil the embedded model into a half-depth student (``model.training.distill.distill``); the child loads the
+    teacher itself, so nothing large crosses the pipe."""
+
+    settings: DistillSettings
+    threads: int = 1  # as LiveRequest's: one page's experiment leaves the other core to the pages
+    niceness: int = TRAIN_NICENESS
+    model: None = None
+
+
+@dataclass
 class ContrastiveRequest:
     """A contrastive run on translation pairs (``model.training.contrastive``): the model is trained in place."""
 
@@ -115,7 +129,7 @@ class ContrastiveRequest:
 
 
 def train_in_process(
-    request: Request | LiveRequest | ContrastiveRequest,
+    request: Request | LiveRequest | DistillRequest | ContrastiveRequest,
     *,
     on_step: Callable[[dict], None],
     on_evaluating: Callable[[], None],
@@ -224,6 +238,19 @@ def serve() -> None:
                 request.lang, request.settings, on_eval=lambda record: send("step", record), should_stop=stop.is_set
             )
             send("done", records, None)
+            return
+        if isinstance(request, DistillRequest):
+            from model.checkpoint import load
+            from model.training.distill import distill
+
+            records = []
+
+            def report(record: dict) -> None:
+                records.append(record)
+                send("step", record)
+
+            _, final = distill(load("embedded"), request.settings, on_eval=report, should_stop=stop.is_set)
+            send("done", [*records[:-1], final], None)
             return
         if isinstance(request, ContrastiveRequest):
             model = request.model

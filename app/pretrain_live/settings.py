@@ -5,14 +5,11 @@ from __future__ import annotations
 from app.core.settings import Setting
 
 SETTINGS: dict[str, Setting] = {
-    # Watch BERT learn (live pre-training): an experiment from app.pretrain_live.jobs.EXPERIMENTS, seconds per run.
-    "pretrain_live_experiment": Setting(
-        "single", options=("single", "mask_rate", "mask_mix", "nsp", "spanbert", "roberta", "albert")
-    ),
+    # Watch BERT learn (live pre-training): an experiment from app.core.live_jobs.EXPERIMENTS, seconds per run.
+    "pretrain_live_experiment": Setting("single", options=("single", "mask_rate", "mask_mix", "nsp")),
     "pretrain_live_budget": Setting(120, options=(30, 60, 120, 300)),
 }
 
 SESSION: dict[str, str] = {
-    "pretrain_live_job": "this session's live pre-training job (app.pretrain_live.jobs.LiveJob)",
-    "pretrain_live_charts": "the job's charts, rebuilt only when a new evaluation came in",
+    "pretrain_live_job": "this session's live pre-training job (app.core.live_jobs.LiveJob)",
 }

@@ -1,7 +1,9 @@
-"""Background live pre-training jobs for the "Watch BERT learn" page.
+"""Background live pre-training jobs, for "Watch BERT learn" (the masking choices) and "BERT's family" (what each
+descendant changed).
 
 A job is one run of ``model.training.live`` or an experiment: two or three runs with the same seed and budget, each
-differing from the first in the choices its name says (``EXPERIMENTS``), one after the other. Each run trains in a child process
+differing from the first in the choices its name says (``EXPERIMENTS``), one after the other; or DistilBERT's
+recipe on the embedded model (``DISTILLATION``, ``model.training.distill``). Each run trains in a child process
 (``app.core.training_process``, as fine-tuning does) and reports a record per evaluation, which the page polls.
 Jobs share the classroom's training slots and queue with fine-tuning (``app.core.jobs``,
 ``BERT_LAB_MAX_TRAININGS``); a job lives only as long as its owner token (the session's), so a closed tab
@@ -13,7 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.core.jobs import ACTIVE, DONE, QUEUED, Owner, TrainingJob, queue_position
-from app.core.training_process import LiveRequest, train_in_process
+from app.core.training_process import DistillRequest, LiveRequest, train_in_process
+from model.training.distill import DistillSettings
 from model.training.live import VARIANTS, live_settings
 from model.training.pretrain import PretrainSettings
 
@@ -29,6 +32,9 @@ EXPERIMENTS: dict[str, tuple[tuple[str, dict], ...]] = {
     "roberta": (("static_masks", {"static_masking": True}), ("dynamic_masks", {}), ("mlm_only", VARIANTS["roberta"])),
     "albert": (("next_sentence", {}), ("sentence_order", {"sentence_order": True}), ("albert", VARIANTS["albert"])),
 }
+# DistilBERT: one run, the embedded model distilled into a half-depth student (its records are distill()'s).
+DISTILLATION = "distilbert"
+JOBS = (*EXPERIMENTS, DISTILLATION)
 
 
 @dataclass(frozen=True)
@@ -44,7 +50,7 @@ class LiveSnapshot:
     records: dict[str, tuple[dict, ...]]  # per run, one record per evaluation
     error: str | None
     stop_reason: str | None
-    settings: dict[str, PretrainSettings]
+    settings: dict[str, PretrainSettings | DistillSettings]
 
     @property
     def finished(self) -> bool:
@@ -57,13 +63,18 @@ class LiveJob(TrainingJob):
     thread_name = "live-job"
 
     def __init__(self, owner: Owner, lang: str, experiment: str, budget: float):
-        if experiment not in EXPERIMENTS:
-            raise ValueError(f"experiment must be one of {', '.join(EXPERIMENTS)}, not {experiment!r}")
+        if experiment not in JOBS:
+            raise ValueError(f"experiment must be one of {', '.join(JOBS)}, not {experiment!r}")
         super().__init__(owner)
         self.lang, self.experiment, self.budget = lang, experiment, float(budget)
-        self.settings = {
-            name: live_settings(lang, max_seconds=self.budget, **changes) for name, changes in EXPERIMENTS[experiment]
-        }
+        self.settings: dict[str, PretrainSettings | DistillSettings]
+        if experiment == DISTILLATION:
+            self.settings = {DISTILLATION: DistillSettings(seconds=self.budget)}
+        else:
+            self.settings = {
+                name: live_settings(lang, max_seconds=self.budget, **changes)
+                for name, changes in EXPERIMENTS[experiment]
+            }
         self._current: str | None = None
         self._records: dict[str, list[dict]] = {name: [] for name in self.settings}
 
@@ -100,8 +111,11 @@ class LiveJob(TrainingJob):
                 with self._lock:
                     self._records[name].append(entry)
 
+            request = (
+                DistillRequest(settings) if isinstance(settings, DistillSettings) else LiveRequest(self.lang, settings)
+            )
             finished = train_in_process(
-                LiveRequest(self.lang, settings),
+                request,
                 on_step=record,
                 on_evaluating=lambda: None,
                 should_stop=self._stop.is_set,
