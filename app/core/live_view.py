@@ -93,6 +93,9 @@ def show_running(snapshot: LiveSnapshot) -> None:
     if last is None:
         st.info(t("live_run.starting"), icon="📦")
         return
+    if last["seconds"] >= snapshot.budget:  # the budget is spent: the run's last scores are being measured
+        st.info(t("live_run.scoring"), icon="📏")
+        return
     run = run_name(snapshot.current_run) if snapshot.current_run else ""
     text = t("live_run.training", run=run, steps=last["steps"], seconds=last["seconds"], budget=snapshot.budget)
     st.info(text, icon="🏋️")

@@ -209,7 +209,7 @@ def distillation(snapshot: LiveSnapshot, *, lang: str, status_text) -> None:
         step_title=t("live_run.step"),
     )
     summary = live_charts.accuracy_summary(
-        as_runs, names, t("live_run.summary_accuracy"), t("family.distilbert_summary_teacher")
+        as_runs, names, t("family.distilbert_summary"), t("family.distilbert_summary_teacher")
     )
     ui.plot(figure, key="family_distillation", summary=summary)
     if snapshot.finished and "speed_ratio" in last:
