@@ -10,6 +10,8 @@ from __future__ import annotations
 import argparse
 import math
 
+PRECISIONS = {"auto": None, "bf16": True, "fp32": False}  # --precision -> the training settings' bf16
+
 
 class UsageError(Exception):
     """A bad command line: ``python -m model`` prints its message as one line and exits with code 2."""

@@ -224,9 +224,9 @@ def read_legend(markup: str) -> list[tuple[str, str]]:
     ]
 
 
-def finished_live_experiment(experiment: str, lang: str, **budget):
+def finished_live_experiment(experiment: str, lang: str, text: str | None = None, **budget):
     """A live pre-training ``experiment`` as a finished job's snapshot, each run really trained for ``budget`` (steps,
-    eval_every, eval_batches: a few steps)."""
+    eval_every, eval_batches: a few steps); ``text``: the sentence an ELECTRA run shows at its end."""
     from app.core import live_jobs as jobs
     from model.training.live import live_settings, run_live
 
@@ -243,7 +243,10 @@ def finished_live_experiment(experiment: str, lang: str, **budget):
         current_run=None,
         budget=120.0,
         ahead=0,
-        records={name: tuple(run_live(lang, s)) for name, s in settings.items()},
+        records={
+            name: tuple(run_live(lang, s, downstream=experiment in jobs.DOWNSTREAM, text=text))
+            for name, s in settings.items()
+        },
         error=None,
         stop_reason=None,
         settings=settings,

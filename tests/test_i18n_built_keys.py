@@ -33,6 +33,7 @@ from app.core.i18n import LANGUAGES, STRINGS, TEXT_LANGUAGES, forms
 from app.core.models import FAMILY_KEYS
 from model.analysis import search_pool
 from model.data.tasks import TASKS
+from model.training.downstream import TASKS as DOWNSTREAM_TASKS
 
 ROOT = Path(__file__).resolve().parents[1]
 COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
@@ -583,6 +584,7 @@ BINDINGS = {
     ),
     ("app/family/page.py", "f'family.{variant}_finding'"): lambda site: each(variant=site.module.FINDINGS),
     ("app/family/page.py", "f'family.distilbert_{name}'"): lambda site: each(name=("agreement", "student")),
+    ("app/family/page.py", "f'family.task_{task}'"): lambda site: each(task=DOWNSTREAM_TASKS.values()),
     ("app/pretrain_live/page.py", "f'pretrain_live.why_{lang}'"): lambda site: each(lang=TEXT_LANGUAGES),
     ("app/pretrain_live/page.py", "f'pretrain_live.corpus_{lang}'"): lambda site: each(lang=TEXT_LANGUAGES),
     ("app/sentence_vectors/page.py", "f'sentence_vectors.way_{way}'"): lambda site: each(way=site.module.WAYS),

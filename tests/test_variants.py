@@ -14,6 +14,7 @@ from streamlit.testing.v1 import AppTest
 
 from app.core import live_jobs
 from app.core.i18n import strings_of
+from app.core.palette import VERMILLION
 from model.training import batching, live, pretrain_job
 from model.training.live import MEASURED_VARIANTS, live_data, live_settings
 
@@ -76,9 +77,12 @@ def test_variants_and_static_masks_reach_the_presets_from_the_command_line(monke
     assert len(used) == 6
 
 
+SENTENCE = {"en": "She opened the door and walked into the room.", "zh": "我去电影院看电影。"}
+
+
 def finished(experiment: str, lang: str) -> live_jobs.LiveSnapshot:
     """A variant's experiment, each run really trained for a few steps."""
-    return finished_live_experiment(experiment, lang, steps=6, eval_every=3, eval_batches=2)
+    return finished_live_experiment(experiment, lang, SENTENCE[lang], steps=6, eval_every=3, eval_batches=2)
 
 
 def open_with(lang: str, snapshot: live_jobs.LiveSnapshot) -> AppTest:
@@ -119,6 +123,19 @@ def expected_figures(experiment: str, snapshot: live_jobs.LiveSnapshot) -> list[
             shown_interval(measured["span_masking"]["heldout_top1"]),
             shown_interval(measured["span_masking"]["heldout_span_top1"]),
         ]
+    if experiment == "electra":
+        mlm, electra = last["mlm"], last["electra"]
+        return [
+            f"{mlm['probe_acc']:.1%}",
+            f"{electra['probe_acc']:.1%}",
+            points(100 * (electra["probe_acc"] - mlm["probe_acc"])),
+            f"{mlm['probe_untrained_acc']:.1%}",
+            f"{mlm['probe_bow_acc']:.1%}",
+            f"{mlm['probe_majority']:.1%}",
+            f"{electra['rtd_acc']:.1%}",
+            f"{electra['rtd_baseline']:.1%}",
+            shown_interval(measured["electra"]["probe_acc"]),
+        ]
     if experiment == "roberta":
         return [
             *top1.values(),
@@ -137,7 +154,9 @@ def expected_figures(experiment: str, snapshot: live_jobs.LiveSnapshot) -> list[
     ]
 
 
-@pytest.mark.parametrize(("experiment", "lang"), [("spanbert", "en"), ("roberta", "zh"), ("albert", "en")])
+@pytest.mark.parametrize(
+    ("experiment", "lang"), [("spanbert", "en"), ("roberta", "zh"), ("albert", "en"), ("electra", "zh")]
+)
 def test_a_finished_variant_experiment_states_its_numbers_beside_three_seeds_intervals(experiment, lang):
     snapshot = finished(experiment, lang)
     at = open_with(lang, snapshot)
@@ -148,6 +167,13 @@ def test_a_finished_variant_experiment_states_its_numbers_beside_three_seeds_int
     assert TEXT[f"{experiment}_text"][lang][:30] in shown
     for figure in expected_figures(experiment, snapshot):
         assert figure in shown, figure
+    if experiment == "electra":  # the sentence as the discriminator read it: replacements named and coloured
+        view = snapshot.records["electra"][-1]["replaced_view"]
+        [bars] = page_charts(at)[-1]["data"]
+        marked = [i for i, label in enumerate(bars["y"]) if "→" in label]
+        assert marked == [i for i, replaced in enumerate(view["replaced"]) if replaced]
+        assert {bars["marker"]["color"][i] for i in marked} <= {VERMILLION} and len(set(bars["marker"]["color"])) <= 2
+        assert [round(x, 1) for x in bars["x"]] == [round(100 * p, 1) for p in view["p_replaced"]]
 
 
 def test_albert_s_sizes_are_counted_from_the_models_it_trains():

@@ -31,7 +31,10 @@ EXPERIMENTS: dict[str, tuple[tuple[str, dict], ...]] = {
     "spanbert": (("token_masking", {}), ("span_masking", VARIANTS["spanbert"])),
     "roberta": (("static_masks", {"static_masking": True}), ("dynamic_masks", {}), ("mlm_only", VARIANTS["roberta"])),
     "albert": (("next_sentence", {}), ("sentence_order", {"sentence_order": True}), ("albert", VARIANTS["albert"])),
+    # ELECTRA against MLM alone (neither has a sentence task), in equal time, both scored at the end by a linear probe.
+    "electra": (("mlm", VARIANTS["roberta"]), ("electra", VARIANTS["electra"])),
 }
+DOWNSTREAM = {"electra"}  # experiments whose runs end with the downstream probe (model.training.downstream)
 # DistilBERT: one run, the embedded model distilled into a half-depth student (its records are distill()'s).
 DISTILLATION = "distilbert"
 JOBS = (*EXPERIMENTS, DISTILLATION)
@@ -62,11 +65,11 @@ class LiveJob(TrainingJob):
 
     thread_name = "live-job"
 
-    def __init__(self, owner: Owner, lang: str, experiment: str, budget: float):
+    def __init__(self, owner: Owner, lang: str, experiment: str, budget: float, text: str | None = None):
         if experiment not in JOBS:
             raise ValueError(f"experiment must be one of {', '.join(JOBS)}, not {experiment!r}")
         super().__init__(owner)
-        self.lang, self.experiment, self.budget = lang, experiment, float(budget)
+        self.lang, self.experiment, self.budget, self.text = lang, experiment, float(budget), text
         self.settings: dict[str, PretrainSettings | DistillSettings]
         if experiment == DISTILLATION:
             # An evaluation every 10 steps (the command's default is 100): two minutes make about 110 steps.
@@ -113,7 +116,9 @@ class LiveJob(TrainingJob):
                     self._records[name].append(entry)
 
             request = (
-                DistillRequest(settings) if isinstance(settings, DistillSettings) else LiveRequest(self.lang, settings)
+                DistillRequest(settings)
+                if isinstance(settings, DistillSettings)
+                else LiveRequest(self.lang, settings, downstream=self.experiment in DOWNSTREAM, text=self.text)
             )
             finished = train_in_process(
                 request,
@@ -129,8 +134,9 @@ class LiveJob(TrainingJob):
         return True
 
 
-def start(owner: Owner, lang: str, experiment: str, budget: float) -> LiveJob:
-    return LiveJob(owner, lang, experiment, budget).start()
+def start(owner: Owner, lang: str, experiment: str, budget: float, text: str | None = None) -> LiveJob:
+    """``text``: the sentence an ELECTRA run shows as its discriminator reads it, at its end."""
+    return LiveJob(owner, lang, experiment, budget, text).start()
 
 
 def last_record(snapshot: LiveSnapshot, run: str | None = None) -> dict | None:

@@ -99,6 +99,8 @@ class LiveRequest:
 
     lang: str
     settings: PretrainSettings
+    downstream: bool = False  # end with a linear probe of the encoder (model.training.downstream)
+    text: str | None = None  # ELECTRA's run: the sentence its last record shows as the discriminator reads it
     threads: int = 1  # measured: on a shared 2-core machine one thread trains faster than two (bench_live.py)
     niceness: int = TRAIN_NICENESS
     model: None = None  # nothing to hand over: the run builds its model from scratch
@@ -235,7 +237,12 @@ def serve() -> None:
             from model.training.live import run_live
 
             records = run_live(
-                request.lang, request.settings, on_eval=lambda record: send("step", record), should_stop=stop.is_set
+                request.lang,
+                request.settings,
+                on_eval=lambda record: send("step", record),
+                should_stop=stop.is_set,
+                downstream=request.downstream,
+                text=request.text,
             )
             send("done", records, None)
             return

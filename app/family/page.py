@@ -9,8 +9,10 @@ from dataclasses import replace
 import streamlit as st
 
 from app.core import live_charts, live_jobs, live_view, ui
+from app.core.charts import probability_bars, ranked_summary
 from app.core.i18n import t
 from app.core.live_jobs import DISTILLATION, LiveSnapshot, last_record
+from app.core.palette import BLUE, VERMILLION
 from app.core.state import SETTINGS, PageContext, keep
 from model.checkpoint import EMBEDDED_DIR, read_config
 from model.modeling import albert_base, bert_base, count_parameters
@@ -27,7 +29,7 @@ def render(context: PageContext) -> None:
     choose_experiment()
     variant = st.session_state["family_experiment"]
     st.markdown(t(f"family.{variant}_text", **variant_facts(variant)))
-    active = live_view.start_and_stop(KEY, lambda: start_job(lang))
+    active = live_view.start_and_stop(KEY, lambda: start_job(lang, context.text))
     with st.container(key="family_view"):
         live_view.live_run(KEY, active, lang, draw)
     ui.for_engineers("embedded", command(variant, lang))
@@ -58,14 +60,17 @@ def command(variant: str, lang: str) -> list[str]:
     return ["pretrain", "--preset", "live", "--variant", variant, "--max-seconds", seconds, "--json", "--lang", lang]
 
 
-def start_job(lang: str) -> live_jobs.LiveJob:
+def start_job(lang: str, text: str) -> live_jobs.LiveJob:
     state = st.session_state
-    return live_jobs.start(state["job_owner"], lang, state["family_experiment"], state["family_budget"])
+    experiment, budget = state["family_experiment"], state["family_budget"]
+    return live_jobs.start(state["job_owner"], lang, experiment, budget, text)
 
 
 def draw(snapshot: LiveSnapshot, *, lang: str, status_text) -> None:
     if snapshot.experiment == DISTILLATION:
         distillation(snapshot, lang=lang, status_text=status_text)
+    elif snapshot.experiment == "electra":
+        electra(snapshot, lang=lang, status_text=status_text)
     else:
         live_view.pretraining(snapshot, lang=lang, status_text=status_text, notes=variant_finding)
 
@@ -164,6 +169,91 @@ def albert_finding(finals: dict[str, dict], measured: dict) -> dict:
 
 
 FINDINGS = {"spanbert": spanbert_finding, "roberta": roberta_finding, "albert": albert_finding}
+
+
+# --- ELECTRA: replaced-token detection against MLM, in equal time -------------------------------------------------
+
+
+def electra(snapshot: LiveSnapshot, *, lang: str, status_text) -> None:
+    """Each model at its own task as it learns (MLM's [MASK]s, the discriminator's "replaced?"), then both encoders
+    at one task neither trained on, and the student's sentence as the discriminator read it."""
+    live_view.status_and_progress(snapshot, status_text)
+    names = {run: live_view.run_name(run) for run in snapshot.runs}
+    mlm, detector = (last_record(snapshot, run) for run in ("mlm", "electra"))
+    if mlm is not None:
+        live_view.latest_results(snapshot, {"mlm": names["mlm"]})
+    if detector is not None:
+        st.markdown(t("family.electra_result", **{key: detector[key] for key in ELECTRA_RESULT}))
+    if mlm is None:
+        return
+    live_view.accuracy_curves(snapshot, lang, names | {"electra": t("family.electra_generator")})
+    if detector is not None:
+        detection_curve(snapshot, lang, names["electra"])
+    if snapshot.finished and mlm.get("probe_acc") is not None and detector and "probe_acc" in detector:
+        measured = MEASURED_VARIANTS["electra"][snapshot.lang]["electra"]["probe_acc"]
+        st.markdown(
+            t("family.electra_finding", **electra_finding(mlm, detector), measured=live_view.interval(measured))
+        )
+    if detector is not None and "replaced_view" in detector:
+        replaced_tokens(detector["replaced_view"], snapshot, lang)
+
+
+ELECTRA_RESULT = ("rtd_acc", "rtd_baseline", "rtd_recall", "heldout_top1", "steps")
+
+
+def detection_curve(snapshot: LiveSnapshot, lang: str, name: str) -> None:
+    st.subheader(t("family.electra_header"))
+    rows = {
+        "electra": tuple(
+            {"steps": r["steps"], "heldout_top1": r["rtd_acc"], "frequency_baseline_top1": r["rtd_baseline"]}
+            for r in snapshot.records["electra"]
+        )
+    }
+    figure = live_view.chart(
+        "detection",
+        snapshot,
+        lang,
+        live_charts.accuracy_curves,
+        rows,
+        run_names={"electra": name},
+        baseline_name=t("family.electra_baseline"),
+        accuracy_title=t("family.electra_share"),
+        step_title=t("live_run.step"),
+    )
+    summary = live_charts.accuracy_summary(
+        rows, {"electra": name}, t("family.electra_summary"), t("family.electra_summary_baseline")
+    )
+    ui.plot(figure, key="family_detection", summary=summary)
+
+
+def electra_finding(mlm: dict, detector: dict) -> dict:
+    task = mlm["probe_task"]  # model.training.downstream.TASKS
+    return {
+        "task": t(f"family.task_{task}"),
+        "test": mlm["probe_test"],
+        "mlm": mlm["probe_acc"],
+        "electra": detector["probe_acc"],
+        "delta": 100 * (detector["probe_acc"] - mlm["probe_acc"]),
+        "untrained": mlm["probe_untrained_acc"],
+        "bow": mlm["probe_bow_acc"],
+        "majority": mlm["probe_majority"],
+        "mlm_steps": mlm["steps"],
+        "electra_steps": detector["steps"],
+    }
+
+
+def replaced_tokens(view: dict, snapshot: LiveSnapshot, lang: str) -> None:
+    """The student's sentence with the generator's replacements, each token's probability of "replaced" as a bar."""
+    st.subheader(t("family.electra_view_header"))
+    labels = [
+        f"{original} → {shown}" if replaced else shown
+        for original, shown, replaced in zip(view["original"], view["tokens"], view["replaced"])
+    ]
+    colours = [VERMILLION if replaced else BLUE for replaced in view["replaced"]]
+    st.caption(t("family.electra_view_caption", replaced=sum(view["replaced"]), chosen=len(view["chosen"])))
+    figure = live_view.chart("replaced", snapshot, lang, probability_bars, labels, view["p_replaced"], color=colours)
+    summary = ranked_summary(labels, view["p_replaced"], t("family.electra_view_summary"))
+    ui.plot(figure, key="family_replaced", summary=summary)
 
 
 # --- DistilBERT: the embedded model distilled, live -----------------------------------------------------------------

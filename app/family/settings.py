@@ -6,7 +6,7 @@ from app.core.settings import Setting
 
 SETTINGS: dict[str, Setting] = {
     # A descendant of BERT: an experiment of app.core.live_jobs (EXPERIMENTS, or DISTILLATION).
-    "family_experiment": Setting("spanbert", options=("spanbert", "roberta", "albert", "distilbert")),
+    "family_experiment": Setting("spanbert", options=("spanbert", "roberta", "albert", "electra", "distilbert")),
     "family_budget": Setting(120, options=(30, 60, 120, 300)),
 }
 

@@ -21,6 +21,7 @@ from app.core.numbers import percent
 from app.core.state import PageContext
 from app.core.tokens import escape_markdown
 from model.checkpoint import count_parameters
+from model.modeling import albert_base, bert_base
 
 
 @dataclass(frozen=True)
@@ -219,6 +220,14 @@ def untrained_loss(context: PageContext, params: dict) -> Reveal:
     return Reveal(answer, t("lessons.reveal_untrained_loss", vocab=vocab, loss=loss))
 
 
+def albert_share(context: PageContext, params: dict) -> Reveal:
+    """ALBERT-Base's parameters against BERT-Base's, both counted from their shapes (BERT's family page)."""
+    bert, albert = (count_parameters(config)["total"] for config in (bert_base(), albert_base()))
+    share = albert / bert
+    answer = "tenth" if share < 0.25 else "half" if share < 0.75 else "same"
+    return Reveal(answer, t("lessons.reveal_albert_share", bert=bert, albert=albert, share=share))
+
+
 REVEALS = {
     fn.__name__: fn
     for fn in (
@@ -235,6 +244,7 @@ REVEALS = {
         layer_count,
         lens_first_top,
         untrained_loss,
+        albert_share,
     )
 }
 

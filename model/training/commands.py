@@ -13,13 +13,12 @@ from pathlib import Path
 import torch
 from tqdm import tqdm
 
-from ..checkpoint import EMBEDDED_DIR, load, save_folder
-from ..cli_args import UsageError, add_model, non_negative_int, number_in, positive_int
+from ..checkpoint import EMBEDDED_DIR, load
+from ..cli_args import PRECISIONS, UsageError, add_model, non_negative_int, number_in, positive_int
 from ..data import sentence_index
 from ..data.fetch import default_cache_dir
 from ..data.sources import SOURCE_BY_ID
 from ..data.tatoeba import sentences
-from ..modeling import BertForPreTraining
 from ..tokenization import BertTokenizer
 from . import evaluate as ev
 from . import live
@@ -35,10 +34,9 @@ from .compare import (
     small_step_rule,
     weights_sha256,
 )
+from .live_commands import cmd_distill, cmd_pretrain_live
 from .pretrain import PretrainSettings, limit_kernel_caches
 from .starting_model import INIT_KEYWORDS
-
-PRECISIONS = {"auto": None, "bf16": True, "fp32": False}  # --precision -> the settings' bf16
 
 
 def register(sub) -> None:
@@ -90,7 +88,14 @@ def register(sub) -> None:
         default=None,
         help="live preset: pre-train with what a descendant of BERT changed in its recipe (spanbert: span masking; "
         "roberta: no next-sentence loss, masks drawn anew each time; albert: sentence order, narrow token vectors, "
-        "one layer's weights shared); bert: the preset itself",
+        "one layer's weights shared; electra: replaced-token detection with a generator half as wide, no next-sentence "
+        "loss, and a linear probe of the encoder on a labelled task at the end); bert: the preset itself",
+    )
+    p.add_argument(
+        "--downstream",
+        action="store_true",
+        help="live preset: at the end, a linear probe of the frozen encoder on a labelled task (English news topics, "
+        "Chinese review sentiment), beside its baselines (on for --variant electra)",
     )
     p.add_argument(
         "--init",
@@ -249,44 +254,6 @@ def _source_weight(text: str) -> tuple[str, float]:
         return source, number_in(0, above_low=True)(weight)
     except argparse.ArgumentTypeError:
         raise argparse.ArgumentTypeError(f"expected SOURCE=W with a weight above 0, got {text!r}") from None
-
-
-def cmd_distill(args) -> None:
-    from .distill import DistillSettings, distill
-
-    if args.threads:
-        torch.set_num_threads(args.threads)
-    teacher = load(args.model)
-    if not isinstance(teacher.model, BertForPreTraining) or teacher.config.num_hidden_layers < 2:
-        raise UsageError(f"{args.model}: distillation needs a pre-trained model with MLM head and two layers or more")
-    settings = DistillSettings(seconds=args.seconds, steps=args.steps or DistillSettings.steps, seed=args.seed)
-
-    def show(record: dict) -> None:
-        if args.json:
-            print(json.dumps({k: round(v, 5) if isinstance(v, float) else v for k, v in record.items()}), flush=True)
-        else:
-            print(
-                f"step {record['steps']:>5}  {record['seconds']:>6.1f} s  agrees with the teacher on "
-                f"{record['agreement']:.1%} of held-out masks (student top-1 {record['student_top1']:.1%}, "
-                f"teacher {record['teacher_top1']:.1%})",
-                flush=True,
-            )
-
-    student, final = distill(teacher, settings, on_eval=show)
-    if args.json:
-        show(final)
-    else:
-        print(
-            f"student: {final['student_layers']} of {final['teacher_layers']} layers, "
-            f"{final['student_parameters']:,} of {final['teacher_parameters']:,} parameters, forward "
-            f"{final['speed_ratio']:.2f} x the teacher's time; everyday cloze top-1 "
-            + ", ".join(
-                f"{lang} {final[f'student_cloze_top1_{lang}']:.1%} (teacher {final[f'teacher_cloze_top1_{lang}']:.1%})"
-                for lang in ("en", "zh")
-            )
-        )
-    if args.out is not None:
-        save_folder(student, teacher.tokenizer, args.out)
 
 
 def cmd_corpus(args) -> None:
@@ -483,8 +450,8 @@ def cmd_pretrain(args) -> None:
     if args.preset == "live":
         cmd_pretrain_live(args)
         return
-    if args.variant:
-        raise UsageError("--variant changes the live preset's recipe: give --preset live")
+    if args.variant or args.downstream:
+        raise UsageError("--variant and --downstream are the live preset's: give --preset live")
     settings = PretrainSettings(
         steps=args.steps or 2000,
         mask_rate=PretrainSettings.mask_rate if args.mask_rate is None else args.mask_rate,
@@ -538,51 +505,3 @@ def cmd_pretrain(args) -> None:
         bar.close()
     if summary is not None:
         print(json.dumps({"done": True, **summary["metrics"]}), file=sys.stderr)
-
-
-def cmd_pretrain_live(args) -> None:
-    """The live page's run: one JSON line per evaluation (fractions), the last one at the end of the run."""
-    if args.threads is None:
-        torch.set_num_threads(1)  # measured: one thread beats two on a shared 2-core machine (bench_live.py)
-    changes = dict(live.VARIANTS[args.variant or "bert"])
-    if args.no_nsp:
-        changes["nsp"] = False
-    for flag in ("whole_word", "span_masking", "static_masking", "sentence_order"):
-        if getattr(args, flag):
-            changes[flag] = True
-    changes["seed"] = args.seed
-    if args.precision != "auto":  # otherwise the preset's own (live.live_settings)
-        changes["bf16"] = PRECISIONS[args.precision]
-    if args.eval_every is not None:  # the records at a step do not depend on how often the run was evaluated
-        changes["eval_every"] = args.eval_every
-    if args.mask_rate is not None:  # otherwise the language's own rate (live.LANGUAGE_SETTINGS)
-        changes["mask_rate"] = args.mask_rate
-    if args.all_mask:
-        changes.update(mask_prob=1.0, random_prob=0.0)
-    if args.steps is not None:  # a step budget: the same seed then gives the same curve
-        changes.update(steps=args.steps, max_seconds=args.max_seconds)
-    elif args.max_seconds is not None:
-        changes.update(max_seconds=args.max_seconds)
-    settings = live.live_settings(args.lang, **changes)
-
-    def show(record: dict) -> None:
-        if not args.json:
-            print(
-                f"step {record['steps']:>5}  {record['seconds']:>6.1f} s  held-out [MASK] top-1 "
-                f"{record['heldout_top1']:.1%}  word-frequency baseline {record['frequency_baseline_top1']:.1%}  "
-                f"probe: {' '.join(token for token, _ in record['probe']['top5'])}",
-                flush=True,
-            )
-            return
-        line = {k: round(v, 5) if isinstance(v, float) else v for k, v in record.items() if k != "probe"}
-        line["probe_top5"] = record["probe"]["top5"]
-        print(json.dumps(line, ensure_ascii=False), flush=True)
-
-    def show_final(record: dict) -> None:  # the last record again, with the held-out spans' score
-        if args.json:
-            show(record)
-        else:
-            print(f"held-out spans of several tokens: top-1 {record['heldout_span_top1']:.1%} "
-                  f"of {record['span_targets']} tokens", flush=True)  # fmt: skip
-
-    live.run_live(args.lang, settings, on_eval=show, on_final=show_final)

@@ -41,9 +41,12 @@ import torch
 import torch.nn.functional as F
 
 from ..checkpoint import EMBEDDED_DIR
-from ..modeling import BertConfig, BertForPreTraining, count_parameters
+from ..modeling import BertConfig, BertForPreTraining, BertModel, count_parameters
 from ..tokenization import SPECIAL_TOKENS, BertTokenizer
 from .batching import TokenizedCorpus, batches
+from .downstream import linear_probe
+from .electra import ElectraForPreTraining, replaced_view
+from .electra import evaluate as electra_scores
 from .pretrain import PretrainSettings, pretrain
 from .starting_model import init_from_scratch
 
@@ -54,6 +57,7 @@ EVAL_SEED = 12345
 # A sentence whose blank needs the context: a frequency guesser says "the" / "的" for both. No word in a blank makes
 # a sentence of the preset's text (tests/test_app_sentences.py): on one it trains on, the page would show memory.
 PROBES = {"en": "i want to [MASK] a cup of tea .", "zh": "我想[MASK]一杯热茶。"}
+PROBE_ANSWERS = {"en": "drink", "zh": "喝"}  # the probe filled: ELECTRA's sentence when the page gives none
 PROBE_LAYER, PROBE_HEAD = -1, 0  # the attention map the page redraws: the last layer's first head
 
 # Chosen by measuring on 2 shared cores (see bench/bench_live.py and the report of issue #19): wider or
@@ -99,6 +103,9 @@ VARIANTS: dict[str, dict] = {
     # ALBERT's three changes: sentence order in NSP's place, token vectors a quarter of the layers' width, one layer's
     # weights shared by both layers.
     "albert": {"sentence_order": True, "embedding_size": MODEL_SIZES["hidden_size"] // 4, "share_layers": True},
+    # ELECTRA: replaced-token detection with a generator half as wide; every chosen token is a [MASK] for the generator
+    # (its samples are what the discriminator reads), and there is no sentence task.
+    "electra": {"replaced_token_detection": True, "nsp": False, "mask_prob": 1.0, "random_prob": 0.0},
 }
 
 
@@ -405,10 +412,21 @@ def parameters(settings: PretrainSettings) -> int:
     return count_parameters(BertConfig(vocab_size=len(SPECIAL_TOKENS) + VOCAB_SIZE, **model_shape(settings)))["total"]
 
 
-def build_model(data: LiveData, settings: PretrainSettings) -> BertForPreTraining:
+def build_model(data: LiveData, settings: PretrainSettings) -> BertForPreTraining | ElectraForPreTraining:
+    if settings.replaced_token_detection:
+        torch.manual_seed(settings.seed)
+        dropout = {"hidden_dropout_prob": settings.dropout, "attention_probs_dropout_prob": settings.dropout}
+        return ElectraForPreTraining(
+            BertConfig(vocab_size=data.tokenizer.vocab_size, **dropout, **model_shape(settings))
+        )
     return init_from_scratch(
         data.tokenizer.vocab_size, dropout=settings.dropout, seed=settings.seed, **model_shape(settings)
     )
+
+
+def encoder_of(model: BertForPreTraining | ElectraForPreTraining) -> BertModel:
+    """The encoder that is kept: BERT's, or ELECTRA's discriminator."""
+    return model.electra if isinstance(model, ElectraForPreTraining) else model.bert
 
 
 def run_live(
@@ -418,10 +436,16 @@ def run_live(
     on_eval: Callable[[dict], None] | None = None,
     should_stop: Callable[[], bool] | None = None,
     on_final: Callable[[dict], None] | None = None,
+    downstream: bool = False,
+    text: str | None = None,
 ) -> list[dict]:
     """Pre-train the live preset; every ``eval_every`` steps (and at the end) measure and report a record. The last
     record then gains the held-out spans' score (``span_top1``) and the sentence-order pairs' (``order_accuracy``),
-    and ``on_final`` gets it.
+    and ``on_final`` gets it. An ELECTRA run (``settings.replaced_token_detection``) is scored as ELECTRA
+    (``electra.evaluate``: its generator's top-1, its discriminator's detection), and its last record shows ``text``
+    (default: the probe sentence, filled) as the discriminator sees it (``electra.replaced_view``). With
+    ``downstream`` the last record adds a linear probe of the frozen encoder on a labelled task
+    (``downstream.linear_probe``) beside its baselines.
 
     Returns the records. Evaluations fall on step counts, so with a step budget (``max_seconds=None``)
     two runs with the same seed give the same records, apart from the seconds and tokens per second.
@@ -429,6 +453,7 @@ def run_live(
     data = live_data(lang)
     held = eval_batches(data, settings)
     model = build_model(data, settings)
+    electra = isinstance(model, ElectraForPreTraining)
     stream = batches(data.train, data.tokenizer, settings, seed=settings.seed, languages=[lang])
     records: list[dict] = []
 
@@ -440,8 +465,8 @@ def run_live(
             "seconds": round(metrics.get("seconds", 0.0), 2),
             "train_loss": metrics.get("loss"),
             "tokens_per_s": metrics.get("tokens_per_s"),
-            **evaluate(model, data, held),
-            "probe": probe(model, data),
+            **scores(model, data, held),
+            "probe": probe(model.generator if electra else model, data),
         }
         records.append(entry)
         if on_eval is not None:
@@ -460,13 +485,28 @@ def run_live(
         pass
     if not records or records[-1]["steps"] != last.get("step"):
         record(int(last.get("step", 0)), last)
-    # At the end only (the curves' evaluations count against the run's clock): runs of several words, and the order
-    # of two sentences.
-    records[-1].update(span_top1(model, span_eval_batches(data, settings)))
-    records[-1].update(order_accuracy(model, order_eval_batches(data, settings)))
+    # At the end only (the curves' evaluations count against the run's clock): runs of several words and the order
+    # of two sentences (BERT's heads), or a sentence as ELECTRA's discriminator reads it; what the encoder is worth.
+    if electra:
+        filled = PROBES[lang].replace("[MASK]", PROBE_ANSWERS[lang])
+        sentence = text if text and text.strip() else filled
+        records[-1]["replaced_view"] = replaced_view(model, data.tokenizer, sentence, seed=settings.seed)
+    else:
+        records[-1].update(span_top1(model, span_eval_batches(data, settings)))
+        records[-1].update(order_accuracy(model, order_eval_batches(data, settings)))
+    if downstream:
+        untrained = encoder_of(build_model(data, settings))  # the same seed: the weights the run started from
+        seq_len = settings.seq_len
+        records[-1].update(linear_probe(encoder_of(model), untrained, data.tokenizer, lang, seq_len))
     if on_final is not None:
         on_final(records[-1])
     return records
+
+
+def scores(model: BertForPreTraining | ElectraForPreTraining, data: LiveData, held: list[dict]) -> dict:
+    if isinstance(model, ElectraForPreTraining):
+        return electra_scores(model, held, data.tokenizer.mask_token_id, data.most_frequent_id)
+    return evaluate(model, data, held)
 
 
 def settings_summary(settings: PretrainSettings) -> dict:

@@ -57,6 +57,10 @@ class PretrainSettings:
     # run keeps its starting model's shape.
     embedding_size: int | None = None
     share_layers: bool = False
+    # ELECTRA's replaced-token detection (live preset, model.training.electra): a generator half as wide fills the
+    # masked positions with its samples, and the model that is kept learns to tell, for every token, whether it was
+    # replaced.
+    replaced_token_detection: bool = False
     # Weight of a pull towards the starting weights' own predictions (0: none; see distillation_loss): continued
     # pre-training then learns new text without forgetting as much of what the starting model read.
     distill: float = 0.0
