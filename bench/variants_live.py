@@ -23,7 +23,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 # Per variant, its runs and their flags; the first is BERT's recipe (the preset: new masks at every draw, with NSP).
-# Run names are Watch BERT learn's (app/pretrain_live/jobs.py EXPERIMENTS), whose page quotes these intervals.
+# Run names are the live jobs' (app/core/live_jobs.py EXPERIMENTS); BERT's family page quotes these intervals.
 RUNS = {
     "spanbert": {"bert": [], "span_masking": ["--variant", "spanbert"]},
     # RoBERTa's two changes one at a time: BERT's original static masks against the preset's dynamic ones, and MLM

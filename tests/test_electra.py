@@ -9,7 +9,7 @@ import torch
 
 from model.modeling import BertConfig
 from model.training import downstream, live
-from model.training.electra import DISCRIMINATOR_WEIGHT, ElectraForPreTraining, replaced_view
+from model.training.electra import DISCRIMINATOR_WEIGHT, ElectraForPreTraining, ranked_above, replaced_view
 from model.training.live import live_data, live_settings
 
 CONFIG = BertConfig(
@@ -99,6 +99,7 @@ def test_a_live_electra_run_is_scored_as_electra_and_by_the_downstream_probe(ele
     assert [r["steps"] for r in electra_run] == [3, 6]
     final = electra_run[-1]
     assert 0 < final["rtd_baseline"] < 1 and 0 <= final["rtd_acc"] <= 1 and 0 <= final["rtd_recall"] <= 1
+    assert 0 <= final["rtd_auc"] <= 1
     assert "heldout_span_top1" not in final  # no MLM-only measures for the discriminator
     assert final["probe_task"] == downstream.TASKS["en"] and final["probe_test"] > 100
     for key in ("probe_acc", "probe_untrained_acc", "probe_bow_acc", "probe_majority"):
@@ -132,3 +133,16 @@ def test_the_probe_on_the_untrained_model_is_the_probe_on_its_own_vectors():
     probe = downstream.probe_data(data.tokenizer, "en", settings.seq_len)
     assert probe.train.ids.shape == (downstream.TRAIN_EXAMPLES, settings.seq_len)
     assert (probe.train.ids[:, 0] == data.tokenizer.cls_token_id).all()
+
+
+def test_ranking_replaced_above_original_is_the_area_under_the_roc_curve():
+    from sklearn.metrics import roc_auc_score
+
+    g = torch.Generator().manual_seed(3)
+    scores = torch.randint(0, 6, (300,), generator=g).float()  # ties, as logits of a young model have
+    positive = torch.rand(300, generator=g) < 0.2
+    assert ranked_above(scores, positive) == pytest.approx(roc_auc_score(positive.numpy(), scores.numpy()), abs=1e-12)
+    assert (
+        ranked_above(positive.float(), positive) == 1.0
+        and ranked_above(torch.zeros(5), torch.ones(5, dtype=bool)) == 0.5
+    )

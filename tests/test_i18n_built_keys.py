@@ -31,6 +31,7 @@ import pytest
 from app.core import attention_stats, live_jobs
 from app.core.i18n import LANGUAGES, STRINGS, TEXT_LANGUAGES, forms
 from app.core.models import FAMILY_KEYS
+from app.core.state import SETTINGS as APP_SETTINGS
 from model.analysis import search_pool
 from model.data.tasks import TASKS
 from model.training.downstream import TASKS as DOWNSTREAM_TASKS
@@ -571,16 +572,16 @@ BINDINGS = {
         key=site.module.charts.size_table([site.module.bert_base()])
     ),
     ("app/pretrain_live/page.py", "f'pretrain_live.experiment_{name}'"): lambda site: each(
-        name=site.module.SETTINGS["pretrain_live_experiment"].options
+        name=APP_SETTINGS["pretrain_live_experiment"].options
     ),
     ("app/core/live_view.py", "f'live_run.run_{run}'"): lambda site: each(
         run=[run for runs in live_jobs.EXPERIMENTS.values() for run, _ in runs] + [live_jobs.DISTILLATION]
     ),
     ("app/family/page.py", "f'family.experiment_{name}'"): lambda site: each(
-        name=site.module.SETTINGS["family_experiment"].options
+        name=APP_SETTINGS["family_experiment"].options
     ),
     ("app/family/page.py", "f'family.{variant}_text'"): lambda site: each(
-        variant=site.module.SETTINGS["family_experiment"].options
+        variant=APP_SETTINGS["family_experiment"].options
     ),
     ("app/family/page.py", "f'family.{variant}_finding'"): lambda site: each(variant=site.module.FINDINGS),
     ("app/family/page.py", "f'family.distilbert_{name}'"): lambda site: each(name=("agreement", "student")),

@@ -59,22 +59,33 @@ def test_variants_and_static_masks_reach_the_presets_from_the_command_line(monke
     used = []
     monkeypatch.setattr(torch, "set_num_threads", lambda n: None)  # the live preset's one thread would outlive the test
     monkeypatch.setattr(pretrain_job, "run_job", lambda job, settings, on_step=None: used.append(settings))
-    monkeypatch.setattr(live, "run_live", lambda lang, settings, **callbacks: used.append(settings) or [])
-    for variant in ("bert", "spanbert", "roberta", "albert"):
+    probed = []
+    monkeypatch.setattr(
+        live,
+        "run_live",
+        lambda lang, settings, **callbacks: used.append(settings) or probed.append(callbacks["downstream"]) or [],
+    )
+    for variant in ("bert", "spanbert", "roberta", "albert", "electra"):
         assert main(["pretrain", "--preset", "live", "--steps", "1", "--variant", variant]) == 0
     assert [(s.span_masking, s.nsp, s.static_masking, s.sentence_order, s.share_layers) for s in used] == [
         (False, True, False, False, False),
         (True, True, False, False, False),
         (False, False, False, False, False),
         (False, True, False, True, True),
+        (False, False, False, False, False),
     ]
     assert used[3].embedding_size == live.MODEL_SIZES["hidden_size"] // 4
+    assert [s.replaced_token_detection for s in used] == [False] * 4 + [True]
+    assert probed == [False] * 4 + [True]  # ELECTRA ends with the downstream probe; --downstream gives it to others
+    assert main(["pretrain", "--preset", "live", "--steps", "1", "--downstream"]) == 0 and probed[-1]
+    used.pop(), probed.pop()
     for preset in (["--preset", "live"], ["--init", "embedded"]):
         assert main(["pretrain", *preset, "--steps", "1", "--static-masking", "--sentence-order"]) == 0
-    assert [(s.static_masking, s.sentence_order) for s in used[4:]] == [(True, True), (True, True)]
+    assert [(s.static_masking, s.sentence_order) for s in used[5:]] == [(True, True), (True, True)]
     # A variant changes the live preset's recipe; the corpus preset has none.
     assert main(["pretrain", "--init", "embedded", "--steps", "1", "--variant", "roberta"]) == EXIT_USAGE
-    assert len(used) == 6
+    assert main(["pretrain", "--init", "embedded", "--steps", "1", "--downstream"]) == EXIT_USAGE
+    assert len(used) == 7
 
 
 SENTENCE = {"en": "She opened the door and walked into the room.", "zh": "我去电影院看电影。"}
@@ -132,6 +143,7 @@ def expected_figures(experiment: str, snapshot: live_jobs.LiveSnapshot) -> list[
             f"{mlm['probe_untrained_acc']:.1%}",
             f"{mlm['probe_bow_acc']:.1%}",
             f"{mlm['probe_majority']:.1%}",
+            f"{electra['rtd_auc']:.1%}",
             f"{electra['rtd_acc']:.1%}",
             f"{electra['rtd_baseline']:.1%}",
             shown_interval(measured["electra"]["probe_acc"]),

@@ -1,7 +1,7 @@
 """What every background training job of the app shares: the classroom's training slots and their queue, the
 statuses a page shows, and a job's life tied to its owner (the session that started it).
 
-Fine-tuning (``app.finetune.jobs``), live pre-training (``app.pretrain_live.jobs``) and contrastive training
+Fine-tuning (``app.finetune.jobs``), live pre-training and distillation (``app.core.live_jobs``) and contrastive training
 (``app.sentence_vectors.jobs``) take their slots from the same queue, so ``BERT_LAB_MAX_TRAININGS`` bounds them together. A job holds only a weak reference to its owner,
 a token object the page keeps in the session's state: when the session is gone, the token dies with it and the
 job ends its training process. Plain Python: no Streamlit here.

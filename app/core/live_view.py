@@ -19,6 +19,7 @@ from app.core.charts import probability_bars, ranked_summary, strongest_link
 from app.core.i18n import t
 from app.core.live_jobs import LiveJob, LiveSnapshot, elapsed_share, last_record
 from app.core.shared_charts import attention_map
+from app.core.state import SETTINGS, keep
 from model.training.live import PROBES
 
 Notes = Callable[[LiveSnapshot, dict[str, str]], None]
@@ -31,6 +32,19 @@ def run_name(run: str) -> str:
 def interval(change: tuple[float, float, float]) -> str:
     mean, low, high = change
     return t("live_run.interval", mean=mean, low=low, high=high)
+
+
+def choose_experiment(key: str, *, label: str, help: str, name_of: Callable[[str], str]) -> None:
+    """The experiment (the page's setting ``KEY_experiment``) and the seconds per run (``KEY_budget``), side by side."""
+    experiment_column, budget_column = st.columns([2, 1])
+    options = SETTINGS[f"{key}_experiment"].options
+    experiment_column.radio(label, options, format_func=name_of, help=help, **keep(f"{key}_experiment"))
+    budget_column.selectbox(
+        t("live_run.budget"),
+        SETTINGS[f"{key}_budget"].options,
+        format_func=lambda seconds: t("live_run.budget_value", seconds=seconds),
+        **keep(f"{key}_budget"),
+    )
 
 
 def start_and_stop(key: str, start: Callable[[], LiveJob]) -> bool:

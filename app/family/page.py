@@ -13,7 +13,7 @@ from app.core.charts import probability_bars, ranked_summary
 from app.core.i18n import t
 from app.core.live_jobs import DISTILLATION, LiveSnapshot, last_record
 from app.core.palette import BLUE, VERMILLION
-from app.core.state import SETTINGS, PageContext, keep
+from app.core.state import PageContext
 from model.checkpoint import EMBEDDED_DIR, read_config
 from model.modeling import albert_base, bert_base, count_parameters
 from model.training.live import MEASURED_VARIANTS, MODEL_SIZES, VARIANTS, live_settings, parameters
@@ -26,30 +26,18 @@ def render(context: PageContext) -> None:
     lang = context.reads  # the language the tiny models train on
     st.title(t("family.title"))
     st.markdown(t("family.intro"))
-    choose_experiment()
+    live_view.choose_experiment(
+        KEY,
+        label=t("family.experiment"),
+        help=t("family.experiment_help"),
+        name_of=lambda name: t(f"family.experiment_{name}"),
+    )
     variant = st.session_state["family_experiment"]
     st.markdown(t(f"family.{variant}_text", **variant_facts(variant)))
     active = live_view.start_and_stop(KEY, lambda: start_job(lang, context.text))
     with st.container(key="family_view"):
         live_view.live_run(KEY, active, lang, draw)
     ui.for_engineers("embedded", command(variant, lang))
-
-
-def choose_experiment() -> None:
-    experiment_column, budget_column = st.columns([2, 1])
-    experiment_column.radio(
-        t("family.experiment"),
-        SETTINGS["family_experiment"].options,
-        format_func=lambda name: t(f"family.experiment_{name}"),
-        help=t("family.experiment_help"),
-        **keep("family_experiment"),
-    )
-    budget_column.selectbox(
-        t("family.budget"),
-        SETTINGS["family_budget"].options,
-        format_func=lambda seconds: t("family.budget_value", seconds=seconds),
-        **keep("family_budget"),
-    )
 
 
 def command(variant: str, lang: str) -> list[str]:
@@ -198,14 +186,14 @@ def electra(snapshot: LiveSnapshot, *, lang: str, status_text) -> None:
         replaced_tokens(detector["replaced_view"], snapshot, lang)
 
 
-ELECTRA_RESULT = ("rtd_acc", "rtd_baseline", "rtd_recall", "heldout_top1", "steps")
+ELECTRA_RESULT = ("rtd_auc", "rtd_acc", "rtd_baseline", "rtd_recall", "heldout_top1", "steps")
 
 
 def detection_curve(snapshot: LiveSnapshot, lang: str, name: str) -> None:
     st.subheader(t("family.electra_header"))
     rows = {
         "electra": tuple(
-            {"steps": r["steps"], "heldout_top1": r["rtd_acc"], "frequency_baseline_top1": r["rtd_baseline"]}
+            {"steps": r["steps"], "heldout_top1": r["rtd_auc"], "frequency_baseline_top1": 0.5}  # chance
             for r in snapshot.records["electra"]
         )
     }

@@ -9,7 +9,7 @@ import streamlit as st
 from app.core import live_charts, live_jobs, live_view, ui
 from app.core.i18n import t
 from app.core.live_jobs import LiveSnapshot
-from app.core.state import SETTINGS, PageContext, keep
+from app.core.state import PageContext
 from model.training.live import MEASURED_120S, MODEL_SIZES, VOCAB_SIZE, live_settings
 
 KEY = "pretrain_live"
@@ -21,7 +21,12 @@ def render(context: PageContext) -> None:
 
     st.title(t("pretrain_live.title"))
     st.markdown(t("pretrain_live.intro"))
-    choose_experiment()
+    live_view.choose_experiment(
+        KEY,
+        label=t("pretrain_live.experiment"),
+        help=t("pretrain_live.experiment_help"),
+        name_of=lambda name: t(f"pretrain_live.experiment_{name}"),
+    )
     active = live_view.start_and_stop(KEY, lambda: start_job(lang))
     with st.container(key="pretrain_live_view"):  # a lesson step outlines this part (app.lessons)
         live_view.live_run(KEY, active, lang, draw)
@@ -30,24 +35,6 @@ def render(context: PageContext) -> None:
     budget = str(st.session_state["pretrain_live_budget"])
     # The live preset trains its own tiny model from scratch, whichever model the sidebar has loaded.
     ui.for_engineers("embedded", ["pretrain", "--preset", "live", "--max-seconds", budget, "--json", "--lang", lang])
-
-
-def choose_experiment() -> None:
-    experiments = SETTINGS["pretrain_live_experiment"].options
-    experiment_column, budget_column = st.columns([2, 1])
-    experiment_column.radio(
-        t("pretrain_live.experiment"),
-        experiments,
-        format_func=lambda name: t(f"pretrain_live.experiment_{name}"),
-        help=t("pretrain_live.experiment_help"),
-        **keep("pretrain_live_experiment"),
-    )
-    budget_column.selectbox(
-        t("pretrain_live.budget"),
-        SETTINGS["pretrain_live_budget"].options,
-        format_func=lambda seconds: t("pretrain_live.budget_value", seconds=seconds),
-        **keep("pretrain_live_budget"),
-    )
 
 
 def start_job(lang: str) -> live_jobs.LiveJob:

@@ -114,17 +114,31 @@ class ElectraForPreTraining(BertPreTrainedBase):
         return ElectraOutput(loss, gen.loss, rtd_loss, gen.mlm_logits, logits, corrupted)
 
 
+def ranked_above(scores: torch.Tensor, positive: torch.Tensor) -> float:
+    """How often a positive scores above a negative, over every (positive, negative) pair (ties count half): the
+    area under the ROC curve, 0.5 for scores that know nothing, whatever the threshold."""
+    pos, neg = scores[positive].double(), scores[~positive].double()
+    if not len(pos) or not len(neg):
+        return 0.5
+    above = (pos[:, None] > neg[None, :]).double().mean()
+    tied = (pos[:, None] == neg[None, :]).double().mean()
+    return float(above + tied / 2)
+
+
 @torch.no_grad()
 def evaluate(model: ElectraForPreTraining, held: list[dict], mask_token_id: int, most_frequent_id: int) -> dict:
-    """The generator's held-out top-1 at [MASK] (beside the word-frequency baseline) and MLM loss; the
-    discriminator's accuracy over every real token of the corrupted held-out sentences, beside always answering
-    "original" (the share of tokens not replaced), and how many of the replaced tokens it finds."""
+    """The generator's held-out top-1 at [MASK] (beside the word-frequency baseline) and MLM loss; for the
+    discriminator, over every real token of the corrupted held-out sentences: how often a replaced token looks more
+    replaced to it than an original one (``rtd_auc``, chance 0.5; a young discriminator learns this long before any
+    token passes an even chance of being replaced), its accuracy at that threshold beside always answering
+    "original", and how many of the replaced tokens it finds there."""
     was_training = model.training
     model.eval()
     sampler = torch.Generator().manual_seed(REPLACED_SAMPLE_SEED)
     right = total = baseline = 0
     mlm_loss = 0.0
     rtd_right = rtd_total = originals = found = replaced_total = 0
+    all_scores, all_replaced = [], []
     for b in held:
         out = model(
             b["input_ids"], b["token_type_ids"], b["attention_mask"], mlm_labels=b["mlm_labels"], generator=sampler
@@ -144,11 +158,14 @@ def evaluate(model: ElectraForPreTraining, held: list[dict], mask_token_id: int,
         originals += int((~replaced)[real].sum())
         found += int((said & replaced)[real].sum())
         replaced_total += int(replaced[real].sum())
+        all_scores.append(out.rtd_logits[real])
+        all_replaced.append(replaced[real])
     model.train(was_training)
     return {
         "heldout_top1": right / max(1, total),
         "frequency_baseline_top1": baseline / max(1, total),
         "mlm_loss": mlm_loss / max(1, sum(int((b["mlm_labels"] != -100).sum()) for b in held)),
+        "rtd_auc": ranked_above(torch.cat(all_scores), torch.cat(all_replaced)),
         "rtd_acc": rtd_right / max(1, rtd_total),
         "rtd_baseline": originals / max(1, rtd_total),
         "rtd_recall": found / max(1, replaced_total),
