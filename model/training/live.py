@@ -138,6 +138,11 @@ MEASURED_VARIANTS: dict[str, dict[str, dict[str, dict[str, tuple[float, float, f
             "albert": {"heldout_top1": (-12.4, -28.0, 3.2), "heldout_order_acc": (2.9, 0.4, 5.4)},
         },
     },
+    # ELECTRA against MLM alone in equal time, by the linear probe (bench/electra_live.py --langs LANG).
+    "electra": {
+        "en": {"electra": {"probe_acc": (-14.1, -30.7, 2.5)}},
+        "zh": {"electra": {"probe_acc": (-1.6, -5.9, 2.7)}},
+    },
 }
 
 
