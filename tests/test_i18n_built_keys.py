@@ -554,6 +554,7 @@ BINDINGS = {
     ("app/layers/search_section.py", "f'layers.metric_{metric}'"): lambda site: each(metric=site.module.METRICS),
     ("app/lessons/page.py", "f'{step.page}.nav'"): lambda site: each(step=lesson_steps()),
     ("app/lessons/reveals.py", "f'lessons.reveal_nsp_{answer}'"): reveal_answers,
+    ("app/lessons/reveals.py", "f'lessons.reveal_albert_{answer}'"): reveal_answers,
     ("app/lessons/reveals.py", "f'lessons.reveal_embedding_{answer}'"): reveal_answers,
     ("app/lessons/reveals.py", "f'lessons.kind_{answer}'"): reveal_answers,
     ("app/lessons/reveals.py", "f'lessons.reveal_causal_{answer}'"): reveal_answers,

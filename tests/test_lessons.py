@@ -220,6 +220,23 @@ def test_the_reveal_shows_the_models_live_answer(lang):
     assert any(s.value.startswith(TEXT["right"][lang]) for s in find_block(at, "lessons_card").get("success"))
 
 
+@pytest.mark.parametrize(("lang", "answer"), [("en", "bert"), ("zh", "tie")])
+def test_the_albert_step_reveals_what_three_seeds_resolved(lang, answer):
+    """The family page's step: the answer is the three-seed interval's, so a language whose interval holds 0 says so."""
+    from model.training.live import MEASURED_VARIANTS
+
+    step = len(lessons()[HEADS].steps)
+    at = session(lang, "family", lessons_name=HEADS, lessons_step=step)
+    assert at.session_state["family_experiment"] == "albert"
+    at.radio(key=f"lessons_answer_{HEADS}_{step}").set_value(answer)
+    run(at)
+    at.button(key="lessons_reveal").click()
+    run(at)
+    mean, low, high = MEASURED_VARIANTS["albert"][lang]["albert"]["heldout_top1"]
+    assert f"[{low:+.1f}, {high:+.1f}]" in " ".join(card_text(at))
+    assert find_block(at, "lessons_card").get("success")  # the option the interval picks is right
+
+
 def test_a_choice_reveal_follows_the_page_not_the_file():
     at = session("en", "masking", lessons_name=BERT45)
     at.session_state["masking_split"] = (50, 75)  # the reader moved the split slider

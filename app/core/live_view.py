@@ -35,16 +35,13 @@ def interval(change: tuple[float, float, float]) -> str:
 
 
 def choose_experiment(key: str, *, label: str, help: str, name_of: Callable[[str], str]) -> None:
-    """The experiment (the page's setting ``KEY_experiment``) and the seconds per run (``KEY_budget``), side by side."""
+    """The experiment (the page's setting ``KEY_experiment``) and the seconds per run (``KEY_budget``), side by side.
+    Labels are looked up now, in this run's language: a widget's format function is also called between runs."""
     experiment_column, budget_column = st.columns([2, 1])
-    options = SETTINGS[f"{key}_experiment"].options
-    experiment_column.radio(label, options, format_func=name_of, help=help, **keep(f"{key}_experiment"))
-    budget_column.selectbox(
-        t("live_run.budget"),
-        SETTINGS[f"{key}_budget"].options,
-        format_func=lambda seconds: t("live_run.budget_value", seconds=seconds),
-        **keep(f"{key}_budget"),
-    )
+    names = {name: name_of(name) for name in SETTINGS[f"{key}_experiment"].options}
+    experiment_column.radio(label, tuple(names), format_func=names.get, help=help, **keep(f"{key}_experiment"))
+    budgets = {seconds: t("live_run.budget_value", seconds=seconds) for seconds in SETTINGS[f"{key}_budget"].options}
+    budget_column.selectbox(t("live_run.budget"), tuple(budgets), format_func=budgets.get, **keep(f"{key}_budget"))
 
 
 def start_and_stop(key: str, start: Callable[[], LiveJob]) -> bool:
