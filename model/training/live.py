@@ -494,7 +494,8 @@ def run_live(
     # of two sentences (BERT's heads), or a sentence as ELECTRA's discriminator reads it; what the encoder is worth.
     if electra:
         filled = PROBES[lang].replace("[MASK]", PROBE_ANSWERS[lang])
-        sentence = text if text and text.strip() else filled
+        # The page's sentence even when empty: the page names it as the reader's.
+        sentence = filled if text is None else text
         records[-1]["replaced_view"] = replaced_view(model, data.tokenizer, sentence, seed=settings.seed)
     else:
         records[-1].update(span_top1(model, span_eval_batches(data, settings)))
