@@ -177,7 +177,7 @@ def electra(snapshot: LiveSnapshot, *, lang: str, status_text) -> None:
     live_view.accuracy_curves(snapshot, lang, names | {"electra": t("family.electra_generator")})
     if detector is not None:
         detection_curve(snapshot, lang, names["electra"])
-    if snapshot.finished and mlm.get("probe_acc") is not None and detector and "probe_acc" in detector:
+    if snapshot.finished and detector is not None and "probe_acc" in mlm and "probe_acc" in detector:
         measured = MEASURED_VARIANTS["electra"][snapshot.lang]["electra"]["probe_acc"]
         st.markdown(
             t("family.electra_finding", **electra_finding(mlm, detector), measured=live_view.interval(measured))

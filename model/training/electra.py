@@ -135,7 +135,7 @@ def evaluate(model: ElectraForPreTraining, held: list[dict], mask_token_id: int,
     was_training = model.training
     model.eval()
     sampler = torch.Generator().manual_seed(REPLACED_SAMPLE_SEED)
-    right = total = baseline = 0
+    right = total = baseline = targeted = 0
     mlm_loss = 0.0
     rtd_right = rtd_total = originals = found = replaced_total = 0
     all_scores, all_replaced = [], []
@@ -150,6 +150,7 @@ def evaluate(model: ElectraForPreTraining, held: list[dict], mask_token_id: int,
         baseline += int((targets[masked] == most_frequent_id).sum())
         total += int(masked.sum())
         mlm_loss += float(F.cross_entropy(out.mlm_logits, targets, reduction="sum"))
+        targeted += len(targets)
         real = b["attention_mask"].bool()
         said = out.rtd_logits > 0
         replaced = out.corrupted.replaced
@@ -164,7 +165,7 @@ def evaluate(model: ElectraForPreTraining, held: list[dict], mask_token_id: int,
     return {
         "heldout_top1": right / max(1, total),
         "frequency_baseline_top1": baseline / max(1, total),
-        "mlm_loss": mlm_loss / max(1, sum(int((b["mlm_labels"] != -100).sum()) for b in held)),
+        "mlm_loss": mlm_loss / max(1, targeted),
         "rtd_auc": ranked_above(torch.cat(all_scores), torch.cat(all_replaced)),
         "rtd_acc": rtd_right / max(1, rtd_total),
         "rtd_baseline": originals / max(1, rtd_total),
