@@ -76,6 +76,8 @@ def main() -> None:
                 classifier, bundle.tokenizer, text.replace("[MASK]", "tea"), ["no", "yes"]
             ),
             "causal tracing (3 kinds)": lambda text=text: causal_trace(bundle, text),
+            # What the page draws first: every kind on the first noise draw, before the mean over them all.
+            "causal tracing, first draw": lambda text=text: causal_trace(bundle, text, draws=range(1)),
             "causal tracing (layer only)": lambda text=text: causal_trace(bundle, text, kinds=("layer",)),
         }
         reference = None

@@ -71,3 +71,20 @@ def test_the_strongest_restoration_leaves_the_masks_own_column_out(tiny_bundle):
     layer, token = trace.strongest("layer")
     grid = trace.restored["layer"].copy()
     assert token != trace.index and grid[layer, token] == max(np.delete(grid, trace.index, axis=1).ravel())
+
+
+def test_the_first_draw_then_the_rest_merge_into_every_draw_at_once(tiny_bundle):
+    """The page draws the first noise draw's maps, then the mean over all of them: the same maps as one run."""
+    whole = tracing.causal_trace(tiny_bundle, TEXT, samples=3)
+    first = tracing.causal_trace(tiny_bundle, TEXT, samples=3, draws=range(1))
+    rest = tracing.causal_trace(tiny_bundle, TEXT, samples=3, draws=range(1, 3))
+    merged = first.merged(rest)
+    assert (first.draws, rest.draws, merged.draws, whole.draws) == (1, 2, 3, 3)
+    assert merged.corrupted_prob == pytest.approx(whole.corrupted_prob, abs=1e-6)
+    for kind, grid in whole.restored.items():
+        assert np.allclose(merged.restored[kind], grid, atol=1e-6), kind
+    assert first.corrupted_prob != whole.corrupted_prob  # one draw alone is another mean
+    with pytest.raises(ValueError):
+        tracing.causal_trace(tiny_bundle, TEXT, samples=3, draws=range(2, 4))
+    with pytest.raises(ValueError):
+        first.merged(tracing.causal_trace(tiny_bundle, TEXT, corrupt=[1], samples=3, draws=range(1, 3)))

@@ -283,8 +283,10 @@ def neuron_view(spec: str, text: str, pair: str | None, layer: int, head: int, r
 
 
 @st.cache_data(max_entries=64, ttl=CACHE_TTL, show_spinner=False)
-def causal_trace(spec: str, text: str, corrupt: tuple[int, ...] | None = None) -> tracing.TraceResult:
-    return tracing.causal_trace(get_model(spec), text, list(corrupt) if corrupt else None)
+def causal_trace(
+    spec: str, text: str, corrupt: tuple[int, ...] | None = None, draws: range | None = None
+) -> tracing.TraceResult:
+    return tracing.causal_trace(get_model(spec), text, list(corrupt) if corrupt else None, draws=draws)
 
 
 @st.cache_data(max_entries=256, ttl=CACHE_TTL, show_spinner=False)

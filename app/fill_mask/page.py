@@ -438,17 +438,29 @@ def _attribution_section(spec: str, text: str) -> None:
 
 
 def _trace_section(context: PageContext, text: str) -> None:
-    """Causal tracing at the first [MASK], on request: which layer at which token carries the answer."""
+    """Causal tracing at the first [MASK], on request: which layer at which token carries the answer. The first
+    noise draw's maps come first (a second on the embedded model), then the mean over every draw replaces them."""
     st.subheader(t("fill_mask.trace_heading"))
     if not st.toggle(t("fill_mask.trace_toggle"), **keep("fill_mask_trace")):
         return
     blurred = _words_to_blur(context.bundle, text)
     if not blurred:
         return
-    with st.spinner():
-        trace = ui.run_or_explain(models.causal_trace, context.spec, text, blurred)
-    if trace is None:
+    maps = st.empty()
+    with maps.container(), st.spinner():
+        first = ui.run_or_explain(models.causal_trace, context.spec, text, blurred, range(1))
+    if first is None:
         return
+    with maps.container():
+        _trace_maps(first, final=False)
+    rest = models.causal_trace(context.spec, text, blurred, range(1, tracing.SAMPLES))
+    with maps.container():
+        _trace_maps(first.merged(rest), final=True)
+
+
+def _trace_maps(trace: tracing.TraceResult, final: bool) -> None:
+    """The lead and the three maps; the first draw's under keys of their own (the final maps replace them in the
+    same run, and a key is drawn once a run)."""
     st.markdown(
         t(
             "fill_mask.trace_lead",
@@ -459,31 +471,26 @@ def _trace_section(context: PageContext, text: str) -> None:
     )
     top = max(float(grid.max()) for grid in trace.restored.values())
     layer_label = t("fill_mask.trace_layer")
-    ui.plot(
-        trace_map(
-            trace.restored["layer"],
+
+    def draw(kind: str) -> None:
+        chart = trace_map(
+            trace.restored[kind],
             trace.tokens,
-            title=t("fill_mask.trace_layer_title"),
+            title=t(f"fill_mask.trace_{kind}_title"),
             layer_label=layer_label,
             zmax=top,
-        ),
-        key="fill_mask_trace_layer",
-        summary=trace_summary(trace, "layer", t("fill_mask.trace_summary")),
-    )
+        )
+        key = f"fill_mask_trace_{kind}" if final else f"fill_mask_trace_{kind}_first_draw"
+        ui.plot(chart, key=key, summary=trace_summary(trace, kind, t("fill_mask.trace_summary")))
+
+    draw("layer")
     for column, kind in zip(st.columns(2), ("attention", "ffn"), strict=True):
         with column:
-            ui.plot(
-                trace_map(
-                    trace.restored[kind],
-                    trace.tokens,
-                    title=t(f"fill_mask.trace_{kind}_title"),
-                    layer_label=layer_label,
-                    zmax=top,
-                ),
-                key=f"fill_mask_trace_{kind}",
-                summary=trace_summary(trace, kind, t("fill_mask.trace_summary")),
-            )
-    st.caption(t("fill_mask.trace_note", noise=f"{tracing.NOISE:g}", samples=tracing.SAMPLES))
+            draw(kind)
+    if final:
+        st.caption(t("fill_mask.trace_note", noise=f"{tracing.NOISE:g}", samples=trace.draws))
+    else:
+        st.caption(t("fill_mask.trace_first_draw", samples=tracing.SAMPLES))
 
 
 def _words_to_blur(bundle: LoadedBert, text: str) -> tuple[int, ...]:
