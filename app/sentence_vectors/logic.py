@@ -15,7 +15,6 @@ import streamlit as st
 from app.core.models import CACHE_TTL, get_model
 from model.analysis.budget import sample_stride
 from model.analysis.sentence_vectors import (
-    POOLINGS,
     PoolVectors,
     batch_ids,
     embed,
@@ -24,6 +23,7 @@ from model.analysis.sentence_vectors import (
     pool_side,
     pool_vectors,
     side_vectors,
+    stored_pool_vectors,
 )
 from model.checkpoint import CheckpointError, LoadedBert
 from model.data.fetch import FetchError, default_cache_dir
@@ -53,10 +53,11 @@ def _pool_vectors(key: str, _model, _tokenizer, poolings: tuple[str, ...], strid
     return pool_vectors(_model, _tokenizer, load_pool(stride), poolings)
 
 
+@st.cache_resource(max_entries=4, show_spinner=False)
 def raw_pool_vectors(spec: str) -> dict[str, PoolVectors]:
-    """The pool's [CLS] and mean vectors from the model ``spec`` (shared by every session)."""
-    bundle = get_model(spec)
-    return _pool_vectors(f"raw:{spec}", bundle.model, bundle.tokenizer, POOLINGS, pool_stride(spec))
+    """The pool's [CLS] and mean vectors from the model ``spec`` (shared by every session, and on disk by every
+    server: ``stored_pool_vectors``)."""
+    return stored_pool_vectors(get_model(spec), pool_stride(spec))
 
 
 def trained_pool_vectors(job_id: str, model, tokenizer, stride: int) -> PoolVectors:

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..checkpoint import LoadedBert
 from . import budget, heads
-from .result_store import result_path, write_atomically
+from .result_store import result_path, stored, write_atomically
 
 
 def store_path(bundle: LoadedBert, lang: str, cache_dir: Path | None = None) -> Path:
@@ -61,14 +61,4 @@ def load(path: Path) -> heads.HeadStats:
 def head_statistics(bundle: LoadedBert, lang: str, cache_dir: Path | None = None) -> heads.HeadStats:
     """``heads.head_statistics``, read from the store when these weights were measured before, else computed and
     stored (where the cache folder cannot be written, computed each time, as without a store)."""
-    path = store_path(bundle, lang, cache_dir)
-    try:
-        return load(path)
-    except (OSError, ValueError, KeyError):  # not there yet, or unreadable: measure again
-        pass
-    stats = heads.head_statistics(bundle, lang)
-    try:
-        save(stats, path)
-    except OSError:
-        pass
-    return stats
+    return stored(store_path(bundle, lang, cache_dir), load, lambda: heads.head_statistics(bundle, lang), save)

@@ -3,12 +3,15 @@
 A result's file name holds what made it: the weights' fingerprint (``search.weights_fingerprint``, as the
 corpus-search index's folder does), the question asked (a task, a language, sizes), and a digest of the source files
 of the code and data that computed it, so that a changed model, sample or analysis is measured anew rather than read
-stale. Files are written to a temporary name and renamed: a reader never sees half a file. Where the cache folder
-cannot be written, results are computed each time, as without a store.
+stale. Files are written to a temporary name and renamed: a reader never sees half a file. A result is computed once
+across processes: whoever asks while another process (a replica, a test worker) or session computes it waits for it
+under a lock file and reads its result (two replicas started together measured the head lab's statistics twice, on
+the same two cores). Where the cache folder cannot be written, results are computed each time, as without a store.
 """
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
@@ -16,11 +19,14 @@ import tempfile
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, TypeVar
 
 from ..checkpoint import LoadedBert
 from ..data.fetch import default_cache_dir
 from .search import weights_fingerprint
+
+T = TypeVar("T")
+UNREADABLE = (OSError, ValueError, KeyError)  # not there yet, or not whole: measure again
 
 
 @lru_cache(maxsize=64)
@@ -52,15 +58,37 @@ def write_atomically(path: Path, write: Callable[[BinaryIO], None]) -> None:
             os.unlink(temporary)
 
 
+def stored(path: Path, read: Callable[[Path], T], compute: Callable[[], T], write: Callable[[T, Path], None]) -> T:
+    """``read(path)``, else ``compute()``'s result, stored there with ``write(result, path)`` (which writes
+    atomically); computed by one process at a time, so that the others wait and read it."""
+    try:
+        return read(path)
+    except UNREADABLE:
+        pass
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        lock = open(path.with_name(path.name + ".lock"), "w")  # noqa: SIM115 - held for the with block below
+    except OSError:  # a cache folder that cannot be written: computed each time
+        return compute()
+    with lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            return read(path)  # another process computed it while this one waited
+        except UNREADABLE:
+            pass
+        value = compute()
+        try:
+            write(value, path)
+        except OSError:
+            pass
+        return value
+
+
 def stored_json(path: Path, compute: Callable[[], dict]) -> dict:
     """The JSON result at ``path``, else ``compute()``'s, stored there."""
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):  # not there yet, or unreadable: measure again
-        pass
-    value = compute()
-    try:
-        write_atomically(path, lambda fh: fh.write(json.dumps(value).encode("utf-8")))
-    except OSError:
-        pass
-    return value
+    return stored(
+        path,
+        lambda p: json.loads(p.read_text(encoding="utf-8")),
+        compute,
+        lambda value, p: write_atomically(p, lambda fh: fh.write(json.dumps(value).encode("utf-8"))),
+    )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import torch
@@ -134,6 +135,27 @@ def pool_vectors(model, tokenizer: BertTokenizer, pairs, poolings=POOLINGS) -> d
     en = embed(model, tokenizer, [p[0] for p in pairs], poolings)
     zh = embed(model, tokenizer, [p[1] for p in pairs], poolings)
     return {p: PoolVectors(en[p].float().numpy(), zh[p].float().numpy()) for p in poolings}
+
+
+def stored_pool_vectors(bundle, stride: int, poolings=POOLINGS, cache_dir=None) -> dict[str, PoolVectors]:
+    """``pool_vectors`` of a loaded model over every ``stride``-th pair of the held-out pool, measured once per set
+    of weights and read back from disk by every later server, replica and process (``result_store``): the pool
+    took 9-14 s of a core for the embedded model, each time a server or a test process first drew the page."""
+    from ..data.translation_pairs import POOL_FILE, load_pool
+    from .result_store import result_path, stored, write_atomically
+
+    question = f"s{stride}-{'.'.join(poolings)}"
+    path = result_path("sentence_vectors", bundle, question, (Path(__file__), POOL_FILE), ".npz", cache_dir)
+
+    def read(path: Path) -> dict[str, PoolVectors]:
+        with np.load(path, allow_pickle=False) as stored_arrays:
+            return {p: PoolVectors(stored_arrays[f"{p}_en"], stored_arrays[f"{p}_zh"]) for p in poolings}
+
+    def write(vectors: dict[str, PoolVectors], path: Path) -> None:
+        arrays = {f"{p}_{side}": getattr(v, side) for p, v in vectors.items() for side in ("en", "zh")}
+        write_atomically(path, lambda fh: np.savez(fh, **arrays))
+
+    return stored(path, read, lambda: pool_vectors(bundle.model, bundle.tokenizer, load_pool(stride), poolings), write)
 
 
 SIDES = ("en", "zh", "both")
