@@ -5,9 +5,6 @@ from __future__ import annotations
 
 import gc
 import os
-import pickle
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -269,18 +266,24 @@ def test_a_queued_job_whose_owner_goes_away_leaves_the_queue(base, monkeypatch):
     assert running.wait(30)
 
 
-def training_processes() -> list[int]:
-    """This test process's live children that run a fine-tuning (``app.core.training_process``)."""
+def _processes() -> list[tuple[int, int, bytes]]:
+    """(pid, parent pid, command line) of every process now."""
     found = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
-            command = (stat.parent / "cmdline").read_bytes()
+            found.append((int(stat.parent.name), parent, (stat.parent / "cmdline").read_bytes()))
         except (OSError, IndexError, ValueError):  # it exited while we looked
             continue
-        if parent == os.getpid() and b"app.core.training_process" in command:
-            found.append(int(stat.parent.name))
     return found
+
+
+def training_processes() -> list[int]:
+    """The live processes that train for this test process: the children of its fork server (runs are forked from
+    a process that has imported torch and the training code, ``app.core.training_process``)."""
+    processes = _processes()
+    servers = {pid for pid, parent, command in processes if parent == os.getpid() and b"forkserver" in command}
+    return [pid for pid, parent, _ in processes if parent in servers]
 
 
 def test_training_runs_in_a_child_process_and_the_job_thread_only_watches(base):
@@ -330,22 +333,22 @@ def test_an_owner_held_only_by_a_reference_cycle_still_ends_its_job(base, monkey
 
 
 def test_a_training_process_exits_when_its_server_goes_away(base):
-    from app.core.training_process import ROOT, Request
+    from app.core.training_process import Request, receive_pickled, send_pickled, start_child
     from model.training.finetune import build_task_model, encode_examples
 
     data = encode_examples(base.tokenizer, "sequence", sentiment_like(32, 0), 16)
-    child = subprocess.Popen(
-        [sys.executable, "-m", "app.core.training_process"], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE
-    )
+    child, to_child, from_child = start_child()
     try:
-        pickle.dump(Request(build_task_model(base, LABELS, "sequence"), data, data, LABELS, ENDLESS), child.stdin)
-        child.stdin.flush()
-        assert pickle.load(child.stdout)[0] == "step"
-        child.stdin.close()  # what the operating system does when the server dies
-        assert child.wait(timeout=30) == 0
+        send_pickled(to_child, Request(build_task_model(base, LABELS, "sequence"), data, data, LABELS, ENDLESS))
+        assert receive_pickled(from_child)[0] == "step"
+        assert child.pid in training_processes()
+        to_child.close()  # what the operating system does when the server dies
+        child.join(timeout=30)
+        assert child.exitcode == 0
     finally:
         child.kill()
-        child.wait()
+        child.join()
+        from_child.close()
 
 
 def test_a_training_process_that_raises_fails_the_job_with_its_message(base):
