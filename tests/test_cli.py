@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import shutil
 import subprocess
@@ -16,19 +18,24 @@ from model.cli import main
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def run(*args, stdin: str | None = None):
+def run_process(*args, stdin: str | None = None):
     """``python -m model`` in a process of its own, as a user runs it."""
     return subprocess.run(
         [sys.executable, "-m", "model", *args], capture_output=True, text=True, input=stdin, cwd=ROOT, timeout=120
     )
 
 
-def run_main(args: list[str], capsys) -> subprocess.CompletedProcess:
-    """The CLI's ``main`` in this process (no interpreter and torch to start: about 4 s less a case), its exit
-    code and output as ``run`` gives them."""
-    code = main(args)
-    out, err = capsys.readouterr()
-    return subprocess.CompletedProcess(args, code, out, err)
+def run(*args) -> subprocess.CompletedProcess:
+    """The CLI's ``main`` on ``args`` in this process, its exit code and output as ``run_process`` gives them: the
+    same command without an interpreter and torch to start (2-3 s of a core a case; the process itself is tested
+    by ``run_process``'s cases)."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(list(args))
+        except SystemExit as exit:  # argparse's refusals
+            code = exit.code
+    return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
 
 
 def test_lens_and_attribute_print_json_that_ends_at_fill_masks_answer(hf_checkpoint, tiny_bundle):
@@ -58,7 +65,7 @@ def test_lens_and_attribute_print_json_that_ends_at_fill_masks_answer(hf_checkpo
 
 def test_fill_mask_json_lines(hf_checkpoint):
     folder = str(hf_checkpoint[0])
-    result = run(
+    result = run_process(
         "fill-mask",
         "--model",
         folder,
@@ -206,7 +213,7 @@ def test_cli_errors_are_one_line_exit_2(case, hf_checkpoint, tmp_path, capsys):
         "max_length_zero": ["finetune", "--task", "sentiment-zh", "--max-length", "0"],
         "max_length_too_long": ["finetune", "--task", "sentiment-zh", "--model", folder, "--max-length", "100000"],
     }[case]
-    result = run_main(args, capsys)
+    result = run(*args)
     assert result.returncode == 2
     assert result.stdout == ""
     lines = result.stderr.strip().splitlines()
@@ -241,7 +248,7 @@ def test_long_input_is_truncated_with_notice(hf_checkpoint):
 
 
 def test_hub_id_offline_gives_a_clear_message():
-    result = run("info", "--model", "bert-base-uncased")
+    result = run_process("info", "--model", "bert-base-uncased")
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert "hub" in result.stderr and "offline" in result.stderr
 
@@ -408,7 +415,7 @@ def test_ship_copies_a_folder_only_when_its_comparison_of_these_weights_against_
         comparison.write_text(json.dumps({**written, **edits}))
 
     def refused(says: str) -> None:
-        result = run_main(["ship", "--folder", str(trained)], capsys)
+        result = run("ship", "--folder", str(trained))
         assert result.returncode == 2 and says in result.stderr and "\n" not in result.stderr.strip()
         assert (shipped / "model.safetensors").read_bytes() == b"the weights shipped now"
 
@@ -440,6 +447,6 @@ def test_ship_copies_a_folder_only_when_its_comparison_of_these_weights_against_
     (trained / "training_sentences.u64").write_text("new training_sentences.u64")
 
     record(passing)
-    assert run_main(["ship", "--folder", str(trained)], capsys).returncode == 0
+    assert run("ship", "--folder", str(trained)).returncode == 0
     for name in commands.SHIPPED_FILES:
         assert (shipped / name).read_text() == (trained / name).read_text()
