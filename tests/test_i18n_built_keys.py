@@ -32,7 +32,7 @@ from app.core import attention_stats, live_jobs
 from app.core.i18n import LANGUAGES, STRINGS, TEXT_LANGUAGES, forms
 from app.core.models import FAMILY_KEYS
 from app.core.state import SETTINGS as APP_SETTINGS
-from model.analysis import search_pool
+from model.analysis import search_pool, tracing
 from model.data.tasks import TASKS
 from model.training.downstream import TASKS as DOWNSTREAM_TASKS
 
@@ -490,6 +490,8 @@ BINDINGS = {
         key=itertools.chain(*literals_only({"_example_buttons"}, ("app/fill_mask",), position=1))
     ),
     ("app/fill_mask/replaced_view.py", "f'fill_mask.{key}'"): lambda site: each(key=site.module.EXAMPLES),
+    # The three kinds of restoration causal tracing maps, each drawn by the section's draw(kind).
+    ("app/fill_mask/page.py", "f'fill_mask.trace_{kind}_title'"): lambda site: each(kind=tracing.KINDS),
     ("app/heads/page.py", "f'heads.step{step}_title'"): lambda site: each(step=site.module.MLM_STEPS),
     # BERT's family (app.core.models.family_key): named in the sidebar, described in the model's facts.
     ("app/core/sidebar.py", "f'common.family_{family}'"): lambda site: each(family=FAMILY_KEYS),
