@@ -229,6 +229,16 @@ def test_chart_builders():
     assert charts.recall_summary([0.1, 0.4], [0, 30], "{start:.0%}-{end:.0%} in {steps}") == "10%-40% in 30"
 
 
+def test_texts_batched_shortest_first_come_back_in_the_order_given(tiny_bundle):
+    model, tokenizer = tiny_bundle.model, tiny_bundle.tokenizer
+    texts = ["she opened the door and walked in to the cinema", "the door", "a movie in paris", "un"]
+    together = embed(model, tokenizer, texts, batch=2)
+    for pooling, vectors in together.items():
+        for row, text in enumerate(texts):
+            alone = embed(model, tokenizer, [text], (pooling,))[pooling][0]
+            torch.testing.assert_close(vectors[row], alone, atol=1e-5, rtol=1e-5)
+
+
 def test_mean_vectors_match_embed(tiny_bundle):
     from model.training.contrastive import mean_vectors
 

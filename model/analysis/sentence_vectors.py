@@ -60,16 +60,24 @@ def encoder_of(model) -> torch.nn.Module:
 def embed(
     model, tokenizer: BertTokenizer, texts: list[str], poolings=POOLINGS, *, batch: int = BATCH, grad: bool = False
 ) -> dict[str, torch.Tensor]:
-    """Each pooling's (N, H) vectors of ``texts``, from the last layer. Without ``grad``: in eval mode, no graph."""
+    """Each pooling's (N, H) vectors of ``texts``, from the last layer. Without ``grad``: in eval mode, no graph.
+
+    Texts are batched shortest first and the rows put back in order: a batch is padded to its longest text, and
+    batches in the given order padded the held-out pool's 9,084 tokens to 18,192 (sorted: 10,192)."""
     encoder = encoder_of(model)
+    texts = list(texts)
+    lengths = [len(tokenizer.encode(text, max_length=MAX_TOKENS).ids) for text in texts]
+    order = sorted(range(len(texts)), key=lengths.__getitem__)
     out: dict[str, list[torch.Tensor]] = {p: [] for p in poolings}
     with torch.set_grad_enabled(grad):
         for start in range(0, len(texts), batch):
-            ids, mask, _ = batch_ids(tokenizer, list(texts[start : start + batch]))
+            ids, mask, _ = batch_ids(tokenizer, [texts[i] for i in order[start : start + batch]])
             hidden = encoder(ids, attention_mask=mask).last_hidden_state  # (B, T, H)
             for p in poolings:
                 out[p].append(pool(hidden, mask, p))
-    return {p: torch.cat(vectors) for p, vectors in out.items()}
+    back = torch.empty(len(order), dtype=torch.long)
+    back[order] = torch.arange(len(order))  # row i of the sorted batches is text order[i]
+    return {p: torch.cat(vectors)[back] for p, vectors in out.items()}
 
 
 def unit(x: np.ndarray) -> np.ndarray:
