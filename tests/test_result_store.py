@@ -57,3 +57,18 @@ def test_the_pools_vectors_are_measured_once_per_set_of_weights_then_read_back(t
     for pooling, vectors in first.items():
         assert np.array_equal(vectors.en, again[pooling].en) and np.array_equal(vectors.zh, again[pooling].zh)
         assert vectors.en.shape[0] == vectors.zh.shape[0] == len(load_pool(7))
+
+
+def test_the_layers_labs_anisotropy_is_measured_once_per_set_of_weights(tmp_path, monkeypatch):
+    from app.layers import logic
+    from model.analysis import lab
+
+    monkeypatch.setenv("BERT_LAB_CACHE", str(tmp_path))
+    measured = []
+    monkeypatch.setattr(lab, "anisotropy_by_layer", lambda bundle, init, language: measured.append(init) or [0.25, 0.5])
+    logic.anisotropy.clear()
+    assert logic.anisotropy("embedded", "random", "en") == [0.25, 0.5]
+    logic.anisotropy.clear()  # a new server: its memory cache is empty, the disk is not
+    assert logic.anisotropy("embedded", "random", "en") == [0.25, 0.5]
+    assert measured == ["random"] and list((tmp_path / "anisotropy").glob("random-en-*.json"))
+    logic.anisotropy.clear()

@@ -19,7 +19,7 @@ import streamlit as st
 
 from app.core.models import get_model
 from app.core.result_cache import CACHE_TTL
-from model.analysis import data, features, lab, probing
+from model.analysis import data, features, geometry, lab, probing
 from model.analysis.result_store import result_path, stored_json
 
 DEFAULT_TASK = {"en": "pos-en", "zh": "pos-zh"}
@@ -122,9 +122,16 @@ def word_pca_3d(spec: str, word: str, contexts: int, init: str, layer: int) -> t
     return pca_3d(word_layer_vectors(spec, word, contexts, init)[layer])
 
 
+_ANISOTROPY_SOURCES = tuple(Path(module.__file__) for module in (lab, features, data, geometry))
+
+
 @st.cache_data(max_entries=16, ttl=CACHE_TTL, show_spinner=False)
 def anisotropy(spec: str, init: str, language: str) -> list[float]:
-    return lab.anisotropy_by_layer(get_model(spec), init, language)
+    """Each layer's anisotropy, measured once per set of weights and read from disk by every later server (the
+    geometry section's 9-12 s were mostly this, the same for every word a class asks about)."""
+    bundle = get_model(spec)
+    path = result_path("anisotropy", bundle, f"{init}-{language}", _ANISOTROPY_SOURCES, ".json")
+    return stored_json(path, lambda: {"layers": lab.anisotropy_by_layer(bundle, init, language)})["layers"]
 
 
 # Tables -------------------------------------------------------------------------------------------------------
