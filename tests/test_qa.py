@@ -247,3 +247,23 @@ def test_a_few_steps_find_a_planted_answer(tiny_bundle):
     finetune(model, train, FinetuneSettings(epochs=8, batch_size=8, lr=3e-3), labels=["start", "end"])
     after = qa.evaluate_spans(model, tok, examples[:16], 32)
     assert after.exact_match == 1.0 > before.exact_match
+
+
+def test_the_chinese_examples_are_built_once_then_read_back_the_same(tmp_path, monkeypatch):
+    from model.data import qa
+
+    store = tmp_path / "qa" / "zh-examples.jsonl.gz"
+    monkeypatch.setattr(qa, "_zh_store", lambda cache_dir: store)
+    built, build = [], qa._zh_built
+    monkeypatch.setattr(qa, "_zh_built", lambda cache_dir: built.append(1) or build(cache_dir))
+    qa._zh_cached.cache_clear()
+    try:
+        first = qa.zh_examples()
+        qa._zh_cached.cache_clear()  # another process: nothing in memory, the file on disk
+        again = qa.zh_examples()
+        assert built == [1] and store.exists() and again == first and again[0].entities == first[0].entities
+        store.write_bytes(b"not gzip")  # a damaged file is built again, not trusted
+        qa._zh_cached.cache_clear()
+        assert qa.zh_examples() == first and built == [1, 1]
+    finally:
+        qa._zh_cached.cache_clear()
