@@ -254,16 +254,23 @@ def test_the_chinese_examples_are_built_once_then_read_back_the_same(tmp_path, m
 
     store = tmp_path / "qa" / "zh-examples.jsonl.gz"
     monkeypatch.setattr(qa, "_zh_store", lambda cache_dir: store)
-    built, build = [], qa._zh_built
-    monkeypatch.setattr(qa, "_zh_built", lambda cache_dir: built.append(1) or build(cache_dir))
+    examples = (
+        qa.SpanExample(
+            "谁去了北京？", "王芳去了北京。张伟去了上海。", 0, "王芳", "PER", ((0, 2, "PER"), (4, 6, "LOC")), "d1", "c"
+        ),
+        qa.SpanExample("王芳去了哪里？", "王芳去了北京。", 4, "北京", "LOC", ((0, 2, "PER"),), "d2"),
+    )
+    built = []
+    monkeypatch.setattr(qa, "_zh_built", lambda cache_dir: built.append(1) or examples)
     qa._zh_cached.cache_clear()
     try:
-        first = qa.zh_examples()
+        assert qa.zh_examples() == list(examples)
         qa._zh_cached.cache_clear()  # another process: nothing in memory, the file on disk
         again = qa.zh_examples()
-        assert built == [1] and store.exists() and again == first and again[0].entities == first[0].entities
+        assert built == [1] and store.exists() and again == list(examples)
+        assert all(isinstance(e.entities, tuple) and all(isinstance(x, tuple) for x in e.entities) for e in again)
         store.write_bytes(b"not gzip")  # a damaged file is built again, not trusted
         qa._zh_cached.cache_clear()
-        assert qa.zh_examples() == first and built == [1, 1]
+        assert qa.zh_examples() == list(examples) and built == [1, 1]
     finally:
         qa._zh_cached.cache_clear()
