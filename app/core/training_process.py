@@ -41,7 +41,6 @@ import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
-from pathlib import Path
 
 import torch
 
@@ -51,8 +50,6 @@ from model.training.contrastive import ContrastiveSettings, train_contrastive
 from model.training.distill import DistillSettings
 from model.training.finetune import EncodedSet, FinetuneResult, FinetuneSettings, evaluate, finetune
 from model.training.pretrain import PretrainSettings
-
-ROOT = Path(__file__).resolve().parents[2]
 
 # Streamlit does not collect garbage after each script run here (.streamlit/config.toml, runner.postScriptGC: it
 # cost a class most of the server's time). A closed tab's session, once Streamlit lets it go, can then live on in

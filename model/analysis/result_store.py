@@ -26,11 +26,11 @@ from ..data.fetch import default_cache_dir
 from .search import weights_fingerprint
 
 T = TypeVar("T")
-UNREADABLE = (OSError, ValueError, KeyError)  # not there yet, or not whole: measure again
+UNREADABLE = (OSError, ValueError, KeyError, EOFError)  # not there yet, or not whole: measure again
 
 
 @lru_cache(maxsize=64)
-def _code_digest(sources: tuple[Path, ...]) -> str:
+def code_digest(sources: tuple[Path, ...]) -> str:
     """Read once per process: the sources of a running server do not change under it."""
     digest = hashlib.blake2b(digest_size=6)
     for path in sources:
@@ -43,7 +43,7 @@ def result_path(
 ) -> Path:
     """``CACHE/kind/question-code-weights.suffix``; ``question`` is made of letters, digits, ``-`` and ``.``."""
     cache = Path(cache_dir) if cache_dir is not None else default_cache_dir()
-    return cache / kind / f"{question}-{_code_digest(tuple(sources))}-{weights_fingerprint(bundle)}{suffix}"
+    return cache / kind / f"{question}-{code_digest(tuple(sources))}-{weights_fingerprint(bundle)}{suffix}"
 
 
 def write_atomically(path: Path, write: Callable[[BinaryIO], None]) -> None:

@@ -13,8 +13,8 @@ that layer's output at that token alone (attention reads the layer's input, the 
 the restored layer is computed once per draw, the next one projects queries, keys and values again at that token
 alone, and the last one runs at the [MASK] alone. Every kind of one layer's restorations goes in one batch.
 
-The work is the restorations themselves (3 kinds x draws x tokens x the layers after each restored one: about 42
-GFLOP a draw for the embedded model on 20 tokens, 0.9 TFLOP at BERT-Base size), so a page shows the first draw's maps
+The work is the restorations themselves (3 kinds x draws x tokens x the layers after each restored one: about 58
+GFLOP a draw for the embedded model on 20 tokens, 1.07 TFLOP at BERT-Base size), so a page shows the first draw's maps
 while the others run: ``causal_trace(..., draws=range(1))`` then ``draws=range(1, SAMPLES)``, and ``merged`` averages
 the two into exactly what all the draws at once give (every draw's noise comes from the seed, whichever are run).
 """
@@ -173,6 +173,9 @@ def causal_trace(
     """Trace the first [MASK]'s answer; ``corrupt``: the token positions to noise (default: every word of the
     sentence, all but [CLS], [SEP] and the [MASK]). ``samples`` noise draws are made from ``seed``; the means are
     over ``draws`` of them (default: all)."""
+    draws = range(samples) if draws is None else draws
+    if not draws or draws.step != 1 or draws.start < 0 or draws.stop > samples:
+        raise ValueError(f"draws must be a non-empty range within the {samples} samples, got {draws}")
     model = pretraining_model(bundle)
     enc, index, words = corruptible(bundle, text)
     T = len(enc.ids)
@@ -195,9 +198,6 @@ def causal_trace(
     target = int(clean_probs.argmax())
     answer = Prediction(bundle.tokenizer.id_to_token(target), target, float(clean_probs[target]))
 
-    draws = range(samples) if draws is None else draws
-    if not draws or draws.step != 1 or draws.start < 0 or draws.stop > samples:
-        raise ValueError(f"draws must be a non-empty range within the {samples} samples, got {draws}")
     generator = torch.Generator().manual_seed(seed)
     noise = torch.randn(samples, len(corrupt), table.size(1), generator=generator) * NOISE * float(table.std())
     noise = noise[draws.start : draws.stop]

@@ -30,7 +30,6 @@ import functools
 import gzip
 import hashlib
 import json
-import os
 import random
 import re
 from pathlib import Path
@@ -265,35 +264,29 @@ def _zh_store(cache_dir: Path | None) -> Path:
     """Where the built Chinese examples are kept: named by the code and the segmenter that build them."""
     from importlib.metadata import version
 
+    from ..analysis.result_store import code_digest
     from . import peoples_daily
 
-    digest = hashlib.blake2b(digest_size=6)
-    for source in (Path(__file__), Path(peoples_daily.__file__)):
-        digest.update(source.read_bytes())
-    digest.update(version("jieba").encode("utf-8"))
-    return (cache_dir or default_cache_dir()) / "qa" / f"zh-examples-{digest.hexdigest()}.jsonl.gz"
+    digest = f"{code_digest((Path(__file__), Path(peoples_daily.__file__)))}-jieba{version('jieba')}"
+    return (cache_dir or default_cache_dir()) / "qa" / f"zh-examples-{digest}.jsonl.gz"
 
 
 @functools.lru_cache(maxsize=1)
 def _zh_cached(cache_dir: Path | None) -> tuple[SpanExample, ...]:
     """The Chinese examples, built once per version of the code and read back by every later process (building
     them segments 25,000 questions with jieba: 4-9 s of a core in each test worker, server and command)."""
-    store = _zh_store(cache_dir)
-    try:
-        with gzip.open(store, "rt", encoding="utf-8") as fh:
+    # Imported on use: the store's module reaches the model's code, which most readers of this module never need.
+    from ..analysis.result_store import stored, write_atomically
+
+    def read(path: Path) -> tuple[SpanExample, ...]:
+        with gzip.open(path, "rt", encoding="utf-8") as fh:
             return tuple(_example_from_json(json.loads(line)) for line in fh)
-    except (OSError, ValueError, EOFError, TypeError):  # not built yet, or not whole: build again
-        pass
-    examples = _zh_built(cache_dir)
-    try:
-        store.parent.mkdir(parents=True, exist_ok=True)
-        partial = store.with_name(f"{store.name}.{os.getpid()}.tmp")
-        with gzip.open(partial, "wt", encoding="utf-8") as fh:
-            fh.writelines(json.dumps(e._asdict(), ensure_ascii=False) + "\n" for e in examples)
-        os.replace(partial, store)  # a reader sees the whole file or none
-    except OSError:  # a cache that cannot be written: built in each process, as before
-        pass
-    return examples
+
+    def write(examples: tuple[SpanExample, ...], path: Path) -> None:
+        lines = "".join(json.dumps(e._asdict(), ensure_ascii=False) + "\n" for e in examples)
+        write_atomically(path, lambda fh: fh.write(gzip.compress(lines.encode("utf-8"))))
+
+    return stored(_zh_store(cache_dir), read, lambda: _zh_built(cache_dir), write)
 
 
 def _example_from_json(row: dict) -> SpanExample:
