@@ -106,6 +106,22 @@ def test_presenter_mode_enlarges_every_text_of_a_copy():
     assert chart.figure.to_json() == before
 
 
+def test_presenter_mode_leaves_a_short_maps_token_labels_to_plotly_to_space():
+    """Every token labels a short map's columns; enlarged on a projector they ran together, so presenter mode lets
+    plotly label every n-th where they crowd. A long map's numbered ticks (already every n-th) stay as they are."""
+    tokens = [f"t{i}" for i in range(17)]
+    short = base.heatmap(np.eye(17), tokens, tokens)
+    assert short.figure._layout["xaxis"]["tickvals"] == base.axis_labels(tokens)  # every label, as built
+    spaced = figure_of(base.Chart(base.presented(short.figure), short.height))["layout"]["xaxis"]
+    assert "tickvals" not in spaced and "ticktext" not in spaced and spaced.get("tickmode") is None
+    assert spaced["categoryarray"] == base.axis_labels(tokens)  # the columns themselves unchanged
+    assert short.figure._layout["xaxis"]["tickvals"] == base.axis_labels(tokens)  # the cached chart untouched
+    n = base.NUMBERED_AXIS_FROM + 10
+    long = base.heatmap(np.eye(n), [f"w{i}" for i in range(n)], [f"w{i}" for i in range(n)])
+    kept = figure_of(base.Chart(base.presented(long.figure), long.height))["layout"]["xaxis"]
+    assert kept["tickvals"] == long.figure._layout["xaxis"]["tickvals"] and kept["tickmode"] == "array"
+
+
 def test_a_chart_is_named_by_its_titles_and_its_finding():
     layout = {"annotations": base.panel_titles(["entropy", "<b>[CLS]</b>"], [0.25, 0.75], [1, 1])}
     layout["annotations"].append({"text": "a line's label"})  # not a panel's title

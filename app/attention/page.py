@@ -25,7 +25,15 @@ from app.core.models import (
 )
 from app.core.palette import BLUE, ORANGE
 from app.core.state import SETTINGS, PageContext, keep
-from app.core.ui import download_buttons, for_engineers, plot, run_or_explain, stages_figure, truncation_notice
+from app.core.ui import (
+    download_buttons,
+    for_engineers,
+    page_title,
+    plot,
+    run_or_explain,
+    stages_figure,
+    truncation_notice,
+)
 from model.results import AttentionResult
 
 MASKS = SETTINGS["attention_bertviz_mask"].options
@@ -67,8 +75,7 @@ class MapChoice:
 
 def render(context: PageContext) -> None:
     """The page, drawn for one run."""
-    st.title(t("attention.title"))
-    st.markdown(t("attention.intro"))
+    page_title(t("attention.title"), t("attention.intro"))
 
     sentence = attended_sentence(context)
     section = chosen_section()

@@ -30,8 +30,7 @@ TOP_K = 5
 
 def render(context: PageContext) -> None:
     """The page, drawn for one run."""
-    st.title(t("classroom.title"))
-    st.markdown(t("classroom.lead"))
+    ui.page_title(t("classroom.title"), t("classroom.lead"))
     class_notice()
     role = session.role()
     try:

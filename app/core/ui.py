@@ -23,6 +23,19 @@ from app.core.tokens import escape_markdown
 from model.inference import InputError
 
 
+def page_title(title: str, lead: str, note: str | None = None) -> None:
+    """A page's title, the paragraph that says what it shows and a smaller ``note`` under it. On a projector
+    (presenter mode) both are the teacher's to say: they wait behind the title's help mark, so that the page's
+    live figure is on the first screen of an 800 x 600 projector (issue 59)."""
+    if st.session_state.get("presenter"):
+        st.title(title, help="\n\n".join(text for text in (lead, note) if text))
+        return
+    st.title(title)
+    st.markdown(lead)
+    if note:
+        st.caption(note)
+
+
 def require_pretraining_head(bundle, head: str) -> None:
     """Stop the page with a plain message when the model lacks the pre-training ``head`` ("mlm" or "nsp") it
     needs: a fine-tuned classifier has neither (its task head replaced both)."""

@@ -7,14 +7,13 @@ import streamlit as st
 from app.core.i18n import t
 from app.core.models import embeddings
 from app.core.state import PageContext
-from app.core.ui import download_buttons, plot, run_or_explain, truncation_notice
+from app.core.ui import download_buttons, page_title, plot, run_or_explain, truncation_notice
 from app.embeddings import charts, logic
 
 
 def render(context: PageContext) -> None:
     """The page, drawn for one run."""
-    st.title(t("embeddings.title"))
-    st.markdown(t("embeddings.intro"))
+    page_title(t("embeddings.title"), t("embeddings.intro"))
     config = context.bundle.config
     for note in logic.family_notes(config):  # what the chosen model's family changed in the sum
         st.info(t(note, width=config.embedding_width, hidden=config.hidden_size, first=config.pad_token_id + 1))

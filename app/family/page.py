@@ -24,8 +24,7 @@ KEY = "family"
 def render(context: PageContext) -> None:
     """The page, drawn for one run."""
     lang = context.reads  # the language the tiny models train on
-    st.title(t("family.title"))
-    st.markdown(t("family.intro"))
+    ui.page_title(t("family.title"), t("family.intro"))
     live_view.choose_experiment(
         KEY,
         label=t("family.experiment"),

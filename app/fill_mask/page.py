@@ -42,13 +42,13 @@ MAX_SCORE_TOKENS = 64  # per sentence: batched, 64 tokens cost about 15 single f
 
 def render(context: PageContext) -> None:
     """The page, drawn for one run."""
-    st.title(t("fill_mask.title"))
     spec = context.spec
     if context.bundle.is_discriminator:  # ELECTRA's discriminator spots replaced tokens instead
+        st.title(t("fill_mask.title"))
         render_replaced(context)
         model_facts.show(context.bundle, context.lang, key="fill_mask_model")
         return
-    st.markdown(t("fill_mask.lead"))
+    ui.page_title(t("fill_mask.title"), t("fill_mask.lead"))
     ui.require_pretraining_head(context.bundle, "mlm")
     # Two sections one after the other (not tabs: the scores stay in view when there is no [MASK] to fill).
     with st.container(key="fill_mask_predict"):
@@ -81,12 +81,14 @@ def _example_buttons(label: str, keys: tuple[str, str], reads: str) -> None:
     """The reader's language first; the other stays offered, since the model reads both."""
     if reads == "zh":
         keys = tuple(reversed(keys))
-    label_column, *example_columns = st.columns([1, 2, 4], vertical_alignment="center")
-    label_column.markdown(label)
-    for column, key in zip(example_columns, keys):
-        column.button(
-            escape_markdown(t(f"fill_mask.{key}")), on_click=_load_example, args=(key,), key=f"fill_mask_{key}"
-        )
+    # One row that flows: each button as wide as its sentence, so a long example keeps to one line on a projector.
+    with st.container(horizontal=True, vertical_alignment="center"):
+        if label:
+            st.markdown(label, width="content")
+        for key in keys:
+            st.button(
+                escape_markdown(t(f"fill_mask.{key}")), on_click=_load_example, args=(key,), key=f"fill_mask_{key}"
+            )
 
 
 def _apply_picks(pick_key: str, base_text: str, offsets: list) -> None:
@@ -226,14 +228,6 @@ def _mask_panels(readable: list[str], bidirectional, causal) -> None:
     for number, (seen_both, seen_left) in enumerate(zip(bidirectional.masks[:MAX_PANELS], causal.masks), start=1):
         if total > 1:  # one [MASK] needs no number
             st.markdown("##### " + t("fill_mask.mask_heading", number=number, position=seen_both.index + 1))
-        left, right = lab.context_around(readable, bidirectional.special, seen_both.index)
-        st.caption(
-            t(
-                "fill_mask.context",
-                left=escape_markdown(left) or nothing,
-                right=escape_markdown(right) or nothing,
-            )
-        )
         both_column, left_column = st.columns(2)
         with both_column:
             ui.plot(
@@ -247,6 +241,11 @@ def _mask_panels(readable: list[str], bidirectional, causal) -> None:
                 key=f"fill_mask_left_{number}",
                 summary=predictions_summary(seen_left.predictions, t("common.summary_most_likely")),
             )
+        # Under the bars, as a figure's caption: the answers come first on a projector's short screen.
+        left, right = lab.context_around(readable, bidirectional.special, seen_both.index)
+        st.caption(
+            t("fill_mask.context", left=escape_markdown(left) or nothing, right=escape_markdown(right) or nothing)
+        )
 
 
 def iterative_results(spec: str, bundle, text: str, enc, readable: list[str], independent, top_k: int) -> None:

@@ -120,8 +120,7 @@ def part_name(part: str) -> str:
 
 
 def intro(hidden: int) -> None:
-    st.title(t("finetune.title"))
-    st.markdown(t("finetune.intro"))
+    ui.page_title(t("finetune.title"), t("finetune.intro"))
     ui.stages_figure([t("finetune.paradigm"), t("finetune.paradigm_finetune")], [BLUE, ORANGE], carry=True)
     ui.stages_figure([t("finetune.examples", hidden=hidden)], [BLUE, GREEN, PURPLE, VERMILLION, SKY])
     st.caption(t("finetune.examples_note", hidden=hidden, n_tags=len(NER_LABELS)))

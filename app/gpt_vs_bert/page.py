@@ -15,13 +15,12 @@ from app.gpt_vs_bert import charts
 
 def render(context: PageContext) -> None:
     """The page, drawn for one run."""
-    st.title(t("gpt_vs_bert.title"))
-    st.markdown(t("gpt_vs_bert.intro"))
+    ui.page_title(t("gpt_vs_bert.title"), t("gpt_vs_bert.intro"))
     st.header(t("gpt_vs_bert.live_header"))
     st.markdown(t("gpt_vs_bert.live_intro"))
-    model_facts.show(context.bundle, context.lang, key="gpt_vs_bert_model")
     attention_both_ways(context.spec, context.bundle, context.text)
     masked_text = predictions_both_ways(context.spec, context.bundle, context.text)
+    model_facts.show(context.bundle, context.lang, key="gpt_vs_bert_model")  # what to expect of this model's answers
     # Show, then tell: the one model read both ways above, the two families compared below, folded.
     the_two_families()
     ui.for_engineers(

@@ -37,8 +37,7 @@ def render(context: PageContext) -> None:
     """The page, drawn for one run."""
     start_in_language("heads", {"heads_lang": context.reads})
 
-    st.title(t("heads.title"))
-    st.markdown(t("heads.intro"))
+    ui.page_title(t("heads.title"), t("heads.intro"))
 
     stop_without_masked_lm(context)
     n_layers, n_heads = context.bundle.config.num_hidden_layers, context.bundle.config.num_attention_heads

@@ -10,7 +10,7 @@ import streamlit as st
 
 from app.core.i18n import t
 from app.core.state import SETTINGS, PageContext, keep, start_in_language
-from app.core.ui import download_buttons, for_engineers, plot
+from app.core.ui import download_buttons, for_engineers, page_title, plot
 from app.layers import charts, search_section
 from app.layers import logic as lab
 from model.analysis import data
@@ -25,8 +25,7 @@ def render(context: PageContext) -> None:
         "layers",
         {"layers_task": lab.DEFAULT_TASK[context.reads], "layers_word": lab.DEFAULT_WORD[context.reads]},
     )
-    st.title(t("layers.title"))
-    st.markdown(t("layers.intro"))
+    page_title(t("layers.title"), t("layers.intro"))
     task, train, test = probing(context.bundle, context.spec)
     word, n_contexts = geometry(context.bundle, context.spec)
     search_section.render(context)

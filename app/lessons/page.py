@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from app.core import ui
 from app.core.i18n import t
 from app.core.state import PageContext
 from app.lessons.card import picker
@@ -13,8 +14,7 @@ from app.lessons.data import lessons
 
 def render(context: PageContext) -> None:
     """The page, drawn for one run."""
-    st.title(t("lessons.title"))
-    st.markdown(t("lessons.lead"))
+    ui.page_title(t("lessons.title"), t("lessons.lead"))
     picker()
     for lesson in lessons().values():
         with st.expander(t("lessons.outline", title=lesson.title[context.lang])):

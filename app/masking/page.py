@@ -28,9 +28,7 @@ SERIES_COLORS = (BLUE, VERMILLION, ORANGE, GREEN)
 
 def render(context: PageContext) -> None:
     """The page, drawn for one run."""
-    st.title(t("masking.title"))
-    st.markdown(t("masking.lead"))
-    st.caption(t("masking.lab_intro"))
+    ui.page_title(t("masking.title"), t("masking.lead"), t("masking.lab_intro"))
     bundle, text = context.bundle, context.text
     enc = ui.run_or_explain(models.tokenize, context.spec, text)  # an empty text: the shared prompt
     if enc is None:

@@ -29,8 +29,7 @@ class ChosenPair:
 
 def render(context: PageContext) -> None:
     """The page, drawn for one run."""
-    st.title(t("nsp.title"))
-    st.markdown(t("nsp.intro"))
+    ui.page_title(t("nsp.title"), t("nsp.intro"))
     ui.require_pretraining_head(context.bundle, "nsp")
     family_note(context.bundle)
     pair = choose_pair(context)

@@ -16,8 +16,7 @@ from model.modeling import bert_base, bert_large
 
 def render(context: PageContext) -> None:
     """The page, drawn for one run."""
-    st.title(t("overview.title"))
-    st.markdown(t("overview.intro"))
+    ui.page_title(t("overview.title"), t("overview.intro"))
     paradigm()
     sizes(context.bundle)
     results()

@@ -19,8 +19,7 @@ def render(context: PageContext) -> None:
     """The page, drawn for one run."""
     lang = context.reads  # the language the two minutes train on
 
-    st.title(t("pretrain_live.title"))
-    st.markdown(t("pretrain_live.intro"))
+    ui.page_title(t("pretrain_live.title"), t("pretrain_live.intro"))
     live_view.choose_experiment(
         KEY,
         label=t("pretrain_live.experiment"),

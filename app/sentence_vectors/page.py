@@ -25,10 +25,8 @@ def render(context: PageContext) -> None:
     """The page, drawn for one run."""
     stride = logic.pool_stride(context.spec)
     pairs = len(load_pool(stride))
-    st.title(t("sentence_vectors.title"))
-    st.markdown(t("sentence_vectors.lead", pairs=pairs))
-    if stride > 1:
-        st.caption(t("sentence_vectors.pool_stride", stride=stride, pool=len(load_pool())))
+    stride_note = t("sentence_vectors.pool_stride", stride=stride, pool=len(load_pool())) if stride > 1 else None
+    ui.page_title(t("sentence_vectors.title"), t("sentence_vectors.lead", pairs=pairs), stride_note)
     with st.spinner():
         vectors = dict(logic.raw_pool_vectors(context.spec))
         minilm = logic.minilm_bundle()
