@@ -5,6 +5,7 @@
 Against a running app (the README's command). A live figure is a chart (plotly), a bertviz frame or an HTML figure
 the page draws (the overview's); its top is measured from the top of the page, after the page has run and drawn.
 A page whose first figure needs an action first (a button: lessons, Watch BERT learn, class mode) has none.
+Also counted, over every chart the page drew: axis labels that run into their neighbours at presenter mode's size.
 """
 
 from __future__ import annotations
@@ -26,6 +27,25 @@ FIRST_TOP = f"""() => {{
   return tops.length ? Math.min(...tops) : null;
 }}"""
 FOLD = 600
+# Axis labels of one chart that run together: two neighbours whose anchors are closer, across their slant, than a
+# line of their text (lying flat on the x axis: than half their widths). Plotly draws each tick label as a text in
+# a group of its own, placed by its transform.
+CROWDED_LABELS = """(chart) => {
+  const crowded = (axis) => {
+    const labels = [...chart.querySelectorAll(`g.${axis}tick > text`)].map(t => {
+      const place = /translate\\(([-\\d.]+)(?:[ ,]+([-\\d.]+))?/.exec(t.getAttribute('transform') || '');
+      const turn = /rotate\\(([-\\d.]+)/.exec(t.getAttribute('transform') || '');
+      return {at: place ? +(axis === 'x' ? place[1] : place[2] || 0) : 0, size: parseFloat(t.style.fontSize),
+              slant: Math.abs(Math.sin((turn ? +turn[1] : 0) * Math.PI / 180)), width: t.getBBox().width};
+    }).sort((a, b) => a.at - b.at);
+    return labels.slice(1).filter((b, i) => {
+      const a = labels[i], gap = b.at - a.at;
+      if (axis === 'y') return gap < 0.9 * a.size;
+      return a.slant > 0.1 ? gap * a.slant < a.size : gap < (a.width + b.width) / 2;
+    }).length;
+  };
+  return crowded('x') + crowded('y');
+}"""
 
 
 def main() -> None:
@@ -52,7 +72,9 @@ def main() -> None:
                 page.wait_for_timeout(500)
                 top = page.evaluate(FIRST_TOP)
                 shown = "none" if top is None else f"{top:.0f}{' above' if top < FOLD else ''}"
-                row.append(f"{lang} {shown}")
+                charts = page.locator('[data-testid="stPlotlyChart"]')
+                crowded = sum(charts.nth(i).evaluate(CROWDED_LABELS) for i in range(charts.count()))
+                row.append(f"{lang} {shown}, {crowded} crowded labels")
             print(f"{name:18s} " + "   ".join(row), flush=True)
         browser.close()
 

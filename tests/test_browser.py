@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 # When a page's run has finished, and when all of it is drawn: as the browser benchmark waits for them.
 from browser_latency import DRAWN, READY  # noqa: E402
+from projector_fold import CROWDED_LABELS  # noqa: E402
 from projector_fold import FIRST_TOP as FIRST_FIGURE_TOP  # noqa: E402
 
 from app.core.i18n import STRINGS, strings_of  # noqa: E402
@@ -700,22 +701,6 @@ def test_presenter_link_opens_with_large_type_and_the_sidebar_folded(page, serve
     assert page.get_by_test_id("stMain").bounding_box()["x"] == 0
 
 
-# Tick labels of a chart's x axis that run together: two neighbours whose anchors are closer, across the labels'
-# slant, than a line of their text (or, lying flat, than half their widths).
-CROWDED_TICKS = """(chart) => {
-  const labels = [...chart.querySelectorAll('g.xtick > text')].map(t => {
-    const place = /translate\\(([-\\d.]+)/.exec(t.getAttribute('transform') || '');
-    const turn = /rotate\\(([-\\d.]+)/.exec(t.getAttribute('transform') || '');
-    return {x: place ? +place[1] : 0, slant: Math.abs(Math.sin((turn ? +turn[1] : 0) * Math.PI / 180)),
-            size: parseFloat(t.style.fontSize), width: t.getBBox().width};
-  }).sort((a, b) => a.x - b.x);
-  return labels.slice(1).filter((b, i) => {
-    const a = labels[i], gap = b.x - a.x;
-    return a.slant > 0.1 ? gap * a.slant < a.size : gap < (a.width + b.width) / 2;
-  }).length;
-}"""
-
-
 def test_a_projector_shows_each_page_s_live_figure_on_its_first_screen(page, server):
     """Presenter mode at 800 x 600 (a school projector): the page's first live figure starts above the fold, the
     lead waiting behind the title's help mark (all pages: ``bench/projector_fold.py``; here those that were
@@ -734,7 +719,7 @@ def test_a_projector_shows_each_page_s_live_figure_on_its_first_screen(page, ser
         assert top is not None and top < 600, (name, lang, top)
     maps = page.locator(f"{CHART}:has(.xtick)")
     assert maps.count() >= 2
-    assert [maps.nth(i).evaluate(CROWDED_TICKS) for i in range(maps.count())] == [0] * maps.count()
+    assert [maps.nth(i).evaluate(CROWDED_LABELS) for i in range(maps.count())] == [0] * maps.count()
     shot(page, "attention_zh_projector")
 
 
