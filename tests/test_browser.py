@@ -593,6 +593,18 @@ def test_a_student_follows_the_teacher_to_another_page(browser, server, page):
     wait_ready(student)
     assert_no_exception(student)
     assert "room=" in student.url  # a reload rejoins the class
+    # A reload is a new session, as a tab that reconnects to another replica is: each takes its place back from the
+    # cookie its page wrote (the teacher's address holds no room), and the teacher still leads the same class.
+    code = link.split("room=")[1]
+    cookies = {c["name"]: c["value"] for c in [*page.context.cookies(), *student.context.cookies()]}
+    assert cookies["bert_lab_teacher"].startswith(f"{code}:") and cookies["bert_lab_student"].startswith(f"{code}:")
+    resumed = STRINGS["classroom.notice_resumed"]["en"]
+    for tab in (page, student):
+        tab.reload()
+        wait_ready(tab)
+        tab.get_by_text(resumed).wait_for()
+    page.locator('[data-testid="stSidebarNav"] a[href$="/embeddings"]').click()
+    student.wait_for_function("() => location.pathname.endsWith('/embeddings')")
     student.context.close()
 
 

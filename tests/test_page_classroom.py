@@ -255,6 +255,53 @@ def test_the_teachers_private_link_takes_the_class_back_and_leaves_the_address_b
     assert TEXT["notice_not_teacher"]["en"] in [w.value for w in forged.warning]
 
 
+def cookie_scripts(at: AppTest) -> list[str]:
+    """The scripts this run put in the page (``session.remember_place``: the class cookies)."""
+    return [e.proto.body for e in at.get("html") if "document.cookie" in e.proto.body]
+
+
+def test_a_session_that_reconnects_takes_its_place_in_the_class_back_from_the_browsers_cookies(monkeypatch):
+    """A tab whose replica died reconnects to another as a new session, with only its address and its cookies: the
+    teacher (whose address holds no room) gets the same room back, a student (whose address does) the same id, and
+    with it the answer they sent; each is told that what was not sent did not survive."""
+    teacher = class_started("en")
+    code, token = teacher.session_state["class_room"], teacher.session_state["class_token"]
+    (written,) = cookie_scripts(teacher)  # written in the run that started the class, once
+    assert f"bert_lab_teacher={code}:{token}; path=/; SameSite=Strict" in written
+    assert cookie_scripts(run(teacher)) == []
+    student = new_session("en", room=code)
+    me = student.session_state["class_student"]
+    assert f"bert_lab_student={code}:{me}" in cookie_scripts(student)[0]
+    teacher.text_input(key="classroom_quiz_text").input(TEXT["quiz_default"]["en"])
+    teacher.button(key="classroom_ask_button").click()
+    run(teacher)
+    run(student).text_input(key="classroom_guess").input("door")
+    [b for b in student.button if b.label == TEXT["send_button"]["en"]][0].click()
+    run(student)
+
+    cookies = {"teacher": f"{code}:{token}", "student": f"{code}:{me}"}
+    monkeypatch.setattr(session, "browser_cookie", cookies.get)
+    back = new_session("en")  # the teacher's tab on the other replica: no room in its address
+    assert (back.session_state["class_room"], back.session_state["class_token"]) == (code, token)
+    assert TEXT["notice_resumed"]["en"] in [w.value for w in back.sidebar.warning]
+    returned = new_session("en", room=code)
+    assert returned.session_state["class_student"] == me
+    returned.switch_page("pages/classroom.py")
+    run(returned)
+    assert TEXT["guess_sent"]["en"].format(guess="door") in shown(returned)  # read from the room, not the session
+    back.switch_page("pages/classroom.py")
+    run(back)
+    assert TEXT["answered"]["en"].format(n=1, present=1) in shown(back)  # one student, not two
+
+    # A class that ended while the tab was away: nothing to take back, no message, and the cookie is cleared.
+    session.room_store().close(code, token)
+    gone = new_session("en")
+    assert "class_room" not in gone.session_state and not gone.sidebar.warning
+    assert "bert_lab_teacher=; max-age=0" in cookie_scripts(gone)[0]
+    monkeypatch.setattr(session, "browser_cookie", {"teacher": "not a cookie"}.get)
+    assert "class_room" not in new_session("en").session_state
+
+
 def test_a_new_question_calls_an_exploring_student_back_and_bert_answers_once_for_the_room(monkeypatch):
     teacher = class_started("en")
     student = new_session("en", room=teacher.session_state["class_room"])

@@ -239,9 +239,7 @@ def answer_count(code: str) -> None:
 
 
 def _send_guess() -> None:
-    guess = session.send_guess(st.session_state.get("classroom_guess", ""))
-    if guess is not None:
-        st.session_state["class_my_guess"] = (st.session_state.get("class_quiz_number"), guess)
+    session.send_guess(st.session_state.get("classroom_guess", ""))
 
 
 def student_view() -> None:
@@ -267,6 +265,6 @@ def student_view() -> None:
     problem = st.session_state.pop("class_guess_error", None)
     if problem:
         st.warning(t(f"classroom.guess_{problem}"))
-    number, mine = st.session_state.get("class_my_guess", (None, None))
-    if number == quiz.number:
+    mine = session.my_guess(quiz)
+    if mine is not None:
         st.success(t("classroom.guess_sent", guess=escape_markdown(mine)))

@@ -47,6 +47,12 @@ ROOM_PARAM = "room"  # ?room=CODE in a link joins the class
 # ?room=CODE&teacher=TOKEN takes the class back after the teacher's tab was reloaded or closed. The entry writes
 # the address bar from the session's settings, which never hold the token, so it leaves the projected address.
 TEACHER_PARAM = "teacher"
+# This browser's place in a class, kept in a cookie for as long as the browser runs, never in the address bar (the
+# projector shows the teacher's): a tab whose server went away (a replica killed, a restart) reconnects through the
+# balancer to another replica as a new session, which reads the cookie and takes the same place back: the teacher
+# their room, a student their id, and with it their presence and the answer they sent. One cookie a role, so that a
+# teacher trying the class as a student in a second tab keeps both. Cleared when the class ends or is left.
+CLASS_COOKIES = {"teacher": "bert_lab_teacher", "student": "bert_lab_student"}
 
 
 @st.cache_resource(show_spinner=False)
@@ -63,6 +69,45 @@ def role() -> str | None:
 
 def room_code() -> str | None:
     return st.session_state.get("class_room")
+
+
+def browser_cookie(as_role: str) -> str | None:
+    """The class cookie for ``as_role`` that the browser sent with this session's connection (a session without a
+    browser, such as Streamlit's AppTest, has none: its context hands out stand-ins)."""
+    value = st.context.cookies.get(CLASS_COOKIES[as_role])
+    return value if isinstance(value, str) else None
+
+
+def _remembered(as_role: str) -> tuple[str, str] | None:
+    """(room code, the teacher's token or the student's id) that this browser's cookie for ``as_role`` holds."""
+    code, _, secret = (browser_cookie(as_role) or "").partition(":")
+    code = clean_code(code) if code else None
+    return (code, secret) if code is not None and secret else None
+
+
+def _place() -> tuple[str, str] | None:
+    """(role, cookie value) that this session's place in a class is now; None outside a class."""
+    current = role()
+    if current is None:
+        return None
+    secret = st.session_state["class_token" if current == "teacher" else "class_student"]
+    return current, f"{room_code()}:{secret}"
+
+
+def remember_place() -> None:
+    """Write the class cookies in the run where this session's place in a class changed: a script in the page,
+    since a server cannot set a cookie over its websocket. Tokens and ids are URL-safe, codes letters and digits."""
+    place, written = _place(), st.session_state.get("class_cookie")
+    if place == written:
+        return
+    st.session_state["class_cookie"] = place
+    cookies = []
+    if written is not None and (place is None or place[0] != written[0]):
+        cookies.append(f"{CLASS_COOKIES[written[0]]}=; max-age=0")
+    if place is not None:
+        cookies.append(f"{CLASS_COOKIES[place[0]]}={place[1]}")
+    script = "".join(f"document.cookie = {json.dumps(cookie + '; path=/; SameSite=Strict')};" for cookie in cookies)
+    st.html(f"<script>{script}</script>", unsafe_allow_javascript=True)
 
 
 def notice(key: str) -> None:
@@ -144,14 +189,16 @@ def reclaim(raw_code: str, token: str) -> bool:
     return True
 
 
-def join(raw: str) -> bool:
-    """Join the room a typed or linked code names; False (with a notice saying why) when there is none."""
+def join(raw: str, student: str | None = None) -> bool:
+    """Join the room a typed or linked code names, as ``student`` (an id this browser had in it) or a new student;
+    False (with a notice saying why) when there is none."""
     code = clean_code(raw)
     if code is None:
         notice("bad_code")
         return False
+    student = student or secrets.token_hex(8)
     try:
-        room_store().student_heartbeat(code, student := secrets.token_hex(8))
+        room_store().student_heartbeat(code, student)
     except RoomGone:
         notice("no_room")
         return False
@@ -221,7 +268,9 @@ def follow_teacher(page) -> None:
         if linked is not None and token:
             reclaim(linked, token)
         elif linked is not None and clean_code(linked) != room_code():
-            join(linked)
+            join(linked, _remembered_student(linked))
+        elif linked is None:
+            _resume_teacher()
     if role() != "student":
         return
     store, code = room_store(), room_code()
@@ -243,6 +292,28 @@ def follow_teacher(page) -> None:
         return
     _store_answered(True)
     _go_to(wanted, _page_name(page))
+
+
+def _remembered_student(linked: str) -> str | None:
+    """The id this browser had as a student of the linked room: its tab reconnected, or was reloaded."""
+    remembered = _remembered("student")
+    if remembered is None or remembered[0] != clean_code(linked):
+        return None
+    notice("resumed")
+    return remembered[1]
+
+
+def _resume_teacher() -> None:
+    """The class this browser's teacher had, when a new session opens without a link (its tab reconnected to
+    another replica, or was reloaded); a class that has ended since is forgotten, its cookie cleared."""
+    remembered = _remembered("teacher")
+    if remembered is None:
+        return
+    if reclaim(*remembered):
+        notice("resumed")
+        return
+    st.session_state.pop("class_notice", None)  # a class that ended while away is no news to a new session
+    st.session_state["class_cookie"] = ("teacher", "ended")  # so that remember_place clears it
 
 
 def _take_view(store: RoomStore, code: str) -> str | None:
@@ -280,6 +351,7 @@ def publish_and_show(page) -> None:
             _store_answered(False)
     with st.sidebar:
         _class_panel(_page_name(page))
+        remember_place()
 
 
 def _class_panel(page_name: str) -> None:
@@ -394,6 +466,12 @@ def _guess_allowed(number: int | None) -> bool:
     return True
 
 
+def my_guess(quiz: Quiz | None) -> str | None:
+    """This student's answer to ``quiz`` as the room counted it (read from the room, so a session that took the
+    student's place back after a reconnect shows it too); None before they sent one."""
+    return quiz.guesses.get(st.session_state.get("class_student")) if quiz is not None else None
+
+
 def send_guess(raw: str) -> str | None:
     """The guess as counted, or None with the reason left as a notice key in ``class_guess_error``."""
     try:
@@ -439,15 +517,11 @@ class ClassQuiz:
     def guess(self, raw: str) -> None:
         quiz = self.current()
         st.session_state["class_quiz_number"] = quiz.number if quiz is not None else None
-        guess = send_guess(raw)
-        if guess is not None:
-            st.session_state["class_my_guess"] = (st.session_state["class_quiz_number"], guess)
+        send_guess(raw)
 
     def sent(self) -> str | None:
         """This student's answer to the current question, as counted; None before they sent one."""
-        quiz = self.current()
-        number, mine = st.session_state.get("class_my_guess", (None, None))
-        return mine if quiz is not None and number == quiz.number else None
+        return my_guess(self.current())
 
 
 def class_quiz() -> ClassQuiz | None:

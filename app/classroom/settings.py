@@ -8,12 +8,12 @@ SETTINGS: dict[str, Setting] = {}
 
 SESSION: dict[str, str] = {
     "_class_link_read": "whether a ?room= link was already read this session",
+    "class_cookie": "what this session last wrote to the browser's class cookie (its place in a class)",
     "class_beat": "when this session last told the room it is present (a heartbeat at most every HEARTBEAT_EVERY)",
     "class_follow": "whether a student follows the teacher (False: exploring freely)",
     "class_store_down": "whether the rooms' store (Redis) failed to answer at this session's last look",
     "class_guess_log": "(question, guesses sent for it): a student's budget of guesses per question",
     "class_guess_error": "why a student's last guess was refused",
-    "class_my_guess": "a student's own guess for the current question",
     "class_notice": "a notice key shown once on the next run (why a student was brought back, the room ended)",
     "class_published": "the view the teacher last sent",
     "class_quiz_checked": "the room version at which an exploring student last looked for a new question",
