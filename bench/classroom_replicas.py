@@ -125,10 +125,12 @@ def redis_server():
 
 
 @contextlib.contextmanager
-def nginx(a: int, b: int):
+def nginx(a: int, b: int, conf: str = NGINX_CONF):
+    """nginx on a free port in front of replicas on ports ``a`` and ``b``, with ``conf`` (a template of ``work``,
+    ``a``, ``b`` and ``port``); yields its port."""
     port = free_port()
     work = Path(tempfile.mkdtemp(prefix="bert-lab-nginx-"))
-    (work / "nginx.conf").write_text(NGINX_CONF.format(work=work, a=a, b=b, port=port))
+    (work / "nginx.conf").write_text(conf.format(work=work, a=a, b=b, port=port))
     proc = subprocess.Popen(
         [
             nginx_binary(),

@@ -376,7 +376,7 @@ def _class_panel(page_name: str) -> None:
         st.caption(t("classroom.exploring", code=room_code()))
         st.button(t("classroom.back_button"), on_click=back_to_teacher, key="class_back", type="primary")
     st.button(t("classroom.leave_button"), on_click=leave, key="class_leave")
-    _student_poll(page_name)
+    _student_poll()
 
 
 @st.fragment(run_every=TEACHER_POLL)
@@ -403,12 +403,14 @@ def _teacher_status() -> None:
 
 
 @st.fragment(run_every=STUDENT_POLL)
-def _student_poll(page_name: str) -> None:
+def _student_poll() -> None:
     """One small read a second; a full run only when the teacher changed something (or the room ended).
 
-    A follower whose teacher moved to another page goes there straight from here: a full run of the page the
-    student is leaving, only to switch away, would cost the server as much as the page itself (a class of 60
-    follows at once)."""
+    A follower whose teacher moved on is sent to a full run, whose first step (``follow_teacher``, before the
+    sidebar and the page) takes the teacher's view and switches page: the page being left is not drawn again.
+    Switching page from here instead, inside the fragment's own run, left one student in six with an empty page
+    under load (twelve tabs of Chromium, ``bench/classroom_failover.py``): the page's elements were cleared after
+    the switch."""
     if role() != "student":
         return
     store, code = room_store(), room_code()
@@ -422,7 +424,6 @@ def _student_poll(page_name: str) -> None:
         if version == st.session_state.get("class_seen"):
             return
         if st.session_state.get("class_follow") or _called_to_quiz(store, code, version):
-            _go_to(_take_view(store, code), page_name)
             st.rerun(scope="app")
     except RoomGone:
         _forget_room("ended")
