@@ -1,7 +1,8 @@
 """A replica lost mid-lesson, and a rolling restart, with real browsers (issue 59).
 
 Debian's nginx in front of two app replicas and one redis-server, as ``classroom_replicas.py`` runs them, but with
-each replica the other's backup: a connection whose replica does not answer goes to the live one. The teacher's
+the deployment's own nginx file (``deploy/nginx-bert-lab.conf``), where each replica is the other's backup: a
+connection whose replica does not answer goes to the live one. The teacher's
 tab is on replica a, the students' tabs on b (nginx routes by a cookie, since every tab here is on loopback).
 Each tab is a page of headless Chromium running Streamlit's own frontend, which reconnects by itself when its
 server goes away; it then runs the page again on the replica that answers, as a new session, and takes its place in
@@ -49,9 +50,11 @@ from app.core.i18n import strings_of  # noqa: E402
 
 CLASS = strings_of("classroom")
 
-# Each replica is the other's backup: nginx tries the tab's own replica first and, when it refuses the connection,
-# the other one (``proxy_next_upstream``'s default: an error connecting).
-FAILOVER_CONF = """
+# The deployment's own nginx file (``deploy/nginx-bert-lab.conf``: each replica the other's backup), its ports
+# changed to this run's, inside an nginx that runs unprivileged from a temporary folder.
+DEPLOYED = (ROOT / "deploy" / "nginx-bert-lab.conf").read_text(encoding="utf-8")
+FAILOVER_CONF = (
+    """
 worker_processes 1;
 pid {work}/nginx.pid;
 error_log {work}/error.log warn;
@@ -63,25 +66,14 @@ http {{
     fastcgi_temp_path {work}/fastcgi;
     uwsgi_temp_path {work}/uwsgi;
     scgi_temp_path {work}/scgi;
-    upstream replica_a {{ server 127.0.0.1:{a} max_fails=1 fail_timeout=2s; server 127.0.0.1:{b} backup; }}
-    upstream replica_b {{ server 127.0.0.1:{b} max_fails=1 fail_timeout=2s; server 127.0.0.1:{a} backup; }}
-    map $cookie_replica $replica {{ a replica_a; default replica_b; }}
-    map $http_upgrade $connection_upgrade {{ default upgrade; '' close; }}
-    server {{
-        listen 127.0.0.1:{port};
-        location / {{
-            proxy_pass http://$replica;
-            proxy_http_version 1.1;
-            proxy_set_header Upgrade $http_upgrade;
-            proxy_set_header Connection $connection_upgrade;
-            proxy_set_header Host $host;
-            proxy_connect_timeout 2s;
-            proxy_read_timeout 3600s;
-            proxy_buffering off;
-        }}
-    }}
-}}
 """
+    + DEPLOYED.replace("{", "{{")
+    .replace("}", "}}")
+    .replace("127.0.0.1:8501", "127.0.0.1:{a}")
+    .replace("127.0.0.1:8502", "127.0.0.1:{b}")
+    .replace("listen 80;", "listen 127.0.0.1:{port};")
+    + "}}\n"  # the http block's end
+)
 
 
 class Replica:
@@ -98,7 +90,7 @@ class Replica:
         self.process.wait(timeout=20)
 
     def stop(self) -> None:
-        """As systemd stops a service: SIGTERM, then SIGKILL after 20 s."""
+        """As systemd stops the service (``deploy/bert-lab@.service``): SIGTERM, then SIGKILL after 20 s."""
         self.process.terminate()
         try:
             self.process.wait(timeout=20)
