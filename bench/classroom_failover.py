@@ -176,7 +176,12 @@ def keep_screens(tabs: dict, times: dict[str, float | None], what: str) -> None:
     for name in [name for name, seconds in times.items() if seconds is None]:
         shot = Path(tempfile.gettempdir()) / f"failover-{what}-{name}.png"
         tabs[name].screenshot(path=str(shot), full_page=True)
-        print(f"  {name} did not: {tabs[name].url}, its screen in {shot}", flush=True)
+        state = tabs[name].evaluate(
+            """() => { const app = document.querySelector('[data-testid="stApp"]');
+              return [app.getAttribute('data-test-connection-state'), app.getAttribute('data-test-script-state'),
+                      document.querySelectorAll('[data-testid="stMain"] [data-testid="stElementContainer"]').length]; }"""
+        )
+        print(f"  {name} did not: {tabs[name].url}, its screen in {shot}; connection, script, elements: {state}")
 
 
 def report(title: str, times: dict[str, float | None]) -> None:

@@ -49,6 +49,8 @@ def class_notice() -> None:
     message = st.session_state.pop("class_notice", None)
     if message:
         st.warning(t(f"classroom.notice_{message}"))
+    if session.resumed_lately():
+        st.warning(t("classroom.notice_resumed"))
 
 
 def join_link(code: str, teacher_token: str | None = None) -> str:

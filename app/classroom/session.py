@@ -53,6 +53,7 @@ TEACHER_PARAM = "teacher"
 # their room, a student their id, and with it their presence and the answer they sent. One cookie a role, so that a
 # teacher trying the class as a student in a second tab keeps both. Cleared when the class ends or is left.
 CLASS_COOKIES = {"teacher": "bert_lab_teacher", "student": "bert_lab_student"}
+RESUMED_NOTICE = 30.0  # seconds that a tab which took its place back says so
 
 
 @st.cache_resource(show_spinner=False)
@@ -113,6 +114,14 @@ def remember_place() -> None:
 def notice(key: str) -> None:
     """A message for the sidebar's class panel to show once (why a join failed, why the class ended)."""
     st.session_state["class_notice"] = key
+
+
+def resumed_lately() -> bool:
+    """Whether this session took its place in a class back from the browser's cookies (its tab reconnected to
+    another replica, or was reloaded) in the last ``RESUMED_NOTICE`` seconds: the notice that says so stays that
+    long rather than for one run, which a student's next full run (the teacher's tab republishing as it comes back
+    too) can replace before it is drawn."""
+    return time.monotonic() - st.session_state.get("class_resumed", float("-inf")) < RESUMED_NOTICE
 
 
 def store_is_down() -> bool:
@@ -299,7 +308,7 @@ def _remembered_student(linked: str) -> str | None:
     remembered = _remembered("student")
     if remembered is None or remembered[0] != clean_code(linked):
         return None
-    notice("resumed")
+    st.session_state["class_resumed"] = time.monotonic()
     return remembered[1]
 
 
@@ -310,7 +319,7 @@ def _resume_teacher() -> None:
     if remembered is None:
         return
     if reclaim(*remembered):
-        notice("resumed")
+        st.session_state["class_resumed"] = time.monotonic()
         return
     st.session_state.pop("class_notice", None)  # a class that ended while away is no news to a new session
     st.session_state["class_cookie"] = ("teacher", "ended")  # so that remember_place clears it
@@ -359,6 +368,8 @@ def _class_panel(page_name: str) -> None:
     message = None if page_name == "classroom" else st.session_state.pop("class_notice", None)
     if message:
         st.warning(t(f"classroom.notice_{message}"))
+    if resumed_lately() and page_name != "classroom":
+        st.warning(t("classroom.notice_resumed"))
     current = role()
     if current is None:
         return

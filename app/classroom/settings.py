@@ -8,6 +8,7 @@ SETTINGS: dict[str, Setting] = {}
 
 SESSION: dict[str, str] = {
     "_class_link_read": "whether a ?room= link was already read this session",
+    "class_resumed": "when this session took its place in a class back from the browser's cookies (a reconnect)",
     "class_cookie": "what this session last wrote to the browser's class cookie (its place in a class)",
     "class_beat": "when this session last told the room it is present (a heartbeat at most every HEARTBEAT_EVERY)",
     "class_follow": "whether a student follows the teacher (False: exploring freely)",
