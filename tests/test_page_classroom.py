@@ -300,6 +300,11 @@ def test_a_session_that_reconnects_takes_its_place_in_the_class_back_from_the_br
     assert "bert_lab_teacher=; max-age=0" in cookie_scripts(gone)[0]
     monkeypatch.setattr(session, "browser_cookie", {"teacher": "not a cookie"}.get)
     assert "class_room" not in new_session("en").session_state
+    # A student id this app did not make (a hand-edited cookie) is not taken: the link joins as a new student.
+    live = class_started("en").session_state["class_room"]
+    monkeypatch.setattr(session, "browser_cookie", {"student": f"{live}:</script><b>x"}.get)
+    joined = new_session("en", room=live)
+    assert joined.session_state["class_student"] != "</script><b>x" and len(joined.session_state["class_student"]) == 16
 
 
 def test_a_new_question_calls_an_exploring_student_back_and_bert_answers_once_for_the_room(monkeypatch):

@@ -19,6 +19,7 @@ A new question is the teacher asking the whole class: it brings an exploring stu
 from __future__ import annotations
 
 import json
+import re
 import secrets
 import time
 from dataclasses import dataclass
@@ -53,6 +54,7 @@ TEACHER_PARAM = "teacher"
 # their room, a student their id, and with it their presence and the answer they sent. One cookie a role, so that a
 # teacher trying the class as a student in a second tab keeps both. Cleared when the class ends or is left.
 CLASS_COOKIES = {"teacher": "bert_lab_teacher", "student": "bert_lab_student"}
+STUDENT_ID = re.compile(r"[0-9a-f]{16}")  # as ``join`` makes them: a cookie that says otherwise is not ours
 RESUMED_NOTICE = 30.0  # seconds that a tab which took its place back says so
 
 
@@ -107,7 +109,9 @@ def remember_place() -> None:
         cookies.append(f"{CLASS_COOKIES[written[0]]}=; max-age=0")
     if place is not None:
         cookies.append(f"{CLASS_COOKIES[place[0]]}={place[1]}")
+    # json.dumps makes each a JavaScript string; "</" is escaped so that no value could close the script element.
     script = "".join(f"document.cookie = {json.dumps(cookie + '; path=/; SameSite=Strict')};" for cookie in cookies)
+    script = script.replace("</", "<\\/")
     st.html(f"<script>{script}</script>", unsafe_allow_javascript=True)
 
 
@@ -306,7 +310,7 @@ def follow_teacher(page) -> None:
 def _remembered_student(linked: str) -> str | None:
     """The id this browser had as a student of the linked room: its tab reconnected, or was reloaded."""
     remembered = _remembered("student")
-    if remembered is None or remembered[0] != clean_code(linked):
+    if remembered is None or remembered[0] != clean_code(linked) or not STUDENT_ID.fullmatch(remembered[1]):
         return None
     st.session_state["class_resumed"] = time.monotonic()
     return remembered[1]
