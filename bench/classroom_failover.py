@@ -44,7 +44,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from browser_latency import READY  # noqa: E402
 from classroom_load import free_port, settled, start_server  # noqa: E402
-from classroom_replicas import nginx, redis_server  # noqa: E402
+from classroom_replicas import NGINX_PRELUDE, nginx, redis_server  # noqa: E402
 
 from app.core.i18n import strings_of  # noqa: E402
 
@@ -54,19 +54,7 @@ CLASS = strings_of("classroom")
 # changed to this run's, inside an nginx that runs unprivileged from a temporary folder.
 DEPLOYED = (ROOT / "deploy" / "nginx-bert-lab.conf").read_text(encoding="utf-8")
 FAILOVER_CONF = (
-    """
-worker_processes 1;
-pid {work}/nginx.pid;
-error_log {work}/error.log warn;
-events {{ worker_connections 4096; }}
-http {{
-    access_log off;
-    client_body_temp_path {work}/body;
-    proxy_temp_path {work}/proxy;
-    fastcgi_temp_path {work}/fastcgi;
-    uwsgi_temp_path {work}/uwsgi;
-    scgi_temp_path {work}/scgi;
-"""
+    NGINX_PRELUDE
     + DEPLOYED.replace("{", "{{")
     .replace("}", "}}")
     .replace("127.0.0.1:8501", "127.0.0.1:{a}")

@@ -70,7 +70,9 @@ def nginx_binary() -> str:
     return str(fetch_deb("nginx") / "usr" / "sbin" / "nginx")
 
 
-NGINX_CONF = """
+# An nginx that runs unprivileged from a temporary folder (``work``): the part of its configuration before the
+# routing, which ``classroom_failover.py`` shares.
+NGINX_PRELUDE = """
 worker_processes 1;
 pid {work}/nginx.pid;
 error_log {work}/error.log warn;
@@ -82,7 +84,10 @@ http {{
     fastcgi_temp_path {work}/fastcgi;
     uwsgi_temp_path {work}/uwsgi;
     scgi_temp_path {work}/scgi;
-    map $cookie_replica $replica {{ a 127.0.0.1:{a}; default 127.0.0.1:{b}; }}
+"""
+NGINX_CONF = (
+    NGINX_PRELUDE
+    + """    map $cookie_replica $replica {{ a 127.0.0.1:{a}; default 127.0.0.1:{b}; }}
     map $http_upgrade $connection_upgrade {{ default upgrade; '' close; }}
     server {{
         listen 127.0.0.1:{port};
@@ -98,6 +103,7 @@ http {{
     }}
 }}
 """
+)
 
 
 @contextlib.contextmanager
