@@ -298,6 +298,8 @@ def test_a_session_that_reconnects_takes_its_place_in_the_class_back_from_the_br
     gone = new_session("en")
     assert "class_room" not in gone.session_state and not gone.sidebar.warning
     assert "bert_lab_teacher=; max-age=0" in cookie_scripts(gone)[0]
+    late = new_session("en", room=code)  # a student's tab, its room ended meanwhile: told so, not "back in class"
+    assert [w.value for w in late.sidebar.warning] == [TEXT["notice_no_room"]["en"]]
     monkeypatch.setattr(session, "browser_cookie", {"teacher": "not a cookie"}.get)
     assert "class_room" not in new_session("en").session_state
     # A student id this app did not make (a hand-edited cookie) is not taken: the link joins as a new student.

@@ -125,7 +125,8 @@ def resumed_lately() -> bool:
     another replica, or was reloaded) in the last ``RESUMED_NOTICE`` seconds: the notice that says so stays that
     long rather than for one run, which a student's next full run (the teacher's tab republishing as it comes back
     too) can replace before it is drawn."""
-    return time.monotonic() - st.session_state.get("class_resumed", float("-inf")) < RESUMED_NOTICE
+    recent = time.monotonic() - st.session_state.get("class_resumed", float("-inf")) < RESUMED_NOTICE
+    return recent and role() is not None  # a remembered room that has ended since was not taken back
 
 
 def store_is_down() -> bool:
