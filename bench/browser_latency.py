@@ -65,6 +65,15 @@ BERTVIZ_LAYER = """() => {
 }"""
 
 
+def wait_ready(tab, timeout: float = 60_000) -> None:
+    """Until the page's run has ended."""
+    tab.wait_for_selector(READY, timeout=timeout)
+    # A session's first run can end in a second one (the first visit reruns once the model is at hand): the moment
+    # of "notRunning" between the two is not the end of the page.
+    tab.wait_for_timeout(300)
+    tab.wait_for_selector(READY, timeout=timeout)
+
+
 def wait_drawn(tab) -> None:
     tab.wait_for_selector(READY)
     tab.wait_for_function(DRAWN)

@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from browser_latency import READY  # noqa: E402
+from browser_latency import READY, wait_ready  # noqa: E402
 from classroom_load import free_port, settled, start_server  # noqa: E402
 from classroom_replicas import NGINX_PRELUDE, nginx, redis_server  # noqa: E402
 
@@ -114,12 +114,6 @@ def orphans(names: tuple[str, ...] = ("streamlit", "multiprocessing", "serve.py"
     return left
 
 
-def wait_ready(tab, timeout: float = 120_000) -> None:
-    tab.wait_for_selector(READY, timeout=timeout)
-    tab.wait_for_timeout(300)
-    tab.wait_for_selector(READY, timeout=timeout)
-
-
 def until_all(tabs: dict[str, object], done, limit: float) -> dict[str, float | None]:
     """Seconds from now until ``done(tab)`` first holds, for each tab (looked at in turn every 100 ms; None: not
     within ``limit``)."""
@@ -180,8 +174,8 @@ def report(title: str, times: dict[str, float | None]) -> None:
 
 
 # Armed in a tab before a replica goes down: when its connection was lost and when it was back (Streamlit's own
-# state on its app element), and whether the "back in your class" notice appeared after the loss (it shows once, in
-# the run that took the place back, and a following student's next full run replaces it).
+# state on its app element), and whether the "back in your class" notice appeared after the loss (looked for on
+# every change of the page, since it is shown for a while, not for good).
 WATCH = """(notice) => {
   const app = document.querySelector('[data-testid="stApp"]');
   const w = window.__watch = {lost: null, back: null, notice: null};

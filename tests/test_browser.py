@@ -27,8 +27,8 @@ from model.data.fetch import default_cache_dir
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
-# When a page's run has finished, and when all of it is drawn: as the browser benchmark waits for them.
-from browser_latency import DRAWN, READY  # noqa: E402
+# When all of a page is drawn, and when its run has ended: as the browser benchmark waits for them.
+from browser_latency import DRAWN, wait_ready  # noqa: E402
 from projector_fold import CROWDED_LABELS  # noqa: E402
 from projector_fold import FIRST_TOP as FIRST_FIGURE_TOP  # noqa: E402
 
@@ -163,14 +163,6 @@ def page(context, server):
     pg.on("dialog", lambda d: (pg.dialogs.append(d.message), d.dismiss()))
     yield pg
     pg.close()
-
-
-def wait_ready(page, timeout: float = 60_000) -> None:
-    page.wait_for_selector(READY, timeout=timeout)
-    # A session's first run can end in a second one (the first visit reruns once the model is at hand): the moment
-    # of "notRunning" between the two is not the end of the page.
-    page.wait_for_timeout(300)
-    page.wait_for_selector(READY, timeout=timeout)
 
 
 # The head lab's first visit runs the model over its whole held-out sample with gradients (bench_heads.py:

@@ -327,7 +327,8 @@ def _resume_teacher() -> None:
         st.session_state["class_resumed"] = time.monotonic()
         return
     st.session_state.pop("class_notice", None)  # a class that ended while away is no news to a new session
-    st.session_state["class_cookie"] = ("teacher", "ended")  # so that remember_place clears it
+    # What the browser holds, so that remember_place, finding this session outside a class, clears it.
+    st.session_state["class_cookie"] = ("teacher", browser_cookie("teacher"))
 
 
 def _take_view(store: RoomStore, code: str) -> str | None:
@@ -423,10 +424,8 @@ def _student_poll() -> None:
     """One small read a second; a full run only when the teacher changed something (or the room ended).
 
     A follower whose teacher moved on is sent to a full run, whose first step (``follow_teacher``, before the
-    sidebar and the page) takes the teacher's view and switches page: the page being left is not drawn again.
-    Switching page from here instead, inside the fragment's own run, left one student in six with an empty page
-    under load (twelve tabs of Chromium, ``bench/classroom_failover.py``): the page's elements were cleared after
-    the switch."""
+    sidebar and the page) takes the teacher's view and switches page: one path for both, and the page being left
+    is not drawn again."""
     if role() != "student":
         return
     store, code = room_store(), room_code()
