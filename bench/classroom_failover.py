@@ -22,7 +22,7 @@ the class back from its cookies (``app.classroom.session``).
 Reported: each tab's seconds to reconnect and resume after each loss, whether it landed in the same room at the
 teacher's page, the answers and students the teacher's page counts before and after, and any process left over.
 
-    .venv/bin/python bench/classroom_failover.py [--students 6] [--lang en]
+    .venv/bin/python bench/classroom_failover.py [--students 12] [--lang en]
 """
 
 from __future__ import annotations
@@ -295,7 +295,7 @@ def lesson(proxy: int, replicas: dict[str, Replica], students: int, lang: str, l
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--students", type=int, default=6)
+    parser.add_argument("--students", type=int, default=12)
     parser.add_argument("--lang", choices=("en", "zh"), default="en")
     parser.add_argument("--limit", type=float, default=60, help="seconds to wait for each tab at each step")
     args = parser.parse_args()
