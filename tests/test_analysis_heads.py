@@ -266,6 +266,14 @@ def test_a_larger_model_reads_a_share_of_the_sample_within_the_budget(layers, hi
     assert stride == 1 or work / (stride - 1) > within  # and reading as much of the sample as the budget allows
 
 
+@pytest.mark.parametrize(
+    ("value", "stride"), [("1", 8), ("0.5", 16), ("", 2), ("0", 2), ("-3", 2), ("nan", 2), ("x", 2)]
+)
+def test_a_deployment_sets_a_smaller_budget_and_a_bad_value_keeps_the_default(monkeypatch, value, stride):
+    monkeypatch.setenv("BERT_LAB_SAMPLE_BUDGET", value)
+    assert budget.sample_stride(types.SimpleNamespace(num_hidden_layers=12, hidden_size=768)) == stride
+
+
 def test_a_model_that_reads_every_second_pair_averages_over_those_pairs(tiny_bundle, monkeypatch):
     monkeypatch.setattr(heads, "sample_stride", lambda config: 2)
     stats = heads.head_statistics(tiny_bundle, "zh")

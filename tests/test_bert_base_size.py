@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 import torch
 from apptest_helpers import charts, start_app_page
 
 from app.core.i18n import strings_of
+from model.analysis.budget import sample_stride
 from model.analysis.heads import sample_pairs
 from model.checkpoint import EMBEDDED_DIR
 from model.data.translation_pairs import load_pool
@@ -28,7 +30,10 @@ VECTORS = strings_of("sentence_vectors")
 
 PAGES = sorted(path.stem for path in (Path(__file__).resolve().parents[1] / "pages").glob("*.py"))
 SIZES = {"base": (12, 768, 12), "large": (24, 1024, 16)}
-STRIDES = {"base": 2, "large": 8}  # the share of a page's sample read at each size (model.analysis.budget)
+# What a test may spend on a page's sample at these sizes: the embedded model's work (a deployment's smallest budget,
+# model.analysis.budget), not the default four times it, which test_analysis_heads checks. Each size then reads one
+# item in 8 (base) or in 29 (large), and its page must say so.
+SAMPLE_BUDGET = "1"
 
 
 def write_checkpoint(folder: Path, layers: int, hidden: int, heads: int) -> Path:
@@ -84,6 +89,9 @@ def test_every_page_opens_on_the_model(checkpoint, embedded_figures, monkeypatch
     size, folder = checkpoint
     layers, hidden, heads = SIZES[size]
     monkeypatch.setenv("BERT_LAB_ANY_MODEL", "1")
+    monkeypatch.setenv("BERT_LAB_SAMPLE_BUDGET", SAMPLE_BUDGET)
+    stride = sample_stride(SimpleNamespace(num_hidden_layers=layers, hidden_size=hidden))
+    assert stride == {"base": 8, "large": 29}[size]
     for i, page in enumerate(PAGES):
         lang = ("en", "zh")[(i + (size == "large")) % 2]
         # A page's first run loads the model and, on the head lab, computes its statistics: minutes for BERT-Large
@@ -99,8 +107,8 @@ def test_every_page_opens_on_the_model(checkpoint, embedded_figures, monkeypatch
         assert not [w.value for w in at.sidebar.warning], (size, page)  # the model loaded, nothing fell back
         # A model this size reads a share of the head lab's sample and of the sentence pool; the page says which.
         notes = {
-            "heads": HEADS["sample_stride"][lang].format(stride=STRIDES[size], pairs=len(sample_pairs(lang))),
-            "sentence_vectors": VECTORS["pool_stride"][lang].format(stride=STRIDES[size], pool=len(load_pool())),
+            "heads": HEADS["sample_stride"][lang].format(stride=stride, pairs=len(sample_pairs(lang))),
+            "sentence_vectors": VECTORS["pool_stride"][lang].format(stride=stride, pool=len(load_pool())),
         }
         if page in notes:
             assert any(notes[page] in c.value for c in at.caption), (size, [c.value for c in at.caption])

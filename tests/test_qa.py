@@ -229,6 +229,28 @@ def test_the_reader_answers_only_from_the_passage_with_probabilities_over_it(tin
     assert result["attention"].shape == (T, T)
 
 
+def test_the_batched_answers_are_the_answers_asked_one_at_a_time():
+    """Held-out scoring reads answers from padded batches: each must be the span ``answer`` gives alone."""
+    bundle = load(EMBEDDED_DIR)
+    torch.manual_seed(0)
+    model = build_task_model(bundle, ["start", "end"], "span").eval()
+    passages = [
+        ("王芳去了北京。", "谁去了北京？"),
+        ("上个月，王芳进了杭州的一家银行工作，她的哥哥王强在上海开了一家小餐馆。", "王强在哪里开餐馆？"),
+        ("李老师是从成都来的。", "李老师从哪个城市来？"),
+        ("Maria moved to Denver last year and now works at a small bakery near the river.", "Where does Maria work?"),
+        ("Tom works in London.", "In what city does Tom work?"),
+        ("The museum opened in 1998 and was renovated in 2015 with money from the city.", "When did it open?"),
+    ]
+    examples = [data.SpanExample(q, p, 0, p[:2], "PER", (), "d") for p, q in passages * 7]  # 42: two batches
+    one_at_a_time = []
+    for e in examples:
+        spans = qa.answer(model, bundle.tokenizer, e.question, e.passage, k=1, max_length=128)["spans"]
+        one_at_a_time.append(spans[0]["text"])
+    assert qa.predicted_answers(model, bundle.tokenizer, examples, 128) == one_at_a_time
+    assert len(set(one_at_a_time)) > 1  # the spans differ by passage: a batch did not answer for its neighbour
+
+
 def test_a_few_steps_find_a_planted_answer(tiny_bundle):
     """The same question over passages whose answer is always the word after "to": training must learn it."""
     rng = random.Random(0)
