@@ -295,6 +295,18 @@ def test_precision_reaches_the_finetuning_settings(precision, bf16):
     assert finetune_settings(args, "sequence").bf16 is bf16
 
 
+@pytest.mark.parametrize("units", [True, False])
+def test_bf16_asked_for_on_a_cpu_that_emulates_it_is_told_what_it_costs(monkeypatch, capsys, units):
+    from model.training import pretrain
+
+    monkeypatch.setattr(pretrain, "cpu_has_bf16_units", lambda: units)
+    monkeypatch.setattr(pretrain.torch.cuda, "is_available", lambda: False)
+    assert main(["finetune", "--task", "no-such-task", "--precision", "bf16"]) == 2  # after the precision's note
+    told = "no bf16 units" in capsys.readouterr().err
+    assert told is not units
+    assert pretrain.bf16_warning(None) is None and pretrain.bf16_warning(False) is None
+
+
 def test_a_zipped_checkpoint_loads_like_its_folder_and_a_hostile_zip_is_refused(hf_checkpoint, tmp_path):
     import zipfile
 

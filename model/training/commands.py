@@ -35,7 +35,7 @@ from .compare import (
     weights_sha256,
 )
 from .live_commands import cmd_distill, cmd_pretrain_live
-from .pretrain import PretrainSettings, limit_kernel_caches
+from .pretrain import PretrainSettings, bf16_warning, limit_kernel_caches
 from .starting_model import INIT_KEYWORDS
 
 
@@ -447,6 +447,8 @@ def cmd_pretrain(args) -> None:
         raise UsageError("--train-added-only trains the blocks --add-layer-after adds: name where to add them")
     if args.threads:
         torch.set_num_threads(args.threads)
+    if warning := bf16_warning(PRECISIONS[args.precision]):
+        print(warning, file=sys.stderr)
     if args.preset == "live":
         cmd_pretrain_live(args)
         return

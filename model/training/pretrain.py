@@ -140,6 +140,23 @@ def use_bf16(device: str | torch.device, bf16: bool | None = None) -> bool:
     return kind == "cpu" and amx is not None and bool(amx())
 
 
+def cpu_has_bf16_units() -> bool:
+    """Whether this CPU computes bf16 in hardware (AMX tiles or AVX512-BF16); without them torch emulates it."""
+    checks = (getattr(torch.cpu, "_is_amx_tile_supported", None), getattr(torch.cpu, "_is_avx512_bf16_supported", None))
+    return any(check is not None and bool(check()) for check in checks)  # private in torch 2.x: absent means no
+
+
+def bf16_warning(bf16: bool | None) -> str | None:
+    """What to tell someone who asked for bf16 on a CPU that emulates it, where a step takes many times fp32's
+    (17 times on an AVX2 CPU, bench/results/pretraining.md); None where the request is fine."""
+    if bf16 is not True or torch.cuda.is_available() or cpu_has_bf16_units():
+        return None
+    return (
+        "note: this CPU has no bf16 units (AMX or AVX512-BF16), so bf16 autocast is emulated and a step takes many "
+        "times longer than in fp32 (17 times on an AVX2 CPU, measured); --precision auto chooses fp32 here"
+    )
+
+
 def training_autocast(device: str | torch.device, bf16: bool | None = None) -> torch.autocast:
     """The autocast a training step runs in (``use_bf16``). Weights, optimizer and evaluations stay fp32."""
     kind = torch.device(device).type

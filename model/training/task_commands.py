@@ -26,6 +26,7 @@ from .finetune import (
     encode_examples,
     finetune,
 )
+from .pretrain import bf16_warning
 from .qa import SPAN_MAX_LENGTH, encode_spans
 
 
@@ -132,6 +133,8 @@ def cmd_pair_data(args) -> None:
 
 
 def cmd_finetune(args) -> None:
+    if warning := bf16_warning(PRECISIONS[args.precision]):
+        print(warning, file=sys.stderr)
     if args.task not in TASKS:
         raise UsageError(f"unknown task {args.task!r}; choose one of {', '.join(TASKS)}")
     if args.threads:
