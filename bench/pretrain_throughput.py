@@ -3,7 +3,7 @@
 Every option trains the embedded model from the same weights on the same batches of the continued runs' mix
 (``continued_pretraining.md``), a fresh process each, so that each has its own peak memory; the first steps warm
 up and are not timed. Reported per option: seconds per step (median), real tokens a second (padding left out),
-how full the batches' token slots are, the ratio to today's loop, the last losses (an option that keeps the
+how full the batches' token slots are (a batch is as long as its longest row), the ratio to today's loop, the last losses (an option that keeps the
 arithmetic gives the same curve; one that changes the batches gives another of the same level) and the peak
 resident memory.
 
@@ -12,6 +12,8 @@ resident memory.
 - ``fused-adamw``: AdamW's fused CPU kernel.
 - ``compile``: ``torch.compile`` of the model (the compilation's seconds are reported apart, as ``first_s``).
 - ``seq64``: 64 x 64 tokens, the same slots a step, nearer the short modern sentences' length.
+- ``buckets8``: pairs drawn for 8 batches at once and batched by length (``--length-buckets 8``), so a batch of
+  short pairs is cut short instead of padded to a long neighbour; ``seq64-buckets8`` both.
 - ``bf16``: bf16 autocast (it pays only where the CPU has bf16 units: AMX or AVX512-BF16; the CPU's flags are
   printed).
 - ``threads2``: two torch threads instead of one (meaningful only with both cores idle).
@@ -39,6 +41,8 @@ OPTIONS = {
     "fused-adamw": {"fused": True},
     "compile": {"compiled": True},
     "seq64": {"seq_len": 64, "batch_size": 64},
+    "buckets8": {"length_buckets": 8},
+    "seq64-buckets8": {"seq_len": 64, "batch_size": 64, "length_buckets": 8},
     "bf16": {"bf16": True},
     "threads2": {"threads": 2},
 }
@@ -69,7 +73,8 @@ def one(name: str, steps: int, warmup: int) -> dict:
     from model.training.pretrain import PretrainSettings, make_optimizer, training_autocast
     from model.training.starting_model import init_from_folder
 
-    option = {"seq_len": 128, "batch_size": 32, "fused": False, "compiled": False, "bf16": False, "threads": 1}
+    option = {"seq_len": 128, "batch_size": 32, "length_buckets": 1, "fused": False, "compiled": False, "bf16": False}
+    option["threads"] = 1
     option.update(OPTIONS[name])
     torch.set_num_threads(option["threads"])
     vocab = (EMBEDDED_DIR / "vocab.txt").read_text(encoding="utf-8").splitlines()
@@ -79,6 +84,7 @@ def one(name: str, steps: int, warmup: int) -> dict:
         PretrainSettings(),
         seq_len=option["seq_len"],
         batch_size=option["batch_size"],
+        length_buckets=option["length_buckets"],
         source_weights=MIX,
         zh_share=ZH_SHARE,
     )
@@ -91,7 +97,7 @@ def one(name: str, steps: int, warmup: int) -> dict:
         optimizer = torch.optim.AdamW(optimizer.param_groups, betas=(0.9, 0.999), eps=1e-6, fused=True)
     net = torch.compile(model) if option["compiled"] else model
     autocast = training_autocast("cpu", option["bf16"])
-    seconds, losses, real = [], [], 0
+    seconds, losses, real, slots = [], [], 0, 0
     for i, batch in enumerate(data):
         started = time.perf_counter()
         with autocast:
@@ -110,13 +116,13 @@ def one(name: str, steps: int, warmup: int) -> dict:
         losses.append(round(out.loss.item(), 4))
         if i >= warmup:
             real += int(batch["attention_mask"].sum())
+            slots += batch["attention_mask"].numel()  # a batch is cut to its longest row
     timed = seconds[warmup:]
-    slots = option["seq_len"] * option["batch_size"]
     return {
         "option": name,
         "s_per_step": round(statistics.median(timed), 3),
         "real_tokens_per_s": round(real / sum(timed)),
-        "fill": round(real / len(timed) / slots, 3),
+        "fill": round(real / slots, 3),
         "first_s": round(seconds[0], 1),
         "last_losses": losses[-3:],
         "peak_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),

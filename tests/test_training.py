@@ -368,6 +368,25 @@ def test_a_time_budget_that_ends_first_ends_the_schedule():
     assert pt.lr_at(20, replace(s, max_seconds=None), elapsed=50.0) == pytest.approx(1.0, abs=1e-6)
 
 
+def test_length_buckets_batch_the_same_pairs_by_length_with_less_padding():
+    tok, corpus = tiny_tokenizer(), tiny_corpus()
+    plain = replace(SETTINGS, batch_size=8, short_seq_prob=0.5)
+    stream = batching.batches(corpus, tok, plain, seed=2)
+    unbucketed = [next(stream) for _ in range(4)]
+    stream = batching.batches(corpus, tok, replace(plain, length_buckets=4), seed=2)
+    bucketed = [next(stream) for _ in range(4)]
+
+    def lengths(batch) -> list[int]:
+        return sorted(batch["attention_mask"].sum(dim=1).tolist())
+
+    assert all(len(lengths(b)) == 8 for b in bucketed)
+    # the same pairs, drawn by the same generator, only grouped otherwise
+    assert sorted(n for b in bucketed for n in lengths(b)) == sorted(n for b in unbucketed for n in lengths(b))
+    ranges = sorted((lengths(b)[0], lengths(b)[-1]) for b in bucketed)
+    assert all(high <= next_low for (_, high), (next_low, _) in zip(ranges, ranges[1:]))  # one length band each
+    assert sum(b["input_ids"].numel() for b in bucketed) < sum(b["input_ids"].numel() for b in unbucketed)
+
+
 def test_parallel_batches_are_deterministic_and_workers_draw_different_examples():
     tok, corpus = tiny_tokenizer(), tiny_corpus()
     settings = replace(SETTINGS, batch_size=16)

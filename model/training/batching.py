@@ -317,9 +317,10 @@ def batches(
     gen = torch.Generator().manual_seed(seed)
     random_ids = random_token_pool(tokenizer)
     vocab = tokenizer.vocab()
+    buckets = max(1, settings.length_buckets)
     while True:
         examples = []
-        for _ in range(settings.batch_size):
+        for _ in range(settings.batch_size * buckets):
             if languages:
                 lang = rng.choice(languages)
             else:
@@ -327,30 +328,41 @@ def batches(
             examples.append(
                 make_example(corpus, lang, rng, settings.seq_len, settings.short_seq_prob, settings.sentence_order)
             )
-        ids, types, attn, candidates, nsp, known = collate(examples, tokenizer, settings.seq_len)
-        masked = mask_tokens(
-            ids,
-            candidates,
-            mask_token_id=tokenizer.mask_token_id,
-            random_token_ids=random_ids,
-            generator=gen,
-            rate=settings.mask_rate,
-            mask_prob=settings.mask_prob,
-            random_prob=settings.random_prob,
-            word_ids=[whole_word_ids([vocab[i] for i in row]) for row in ids.tolist()]
-            if settings.whole_word or settings.span_masking
-            else None,
-            spans=settings.span_masking,
-        )
-        keep = int(attn.sum(dim=1).max())  # drop all-padding columns: shorter batches run faster
-        yield {
-            "input_ids": masked.input_ids[:, :keep],
-            "token_type_ids": types[:, :keep],
-            "attention_mask": attn[:, :keep],
-            "mlm_labels": masked.labels[:, :keep],
-            "nsp_labels": nsp,
-            "from_known_source": known,  # (B,) bool
-        }
+        groups = [examples]
+        if buckets > 1:  # pairs of about one length together, the batches in a random order (no length curriculum)
+            examples.sort(key=lambda example: len(example[0]) + len(example[1]))
+            groups = [examples[i : i + settings.batch_size] for i in range(0, len(examples), settings.batch_size)]
+            rng.shuffle(groups)
+        for group in groups:
+            yield _masked_batch(group, tokenizer, settings, gen, random_ids, vocab)
+
+
+def _masked_batch(examples, tokenizer: BertTokenizer, settings: PretrainSettings, gen, random_ids, vocab) -> dict:
+    """A batch of pairs laid out (``collate``), masked, and cut to its longest row."""
+    ids, types, attn, candidates, nsp, known = collate(examples, tokenizer, settings.seq_len)
+    masked = mask_tokens(
+        ids,
+        candidates,
+        mask_token_id=tokenizer.mask_token_id,
+        random_token_ids=random_ids,
+        generator=gen,
+        rate=settings.mask_rate,
+        mask_prob=settings.mask_prob,
+        random_prob=settings.random_prob,
+        word_ids=[whole_word_ids([vocab[i] for i in row]) for row in ids.tolist()]
+        if settings.whole_word or settings.span_masking
+        else None,
+        spans=settings.span_masking,
+    )
+    keep = int(attn.sum(dim=1).max())  # drop all-padding columns: shorter batches run faster
+    return {
+        "input_ids": masked.input_ids[:, :keep],
+        "token_type_ids": types[:, :keep],
+        "attention_mask": attn[:, :keep],
+        "mlm_labels": masked.labels[:, :keep],
+        "nsp_labels": nsp,
+        "from_known_source": known,  # (B,) bool
+    }
 
 
 def epoch_batches(corpus: TokenizedCorpus, settings: PretrainSettings, languages: list[str] | None) -> int:

@@ -110,6 +110,13 @@ def register(sub) -> None:
     p.add_argument("--steps", type=positive_int, default=None, help="default: 2000 (live: until --max-seconds)")
     p.add_argument("--batch-size", type=positive_int, default=32)
     p.add_argument("--seq-len", type=positive_int, default=128)
+    p.add_argument(
+        "--length-buckets",
+        type=positive_int,
+        default=1,
+        help="draw pairs for this many batches at once and batch pairs of about one length together, so short "
+        "pairs are not padded to the longest (bench/pretrain_throughput.py); default 1: each batch on its own",
+    )
     p.add_argument("--lr", type=number_in(0, above_low=True), default=2e-4)
     p.add_argument("--warmup-steps", type=non_negative_int, default=100)
     p.add_argument("--zh-share", type=number_in(0, 1), default=0.6)
@@ -478,6 +485,7 @@ def cmd_pretrain(args) -> None:
         checkpoint_every=args.checkpoint_every,
         max_seconds=args.max_seconds,
         bf16=PRECISIONS[args.precision],
+        length_buckets=args.length_buckets,
         seed=args.seed,
     )
     job = PretrainJob(

@@ -37,6 +37,9 @@ class PretrainSettings:
     grad_clip: float = 1.0
     zh_share: float = 0.6  # fraction of examples drawn from Chinese documents
     short_seq_prob: float = 0.1  # as the original: sometimes train on shorter sequences
+    # Pairs are drawn for this many batches at once and batched with pairs of about their length, so that a batch of
+    # short pairs is short instead of padded to its longest (batching.batches); 1: each batch drawn on its own.
+    length_buckets: int = 1
     mask_rate: float = 0.15
     mask_prob: float = 0.8  # of the chosen tokens: [MASK]; 1.0 for the all-[MASK] ablation
     random_prob: float = 0.1  # of the chosen tokens: a random token (the rest stay unchanged)
