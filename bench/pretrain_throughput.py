@@ -1,11 +1,12 @@
 """Pre-training tokens per second on this CPU, option by option, against today's loop (issue 53's second item).
 
-Every option trains the embedded model from the same weights on the same batches of the continued runs' mix
-(``continued_pretraining.md``), a fresh process each, so that each has its own peak memory; the first steps warm
+Every option trains the embedded model from the same weights by ``python -m model pretrain``'s own loop
+(``model.training.pretrain.pretrain``) on batches of the continued runs' mix (``continued_pretraining.md``)
+drawn under one seed, a fresh process each, so that each has its own peak memory; the first steps warm
 up and are not timed. Reported per option: seconds per step (median), real tokens a second (padding left out),
-how full the batches' token slots are (a batch is as long as its longest row), the ratio to today's loop, the last losses (an option that keeps the
-arithmetic gives the same curve; one that changes the batches gives another of the same level) and the peak
-resident memory.
+how full the batches' token slots are (a batch is as long as its longest row), the ratio to today's loop, the last
+losses (an option that keeps the arithmetic gives the same curve; one that changes the batches gives another of the
+same level) and the peak resident memory (the corpus and the drawn batches included).
 
 - ``today``: ``python -m model pretrain``'s step: 32 x 128 tokens, fp32 (what ``--precision auto`` takes on a CPU
   without bf16 units), AdamW with its default multi-tensor update.
@@ -62,15 +63,16 @@ def cpu_flags() -> str:
 
 
 def one(name: str, steps: int, warmup: int) -> dict:
-    """Train ``steps`` steps with option ``name`` in this process; the figures of the steps after ``warmup``."""
+    """Train ``steps`` steps with option ``name`` in this process, by ``python -m model pretrain``'s own loop
+    (``model.training.pretrain.pretrain``); the figures of the steps after ``warmup``."""
     import torch
 
     from model.checkpoint import EMBEDDED_DIR
     from model.data.fetch import default_cache_dir
     from model.data.sources import STANDALONE_SOURCES
     from model.tokenization import BertTokenizer
+    from model.training import pretrain as pt
     from model.training.batching import batches, tokenize_corpus
-    from model.training.pretrain import PretrainSettings, make_optimizer, training_autocast
     from model.training.starting_model import init_from_folder
 
     option = {"seq_len": 128, "batch_size": 32, "length_buckets": 1, "fused": False, "compiled": False, "bf16": False}
@@ -81,43 +83,37 @@ def one(name: str, steps: int, warmup: int) -> dict:
     tokenizer = BertTokenizer.from_vocab(vocab, lowercase=True)
     corpus = tokenize_corpus(default_cache_dir() / "corpus" / "train.jsonl", tokenizer, MIX, STANDALONE_SOURCES)
     settings = replace(
-        PretrainSettings(),
+        pt.PretrainSettings(),
+        steps=steps,
+        lr=1e-4,
+        warmup_steps=0,
         seq_len=option["seq_len"],
         batch_size=option["batch_size"],
         length_buckets=option["length_buckets"],
         source_weights=MIX,
         zh_share=ZH_SHARE,
+        bf16=option["bf16"],
     )
     stream = batches(corpus, tokenizer, settings, seed=SEED)
     data = [next(stream) for _ in range(steps)]
-    torch.manual_seed(0)
-    model = init_from_folder(EMBEDDED_DIR, dropout=0.0).train()
-    optimizer = make_optimizer(model, 1e-4, settings.weight_decay)
     if option["fused"]:
-        optimizer = torch.optim.AdamW(optimizer.param_groups, betas=(0.9, 0.999), eps=1e-6, fused=True)
-    net = torch.compile(model) if option["compiled"] else model
-    autocast = training_autocast("cpu", option["bf16"])
-    seconds, losses, real, slots = [], [], 0, 0
-    for i, batch in enumerate(data):
-        started = time.perf_counter()
-        with autocast:
-            out = net(
-                batch["input_ids"],
-                batch["token_type_ids"],
-                batch["attention_mask"],
-                mlm_labels=batch["mlm_labels"],
-                nsp_labels=batch["nsp_labels"],
-            )
-        out.loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), settings.grad_clip)
-        optimizer.step()
-        optimizer.zero_grad(set_to_none=True)
-        seconds.append(time.perf_counter() - started)
-        losses.append(round(out.loss.item(), 4))
-        if i >= warmup:
-            real += int(batch["attention_mask"].sum())
-            slots += batch["attention_mask"].numel()  # a batch is cut to its longest row
-    timed = seconds[warmup:]
+        plain = pt.make_optimizer
+        pt.make_optimizer = lambda model, lr, decay: torch.optim.AdamW(
+            plain(model, lr, decay).param_groups, betas=(0.9, 0.999), eps=1e-6, fused=True
+        )
+    torch.manual_seed(0)
+    model = init_from_folder(EMBEDDED_DIR, dropout=0.0)
+    ends, losses = [time.perf_counter()], []
+
+    def on_step(step: int, metrics: dict) -> None:
+        ends.append(time.perf_counter())
+        losses.append(round(metrics["loss"], 4))
+
+    pt.pretrain(torch.compile(model) if option["compiled"] else model, iter(data), settings, on_step=on_step)
+    seconds = [b - a for a, b in zip(ends, ends[1:])]
+    timed, counted = seconds[warmup:], data[warmup:]
+    real = sum(int(batch["attention_mask"].sum()) for batch in counted)
+    slots = sum(batch["attention_mask"].numel() for batch in counted)  # a batch is cut to its longest row
     return {
         "option": name,
         "s_per_step": round(statistics.median(timed), 3),
