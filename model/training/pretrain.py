@@ -139,14 +139,18 @@ def use_bf16(device: str | torch.device, bf16: bool | None = None) -> bool:
     kind = torch.device(device).type
     if kind == "cuda":
         return True
-    amx = getattr(torch.cpu, "_is_amx_tile_supported", None)  # private in torch 2.x: absent means no
-    return kind == "cpu" and amx is not None and bool(amx())
+    return kind == "cpu" and _cpu_supports("_is_amx_tile_supported")
+
+
+def _cpu_supports(check: str) -> bool:
+    """One of ``torch.cpu``'s feature checks, private in torch 2.x: absent means no."""
+    supported = getattr(torch.cpu, check, None)
+    return supported is not None and bool(supported())
 
 
 def cpu_has_bf16_units() -> bool:
     """Whether this CPU computes bf16 in hardware (AMX tiles or AVX512-BF16); without them torch emulates it."""
-    checks = (getattr(torch.cpu, "_is_amx_tile_supported", None), getattr(torch.cpu, "_is_avx512_bf16_supported", None))
-    return any(check is not None and bool(check()) for check in checks)  # private in torch 2.x: absent means no
+    return _cpu_supports("_is_amx_tile_supported") or _cpu_supports("_is_avx512_bf16_supported")
 
 
 def bf16_warning(bf16: bool | None) -> str | None:

@@ -112,6 +112,18 @@ def best_spans(
     return [(int(i // T), int(i % T), float(scores.flat[i])) for i in flat if np.isfinite(scores.flat[i])]
 
 
+def read_limit(model: BertForQuestionAnswering, tokenizer: BertTokenizer, max_length: int | None) -> int:
+    """Tokens a question and its passage may take: ``max_length`` (else the tokenizer's), within the positions."""
+    return min(max_length or tokenizer.max_length, model.config.max_position_embeddings)
+
+
+def passage_mask(encoded: EncodedQuestion) -> np.ndarray:
+    """(T,) bool: where an answer may start or end, the passage's tokens."""
+    allowed = np.zeros(len(encoded.ids), dtype=bool)
+    allowed[encoded.passage_tokens] = True
+    return allowed
+
+
 def span_text(passage: str, encoded: EncodedQuestion, start: int, end: int) -> str:
     return passage[encoded.char_spans[start][0] : encoded.char_spans[end][1]]
 
@@ -129,13 +141,11 @@ def answer(
 ) -> dict:
     """The reader's view of one question: tokens, every passage token's start and end probability (softmax over
     the passage), the ``k`` best spans with their text, and optionally the last layer's attention."""
-    limit = min(max_length or tokenizer.max_length, model.config.max_position_embeddings)
-    encoded = encode_question(tokenizer, question, passage, limit)
+    encoded = encode_question(tokenizer, question, passage, read_limit(model, tokenizer, max_length))
     ids = torch.tensor([encoded.ids])
     out = model(ids, torch.tensor([encoded.token_type_ids]), output_attentions=output_attentions)
     logits = out.logits[0].float().numpy()  # (T, 2)
-    allowed = np.zeros(len(encoded.ids), dtype=bool)
-    allowed[encoded.passage_tokens] = True
+    allowed = passage_mask(encoded)
     probabilities = {}
     for column, name in enumerate(("start", "end")):
         scores = np.where(allowed, logits[:, column], -np.inf)
@@ -183,7 +193,7 @@ def predicted_answers(
 ) -> list[str]:
     """The model's best span for each example, as text: the answer ``answer`` gives, read from batched forward
     passes (questions of similar length together, so little padding) instead of one pass a question."""
-    limit = min(max_length or tokenizer.max_length, model.config.max_position_embeddings)
+    limit = read_limit(model, tokenizer, max_length)
     encoded = [encode_question(tokenizer, e.question, e.passage, limit) for e in examples]
     was_training = model.training
     model.eval()
@@ -197,9 +207,7 @@ def predicted_answers(
         logits = model(ids, types, attention).logits.float().numpy()  # (B, T, 2)
         for row, i in enumerate(rows):
             T = len(encoded[i].ids)
-            allowed = np.zeros(T, dtype=bool)
-            allowed[encoded[i].passage_tokens] = True
-            best = best_spans(logits[row, :T, 0], logits[row, :T, 1], allowed, k=1)
+            best = best_spans(logits[row, :T, 0], logits[row, :T, 1], passage_mask(encoded[i]), k=1)
             answers[i] = span_text(examples[i].passage, encoded[i], *best[0][:2]) if best else ""
     model.train(was_training)
     return answers
