@@ -24,6 +24,21 @@ os.environ.setdefault("BERT_LAB_STRICT_STRINGS", "1")
 WORKERS = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
 torch.set_num_threads(1 if WORKERS > 1 else max(1, min(2, os.cpu_count() or 1)))
 
+
+def _discover_installed_components_once() -> None:
+    """A server scans the installed packages for Streamlit components once, at start; AppTest scans them again for
+    every new app it runs (0.2 s a scan, reading each distribution's metadata: about a fifth of a small page test).
+    The packages installed do not change while the tests run, so one scan serves every AppTest of this process."""
+    import functools
+
+    from streamlit.components.v2 import manifest_scanner
+
+    scan_once = functools.cache(manifest_scanner.scan_component_manifests)
+    manifest_scanner.scan_component_manifests = lambda *args, **kwargs: list(scan_once(*args, **kwargs))
+
+
+_discover_installed_components_once()
+
 # The files that take longest (worker seconds in a fresh clone's `CI=true bash tests/run.sh --junitxml`, two workers,
 # the result stores empty as on a new machine, 2026-12-07: 1,376 s in all), handed to the two workers first
 # (tests/run.sh runs xdist with --no-loadscope-reorder, which keeps this order): a long file handed out last runs
