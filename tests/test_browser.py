@@ -49,6 +49,10 @@ BROWSER_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    # One renderer process for the app's tabs, kept alive by the context fixture's idle tab: a tab that starts its
+    # own process spends 2-3 s of a core before the app's first byte is drawn (Chromium's start of a renderer, its
+    # fonts and scripts), which was half of a page visit's cost here.
+    "--process-per-site",
     # Nothing may leave this machine: a classroom can be offline, and so is this one. Every other host fails to
     # resolve (in place of a Playwright route, which would turn off the browser's cache).
     "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
@@ -145,10 +149,13 @@ def browser(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def context(browser):
+def context(browser, server):
     """One browser context for the module's tests, so they share its cache as a student's tabs do: Streamlit's
-    scripts are fetched once (a new browser's first page is timed in bench/browser_latency.py)."""
+    scripts are fetched once (a new browser's first page is timed in bench/browser_latency.py). Each test still
+    gets a tab of its own; an idle tab on the app's site keeps the site's renderer process (``--process-per-site``)
+    alive between them."""
     ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+    ctx.new_page().goto(f"{server}/_stcore/health")
     yield ctx
     ctx.close()
 
