@@ -34,6 +34,7 @@ import asyncio
 import contextlib
 import json
 import os
+import re
 import socket
 import statistics
 import subprocess
@@ -61,6 +62,10 @@ FINETUNE_TEXT = strings_of("finetune")
 
 FINETUNE_QUERY = "lang=en"
 QUEUED_TEXT = FINETUNE_TEXT["queued"]["en"].split("{")[0].strip()  # the queue message, up to its first number
+# The place the queue message gives: how many students are ahead.
+QUEUE_PLACE = re.compile(
+    re.escape(FINETUNE_TEXT["queued"]["en"]).replace(r"\{ahead\}", r"(\d+)").replace(r"\{slots\}", r"\d+")
+)
 EN_TEMPLATES = ("Student {i} opened the [MASK] and walked in.", "On day {i} the [MASK] rose over the hills.")
 ZH_TEMPLATES = ("第{i}位同学去[MASK]场看电影。", "我们第{i}次去北[MASK]开会。")
 FINISHED = (ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY)
@@ -307,8 +312,13 @@ async def student(port: int, i: int, timings: dict, errors: list) -> None:
         errors.append(f"student {i}: {type(e).__name__}: {e}")
 
 
-async def fine_tuner(port: int, i: int, outcome: dict, deadline: float) -> None:
-    """Press Start on the default fine-tuning run and poll, as the page's fragment does, until results show."""
+async def fine_tuner(
+    port: int, i: int, outcome: dict, deadline: float, delay: float = 0.0, leave_when_queued: bool = False
+) -> None:
+    """Press Start on the default fine-tuning run (after ``delay`` seconds) and poll, as the page's fragment does,
+    until results show; or, with ``leave_when_queued``, close the tab once the queue message says its place. Records
+    the first place the page gave (students ahead), the seconds spent queued and the seconds to results."""
+    await asyncio.sleep(delay)
     try:
         async with StudentTab(port) as tab:
             started = time.perf_counter()
@@ -316,8 +326,15 @@ async def fine_tuner(port: int, i: int, outcome: dict, deadline: float) -> None:
             while FINETUNE_TEXT["results_header"]["en"] not in run.text():
                 if run.crashed:
                     raise RuntimeError("exception on the fine-tuning page")
-                if QUEUED_TEXT in run.text():
+                place = QUEUE_PLACE.search(run.text())
+                if place:
                     outcome.setdefault("queued", set()).add(i)
+                    outcome.setdefault("place", {}).setdefault(i, int(place.group(1)))
+                    if leave_when_queued:
+                        outcome.setdefault("left", set()).add(i)
+                        return
+                elif i in outcome.get("queued", ()) and i not in outcome.setdefault("waited", {}):
+                    outcome["waited"][i] = time.perf_counter() - started
                 if time.perf_counter() > deadline:
                     raise TimeoutError("no results before the deadline")
                 if tab.auto_rerun is None:  # the poll stopped: the fragment asked for the whole page
@@ -347,7 +364,7 @@ async def abandon_training(port: int) -> None:
         await press_start(tab)
 
 
-def model_floor(sessions: int) -> dict[str, float]:
+def model_floor(sessions: int, first: int = 1) -> dict[str, float]:
     """Seconds of model work the N students' pages ask for, one request after another: per page, the sum over
     students of that page's forward passes for the student's sentence (the same calls the page makes through
     ``app.core.models``, here on ``model.inference`` directly, so nothing is cached and no Streamlit runs)."""
@@ -369,7 +386,7 @@ def model_floor(sessions: int) -> dict[str, float]:
     floor = {}
     for name, work in pages.items():
         start, cpu = time.perf_counter(), time.process_time()
-        for i in range(1, sessions + 1):
+        for i in range(first, first + sessions):
             work(sentence(i)[1])
         floor[name] = time.perf_counter() - start
         floor[f"{name}_cpu"] = time.process_time() - cpu
