@@ -76,13 +76,11 @@ def owner_gone(owner: weakref.ref) -> bool:
 
 
 # Threads per training process; the niceness makes a run yield to page requests on a busy server and take
-# every idle cycle on a quiet one (a teacher alone with a laptop gets all its cores). The lowest priority there is:
-# at 5 a training's threads still took a third of a core from a page (Linux weighs nice 5 at a third of nice 0, 19 at
-# a seventieth); with six students training and ten using fill-mask and attention on one core
-# (bench/classroom_flood.py), the pages' p95 went from 2.41 s and 0.90 s at 5 to 1.51 s and 0.70 s at 19, and the
-# trainings finished as soon (results after 204 s and 191 s, p50).
+# every idle cycle on a quiet one (a teacher alone with a laptop gets all its cores). 19 instead of 5 was tried
+# (bench/results/classroom.md, session 44): better for the pages on one core, worse in the thirty-trainings run on two;
+# one run each, unresolved, so 5 stays.
 TRAIN_THREADS = max(1, int(os.environ.get("BERT_LAB_TRAIN_THREADS", "").strip() or (os.cpu_count() or 1)))
-TRAIN_NICENESS = 19
+TRAIN_NICENESS = 5
 
 
 class TrainingFailed(Exception):
