@@ -76,8 +76,9 @@ def threads(pid: int) -> int:
 async def flood(port: int, pid: int, args, floor: dict[str, float]) -> None:
     """``args.trainers`` students press Start within ``args.start_within`` seconds; every third closes its
     tab once the page has told it its place in the queue; ten others keep using fill-mask and attention until every
-    training has ended. Then, after the session TTL: the server's processes and threads against their count before,
-    and whether a new Start trains at once (the queue emptied, the closed tabs' runs cancelled)."""
+    training has ended. Then, after the session TTL: the training processes left (none should be), the server's
+    threads against their count before, and whether a new Start trains at once (the queue emptied, the closed tabs'
+    runs cancelled)."""
     thread_count = threads(pid)
     outcome: dict = {}
     others: dict[str, list[float]] = {"fill_mask": [], "attention": []}
