@@ -15,13 +15,12 @@ from app.core.numbers import percent
 from app.core.result_cache import CACHE_TTL
 from app.finetune import jobs, qa_charts
 from model.data.qa import SpanExample
-from model.data.tasks import TASKS, load_task
+from model.data.tasks import load_task
 from model.training.qa import MAX_ANSWER_TOKENS
 
 PICKED = 20  # held-out questions offered in the picker
 SPAN_LABEL_CHARS = 28  # a long span's bar label is cut, or at 800 px its name leaves no room for its bar
 OWN = -1  # the picker's "my own question" entry
-SPAN_TASKS = tuple(name for name, info in TASKS.items() if info["kind"] == "span")
 
 
 @st.cache_data(max_entries=64, ttl=CACHE_TTL, show_spinner=False)
@@ -62,7 +61,7 @@ def results(snapshot: jobs.JobSnapshot, run_name) -> None:
     st.caption(t("finetune.span_baselines_note"))
 
 
-@functools.lru_cache(maxsize=len(SPAN_TASKS))
+@functools.cache  # one entry a QA task
 def picked_examples(task: str) -> tuple[SpanExample, ...]:
     """The held-out questions the picker offers. Loading the task checks every passage against the shipped model's
     index (0.5 s of a core for qa-zh, 0.2 s for qa-en): once a process, not on each of the section's reruns."""
